@@ -1,0 +1,55 @@
+// Builds the Astro site (dist/server, dist/client) and the process entry (dist/paylink/server.mjs).
+// `--if-stale` skips the build when dist/ is newer than every source file.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const stamp = join(root, 'dist', 'paylink', '.built');
+const sources = ['src', 'public', 'drizzle', 'astro.config.mjs', 'package.json', 'package-lock.json', 'tsconfig.json'];
+
+function newestMtime(path) {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, entry)));
+  return newest;
+}
+
+export function isStale() {
+  if (!existsSync(stamp)) return true;
+  const built = statSync(stamp).mtimeMs;
+  return sources.some((s) => newestMtime(join(root, s)) > built);
+}
+
+export async function buildAll({ quiet = false } = {}) {
+  const astro = spawnSync(process.execPath, [join(root, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build', ...(quiet ? ['--silent'] : [])], {
+    cwd: root,
+    stdio: quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit',
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
+  });
+  if (astro.status !== 0) throw new Error('astro build failed');
+  await build({
+    entryPoints: { server: join(root, 'src', 'server.ts') },
+    outdir: join(root, 'dist', 'paylink'),
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    packages: 'external',
+    platform: 'node',
+    format: 'esm',
+    target: 'node22',
+    sourcemap: true,
+    logLevel: quiet ? 'error' : 'warning',
+  });
+  writeFileSync(stamp, new Date().toISOString() + '\n');
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const ifStale = process.argv.includes('--if-stale');
+  if (!ifStale || isStale()) {
+    await buildAll();
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * How money moves. paylink talks to an acquirer only through this interface; every call carries
+ * an idempotency key, and the same key always returns the first result, so a retried or
+ * recovered call never moves money twice.
+ */
+export interface CardInput {
+  number: string;
+  expMonth: number;
+  /** Four-digit year. */
+  expYear: number;
+  cvc?: string;
+  holderName?: string;
+}
+
+export interface CardSummary {
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+  fingerprint: string;
+}
+
+/** Plain-words decline reasons, shared by checkout and scheduled charges. */
+export type DeclineCode =
+  | 'card_declined'
+  | 'insufficient_funds'
+  | 'expired_card'
+  | 'incorrect_cvc'
+  | 'processing_error'
+  | 'invalid_card'
+  | 'unknown_token';
+
+export type ChargeResult =
+  | ({ status: 'succeeded'; chargeId: string } & CardSummary)
+  | ({ status: 'declined'; code: DeclineCode; message: string } & Partial<CardSummary>);
+
+export type RefundResult = { status: 'succeeded'; refundId: string } | { status: 'failed'; code: string; message: string };
+
+export type VerifyResult = ({ status: 'verified'; token: string } & CardSummary) | ({ status: 'declined'; code: DeclineCode; message: string } & Partial<CardSummary>);
+
+export interface Acquirer {
+  readonly name: string;
+  /** Verify a card and keep it in the acquirer's vault; returns a token for later charges. */
+  verifyCard(card: CardInput, opts: { idempotencyKey: string }): Promise<VerifyResult>;
+  /** Charge a card entered now, or a token from verifyCard. */
+  charge(
+    req: { source: { card: CardInput } | { token: string }; amountMinor: bigint; currency: string; description?: string },
+    opts: { idempotencyKey: string },
+  ): Promise<ChargeResult>;
+  refund(req: { chargeId: string; amountMinor: bigint; currency: string }, opts: { idempotencyKey: string }): Promise<RefundResult>;
+}
+
+export const declineMessages: Record<DeclineCode, string> = {
+  card_declined: 'Your card was declined. Try another card or contact your bank.',
+  insufficient_funds: 'Your card has insufficient funds. Try another card.',
+  expired_card: 'Your card has expired. Check the expiry date or use another card.',
+  incorrect_cvc: 'The security code is incorrect. Check the code on the back of your card.',
+  processing_error: 'We could not process your card right now. Please try again in a moment.',
+  invalid_card: 'The card details are not valid. Check the card number and expiry date.',
+  unknown_token: 'The stored card is no longer available.',
+};

@@ -1,0 +1,75 @@
+import type { Acquirer } from './acquirer/acquirer.ts';
+import { SandboxAcquirer } from './acquirer/sandbox.ts';
+import { type Config, publicOrigin } from './config.ts';
+import { createFingerprinter, createSealer, loadMasterKey, type Sealer } from './crypto.ts';
+import { type Database, openDatabase, type OpenDatabaseOptions } from './db/client.ts';
+import { createLogger, type Logger } from './log.ts';
+
+/**
+ * Everything a request or a worker needs, built once per process and passed down explicitly:
+ * routes get it as `Astro.locals.paylink`, workers as an argument, tests build their own.
+ */
+export interface PaylinkApp {
+  config: Config;
+  database: Database;
+  /** Shorthand for database.db. */
+  db: Database['db'];
+  log: Logger;
+  acquirer: Acquirer;
+  /** Seals integrator secrets (JWT and webhook secrets) at rest. */
+  secrets: Sealer;
+  now: () => Date;
+  /** Origin for generated links (PUBLIC_URL, or the bound address). */
+  origin(): string;
+  /** Set by the HTTP server once it listens on a port (PORT=0 picks one). */
+  boundPort?: number;
+  masterKeyInfo: { source: 'env' | 'file' | 'generated'; path?: string };
+}
+
+export interface CreateAppOptions {
+  config: Config;
+  log?: Logger;
+  now?: () => Date;
+  /** Overrides for tests: an in-memory PGlite from a template, a fixed master key. */
+  database?: Partial<OpenDatabaseOptions>;
+  acquirer?: Acquirer;
+  migrate?: boolean;
+}
+
+export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> {
+  const { config } = options;
+  const log = options.log ?? createLogger(config.logLevel);
+  const master = loadMasterKey({ masterKey: config.masterKey, dataDir: config.dataDir });
+  const database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    poolSize: config.databasePoolSize,
+    ...options.database,
+  });
+  try {
+    if (options.migrate !== false) await database.migrate();
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const now = options.now ?? (() => new Date());
+  const app: PaylinkApp = {
+    config,
+    database,
+    db: database.db,
+    log,
+    now,
+    secrets: createSealer(master.key, 'integrator-secrets'),
+    acquirer:
+      options.acquirer ??
+      new SandboxAcquirer({
+        db: database.db,
+        vaultSealer: createSealer(master.key, 'sandbox-vault'),
+        fingerprint: createFingerprinter(master.key, 'card-fingerprint'),
+        now,
+      }),
+    origin: () => publicOrigin(config, app.boundPort),
+    masterKeyInfo: { source: master.source, path: master.path },
+  };
+  return app;
+}

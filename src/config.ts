@@ -1,0 +1,155 @@
+import { z } from 'zod';
+
+/**
+ * Every setting paylink reads, from the environment, validated once at start.
+ * A bad value stops the process with a message naming the variable (see loadConfig).
+ */
+const flag = z
+  .enum(['1', '0', 'true', 'false', 'yes', 'no', ''])
+  .default('0')
+  .transform((v) => v === '1' || v === 'true' || v === 'yes');
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const nonNegativeInt = (fallback: number) => z.coerce.number().int().min(0).default(fallback);
+const secondsList = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((v, ctx) => {
+      const parts = v.split(',').map((s) => s.trim()).filter(Boolean).map(Number);
+      if (parts.length === 0 || parts.some((n) => !Number.isInteger(n) || n <= 0)) {
+        ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of positive whole seconds' });
+        return z.NEVER;
+      }
+      return parts;
+    });
+
+export const configSchema = z.object({
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(4321),
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/ })
+    .optional()
+    .transform((v) => v?.replace(/\/+$/, '')),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  DATABASE_POOL_SIZE: positiveInt(10),
+  PAYLINK_DATA_DIR: z.string().min(1).default('./data'),
+  PAYLINK_SEED: z.string().optional().or(z.literal('').transform(() => undefined)),
+  PAYLINK_MASTER_KEY: z
+    .string()
+    .optional()
+    .or(z.literal('').transform(() => undefined))
+    .refine((v) => v === undefined || Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded (openssl rand -base64 32)'),
+  PAYLINK_ALLOW_PRIVATE_CALLBACKS: flag,
+  PAYLINK_WORKERS: flag.default(true),
+  PAYLINK_TRUST_PROXY: flag,
+  PAYLINK_CHECKOUT_TTL_SECONDS: positiveInt(24 * 60 * 60),
+  PAYLINK_CHECKOUT_MAX_ATTEMPTS: positiveInt(5),
+  PAYLINK_REFUND_MAX_COUNT: positiveInt(10),
+  PAYLINK_REFUND_WINDOW_DAYS: positiveInt(365),
+  PAYLINK_SCHEDULE_MIN_INTERVAL_SECONDS: positiveInt(60),
+  PAYLINK_SCHEDULE_RETRY_SECONDS: secondsList('3600,21600,86400'),
+  PAYLINK_SCHEDULE_MAX_FAILED_RUNS: positiveInt(3),
+  PAYLINK_WORKER_POLL_MS: positiveInt(1000),
+  PAYLINK_WEBHOOK_TIMEOUT_MS: positiveInt(10_000),
+  PAYLINK_WEBHOOK_RETRY_SECONDS: secondsList('5,300,1800,7200,18000,36000,50400,72000,86400'),
+  PAYLINK_IDEMPOTENCY_TTL_SECONDS: positiveInt(24 * 60 * 60),
+  PAYLINK_SHUTDOWN_TIMEOUT_MS: nonNegativeInt(10_000),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
+  MAIL_FROM: z.string().default('paylink <no-reply@paylink.localhost>'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+});
+
+type Env = z.infer<typeof configSchema>;
+
+export interface Config {
+  host: string;
+  port: number;
+  /** Origin used in generated links; defaults to http://HOST:PORT. */
+  publicUrl: string | undefined;
+  databaseUrl: string | undefined;
+  databasePoolSize: number;
+  dataDir: string;
+  seedPath: string | undefined;
+  masterKey: string | undefined;
+  allowPrivateCallbacks: boolean;
+  runWorkers: boolean;
+  trustProxy: boolean;
+  checkoutTtlSeconds: number;
+  checkoutMaxAttempts: number;
+  refundMaxCount: number;
+  refundWindowDays: number;
+  scheduleMinIntervalSeconds: number;
+  scheduleRetrySeconds: number[];
+  scheduleMaxFailedRuns: number;
+  workerPollMs: number;
+  webhookTimeoutMs: number;
+  webhookRetrySeconds: number[];
+  idempotencyTtlSeconds: number;
+  shutdownTimeoutMs: number;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  logLevel: Env['LOG_LEVEL'];
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`paylink cannot start: invalid configuration\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment; throws ConfigError naming each bad variable. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = configSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => `${String(issue.path[0] ?? '(environment)')}: ${issue.message} (got ${JSON.stringify(env[String(issue.path[0])] ?? null)})`),
+    );
+  }
+  const e = parsed.data;
+  return {
+    host: e.HOST,
+    port: e.PORT,
+    publicUrl: e.PUBLIC_URL,
+    databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
+    dataDir: e.PAYLINK_DATA_DIR,
+    seedPath: e.PAYLINK_SEED,
+    masterKey: e.PAYLINK_MASTER_KEY,
+    allowPrivateCallbacks: e.PAYLINK_ALLOW_PRIVATE_CALLBACKS,
+    runWorkers: e.PAYLINK_WORKERS,
+    trustProxy: e.PAYLINK_TRUST_PROXY,
+    checkoutTtlSeconds: e.PAYLINK_CHECKOUT_TTL_SECONDS,
+    checkoutMaxAttempts: e.PAYLINK_CHECKOUT_MAX_ATTEMPTS,
+    refundMaxCount: e.PAYLINK_REFUND_MAX_COUNT,
+    refundWindowDays: e.PAYLINK_REFUND_WINDOW_DAYS,
+    scheduleMinIntervalSeconds: e.PAYLINK_SCHEDULE_MIN_INTERVAL_SECONDS,
+    scheduleRetrySeconds: e.PAYLINK_SCHEDULE_RETRY_SECONDS,
+    scheduleMaxFailedRuns: e.PAYLINK_SCHEDULE_MAX_FAILED_RUNS,
+    workerPollMs: e.PAYLINK_WORKER_POLL_MS,
+    webhookTimeoutMs: e.PAYLINK_WEBHOOK_TIMEOUT_MS,
+    webhookRetrySeconds: e.PAYLINK_WEBHOOK_RETRY_SECONDS,
+    idempotencyTtlSeconds: e.PAYLINK_IDEMPOTENCY_TTL_SECONDS,
+    shutdownTimeoutMs: e.PAYLINK_SHUTDOWN_TIMEOUT_MS,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    logLevel: e.LOG_LEVEL,
+  };
+}
+
+/** The origin links are generated with. */
+export function publicOrigin(config: Pick<Config, 'publicUrl' | 'host' | 'port'>, boundPort?: number): string {
+  if (config.publicUrl) return config.publicUrl;
+  const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const shownHost = host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host;
+  return `http://${shownHost}:${boundPort ?? config.port}`;
+}

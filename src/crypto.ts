@@ -1,0 +1,64 @@
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The master key protects secrets at rest; each use derives its own key with HKDF. */
+export function loadMasterKey(opts: { masterKey?: string; dataDir: string }): { key: Buffer; source: 'env' | 'file' | 'generated'; path?: string } {
+  if (opts.masterKey) return { key: Buffer.from(opts.masterKey, 'base64'), source: 'env' };
+  const path = join(opts.dataDir, 'master.key');
+  if (existsSync(path)) {
+    const key = Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
+    if (key.length !== 32) throw new Error(`${path} does not hold a 32-byte base64 key; restore it or set PAYLINK_MASTER_KEY`);
+    return { key, source: 'file', path };
+  }
+  mkdirSync(opts.dataDir, { recursive: true });
+  const key = randomBytes(32);
+  writeFileSync(path, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
+  chmodSync(path, 0o600);
+  return { key, source: 'generated', path };
+}
+
+export interface Sealer {
+  seal(plaintext: string): string;
+  open(sealed: string): string;
+}
+
+/** AES-256-GCM with a key derived for one purpose; output is `v1.<iv>.<tag>.<ciphertext>` (base64url). */
+export function createSealer(masterKey: Buffer, purpose: string): Sealer {
+  const key = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), `paylink/${purpose}`, 32));
+  return {
+    seal(plaintext) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', key, iv);
+      const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+      return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ct.toString('base64url')].join('.');
+    },
+    open(sealed) {
+      const [version, iv, tag, ct] = sealed.split('.');
+      if (version !== 'v1' || !iv || !tag || ct === undefined) throw new Error('sealed value has an unknown format');
+      const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(iv, 'base64url'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
+    },
+  };
+}
+
+/** Keyed fingerprint: equal inputs match without the input being recoverable. */
+export function createFingerprinter(masterKey: Buffer, purpose: string): (value: string) => string {
+  const key = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), `paylink/${purpose}`, 32));
+  return (value) => createHash('sha256').update(key).update(value).digest('base64url').slice(0, 32);
+}
+
+export const sha256Hex = (value: string | Buffer) => createHash('sha256').update(value).digest('hex');
+
+export function constantTimeEqual(a: string, b: string): boolean {
+  const ab = Buffer.from(a);
+  const bb = Buffer.from(b);
+  return ab.length === bb.length && timingSafeEqual(ab, bb);
+}
+
+/** Readable prefixed id (`txn_…`) with 128 bits of randomness. */
+export const newId = (prefix: string) => `${prefix}_${randomBytes(16).toString('hex')}`;
+/** An unguessable URL token (256 bits). */
+export const newUrlToken = () => randomBytes(32).toString('base64url');
+export const newUuid = () => randomUUID();

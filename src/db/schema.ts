@@ -1,0 +1,351 @@
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  boolean,
+  customType,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+/**
+ * The whole schema. Money is bigint minor units next to an ISO 4217 code; every lifecycle
+ * change has its own timestamptz column. Card numbers never appear here: only the sandbox
+ * vault (sandbox_vault) holds them, encrypted.
+ */
+const bytea = customType<{ data: Buffer; driverData: Buffer | Uint8Array }>({
+  dataType: () => 'bytea',
+  fromDriver: (v) => Buffer.from(v),
+});
+const money = (name: string) => bigint(name, { mode: 'bigint' });
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const createdAt = () => ts('created_at').notNull().defaultNow();
+
+export type RefundCapability = 'full_partial' | 'full' | 'none';
+export type FieldMode = 'customer' | 'system' | 'hidden';
+
+export const integrators = pgTable('integrators', {
+  id: text('id').primaryKey(),
+  /** Stable key from provisioning, so re-applying a seed updates instead of duplicating. */
+  name: text('name').notNull(),
+  email: text('email').notNull().unique(),
+  tokenHash: text('token_hash').notNull().unique(),
+  /** JWT secret, AES-256-GCM under the master key. */
+  secretEnc: text('secret_enc').notNull(),
+  webhookSecretEnc: text('webhook_secret_enc').notNull(),
+  previousWebhookSecretEnc: text('previous_webhook_secret_enc'),
+  webhookSecretRotatedAt: ts('webhook_secret_rotated_at'),
+  /** Card brand → refund capability; brands not listed use `default`. */
+  refundCapabilities: jsonb('refund_capabilities').$type<Record<string, RefundCapability>>().notNull().default({}),
+  createdAt: createdAt(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const assets = pgTable('assets', {
+  id: text('id').primaryKey(),
+  integratorId: text('integrator_id').notNull().references(() => integrators.id),
+  contentType: text('content_type').notNull(),
+  sha256: text('sha256').notNull(),
+  bytes: bytea('bytes').notNull(),
+  createdAt: createdAt(),
+});
+
+export const links = pgTable('links', {
+  id: text('id').primaryKey(),
+  integratorId: text('integrator_id').notNull().references(() => integrators.id),
+  slug: text('slug').notNull().unique(),
+  title: text('title').notNull(),
+  description: text('description'),
+  currency: text('currency').notNull(),
+  /** Fixed amount; null means the customer enters it (within min/max when set). */
+  amountMinor: money('amount_minor'),
+  minAmountMinor: money('min_amount_minor'),
+  maxAmountMinor: money('max_amount_minor'),
+  brandColor: text('brand_color'),
+  logoAssetId: text('logo_asset_id').references(() => assets.id),
+  labels: jsonb('labels').$type<Record<string, string>>().notNull().default({}),
+  fields: jsonb('fields').$type<Record<string, FieldMode>>().notNull().default({}),
+  callbackUrl: text('callback_url'),
+  active: boolean('active').notNull().default(true),
+  createdAt: createdAt(),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+
+export const checkoutSessions = pgTable(
+  'checkout_sessions',
+  {
+    id: text('id').primaryKey(),
+    /** sha256 of the URL token; the token itself is never stored. */
+    tokenHash: text('token_hash').notNull().unique(),
+    linkId: text('link_id').notNull().references(() => links.id),
+    integratorId: text('integrator_id').notNull().references(() => integrators.id),
+    kind: text('kind').$type<'static' | 'dynamic'>().notNull(),
+    status: text('status').$type<'open' | 'paid' | 'locked'>().notNull().default('open'),
+    amountMinor: money('amount_minor'),
+    currency: text('currency').notNull(),
+    description: text('description'),
+    merchantReferenceId: text('merchant_reference_id'),
+    /** Values the integrator sent (system-filled), keyed by dotted field path. */
+    systemValues: jsonb('system_values').$type<Record<string, string>>().notNull().default({}),
+    callbackUrl: text('callback_url'),
+    notifyUser: boolean('notify_user').notNull().default(false),
+    attempts: integer('attempts').notNull().default(0),
+    paymentId: text('payment_id'),
+    expiresAt: ts('expires_at').notNull(),
+    paidAt: ts('paid_at'),
+    lockedAt: ts('locked_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('checkout_sessions_link_idx').on(t.linkId)],
+);
+
+export const cardRegistrations = pgTable(
+  'card_registrations',
+  {
+    reference: uuid('reference').primaryKey(),
+    integratorId: text('integrator_id').notNull().references(() => integrators.id),
+    status: text('status').$type<'pending' | 'active' | 'deleted'>().notNull().default('pending'),
+    /** sha256 of the hosted page token. */
+    pageTokenHash: text('page_token_hash').unique(),
+    customerName: text('customer_name'),
+    customerEmail: text('customer_email'),
+    callbackUrl: text('callback_url'),
+    returnUrl: text('return_url'),
+    /** Acquirer token for the vaulted card; brand/last4/expiry for display. */
+    cardToken: text('card_token'),
+    brand: text('brand'),
+    last4: text('last4'),
+    expMonth: integer('exp_month'),
+    expYear: integer('exp_year'),
+    fingerprint: text('fingerprint'),
+    holderName: text('holder_name'),
+    attempts: integer('attempts').notNull().default(0),
+    expiresAt: ts('expires_at'),
+    createdAt: createdAt(),
+    activatedAt: ts('activated_at'),
+    deletedAt: ts('deleted_at'),
+  },
+  (t) => [index('card_registrations_integrator_idx').on(t.integratorId)],
+);
+
+export const payments = pgTable(
+  'payments',
+  {
+    /** The spec's transaction_id. */
+    id: text('id').primaryKey(),
+    integratorId: text('integrator_id').notNull().references(() => integrators.id),
+    linkId: text('link_id').references(() => links.id),
+    checkoutSessionId: text('checkout_session_id').references(() => checkoutSessions.id),
+    scheduleRunId: text('schedule_run_id'),
+    cardRegistrationReference: uuid('card_registration_reference'),
+    status: text('status').$type<'succeeded' | 'failed'>().notNull(),
+    amountMinor: money('amount_minor').notNull(),
+    currency: text('currency').notNull(),
+    refundedMinor: money('refunded_minor').notNull().default(sql`0`),
+    refundCount: integer('refund_count').notNull().default(0),
+    description: text('description'),
+    merchantReferenceId: text('merchant_reference_id'),
+    otherReferences: jsonb('other_references').$type<string[]>().notNull().default([]),
+    customer: jsonb('customer').$type<Record<string, string>>().notNull().default({}),
+    customerEmail: text('customer_email'),
+    callbackUrl: text('callback_url'),
+    notifyUser: boolean('notify_user').notNull().default(false),
+    cardBrand: text('card_brand'),
+    cardLast4: text('card_last4'),
+    cardFingerprint: text('card_fingerprint'),
+    acquirerReference: text('acquirer_reference'),
+    failureCode: text('failure_code'),
+    failureMessage: text('failure_message'),
+    idempotencyKey: text('idempotency_key').unique(),
+    createdAt: createdAt(),
+    paidAt: ts('paid_at'),
+    failedAt: ts('failed_at'),
+    refundedAt: ts('refunded_at'),
+  },
+  (t) => [
+    index('payments_integrator_created_idx').on(t.integratorId, t.createdAt),
+    index('payments_session_idx').on(t.checkoutSessionId),
+  ],
+);
+
+export const refunds = pgTable(
+  'refunds',
+  {
+    id: text('id').primaryKey(),
+    paymentId: text('payment_id').notNull().references(() => payments.id),
+    integratorId: text('integrator_id').notNull().references(() => integrators.id),
+    type: text('type').$type<'full' | 'partial'>().notNull(),
+    status: text('status').$type<'pending' | 'succeeded' | 'failed'>().notNull(),
+    amountMinor: money('amount_minor').notNull(),
+    currency: text('currency').notNull(),
+    reason: text('reason').notNull(),
+    notifyUser: boolean('notify_user').notNull().default(false),
+    acquirerReference: text('acquirer_reference'),
+    failureCode: text('failure_code'),
+    failureMessage: text('failure_message'),
+    createdAt: createdAt(),
+    succeededAt: ts('succeeded_at'),
+    failedAt: ts('failed_at'),
+  },
+  (t) => [index('refunds_payment_idx').on(t.paymentId)],
+);
+
+export const schedules = pgTable(
+  'schedules',
+  {
+    /** The schedule reference returned to the integrator. */
+    id: text('id').primaryKey(),
+    integratorId: text('integrator_id').notNull().references(() => integrators.id),
+    cardRegistrationReference: uuid('card_registration_reference').notNull().references(() => cardRegistrations.reference),
+    status: text('status').$type<'active' | 'suspended' | 'cancelled'>().notNull().default('active'),
+    /** The recurrence fields exactly as given (second … month). */
+    recurrence: jsonb('recurrence').$type<Record<string, string>>().notNull(),
+    cronPattern: text('cron_pattern').notNull(),
+    timeOffset: text('time_offset').notNull(),
+    amountMinor: money('amount_minor').notNull(),
+    currency: text('currency').notNull(),
+    description: text('description'),
+    merchantReferenceId: text('merchant_reference_id'),
+    otherReferences: jsonb('other_references').$type<string[]>().notNull().default([]),
+    callbackUrl: text('callback_url'),
+    notifyUser: boolean('notify_user').notNull().default(false),
+    customerIpAddress: text('customer_ip_address'),
+    /** sha256 of the JWT that created it: the same JWT again replays the first reply. */
+    payloadHash: text('payload_hash').notNull(),
+    nextRunAt: ts('next_run_at'),
+    consecutiveFailures: integer('consecutive_failures').notNull().default(0),
+    createdAt: createdAt(),
+    cancelledAt: ts('cancelled_at'),
+    suspendedAt: ts('suspended_at'),
+  },
+  (t) => [
+    uniqueIndex('schedules_payload_idx').on(t.integratorId, t.payloadHash),
+    index('schedules_due_idx').on(t.nextRunAt).where(sql`status = 'active'`),
+  ],
+);
+
+export const scheduleRuns = pgTable(
+  'schedule_runs',
+  {
+    id: text('id').primaryKey(),
+    scheduleId: text('schedule_id').notNull().references(() => schedules.id),
+    dueAt: ts('due_at').notNull(),
+    status: text('status').$type<'pending' | 'retrying' | 'succeeded' | 'failed' | 'cancelled'>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ts('next_attempt_at'),
+    lockedUntil: ts('locked_until'),
+    paymentId: text('payment_id'),
+    lastFailureCode: text('last_failure_code'),
+    lastFailureMessage: text('last_failure_message'),
+    createdAt: createdAt(),
+    completedAt: ts('completed_at'),
+  },
+  (t) => [
+    uniqueIndex('schedule_runs_occurrence_idx').on(t.scheduleId, t.dueAt),
+    index('schedule_runs_pending_idx').on(t.nextAttemptAt).where(sql`status in ('pending', 'retrying')`),
+  ],
+);
+
+/**
+ * The outbox: one row per event, written in the same transaction as the change it reports.
+ * Delivery state for the callback and the customer e-mail lives on the row so a worker can
+ * claim it with FOR UPDATE SKIP LOCKED.
+ */
+export const outboxEvents = pgTable(
+  'outbox_events',
+  {
+    id: text('id').primaryKey(),
+    integratorId: text('integrator_id').notNull().references(() => integrators.id),
+    type: text('type').notNull(),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+    callbackUrl: text('callback_url'),
+    callbackState: text('callback_state').$type<'none' | 'pending' | 'delivered' | 'failed'>().notNull().default('none'),
+    callbackAttempts: integer('callback_attempts').notNull().default(0),
+    callbackNextAt: ts('callback_next_at'),
+    callbackLockedUntil: ts('callback_locked_until'),
+    callbackDeliveredAt: ts('callback_delivered_at'),
+    emailTo: text('email_to'),
+    emailState: text('email_state').$type<'none' | 'pending' | 'sent' | 'failed'>().notNull().default('none'),
+    emailAttempts: integer('email_attempts').notNull().default(0),
+    emailNextAt: ts('email_next_at'),
+    emailLockedUntil: ts('email_locked_until'),
+    emailSentAt: ts('email_sent_at'),
+    emailLastError: text('email_last_error'),
+  },
+  (t) => [
+    index('outbox_integrator_created_idx').on(t.integratorId, t.createdAt, t.id),
+    index('outbox_callback_due_idx').on(t.callbackNextAt).where(sql`callback_state = 'pending'`),
+    index('outbox_email_due_idx').on(t.emailNextAt).where(sql`email_state = 'pending'`),
+  ],
+);
+
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: text('id').primaryKey(),
+    eventId: text('event_id').notNull().references(() => outboxEvents.id),
+    attempt: integer('attempt').notNull(),
+    startedAt: ts('started_at').notNull(),
+    latencyMs: integer('latency_ms'),
+    statusCode: integer('status_code'),
+    error: text('error'),
+  },
+  (t) => [index('webhook_attempts_event_idx').on(t.eventId)],
+);
+
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    /** Integrator id, or a scope such as `checkout:<session>` for browser calls. */
+    scope: text('scope').notNull(),
+    key: text('key').notNull(),
+    method: text('method').notNull(),
+    path: text('path').notNull(),
+    requestHash: text('request_hash').notNull(),
+    state: text('state').$type<'running' | 'done'>().notNull(),
+    responseStatus: integer('response_status'),
+    responseBody: text('response_body'),
+    lockedUntil: ts('locked_until').notNull(),
+    createdAt: createdAt(),
+    expiresAt: ts('expires_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.key] }), index('idempotency_expires_idx').on(t.expiresAt)],
+);
+
+/** The sandbox acquirer's own tables: its vault, charges, refunds and idempotency records. */
+export const sandboxVault = pgTable('sandbox_vault', {
+  token: text('token').primaryKey(),
+  /** AES-256-GCM ciphertext of the card number, under a key derived from the master key. */
+  numberEnc: text('number_enc').notNull(),
+  brand: text('brand').notNull(),
+  last4: text('last4').notNull(),
+  expMonth: integer('exp_month').notNull(),
+  expYear: integer('exp_year').notNull(),
+  fingerprint: text('fingerprint').notNull(),
+  createdAt: createdAt(),
+});
+
+export const sandboxCharges = pgTable('sandbox_charges', {
+  id: text('id').primaryKey(),
+  amountMinor: money('amount_minor').notNull(),
+  currency: text('currency').notNull(),
+  refundedMinor: money('refunded_minor').notNull().default(sql`0`),
+  /** Test-card behaviour carried to later refunds (e.g. refunds that fail). */
+  behaviour: text('behaviour').notNull().default('normal'),
+  createdAt: createdAt(),
+});
+
+export const sandboxOperations = pgTable('sandbox_operations', {
+  idempotencyKey: text('idempotency_key').primaryKey(),
+  operation: text('operation').notNull(),
+  requestHash: text('request_hash').notNull(),
+  result: jsonb('result').$type<Record<string, unknown>>().notNull(),
+  createdAt: createdAt(),
+});

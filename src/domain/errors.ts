@@ -1,0 +1,33 @@
+import type { StatusCode } from '../api/catalogue.ts';
+
+/** Per-field messages: dotted field path → what is wrong with it. */
+export type Messages = Record<string, string[]>;
+
+/**
+ * A rule said no. Carries a catalogue code; the API layer turns it into the envelope.
+ * `httpStatus` picks a status the catalogue allows for the code (e.g. 404 for ER.02.30 when a
+ * referenced object does not exist); `data` adds fields to the envelope's data object.
+ */
+export class DomainError extends Error {
+  readonly code: StatusCode;
+  readonly messages?: Messages | string;
+  readonly httpStatus?: number;
+  readonly data?: Record<string, unknown>;
+
+  constructor(code: StatusCode, message: string, opts: { messages?: Messages | string; httpStatus?: number; data?: Record<string, unknown> } = {}) {
+    super(message);
+    this.name = 'DomainError';
+    this.code = code;
+    this.messages = opts.messages;
+    this.httpStatus = opts.httpStatus;
+    this.data = opts.data;
+  }
+}
+
+/** ER.02.30 for one or more bad fields (422). */
+export const invalidFields = (messages: Messages) =>
+  new DomainError('ER.02.30', 'Invalid client request due to invalid parameters', { messages, httpStatus: 422 });
+
+/** ER.02.30 for a reference that does not exist for this integrator (404, as the spec's samples). */
+export const notFound = (field: string, what: string, status = 404) =>
+  new DomainError('ER.02.30', `${what} does not exist`, { messages: { [field]: [`${what} does not exist`] }, httpStatus: status });

@@ -1,0 +1,237 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { and, eq, sql } from 'drizzle-orm';
+import type { PaylinkApp } from '../../app.ts';
+import { newId, sha256Hex } from '../../crypto.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { assets, cardRegistrations, integrators, links } from '../../db/schema.ts';
+import { issuesToMessages } from '../../schemas/parse.ts';
+import { type Seed, type SeedIntegrator, type SeedLink, seedSchema } from '../../schemas/provisioning.ts';
+import { isCurrency, MoneyError, parseAmount } from '../money.ts';
+import { readLogoSource, validateLogo } from '../links/logos.ts';
+import { hashToken } from './service.ts';
+
+/**
+ * Applies PAYLINK_SEED at every start: creates or updates integrators (by e-mail), links (by
+ * slug) and sandbox cards (by reference). Never duplicates, never deletes, never touches
+ * payments. With no seed and no integrator at all, creates a demo integrator and link.
+ */
+export class ProvisioningError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ProvisioningError';
+  }
+}
+
+export interface ProvisioningResult {
+  integrators: number;
+  links: number;
+  cards: number;
+  demo?: { path: string; linkUrl: string; credentials: DemoCredentials };
+  /** Webhook secrets generated this run (integrators whose seed gives none), written to a 0600 file. */
+  generatedWebhookSecretsPath?: string;
+}
+
+export interface DemoCredentials {
+  integrator: string;
+  email: string;
+  token: string;
+  secret: string;
+  webhook_secret: string;
+  link: string;
+  link_url: string;
+}
+
+export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+
+export function readSeedFile(path: string): Seed {
+  let json: unknown;
+  try {
+    json = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new ProvisioningError(`PAYLINK_SEED ${path} cannot be read as JSON: ${(error as Error).message}`);
+  }
+  const parsed = seedSchema.safeParse(json);
+  if (!parsed.success) {
+    const lines = Object.entries(issuesToMessages(parsed.error.issues)).map(([k, v]) => `  ${k}: ${v.join('; ')}`);
+    throw new ProvisioningError(`PAYLINK_SEED ${path} is invalid:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}
+
+function amountOrUndefined(value: string | undefined, currency: string, field: string): bigint | undefined {
+  if (value === undefined) return undefined;
+  try {
+    return parseAmount(value, currency).minor;
+  } catch (error) {
+    throw new ProvisioningError(`${field} ${(error as MoneyError).message}`);
+  }
+}
+
+async function upsertIntegrator(app: PaylinkApp, tx: DbOrTx, seed: SeedIntegrator, generated: Record<string, string>): Promise<string> {
+  const [existing] = await tx.select().from(integrators).where(eq(integrators.email, seed.email));
+  const values = {
+    name: seed.name,
+    tokenHash: hashToken(seed.token),
+    refundCapabilities: seed.refund_capabilities,
+    updatedAt: app.now(),
+  };
+  if (existing) {
+    const update: Partial<typeof integrators.$inferInsert> = { ...values };
+    if (app.secrets.open(existing.secretEnc) !== seed.secret) update.secretEnc = app.secrets.seal(seed.secret);
+    if (seed.webhook_secret && app.secrets.open(existing.webhookSecretEnc) !== seed.webhook_secret) {
+      update.previousWebhookSecretEnc = existing.webhookSecretEnc;
+      update.webhookSecretRotatedAt = app.now();
+      update.webhookSecretEnc = app.secrets.seal(seed.webhook_secret);
+    }
+    await tx.update(integrators).set(update).where(eq(integrators.id, existing.id));
+    return existing.id;
+  }
+  const webhookSecret = seed.webhook_secret ?? newWebhookSecret();
+  if (!seed.webhook_secret) generated[seed.email] = webhookSecret;
+  const id = newId('int');
+  await tx.insert(integrators).values({ id, email: seed.email, ...values, secretEnc: app.secrets.seal(seed.secret), webhookSecretEnc: app.secrets.seal(webhookSecret) });
+  return id;
+}
+
+async function upsertLink(app: PaylinkApp, tx: DbOrTx, integratorId: string, link: SeedLink, baseDir: string): Promise<void> {
+  const where = `link ${link.slug}:`;
+  if (!isCurrency(link.currency)) throw new ProvisioningError(`${where} currency ${link.currency} is not a supported ISO 4217 code`);
+  const amountMinor = amountOrUndefined(link.amount, link.currency, `${where} amount`);
+  const minAmountMinor = amountOrUndefined(link.min_amount, link.currency, `${where} min_amount`);
+  const maxAmountMinor = amountOrUndefined(link.max_amount, link.currency, `${where} max_amount`);
+  if (minAmountMinor !== undefined && maxAmountMinor !== undefined && minAmountMinor > maxAmountMinor) {
+    throw new ProvisioningError(`${where} min_amount is above max_amount`);
+  }
+  let logoAssetId: string | null = null;
+  if (link.logo) {
+    let logo;
+    try {
+      logo = validateLogo(await readLogoSource(link.logo, baseDir));
+    } catch (error) {
+      throw new ProvisioningError(`${where} logo: ${(error as Error).message}`);
+    }
+    const digest = sha256Hex(logo.bytes);
+    const [same] = await tx.select({ id: assets.id }).from(assets).where(and(eq(assets.integratorId, integratorId), eq(assets.sha256, digest)));
+    logoAssetId = same?.id ?? newId('img');
+    if (!same) await tx.insert(assets).values({ id: logoAssetId, integratorId, contentType: logo.contentType, sha256: digest, bytes: logo.bytes });
+  }
+  const values = {
+    integratorId,
+    title: link.title,
+    description: link.description ?? null,
+    currency: link.currency,
+    amountMinor: amountMinor ?? null,
+    minAmountMinor: minAmountMinor ?? null,
+    maxAmountMinor: maxAmountMinor ?? null,
+    brandColor: link.brand_color ?? null,
+    logoAssetId,
+    labels: link.labels as Record<string, string>,
+    fields: link.fields as Record<string, 'customer' | 'system' | 'hidden'>,
+    callbackUrl: link.callback_url ?? null,
+    active: link.active,
+    updatedAt: app.now(),
+  };
+  const [existing] = await tx.select({ id: links.id, integratorId: links.integratorId }).from(links).where(eq(links.slug, link.slug));
+  if (existing && existing.integratorId !== integratorId) throw new ProvisioningError(`${where} the slug belongs to another integrator`);
+  if (existing) await tx.update(links).set(values).where(eq(links.id, existing.id));
+  else await tx.insert(links).values({ id: newId('lnk'), slug: link.slug, ...values });
+}
+
+async function upsertCard(app: PaylinkApp, integratorId: string, card: SeedIntegrator['cards'][number]): Promise<void> {
+  const [existing] = await app.db.select().from(cardRegistrations).where(eq(cardRegistrations.reference, card.reference));
+  if (existing) {
+    if (existing.integratorId !== integratorId) throw new ProvisioningError(`card ${card.reference}: the reference belongs to another integrator`);
+    return; // a registration is immutable once made; delete it through the API to replace it
+  }
+  const [mm, yy] = card.expiry.split('/') as [string, string];
+  const expYear = yy.length === 2 ? 2000 + Number(yy) : Number(yy);
+  // The acquirer call happens outside any transaction; its idempotency key makes a retry safe.
+  const verified = await app.acquirer.verifyCard(
+    { number: card.number, expMonth: Number(mm), expYear, holderName: card.holder },
+    { idempotencyKey: `seed-card:${card.reference}` },
+  );
+  if (verified.status !== 'verified') throw new ProvisioningError(`card ${card.reference}: the sandbox declined it (${verified.code})`);
+  await app.db
+    .insert(cardRegistrations)
+    .values({
+      reference: card.reference,
+      integratorId,
+      status: 'active',
+      cardToken: verified.token,
+      brand: verified.brand,
+      last4: verified.last4,
+      expMonth: verified.expMonth,
+      expYear: verified.expYear,
+      fingerprint: verified.fingerprint,
+      holderName: card.holder ?? null,
+      activatedAt: app.now(),
+    })
+    .onConflictDoNothing();
+}
+
+function writeSecretFile(path: string, value: unknown) {
+  writeFileSync(path, JSON.stringify(value, null, 2) + '\n', { mode: 0o600 });
+  chmodSync(path, 0o600);
+}
+
+export async function applyProvisioning(app: PaylinkApp, seedPath = app.config.seedPath): Promise<ProvisioningResult> {
+  if (seedPath) {
+    const seed = readSeedFile(seedPath);
+    const baseDir = dirname(resolve(seedPath));
+    const generated: Record<string, string> = {};
+    const ids = new Map<SeedIntegrator, string>();
+    // One transaction per apply; advisory lock so two processes starting together don't race.
+    await app.db.transaction(async (tx) => {
+      await tx.execute(sql`select pg_advisory_xact_lock(7450231002)`);
+      for (const integrator of seed.integrators) {
+        const id = await upsertIntegrator(app, tx, integrator, generated);
+        ids.set(integrator, id);
+        for (const link of integrator.links) await upsertLink(app, tx, id, link, baseDir);
+      }
+    });
+    let cards = 0;
+    for (const integrator of seed.integrators) {
+      for (const card of integrator.cards) {
+        await upsertCard(app, ids.get(integrator)!, card);
+        cards++;
+      }
+    }
+    const result: ProvisioningResult = {
+      integrators: seed.integrators.length,
+      links: seed.integrators.reduce((n, i) => n + i.links.length, 0),
+      cards,
+    };
+    if (Object.keys(generated).length > 0) {
+      result.generatedWebhookSecretsPath = join(app.config.dataDir, 'webhook-secrets.json');
+      let previous: Record<string, string> = {};
+      try {
+        previous = JSON.parse(readFileSync(result.generatedWebhookSecretsPath, 'utf8'));
+      } catch {
+        /* first time */
+      }
+      writeSecretFile(result.generatedWebhookSecretsPath, { ...previous, ...generated });
+    }
+    return result;
+  }
+  return createDemoIfEmpty(app);
+}
+
+async function createDemoIfEmpty(app: PaylinkApp): Promise<ProvisioningResult> {
+  const credentials = await app.db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(7450231002)`);
+    const [any] = await tx.select({ id: integrators.id }).from(integrators).limit(1);
+    if (any) return undefined;
+    const token = `pl_test_${randomBytes(24).toString('base64url')}`;
+    const secret = randomBytes(32).toString('base64url');
+    const webhookSecret = newWebhookSecret();
+    const id = await upsertIntegrator(app, tx, { name: 'Demo Store', email: 'demo@paylink.localhost', token, secret, webhook_secret: webhookSecret, refund_capabilities: {}, links: [], cards: [] }, {});
+    await upsertLink(app, tx, id, { slug: 'demo', title: 'Demo Store', description: 'A demo payment link: pay with test card 4242 4242 4242 4242.', currency: 'PHP', amount: '250.00', labels: {}, fields: {}, active: true }, '.');
+    return { integrator: 'Demo Store', email: 'demo@paylink.localhost', token, secret, webhook_secret: webhookSecret, link: 'demo', link_url: `${app.origin()}/pay/demo` } satisfies DemoCredentials;
+  });
+  if (!credentials) return { integrators: 0, links: 0, cards: 0 };
+  const path = join(app.config.dataDir, 'demo-credentials.json');
+  writeSecretFile(path, credentials);
+  return { integrators: 1, links: 1, cards: 0, demo: { path, linkUrl: credentials.link_url, credentials } };
+}

@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import compression from 'compression';
+import sirv from 'sirv';
+import type { PaylinkApp } from '../app.ts';
+import { buildEnvelope, toJson } from '../api/envelope.ts';
+
+export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void, locals?: object) => void | Promise<void>;
+
+export interface HttpServer {
+  server: Server;
+  port: number;
+  /** Stop accepting, let in-flight requests finish (up to timeoutMs), then close connections. */
+  close(timeoutMs?: number): Promise<void>;
+}
+
+/** Headers on every response. Page CSP (script/style hashes) comes from Astro in a <meta>; the
+ * header adds what a <meta> policy cannot carry (frame-ancestors) and locks down everything else. */
+function securityHeaders(app: PaylinkApp, req: IncomingMessage, res: ServerResponse) {
+  res.setHeader('X-Content-Type-Options', 'nosniff');
+  res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
+  res.setHeader('X-Frame-Options', 'DENY');
+  res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
+  res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
+  res.setHeader('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=(self)');
+  res.setHeader('Content-Security-Policy', "frame-ancestors 'none'; object-src 'none'; base-uri 'none'; form-action 'self'");
+  const forwardedHttps = app.config.trustProxy && String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim() === 'https';
+  const tls = (req.socket as { encrypted?: boolean }).encrypted === true;
+  if (tls || forwardedHttps) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown) {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Cache-Control', 'no-store');
+  res.end(toJson(body));
+}
+
+export function createHttpServer(app: PaylinkApp, opts: { astroHandler: AstroHandler; clientDir: string }): Server {
+  const compress = compression({ threshold: 1024 });
+  const statics = sirv(opts.clientDir, {
+    dev: false,
+    etag: true,
+    gzip: false,
+    brotli: false,
+    setHeaders(res, pathname) {
+      // Astro fingerprints everything under /_astro/: safe to cache for a year.
+      res.setHeader('Cache-Control', pathname.startsWith('/_astro/') ? 'public, max-age=31536000, immutable' : 'public, max-age=3600');
+    },
+  });
+  const shuttingDown = { value: false };
+
+  const server = createServer(async (req, res) => {
+    const requestId = `req_${randomUUID().replaceAll('-', '')}`;
+    res.setHeader('X-Request-Id', requestId);
+    securityHeaders(app, req, res);
+    if (shuttingDown.value) res.setHeader('Connection', 'close');
+    compress(req as never, res as never, async () => {
+      try {
+        const path = (req.url ?? '/').split('?')[0]!;
+        if (path === '/healthz') {
+          try {
+            await app.database.ping();
+            sendJson(res, shuttingDown.value ? 503 : 200, { status: shuttingDown.value ? 'shutting_down' : 'ok', database: app.database.kind });
+          } catch {
+            sendJson(res, 503, { status: 'unavailable', database: app.database.kind });
+          }
+          return;
+        }
+        statics(req, res, () => {
+          void opts.astroHandler(req, res, undefined, { paylink: app, requestId });
+        });
+      } catch (error) {
+        app.log.error('unhandled request error', { requestId, error });
+        if (!res.headersSent) {
+          sendJson(res, 500, buildEnvelope({ code: 'ER.99.00', path: req.url ?? '/', data: { request_id: requestId } }));
+        } else res.end();
+      }
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  (server as Server & { paylinkShuttingDown?: { value: boolean } }).paylinkShuttingDown = shuttingDown;
+  return server;
+}
+
+export async function listen(server: Server, host: string, port: number): Promise<number> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return (server.address() as AddressInfo).port;
+}
+
+/** Stop accepting; wait for in-flight requests (bounded), then drop idle keep-alive sockets. */
+export async function closeServer(server: Server, timeoutMs: number): Promise<void> {
+  const flag = (server as Server & { paylinkShuttingDown?: { value: boolean } }).paylinkShuttingDown;
+  if (flag) flag.value = true;
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const idle = setInterval(() => server.closeIdleConnections(), 100);
+  const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
+  try {
+    await closed;
+  } finally {
+    clearInterval(idle);
+    clearTimeout(timer);
+  }
+}

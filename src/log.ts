@@ -1,0 +1,51 @@
+/**
+ * Structured one-line JSON logs. Values under sensitive keys are replaced before anything is
+ * written, and strings that look like card numbers are masked, so no PAN, CVC, token or secret
+ * reaches a log line even by accident.
+ */
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+const rank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+
+const SENSITIVE_KEY = /(pan|card_?number|number|cvc|cvv|security_?code|secret|token|password|authorization|key|payload|signature|master)/i;
+const PAN_LIKE = /\b(?:\d[ -]?){12,19}\b/g;
+
+export function redact(value: unknown, depth = 0): unknown {
+  if (depth > 6) return '[…]';
+  if (typeof value === 'string') return value.replace(PAN_LIKE, '[redacted-number]');
+  if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Error) return { name: value.name, message: redact(value.message, depth + 1) };
+  if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(value)) {
+      out[k] = SENSITIVE_KEY.test(k) && !/(_id|_ref|reference|count|last4|brand|status|code)$/i.test(k) ? '[redacted]' : redact(v, depth + 1);
+    }
+    return out;
+  }
+  return value;
+}
+
+export interface Logger {
+  debug(msg: string, fields?: Record<string, unknown>): void;
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+  child(fields: Record<string, unknown>): Logger;
+}
+
+export type LogSink = (line: string) => void;
+
+export function createLogger(level: LogLevel, sink: LogSink = (line) => process.stdout.write(line + '\n'), base: Record<string, unknown> = {}): Logger {
+  const write = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>) => {
+    if (rank[lvl] < rank[level]) return;
+    const entry = { time: new Date().toISOString(), level: lvl, msg: redact(msg), ...(redact({ ...base, ...fields }) as object) };
+    sink(JSON.stringify(entry));
+  };
+  return {
+    debug: (m, f) => write('debug', m, f),
+    info: (m, f) => write('info', m, f),
+    warn: (m, f) => write('warn', m, f),
+    error: (m, f) => write('error', m, f),
+    child: (fields) => createLogger(level, sink, { ...base, ...fields }),
+  };
+}

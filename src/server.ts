@@ -1,0 +1,105 @@
+/**
+ * The paylink process: one HTTP server (Astro pages and API, static assets, /healthz) plus the
+ * background workers, with graceful shutdown on SIGTERM/SIGINT. `--worker` runs the workers
+ * alone (scaled out against PostgreSQL). Built to dist/paylink/server.mjs by scripts/build.mjs.
+ */
+import { fileURLToPath } from 'node:url';
+import { createApp, type PaylinkApp } from './app.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { DataDirLockedError } from './db/lock.ts';
+import { applyProvisioning, ProvisioningError, type ProvisioningResult } from './domain/integrators/provisioning.ts';
+import { type AstroHandler, closeServer, createHttpServer, listen } from './http/server.ts';
+import { startWorkers } from './workers/index.ts';
+
+function fail(message: string): never {
+  process.stderr.write(`\n${message}\n\n`);
+  process.exit(1);
+}
+
+function banner(app: PaylinkApp, provisioning: ProvisioningResult, workerOnly: boolean) {
+  const origin = app.origin();
+  const lines = [
+    '',
+    workerOnly ? '  paylink worker is running' : `  paylink is running at ${origin}`,
+    `  database:     ${app.database.kind === 'pglite' ? `embedded PGlite in ${app.config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}`,
+  ];
+  if (!workerOnly) lines.push(`  health:       ${origin}/healthz`);
+  if (provisioning.demo) {
+    lines.push(`  demo link:    ${provisioning.demo.linkUrl}`, `  credentials:  written to ${provisioning.demo.path} (API token, JWT secret, webhook secret)`);
+  } else if (app.config.seedPath) {
+    lines.push(`  provisioning: ${app.config.seedPath} applied (${provisioning.integrators} integrators, ${provisioning.links} links, ${provisioning.cards} cards)`);
+  } else {
+    lines.push(`  demo link:    ${origin}/pay/demo (credentials in ${app.config.dataDir}/demo-credentials.json, if this data has the demo)`);
+  }
+  if (provisioning.generatedWebhookSecretsPath) lines.push(`  webhook secrets generated: ${provisioning.generatedWebhookSecretsPath}`);
+  if (app.masterKeyInfo.source === 'generated') lines.push(`  master key:   generated at ${app.masterKeyInfo.path} (back it up: secrets at rest need it)`);
+  lines.push('  stop with Ctrl+C', '');
+  process.stdout.write(lines.join('\n') + '\n');
+}
+
+export async function main(argv = process.argv.slice(2)) {
+  const workerOnly = argv.includes('--worker');
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    throw error;
+  }
+  if (workerOnly && !config.databaseUrl) fail('`npm run worker` runs the workers as their own process and needs DATABASE_URL (PostgreSQL); the embedded database is used by one process only.');
+
+  let app: PaylinkApp;
+  try {
+    app = await createApp({ config });
+  } catch (error) {
+    if (error instanceof DataDirLockedError) fail(error.message);
+    fail(`paylink cannot open its database: ${(error as Error).message}`);
+  }
+
+  let server: ReturnType<typeof createHttpServer> | undefined;
+  if (!workerOnly) {
+    const entry = new URL('../server/entry.mjs', import.meta.url);
+    const { handler } = (await import(entry.href)) as { handler: AstroHandler };
+    server = createHttpServer(app, { astroHandler: handler, clientDir: fileURLToPath(new URL('../client/', import.meta.url)) });
+    try {
+      app.boundPort = await listen(server, config.host, config.port);
+    } catch (error) {
+      await app.database.close();
+      fail(`paylink cannot listen on ${config.host}:${config.port}: ${(error as Error).message}. Set PORT (or HOST) to a free address.`);
+    }
+  }
+
+  let provisioning: ProvisioningResult;
+  try {
+    provisioning = workerOnly ? { integrators: 0, links: 0, cards: 0 } : await applyProvisioning(app);
+  } catch (error) {
+    if (server) await closeServer(server, 0);
+    await app.database.close();
+    if (error instanceof ProvisioningError) fail(error.message);
+    throw error;
+  }
+
+  const workers = config.runWorkers || workerOnly ? startWorkers(app) : undefined;
+  banner(app, provisioning, workerOnly);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info('shutting down', { signal });
+    const force = setTimeout(() => {
+      app.log.error('shutdown took too long; exiting');
+      process.exit(1);
+    }, config.shutdownTimeoutMs + 5_000);
+    force.unref();
+    if (server) await closeServer(server, config.shutdownTimeoutMs);
+    await workers?.stop();
+    await app.database.close();
+    app.log.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+await main();

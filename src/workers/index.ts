@@ -1,0 +1,34 @@
+import type { PaylinkApp } from '../app.ts';
+import { purgeExpiredKeys } from '../domain/idempotency/store.ts';
+import { type Loop, startLoop } from './loop.ts';
+
+/**
+ * The background workers of one process: each consumes work claimed in the database
+ * (FOR UPDATE SKIP LOCKED), so any number of processes may run them side by side.
+ * Add a worker by adding its loop here.
+ */
+export interface Workers {
+  loops: Loop[];
+  stop(): Promise<void>;
+}
+
+export function startWorkers(app: PaylinkApp): Workers {
+  const log = app.log.child({ component: 'workers' });
+  const loops: Loop[] = [
+    startLoop({
+      name: 'idempotency-purge',
+      intervalMs: 60 * 60 * 1000,
+      log,
+      tick: async () => {
+        await purgeExpiredKeys(app.db, app.now());
+        return false;
+      },
+    }),
+  ];
+  return {
+    loops,
+    async stop() {
+      await Promise.all(loops.map((loop) => loop.stop()));
+    },
+  };
+}
