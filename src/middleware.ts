@@ -3,8 +3,9 @@ import { defineMiddleware } from 'astro:middleware';
 import type { PaylinkApp } from './app.ts';
 
 /**
- * src/server.ts passes the process's PaylinkApp and a request id as locals. Under `astro dev`
- * there is no server.ts, so the app is built here once, lazily.
+ * src/server.ts passes the process's PaylinkApp and a request id as locals. Astro re-renders
+ * error pages (404/500) with fresh locals, so the HTTP server also registers its app under a
+ * global symbol. Under `astro dev` there is no server.ts: the app is built here once, lazily.
  */
 let devApp: Promise<PaylinkApp> | undefined;
 
@@ -20,8 +21,10 @@ async function buildDevApp(): Promise<PaylinkApp> {
 export const onRequest = defineMiddleware(async (context, next) => {
   context.locals.requestId ??= `req_${randomUUID().replaceAll('-', '')}`;
   if (!context.locals.paylink) {
-    devApp ??= buildDevApp();
-    context.locals.paylink = await devApp;
+    const registered = (globalThis as Record<symbol, PaylinkApp | undefined>)[Symbol.for('paylink.app')];
+    if (registered) context.locals.paylink = registered;
+    else if (import.meta.env.DEV) context.locals.paylink = await (devApp ??= buildDevApp());
+    else throw new Error('paylink: no application registered; start paylink with `npm start`');
   }
   return next();
 });

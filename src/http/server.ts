@@ -50,6 +50,8 @@ export function createHttpServer(app: PaylinkApp, opts: { astroHandler: AstroHan
     },
   });
   const shuttingDown = { value: false };
+  // Astro renders error pages with fresh locals; src/middleware.ts finds the app here then.
+  (globalThis as Record<symbol, PaylinkApp>)[Symbol.for('paylink.app')] = app;
 
   const server = createServer(async (req, res) => {
     const requestId = `req_${randomUUID().replaceAll('-', '')}`;

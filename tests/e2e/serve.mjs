@@ -1,0 +1,33 @@
+// Starts the built paylink for the end-to-end suite: a fresh data directory, the fixture seed,
+// and on PAYLINK_E2E_DB=postgres a fresh PostgreSQL database.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const dataDir = mkdtempSync(join(tmpdir(), 'paylink-e2e-'));
+process.env.PAYLINK_DATA_DIR = dataDir;
+process.env.PAYLINK_SEED = join(root, 'tests/e2e/fixtures/seed.json');
+process.env.PAYLINK_ALLOW_PRIVATE_CALLBACKS = '1';
+process.env.LOG_LEVEL ??= 'warn';
+writeFileSync(join(dataDir, 'e2e.txt'), 'paylink end-to-end run\n');
+
+if (process.env.PAYLINK_E2E_DB === 'postgres') {
+  if (!process.env.DATABASE_URL) throw new Error('PAYLINK_E2E_DB=postgres needs DATABASE_URL');
+  const name = `paylink_e2e_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  const { rows } = await admin.query(`select datname from pg_database where datname like 'paylink_e2e_%'`);
+  for (const { datname } of rows) await admin.query(`drop database if exists "${datname}" with (force)`).catch(() => {});
+  await admin.query(`create database ${name}`);
+  await admin.end();
+  const url = new URL(process.env.DATABASE_URL);
+  url.pathname = `/${name}`;
+  process.env.DATABASE_URL = url.toString();
+} else {
+  delete process.env.DATABASE_URL;
+}
+await import(join(root, 'dist/paylink/server.mjs'));

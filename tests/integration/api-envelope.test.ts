@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, createTestApp, OTHER_TOKEN, provision, startTestServer, type TestApp, TEST_TOKEN } from '../support/app.ts';
+
+let t: TestApp;
+let server: { url: string; close(): Promise<void> };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await provision(t);
+  server = await startTestServer(t.app);
+});
+afterAll(async () => {
+  await server?.close();
+  await t?.close();
+});
+
+const ENVELOPE_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{2}:\d{2}$/;
+
+describe('api envelope', () => {
+  it('answers an authenticated request with the spec envelope', async () => {
+    const res = await call(server.url, 'GET', '/api/v1/integrator');
+    expect(res.status).toBe(200);
+    expect(res.json).toMatchObject({ status: 200, message: 'OK', path: '/api/v1/integrator', data: { status_code: 'OK.00.00', integrator: { name: 'Acme Books' } } });
+    expect(res.json.timestamp).toMatch(ENVELOPE_TIMESTAMP);
+    expect(res.json.data.integrator).not.toHaveProperty('token_hash');
+  });
+
+  it('accepts the token raw and as a Bearer token', async () => {
+    expect((await call(server.url, 'GET', '/api/v1/integrator', { headers: { authorization: `Bearer ${OTHER_TOKEN}` } })).json.data.integrator.name).toBe('Other Shop');
+    expect((await call(server.url, 'GET', '/api/v1/integrator', { token: TEST_TOKEN })).status).toBe(200);
+  });
+
+  it('rejects a missing or unknown Authorization with a 401 envelope', async () => {
+    const missing = await call(server.url, 'GET', '/api/v1/integrator', { token: null });
+    expect(missing.status).toBe(401);
+    expect(missing.json).toMatchObject({ status: 401, data: { status_code: 'ER.01.00' }, messages: { authorization: [expect.any(String)] } });
+    const unknown = await call(server.url, 'GET', '/api/v1/integrator', { token: 'not-a-real-token-but-long-enough-to-check' });
+    expect(unknown.status).toBe(401);
+    expect(unknown.json.data.status_code).toBe('ER.01.00');
+  });
+
+  it('answers an unknown API route with a 404 envelope', async () => {
+    const res = await call(server.url, 'POST', '/api/v1/no-such-thing', { body: {} });
+    expect(res.status).toBe(404);
+    expect(res.json).toMatchObject({ status: 404, path: '/api/v1/no-such-thing', data: { status_code: 'ER.02.34' } });
+  });
+
+  it('answers a wrong method with 405 and Allow', async () => {
+    const res = await call(server.url, 'DELETE', '/api/v1/integrator');
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET');
+    expect(res.json.data.status_code).toBe('ER.02.35');
+  });
+
+  it('serves /healthz after checking the database', async () => {
+    const res = await call(server.url, 'GET', '/healthz', { token: null });
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ status: 'ok', database: t.app.database.kind });
+  });
+
+  it('compresses JSON and HTML for clients that accept it', async () => {
+    const res = await fetch(`${server.url}/api/v1/no-such-thing`, { headers: { 'accept-encoding': 'gzip', authorization: TEST_TOKEN } });
+    // Small bodies stay uncompressed (threshold 1 KiB); the 404 page is larger.
+    const page = await fetch(`${server.url}/nothing-here`, { headers: { 'accept-encoding': 'br' } });
+    expect(page.status).toBe(404);
+    expect(page.headers.get('content-encoding')).toBe('br');
+    expect(res.status).toBe(404);
+  });
+
+  it('sets security headers on every response', async () => {
+    const res = await fetch(`${server.url}/healthz`);
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+  });
+});

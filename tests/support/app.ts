@@ -1,0 +1,141 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { createApp, type PaylinkApp } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
+import { applyProvisioning } from '../../src/domain/integrators/provisioning.ts';
+import { type AstroHandler, closeServer, createHttpServer, listen } from '../../src/http/server.ts';
+import { createLogger } from '../../src/log.ts';
+import type { Seed } from '../../src/schemas/provisioning.ts';
+import { adminUrl, TEMPLATE_DB, templateDumpPath } from './paths.ts';
+
+export const testDb = (process.env.PAYLINK_TEST_DB ?? 'pglite') as 'pglite' | 'postgres';
+
+export interface TestApp {
+  app: PaylinkApp;
+  /** Every log line the app wrote (JSON strings). */
+  logs: string[];
+  dataDir: string;
+  databaseUrl?: string;
+  close(): Promise<void>;
+}
+
+/** A fresh database for one test file (PostgreSQL: a new database copied from the template). */
+export async function createTestDatabaseUrl(): Promise<string> {
+  const name = `paylink_t_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl() });
+  await admin.connect();
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(`create database ${name} template ${TEMPLATE_DB}`);
+        break;
+      } catch (error) {
+        // Two files copying the template at once: "source database is being accessed by other users".
+        if (attempt > 50 || !/being accessed by other users/.test((error as Error).message)) throw error;
+        await new Promise((r) => setTimeout(r, 50 + Math.random() * 150));
+      }
+    }
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(adminUrl());
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function createTestApp(opts: { env?: Record<string, string>; now?: () => Date; databaseUrl?: string } = {}): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'paylink-test-'));
+  const logs: string[] = [];
+  const databaseUrl = testDb === 'postgres' ? (opts.databaseUrl ?? (await createTestDatabaseUrl())) : undefined;
+  const config = loadConfig({
+    PAYLINK_DATA_DIR: dataDir,
+    PAYLINK_MASTER_KEY: randomBytes(32).toString('base64'),
+    LOG_LEVEL: 'debug',
+    PAYLINK_ALLOW_PRIVATE_CALLBACKS: '1',
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+    ...opts.env,
+  });
+  const app = await createApp({
+    config,
+    now: opts.now,
+    log: createLogger('debug', (line) => logs.push(line)),
+    database: testDb === 'pglite' ? { pgliteLoadDataDir: new Blob([readFileSync(templateDumpPath)]) } : {},
+  });
+  return {
+    app,
+    logs,
+    dataDir,
+    databaseUrl,
+    async close() {
+      await app.database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export const TEST_TOKEN = 'test_token_acme_0123456789abcdefghijklmnop';
+export const TEST_SECRET = 'test_secret_acme_0123456789abcdefghijklmnop';
+export const OTHER_TOKEN = 'test_token_other_0123456789abcdefghijklmnop';
+export const OTHER_SECRET = 'test_secret_other_0123456789abcdefghijklmno';
+
+/** The seed most tests start from: two integrators, a fixed-amount link and a sandbox card each. */
+export function defaultSeed(): Seed {
+  return {
+    integrators: [
+      {
+        name: 'Acme Books',
+        email: 'billing@acme.example',
+        token: TEST_TOKEN,
+        secret: TEST_SECRET,
+        refund_capabilities: {},
+        links: [
+          { slug: 'acme-books', title: 'Acme Books', currency: 'PHP', amount: '250.00', labels: {}, fields: {}, active: true },
+          { slug: 'acme-open', title: 'Acme donation', currency: 'PHP', labels: {}, fields: {}, active: true },
+        ],
+        cards: [{ reference: '6f1c1b0e-8a53-4d0e-9d0e-2f5b2a1c9e11', number: '4242424242424242', expiry: '12/30', holder: 'Juan Dela Cruz' }],
+      },
+      {
+        name: 'Other Shop',
+        email: 'ops@other.example',
+        token: OTHER_TOKEN,
+        secret: OTHER_SECRET,
+        refund_capabilities: {},
+        links: [{ slug: 'other-shop', title: 'Other Shop', currency: 'USD', amount: '10.00', labels: {}, fields: {}, active: true }],
+        cards: [{ reference: '0b7e2f4a-1c3d-4e5f-8a9b-0c1d2e3f4a5b', number: '5555555555554444', expiry: '12/30' }],
+      },
+    ],
+  };
+}
+
+export async function provision(t: TestApp, seed: Seed = defaultSeed()) {
+  const path = join(t.dataDir, `seed-${randomBytes(4).toString('hex')}.json`);
+  writeFileSync(path, JSON.stringify(seed));
+  return applyProvisioning(t.app, path);
+}
+
+/** Serves the built Astro app (dist/) with this app on a free port. */
+export async function startTestServer(app: PaylinkApp): Promise<{ url: string; close(): Promise<void> }> {
+  const { handler } = (await import(join(process.cwd(), 'dist/server/entry.mjs'))) as { handler: AstroHandler };
+  const server = createHttpServer(app, { astroHandler: handler, clientDir: join(process.cwd(), 'dist/client') });
+  app.boundPort = await listen(server, '127.0.0.1', 0);
+  return { url: `http://127.0.0.1:${app.boundPort}`, close: () => closeServer(server, 1000) };
+}
+
+/** JSON call helper: returns status, headers and parsed body. */
+export async function call(base: string, method: string, path: string, opts: { body?: unknown; raw?: string; headers?: Record<string, string>; token?: string | null } = {}) {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.token !== null) headers.authorization ??= opts.token ?? TEST_TOKEN;
+  if (opts.body !== undefined || opts.raw !== undefined) headers['content-type'] ??= 'application/json';
+  const res = await fetch(base + path, { method, headers, body: opts.raw ?? (opts.body === undefined ? undefined : JSON.stringify(opts.body)) });
+  const text = await res.text();
+  let json: any;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: res.status, headers: res.headers, json, text };
+}

@@ -1,0 +1,11 @@
+import { join } from 'node:path';
+
+export const tmpDir = join(process.cwd(), '.tmp');
+export const templateDumpPath = join(tmpDir, 'pglite-template.tar');
+export const TEMPLATE_DB = 'paylink_template';
+
+export function adminUrl(): string {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('DATABASE_URL is not set');
+  return url;
+}

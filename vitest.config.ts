@@ -1,0 +1,30 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * unit: pure rules. integration-pglite: services and HTTP against embedded PGlite (every file
+ * starts from a migrated template, in memory). integration-postgres: the same files against
+ * PostgreSQL, when DATABASE_URL is set (each file gets its own database from a template).
+ */
+const integration = (db: 'pglite' | 'postgres') => ({
+  extends: true as const,
+  test: {
+    name: `integration-${db}`,
+    include: ['tests/integration/**/*.test.ts'],
+    env: { PAYLINK_TEST_DB: db },
+    globalSetup: ['tests/support/global-setup.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 120_000,
+  },
+});
+
+export default defineConfig({
+  test: {
+    pool: 'forks',
+    reporters: ['default'],
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'] } },
+      integration('pglite'),
+      ...(process.env.DATABASE_URL ? [integration('postgres')] : []),
+    ],
+  },
+});
