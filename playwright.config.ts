@@ -5,7 +5,9 @@ import { defineConfig, devices } from '@playwright/test';
  * tests/e2e/fixtures, driven in Debian's Chromium (never a downloaded browser).
  * PAYLINK_E2E_DB=postgres runs the same suite on a fresh PostgreSQL database.
  */
-const port = Number(process.env.PAYLINK_E2E_PORT ?? 4391);
+// A port per run (inherited by Playwright's workers through the environment), so runs don't collide.
+process.env.PAYLINK_E2E_PORT ??= String(41000 + Math.floor(Math.random() * 8000));
+const port = Number(process.env.PAYLINK_E2E_PORT);
 const chromium = process.env.PAYLINK_CHROMIUM ?? '/usr/bin/chromium';
 
 export default defineConfig({

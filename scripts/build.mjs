@@ -1,7 +1,7 @@
 // Builds the Astro site (dist/server, dist/client) and the process entry (dist/paylink/server.mjs).
 // `--if-stale` skips the build when dist/ is newer than every source file.
 import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -25,7 +25,36 @@ export function isStale() {
   return sources.some((s) => newestMtime(join(root, s)) > built);
 }
 
-export async function buildAll({ quiet = false } = {}) {
+/** One build at a time on a machine: concurrent test runs would empty dist/ under each other. */
+async function withBuildLock(fn) {
+  const lock = join(root, 'dist.lock');
+  for (let waited = 0; ; waited += 200) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+      const age = Date.now() - statSync(lock, { throwIfNoEntry: false })?.mtimeMs;
+      if (age > 180_000) rmSync(lock, { recursive: true, force: true });
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+export async function buildAll(options = {}) {
+  return withBuildLock(async () => {
+    // Someone else may have built while we waited.
+    if (options.ifStale && !isStale()) return;
+    await buildUnlocked(options);
+  });
+}
+
+async function buildUnlocked({ quiet = false } = {}) {
   const astro = spawnSync(process.execPath, [join(root, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build', ...(quiet ? ['--silent'] : [])], {
     cwd: root,
     stdio: quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit',
@@ -49,7 +78,5 @@ export async function buildAll({ quiet = false } = {}) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const ifStale = process.argv.includes('--if-stale');
-  if (!ifStale || isStale()) {
-    await buildAll();
-  }
+  if (!ifStale || isStale()) await buildAll({ ifStale });
 }

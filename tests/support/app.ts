@@ -9,7 +9,8 @@ import { applyProvisioning } from '../../src/domain/integrators/provisioning.ts'
 import { type AstroHandler, closeServer, createHttpServer, listen } from '../../src/http/server.ts';
 import { createLogger } from '../../src/log.ts';
 import type { Seed } from '../../src/schemas/provisioning.ts';
-import { adminUrl, TEMPLATE_DB, templateDumpPath } from './paths.ts';
+import { inject } from 'vitest';
+import { adminUrl } from './paths.ts';
 
 export const testDb = (process.env.PAYLINK_TEST_DB ?? 'pglite') as 'pglite' | 'postgres';
 
@@ -24,13 +25,14 @@ export interface TestApp {
 
 /** A fresh database for one test file (PostgreSQL: a new database copied from the template). */
 export async function createTestDatabaseUrl(): Promise<string> {
-  const name = `paylink_t_${randomBytes(6).toString('hex')}`;
+  const name = `paylink_t_${inject('paylinkRunId')}_${randomBytes(4).toString('hex')}`;
+  const template = inject('paylinkTemplate');
   const admin = new pg.Client({ connectionString: adminUrl() });
   await admin.connect();
   try {
     for (let attempt = 0; ; attempt++) {
       try {
-        await admin.query(`create database ${name} template ${TEMPLATE_DB}`);
+        await admin.query(`create database ${name} template ${template}`);
         break;
       } catch (error) {
         // Two files copying the template at once: "source database is being accessed by other users".
@@ -62,7 +64,7 @@ export async function createTestApp(opts: { env?: Record<string, string>; now?: 
     config,
     now: opts.now,
     log: createLogger('debug', (line) => logs.push(line)),
-    database: testDb === 'pglite' ? { pgliteLoadDataDir: new Blob([readFileSync(templateDumpPath)]) } : {},
+    database: testDb === 'pglite' ? { pgliteLoadDataDir: new Blob([readFileSync(inject('paylinkTemplate'))]) } : {},
   });
   return {
     app,

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle } from 'drizzle-orm/pglite';
@@ -6,7 +6,15 @@ import { migrate } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { buildAll, isStale } from '../../scripts/build.mjs';
-import { adminUrl, TEMPLATE_DB, templateDumpPath, tmpDir } from './paths.ts';
+import { adminUrl, tmpDir } from './paths.ts';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** PGlite: path of the dumped template data dir. PostgreSQL: the template database. */
+    paylinkTemplate: string;
+    paylinkRunId: string;
+  }
+}
 
 /**
  * Once per run: build dist/ if stale (HTTP tests serve the real Astro build), and prepare a
@@ -14,8 +22,14 @@ import { adminUrl, TEMPLATE_DB, templateDumpPath, tmpDir } from './paths.ts';
  */
 export default async function setup(project: TestProject) {
   mkdirSync(tmpDir, { recursive: true });
-  if (isStale()) await buildAll({ quiet: true });
+  if (isStale()) await buildAll({ quiet: true, ifStale: true });
   const kind = project.config.env.PAYLINK_TEST_DB;
+  // Names unique to this run, so concurrent runs on one machine never share a template.
+  const runId = `${process.pid}_${Date.now().toString(36)}`;
+  const TEMPLATE_DB = `paylink_tpl_${runId}`;
+  const templateDumpPath = join(tmpDir, `pglite-template-${runId}.tar`);
+  project.provide('paylinkTemplate', kind === 'postgres' ? TEMPLATE_DB : templateDumpPath);
+  project.provide('paylinkRunId', runId);
   if (kind === 'postgres') {
     const admin = new pg.Client({ connectionString: adminUrl() });
     await admin.connect();
@@ -32,7 +46,7 @@ export default async function setup(project: TestProject) {
     await migratePg(drizzlePg({ client }), { migrationsFolder: join(process.cwd(), 'drizzle') });
     await client.end();
     return async () => {
-      const { rows } = await admin.query(`select datname from pg_database where datname like 'paylink_t_%'`);
+      const { rows } = await admin.query(`select datname from pg_database where datname like $1 or datname = $2`, [`paylink_t_${runId}_%`, TEMPLATE_DB]);
       for (const { datname } of rows) await admin.query(`drop database if exists "${datname}" with (force)`).catch(() => {});
       await admin.end();
     };
@@ -42,4 +56,5 @@ export default async function setup(project: TestProject) {
   const dump = await db.dumpDataDir('none');
   writeFileSync(templateDumpPath, Buffer.from(await dump.arrayBuffer()));
   await db.close();
+  return () => rmSync(templateDumpPath, { force: true });
 }

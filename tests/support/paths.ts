@@ -1,8 +1,6 @@
 import { join } from 'node:path';
 
 export const tmpDir = join(process.cwd(), '.tmp');
-export const templateDumpPath = join(tmpDir, 'pglite-template.tar');
-export const TEMPLATE_DB = 'paylink_template';
 
 export function adminUrl(): string {
   const url = process.env.DATABASE_URL;
