@@ -1,0 +1,98 @@
+import type { ChargeResult } from '../../acquirer/acquirer.ts';
+import { newId } from '../../crypto.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { payments } from '../../db/schema.ts';
+import { formatDecimal } from '../money.ts';
+import { enqueueEvent, type EventType } from '../notifications/outbox.ts';
+
+export type Payment = typeof payments.$inferSelect;
+
+/**
+ * Records the outcome of an acquirer charge as a transaction (the spec's transaction_id) and
+ * writes its event to the outbox, in the caller's database transaction. Used by checkout and
+ * by the scheduler: a scheduled charge is an ordinary transaction.
+ */
+export interface RecordChargeInput {
+  integratorId: string;
+  result: ChargeResult;
+  amountMinor: bigint;
+  currency: string;
+  /** The idempotency key the acquirer was called with: unique, so a recovered charge is recorded once. */
+  idempotencyKey: string;
+  linkId?: string | null;
+  checkoutSessionId?: string | null;
+  scheduleRunId?: string | null;
+  scheduleId?: string | null;
+  cardRegistrationReference?: string | null;
+  description?: string | null;
+  merchantReferenceId?: string | null;
+  otherReferences?: string[];
+  customer?: Record<string, string>;
+  customerEmail?: string | null;
+  callbackUrl?: string | null;
+  notifyUser?: boolean;
+  /** Event type override (the scheduler reports schedule.charge_*). */
+  eventType?: EventType;
+  /** Extra fields for the event's data (e.g. schedule reference). */
+  eventData?: Record<string, unknown>;
+  now: Date;
+}
+
+export async function recordCharge(tx: DbOrTx, input: RecordChargeInput): Promise<Payment> {
+  const succeeded = input.result.status === 'succeeded';
+  const declined = input.result.status === 'declined' ? input.result : undefined;
+  const [payment] = await tx
+    .insert(payments)
+    .values({
+      id: newId('txn'),
+      integratorId: input.integratorId,
+      linkId: input.linkId ?? null,
+      checkoutSessionId: input.checkoutSessionId ?? null,
+      scheduleRunId: input.scheduleRunId ?? null,
+      cardRegistrationReference: input.cardRegistrationReference ?? null,
+      status: succeeded ? 'succeeded' : 'failed',
+      amountMinor: input.amountMinor,
+      currency: input.currency,
+      description: input.description ?? null,
+      merchantReferenceId: input.merchantReferenceId ?? null,
+      otherReferences: input.otherReferences ?? [],
+      customer: input.customer ?? {},
+      customerEmail: input.customerEmail ?? null,
+      callbackUrl: input.callbackUrl ?? null,
+      notifyUser: input.notifyUser ?? false,
+      cardBrand: input.result.brand ?? null,
+      cardLast4: input.result.last4 ?? null,
+      cardFingerprint: input.result.fingerprint ?? null,
+      acquirerReference: input.result.status === 'succeeded' ? input.result.chargeId : null,
+      failureCode: declined?.code ?? null,
+      failureMessage: declined?.message ?? null,
+      idempotencyKey: input.idempotencyKey,
+      createdAt: input.now,
+      paidAt: succeeded ? input.now : null,
+      failedAt: succeeded ? null : input.now,
+    })
+    .returning();
+  await enqueueEvent(tx, {
+    integratorId: input.integratorId,
+    type: input.eventType ?? (succeeded ? 'payment.succeeded' : 'payment.failed'),
+    data: {
+      transaction_id: payment!.id,
+      status: payment!.status,
+      amount: formatDecimal(input.amountMinor, input.currency),
+      currency: input.currency,
+      merchant_reference_id: payment!.merchantReferenceId,
+      other_references: payment!.otherReferences,
+      description: payment!.description,
+      card: payment!.cardBrand ? { brand: payment!.cardBrand, last4: payment!.cardLast4 } : null,
+      failure_code: payment!.failureCode,
+      failure_message: payment!.failureMessage,
+      callback_url: payment!.callbackUrl,
+      notify_user: payment!.notifyUser,
+      ...input.eventData,
+    },
+    callbackUrl: input.callbackUrl,
+    emailTo: input.notifyUser && succeeded ? input.customerEmail : null,
+    now: input.now,
+  });
+  return payment!;
+}
