@@ -25,6 +25,9 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'] } },
       integration('pglite'),
       ...(process.env.DATABASE_URL ? [integration('postgres')] : []),
+      ...(process.env.PAYLINK_BENCH
+        ? [{ extends: true as const, test: { name: 'bench', include: ['bench/**/*.bench.ts'], globalSetup: ['tests/support/global-setup.ts'], env: { PAYLINK_TEST_DB: 'pglite' }, testTimeout: 600_000, hookTimeout: 300_000, fileParallelism: false } }]
+        : []),
     ],
   },
 });
