@@ -26,7 +26,7 @@ export interface TestApp {
 /** A fresh database for one test file (PostgreSQL: a new database copied from the template). */
 export async function createTestDatabaseUrl(): Promise<string> {
   const name = `paylink_t_${inject('paylinkRunId')}_${randomBytes(4).toString('hex')}`;
-  const template = inject('paylinkTemplate');
+  const template = inject('paylinkPgTemplate');
   const admin = new pg.Client({ connectionString: adminUrl() });
   await admin.connect();
   try {
@@ -48,10 +48,17 @@ export async function createTestDatabaseUrl(): Promise<string> {
   return url.toString();
 }
 
-export async function createTestApp(opts: { env?: Record<string, string>; now?: () => Date; databaseUrl?: string } = {}): Promise<TestApp> {
+/**
+ * A PaylinkApp on a fresh database: PGlite in memory from the migrated template, or a new
+ * PostgreSQL database (PAYLINK_TEST_DB=postgres, or `db: 'postgres'`). Logs are captured.
+ */
+export async function createTestApp(
+  opts: { env?: Record<string, string>; now?: () => Date; databaseUrl?: string; db?: 'pglite' | 'postgres' } = {},
+): Promise<TestApp> {
+  const kind = opts.db ?? testDb;
   const dataDir = mkdtempSync(join(tmpdir(), 'paylink-test-'));
   const logs: string[] = [];
-  const databaseUrl = testDb === 'postgres' ? (opts.databaseUrl ?? (await createTestDatabaseUrl())) : undefined;
+  const databaseUrl = kind === 'postgres' ? (opts.databaseUrl ?? (await createTestDatabaseUrl())) : undefined;
   const config = loadConfig({
     PAYLINK_DATA_DIR: dataDir,
     PAYLINK_MASTER_KEY: randomBytes(32).toString('base64'),
@@ -64,7 +71,7 @@ export async function createTestApp(opts: { env?: Record<string, string>; now?: 
     config,
     now: opts.now,
     log: createLogger('debug', (line) => logs.push(line)),
-    database: testDb === 'pglite' ? { pgliteLoadDataDir: new Blob([readFileSync(inject('paylinkTemplate'))]) } : {},
+    database: kind === 'pglite' ? { pgliteLoadDataDir: new Blob([readFileSync(inject('paylinkPgliteTemplate'))]) } : {},
   });
   return {
     app,
