@@ -149,6 +149,8 @@ export const payments = pgTable(
     currency: text('currency').notNull(),
     refundedMinor: money('refunded_minor').notNull().default(sql`0`),
     refundCount: integer('refund_count').notNull().default(0),
+    /** Amount held by refunds still waiting for the acquirer; released if they fail. */
+    refundReservedMinor: money('refund_reserved_minor').notNull().default(sql`0`),
     description: text('description'),
     merchantReferenceId: text('merchant_reference_id'),
     otherReferences: jsonb('other_references').$type<string[]>().notNull().default([]),
@@ -189,11 +191,16 @@ export const refunds = pgTable(
     acquirerReference: text('acquirer_reference'),
     failureCode: text('failure_code'),
     failureMessage: text('failure_message'),
+    /** The client's Idempotency-Key: a retry after a crash resumes this refund instead of starting another. */
+    idempotencyKey: text('idempotency_key'),
     createdAt: createdAt(),
     succeededAt: ts('succeeded_at'),
     failedAt: ts('failed_at'),
   },
-  (t) => [index('refunds_payment_idx').on(t.paymentId)],
+  (t) => [
+    index('refunds_payment_idx').on(t.paymentId),
+    index('refunds_pending_idx').on(t.createdAt).where(sql`status = 'pending'`),
+  ],
 );
 
 export const schedules = pgTable(
