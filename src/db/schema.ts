@@ -96,6 +96,8 @@ export const checkoutSessions = pgTable(
     callbackUrl: text('callback_url'),
     notifyUser: boolean('notify_user').notNull().default(false),
     attempts: integer('attempts').notNull().default(0),
+    /** Set while a card attempt is at the acquirer: a second submit meanwhile gets a 409, never a second charge. */
+    processingAt: ts('processing_at'),
     paymentId: text('payment_id'),
     expiresAt: ts('expires_at').notNull(),
     paidAt: ts('paid_at'),

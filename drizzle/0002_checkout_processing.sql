@@ -1,0 +1,1 @@
+ALTER TABLE "checkout_sessions" ADD COLUMN "processing_at" timestamp with time zone;
