@@ -51,6 +51,7 @@ export const configSchema = z.object({
   PAYLINK_CHECKOUT_MAX_ATTEMPTS: positiveInt(5),
   PAYLINK_REFUND_MAX_COUNT: positiveInt(10),
   PAYLINK_REFUND_WINDOW_DAYS: positiveInt(365),
+  PAYLINK_REFUND_RECOVERY_SECONDS: positiveInt(60),
   PAYLINK_SCHEDULE_MIN_INTERVAL_SECONDS: positiveInt(60),
   PAYLINK_SCHEDULE_RETRY_SECONDS: secondsList('3600,21600,86400'),
   PAYLINK_SCHEDULE_MAX_FAILED_RUNS: positiveInt(3),
@@ -87,6 +88,8 @@ export interface Config {
   checkoutMaxAttempts: number;
   refundMaxCount: number;
   refundWindowDays: number;
+  /** A refund still pending this long after it started is presumed interrupted and is recovered. */
+  refundRecoverySeconds: number;
   scheduleMinIntervalSeconds: number;
   scheduleRetrySeconds: number[];
   scheduleMaxFailedRuns: number;
@@ -132,6 +135,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     checkoutMaxAttempts: e.PAYLINK_CHECKOUT_MAX_ATTEMPTS,
     refundMaxCount: e.PAYLINK_REFUND_MAX_COUNT,
     refundWindowDays: e.PAYLINK_REFUND_WINDOW_DAYS,
+    refundRecoverySeconds: e.PAYLINK_REFUND_RECOVERY_SECONDS,
     scheduleMinIntervalSeconds: e.PAYLINK_SCHEDULE_MIN_INTERVAL_SECONDS,
     scheduleRetrySeconds: e.PAYLINK_SCHEDULE_RETRY_SECONDS,
     scheduleMaxFailedRuns: e.PAYLINK_SCHEDULE_MAX_FAILED_RUNS,
