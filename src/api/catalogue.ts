@@ -25,6 +25,7 @@ export const catalogue = {
   'OK.12.00': { http: 200, description: 'Payment scheduling successful', when: 'POST /schedule created a schedule (or replayed the first reply for the same JWT).', spec: true },
   'OK.12.20': { http: 200, description: 'Schedule cancellation successful', when: 'DELETE /schedule with a schedule reference cancelled it.' },
   'OK.12.21': { http: 200, description: 'Schedule already cancelled', when: 'The schedule was cancelled before; nothing changed.' },
+  'OK.03.00': { http: 200, description: 'Payment successful', when: 'A checkout card payment succeeded; `data.transaction_id` is the transaction and `data.redirect_url` its receipt.' },
 
   // Client errors (request shape, authentication, protocol)
   'ER.01.00': { http: 401, description: 'Authentication failed: missing or unknown Authorization token', when: 'The Authorization header is missing, malformed, or names no integrator.' },
@@ -46,6 +47,7 @@ export const catalogue = {
   'ER.03.21': { http: 410, description: 'Checkout session expired', when: 'The checkout link is past its expiry; ask the merchant for a new one.' },
   'ER.03.22': { http: 409, description: 'Checkout session already paid', when: 'The session was paid; it can never be charged again.' },
   'ER.03.23': { http: 429, description: 'Too many payment attempts', when: 'The session reached its limit of card attempts and is locked.' },
+  'ER.03.24': { http: 409, description: 'Payment already in progress', when: 'Another card attempt on this checkout is still at the acquirer; wait for its answer instead of paying again.' },
   'ER.03.30': { http: 200, description: 'Card payment declined', when: 'The acquirer declined the card; `data.decline_code` and `messages` say why in plain words.' },
 
   // Refunds
