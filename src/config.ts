@@ -58,6 +58,8 @@ export const configSchema = z.object({
   PAYLINK_WORKER_POLL_MS: positiveInt(1000),
   PAYLINK_WEBHOOK_TIMEOUT_MS: positiveInt(10_000),
   PAYLINK_WEBHOOK_RETRY_SECONDS: secondsList('5,300,1800,7200,18000,36000,50400,72000,86400'),
+  PAYLINK_WEBHOOK_CONCURRENCY: positiveInt(16),
+  PAYLINK_MAIL_RETRY_SECONDS: secondsList('60,300,1800,7200,21600,43200,86400'),
   PAYLINK_IDEMPOTENCY_TTL_SECONDS: positiveInt(24 * 60 * 60),
   PAYLINK_SHUTDOWN_TIMEOUT_MS: nonNegativeInt(10_000),
   SMTP_URL: z
@@ -96,6 +98,10 @@ export interface Config {
   workerPollMs: number;
   webhookTimeoutMs: number;
   webhookRetrySeconds: number[];
+  /** Callbacks in flight at once per process. */
+  webhookConcurrency: number;
+  /** Waits between e-mail attempts after a temporary failure; then the e-mail is failed. */
+  mailRetrySeconds: number[];
   idempotencyTtlSeconds: number;
   shutdownTimeoutMs: number;
   smtpUrl: string | undefined;
@@ -142,6 +148,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     workerPollMs: e.PAYLINK_WORKER_POLL_MS,
     webhookTimeoutMs: e.PAYLINK_WEBHOOK_TIMEOUT_MS,
     webhookRetrySeconds: e.PAYLINK_WEBHOOK_RETRY_SECONDS,
+    webhookConcurrency: e.PAYLINK_WEBHOOK_CONCURRENCY,
+    mailRetrySeconds: e.PAYLINK_MAIL_RETRY_SECONDS,
     idempotencyTtlSeconds: e.PAYLINK_IDEMPOTENCY_TTL_SECONDS,
     shutdownTimeoutMs: e.PAYLINK_SHUTDOWN_TIMEOUT_MS,
     smtpUrl: e.SMTP_URL,
