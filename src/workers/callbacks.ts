@@ -1,0 +1,71 @@
+import { inArray } from 'drizzle-orm';
+import type { PaylinkApp } from '../app.ts';
+import { integrators } from '../db/schema.ts';
+import { claimDueCallbacks, type OutboxEvent, recordCallbackAttempt, webhookBody } from '../domain/notifications/callbacks.ts';
+import { signatureHeader, signingSecrets } from '../domain/notifications/signing.ts';
+import { WebhookClient } from '../domain/notifications/webhook-client.ts';
+import type { Integrator } from '../domain/integrators/service.ts';
+
+/**
+ * The callback sender: claims due outbox events (leased, FOR UPDATE SKIP LOCKED), POSTs each to
+ * its callback_url outside any transaction, then records the attempt and the new state.
+ * Any number of processes may run it.
+ */
+export interface CallbackSender {
+  /** Delivers one batch of due events; resolves to how many were attempted. */
+  deliverDue(): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Extra time a claimed event stays leased beyond the HTTP timeout (recording the attempt). */
+export const LEASE_MARGIN_MS = 5_000;
+
+export function createCallbackSender(app: PaylinkApp, opts: { batchSize?: number; concurrency?: number; random?: () => number } = {}): CallbackSender {
+  const log = app.log.child({ component: 'callbacks' });
+  const client = new WebhookClient({ timeoutMs: app.config.webhookTimeoutMs, allowPrivate: app.config.allowPrivateCallbacks, now: app.now });
+  const concurrency = opts.concurrency ?? app.config.webhookConcurrency;
+  const batchSize = opts.batchSize ?? concurrency * 2;
+
+  async function deliverOne(event: OutboxEvent, integrator: Integrator | undefined): Promise<void> {
+    const startedAt = app.now();
+    const timestampSeconds = Math.floor(startedAt.getTime() / 1000);
+    const body = webhookBody(event);
+    let outcome;
+    if (!integrator) {
+      outcome = { ok: false, latencyMs: 0, error: 'integrator not found', permanent: true };
+    } else {
+      const signature = signatureHeader(signingSecrets(app, integrator, startedAt), event.id, timestampSeconds, body);
+      outcome = await client.send({ url: event.callbackUrl!, id: event.id, timestampSeconds, body, signature });
+    }
+    const result = await recordCallbackAttempt(app.db, { eventId: event.id, startedAt, outcome, now: app.now(), schedule: app.config.webhookRetrySeconds, random: opts.random });
+    const fields = { event_id: event.id, type: event.type, attempt: result.attempt, state: result.state, status_code: outcome.statusCode, latency_ms: outcome.latencyMs };
+    if (outcome.ok) log.debug('callback delivered', fields);
+    else if (result.state === 'failed') log.warn('callback failed for good', { ...fields, error: outcome.error });
+    else log.info('callback attempt failed; will retry', { ...fields, error: outcome.error, next_attempt_at: result.nextAt?.toISOString() });
+  }
+
+  return {
+    async deliverDue() {
+      const events = await claimDueCallbacks(app.db, { now: app.now(), leaseMs: app.config.webhookTimeoutMs + LEASE_MARGIN_MS, limit: batchSize });
+      if (events.length === 0) return 0;
+      const ids = [...new Set(events.map((e) => e.integratorId))];
+      const rows = await app.db.select().from(integrators).where(inArray(integrators.id, ids));
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      let next = 0;
+      const worker = async () => {
+        while (next < events.length) {
+          const event = events[next++]!;
+          try {
+            await deliverOne(event, byId.get(event.integratorId));
+          } catch (error) {
+            // The lease lapses and the event is claimed again.
+            log.error('callback delivery crashed', { event_id: event.id, error });
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(concurrency, events.length) }, worker));
+      return events.length;
+    },
+    close: () => client.close(),
+  };
+}

@@ -1,0 +1,89 @@
+import { describe, expect, it } from 'vitest';
+import { CallbackAddressRefused, forbiddenReason, resolveCallbackTarget } from '../../../src/domain/notifications/ssrf.ts';
+
+const refusedUrls = [
+  'http://127.0.0.1/hook',
+  'http://127.8.9.10:8080/hook',
+  'http://[::1]/hook',
+  'http://10.1.2.3/hook',
+  'http://172.16.0.1/hook',
+  'http://172.31.255.254/hook',
+  'http://192.168.1.1/hook',
+  'http://169.254.169.254/latest/meta-data',
+  'http://169.254.1.1/hook',
+  'http://100.64.0.1/hook',
+  'http://[::ffff:127.0.0.1]/hook',
+  'http://[::ffff:a9fe:a9fe]/hook',
+  'http://[::ffff:10.0.0.1]/hook',
+  'http://[64:ff9b::7f00:1]/hook',
+  'http://[64:ff9b:1::1]/hook',
+  'http://[::127.0.0.1]/hook',
+  'http://0.0.0.0/hook',
+  'http://[::]/hook',
+  'http://255.255.255.255/hook',
+  'http://224.0.0.1/hook',
+  'http://[ff02::1]/hook',
+  'http://[fe80::1]/hook',
+  'http://[fc00::1]/hook',
+  'http://[fd00:ec2::254]/hook',
+  'http://192.0.2.10/hook',
+  'http://198.18.0.1/hook',
+  'http://240.0.0.1/hook',
+  'http://[2001:db8::1]/hook',
+  'http://[2002:7f00:1::]/hook',
+];
+
+describe('callbacks › SSRF guard', () => {
+  for (const url of refusedUrls) {
+    it(`refuses ${url}`, async () => {
+      await expect(resolveCallbackTarget(new URL(url), { allowPrivate: false })).rejects.toBeInstanceOf(CallbackAddressRefused);
+    });
+  }
+
+  it('refuses a hostname that resolves to loopback (localhost)', async () => {
+    await expect(resolveCallbackTarget(new URL('http://localhost:9/hook'), { allowPrivate: false })).rejects.toThrow(/localhost resolves to (127\.0\.0\.1|::1), which is a loopback address/);
+  });
+
+  it('refuses a hostname when any of its addresses is private, even if another is public', async () => {
+    const lookup = async () => [
+      { address: '93.184.216.34', family: 4 },
+      { address: '10.0.0.5', family: 4 },
+    ];
+    await expect(resolveCallbackTarget(new URL('https://mixed.example/hook'), { allowPrivate: false, lookup })).rejects.toThrow(/10\.0\.0\.5/);
+  });
+
+  it('pins the connection to the address it checked', async () => {
+    const lookup = async () => [{ address: '93.184.216.34', family: 4 }];
+    await expect(resolveCallbackTarget(new URL('https://shop.example/hook'), { allowPrivate: false, lookup })).resolves.toEqual({
+      hostname: 'shop.example',
+      address: '93.184.216.34',
+      family: 4,
+    });
+  });
+
+  it('allows public IPv4, IPv6 and NAT64 of a public IPv4 address', () => {
+    expect(forbiddenReason('93.184.216.34')).toBeUndefined();
+    expect(forbiddenReason('2606:2800:220:1:248:1893:25c8:1946')).toBeUndefined();
+    expect(forbiddenReason('64:ff9b::5db8:d822')).toBeUndefined();
+    expect(forbiddenReason('8.8.8.8')).toBeUndefined();
+  });
+
+  it('lets PAYLINK_ALLOW_PRIVATE_CALLBACKS reach loopback and private addresses', async () => {
+    await expect(resolveCallbackTarget(new URL('http://127.0.0.1:8080/hook'), { allowPrivate: true })).resolves.toMatchObject({ address: '127.0.0.1' });
+    await expect(resolveCallbackTarget(new URL('http://[::1]:8080/hook'), { allowPrivate: true })).resolves.toMatchObject({ address: '::1', family: 6 });
+    await expect(resolveCallbackTarget(new URL('http://10.0.0.1/hook'), { allowPrivate: true })).resolves.toMatchObject({ address: '10.0.0.1' });
+  });
+
+  it('never lets a callback reach a cloud metadata endpoint, even with the allow flag', async () => {
+    for (const url of ['http://169.254.169.254/', 'http://[fd00:ec2::254]/', 'http://[::ffff:169.254.169.254]/']) {
+      await expect(resolveCallbackTarget(new URL(url), { allowPrivate: true })).rejects.toThrow(/metadata/);
+    }
+  });
+
+  it('refuses a host that does not resolve', async () => {
+    const lookup = async () => {
+      throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
+    };
+    await expect(resolveCallbackTarget(new URL('https://nowhere.invalid/'), { allowPrivate: false, lookup })).rejects.toThrow(/cannot resolve nowhere.invalid: ENOTFOUND/);
+  });
+});
