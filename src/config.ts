@@ -55,6 +55,7 @@ export const configSchema = z.object({
   PAYLINK_SCHEDULE_MIN_INTERVAL_SECONDS: positiveInt(60),
   PAYLINK_SCHEDULE_RETRY_SECONDS: secondsList('3600,21600,86400'),
   PAYLINK_SCHEDULE_MAX_FAILED_RUNS: positiveInt(3),
+  PAYLINK_SCHEDULE_LEASE_SECONDS: positiveInt(300),
   PAYLINK_WORKER_POLL_MS: positiveInt(1000),
   PAYLINK_WEBHOOK_TIMEOUT_MS: positiveInt(10_000),
   PAYLINK_WEBHOOK_RETRY_SECONDS: secondsList('5,300,1800,7200,18000,36000,50400,72000,86400'),
@@ -95,6 +96,9 @@ export interface Config {
   scheduleMinIntervalSeconds: number;
   scheduleRetrySeconds: number[];
   scheduleMaxFailedRuns: number;
+  /** A claimed occurrence whose charge has not been recorded this long after the claim is presumed
+   * interrupted (crash) and is charged again with the same idempotency key. */
+  scheduleLeaseSeconds: number;
   workerPollMs: number;
   webhookTimeoutMs: number;
   webhookRetrySeconds: number[];
@@ -145,6 +149,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     scheduleMinIntervalSeconds: e.PAYLINK_SCHEDULE_MIN_INTERVAL_SECONDS,
     scheduleRetrySeconds: e.PAYLINK_SCHEDULE_RETRY_SECONDS,
     scheduleMaxFailedRuns: e.PAYLINK_SCHEDULE_MAX_FAILED_RUNS,
+    scheduleLeaseSeconds: e.PAYLINK_SCHEDULE_LEASE_SECONDS,
     workerPollMs: e.PAYLINK_WORKER_POLL_MS,
     webhookTimeoutMs: e.PAYLINK_WEBHOOK_TIMEOUT_MS,
     webhookRetrySeconds: e.PAYLINK_WEBHOOK_RETRY_SECONDS,
