@@ -23,6 +23,8 @@ export default defineConfig({
     reporters: ['default'],
     projects: [
       { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'] } },
+      // Whole paylink processes (dist/paylink/server.mjs): start, lock, shutdown, config errors.
+      { extends: true, test: { name: 'process', include: ['tests/process/**/*.test.ts'], globalSetup: ['tests/support/global-setup.ts'], testTimeout: 60_000, hookTimeout: 120_000 } },
       integration('pglite'),
       ...(process.env.DATABASE_URL ? [integration('postgres')] : []),
       ...(process.env.PAYLINK_BENCH

@@ -1,0 +1,84 @@
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { startPaylink } from '../support/process.ts';
+
+/** The paylink process as a newcomer runs it: start, banner, health, lock, config errors, shutdown. */
+const fresh = () => ({ PAYLINK_DATA_DIR: mkdtempSync(join(tmpdir(), 'paylink-proc-')), PAYLINK_MASTER_KEY: randomBytes(32).toString('base64') });
+
+describe('server process', () => {
+  it('starts on embedded PGlite, prints the banner with the demo link, and serves /healthz', async () => {
+    const env = fresh();
+    const p = startPaylink(env);
+    const url = await p.ready;
+    try {
+      expect(p.output()).toContain('demo link:');
+      expect(p.output()).toContain(`credentials:  written to ${env.PAYLINK_DATA_DIR}/demo-credentials.json`);
+      const health = await fetch(`${url}/healthz`);
+      expect(health.status).toBe(200);
+      expect(await health.json()).toEqual({ status: 'ok', database: 'pglite' });
+      expect((await fetch(`${url}/pay/demo`)).status).not.toBe(500);
+    } finally {
+      p.child.kill('SIGTERM');
+      expect(await p.exited).toBe(0);
+    }
+    expect(existsSync(join(env.PAYLINK_DATA_DIR, 'paylink.lock'))).toBe(false);
+  });
+
+  it('refuses a second process on the same data directory while the first keeps working', async () => {
+    const env = fresh();
+    const first = startPaylink(env);
+    const url = await first.ready;
+    try {
+      const second = startPaylink(env);
+      expect(await second.exited).toBe(1);
+      expect(second.output()).toMatch(/data directory .* is in use by another paylink process \(pid \d+\)/);
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+    } finally {
+      first.child.kill('SIGTERM');
+      await first.exited;
+    }
+  });
+
+  it('starts again on a data directory whose previous process was killed with SIGKILL', async () => {
+    const env = fresh();
+    const first = startPaylink(env);
+    await first.ready;
+    first.child.kill('SIGKILL');
+    await first.exited;
+    expect(existsSync(join(env.PAYLINK_DATA_DIR, 'paylink.lock'))).toBe(true);
+    const second = startPaylink(env);
+    const url = await second.ready;
+    try {
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      expect(second.output()).not.toContain('credentials:  written to'); // the demo exists already: not created twice
+    } finally {
+      second.child.kill('SIGTERM');
+      await second.exited;
+    }
+  });
+
+  it('stops with a message naming the variable when a setting is invalid', async () => {
+    const p = startPaylink({ ...fresh(), PORT: 'eighty' });
+    expect(await p.exited).toBe(1);
+    expect(p.output()).toContain('invalid configuration');
+    expect(p.output()).toContain('PORT:');
+  });
+
+  it('refuses `npm run worker` without PostgreSQL', async () => {
+    const p = startPaylink(fresh(), ['--worker']);
+    expect(await p.exited).toBe(1);
+    expect(p.output()).toContain('needs DATABASE_URL');
+  });
+
+  it('fails at once with a clear message on Node older than 22', () => {
+    const old = ['/usr/bin/node', '/bin/node'].find((p) => existsSync(p) && spawnSync(p, ['-p', 'process.versions.node.split(".")[0]']).stdout.toString().trim() < '22');
+    expect(old, 'this machine has an old system node to try it with').toBeDefined();
+    const result = spawnSync(old!, [join(process.cwd(), 'scripts/check-node.mjs')]);
+    expect(result.status).toBe(1);
+    expect(result.stderr.toString()).toContain('paylink needs Node.js 22 or newer');
+  });
+});
