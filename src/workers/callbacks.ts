@@ -5,6 +5,8 @@ import { claimDueCallbacks, type OutboxEvent, recordCallbackAttempt, webhookBody
 import { signatureHeader, signingSecrets } from '../domain/notifications/signing.ts';
 import { WebhookClient } from '../domain/notifications/webhook-client.ts';
 import type { Integrator } from '../domain/integrators/service.ts';
+import type { Logger } from '../log.ts';
+import { type Loop, startLoop } from './loop.ts';
 
 /**
  * The callback sender: claims due outbox events (leased, FOR UPDATE SKIP LOCKED), POSTs each to
@@ -67,5 +69,18 @@ export function createCallbackSender(app: PaylinkApp, opts: { batchSize?: number
       return events.length;
     },
     close: () => client.close(),
+  };
+}
+
+/** The callback loop for startWorkers: polls every PAYLINK_WORKER_POLL_MS, at once again while there is work. */
+export function startCallbackLoop(app: PaylinkApp, log: Logger): Loop {
+  const sender = createCallbackSender(app);
+  const loop = startLoop({ name: 'callbacks', intervalMs: app.config.workerPollMs, log, tick: async () => (await sender.deliverDue()) > 0 });
+  return {
+    ...loop,
+    async stop() {
+      await loop.stop();
+      await sender.close();
+    },
   };
 }

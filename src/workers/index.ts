@@ -1,5 +1,6 @@
 import type { PaylinkApp } from '../app.ts';
 import { purgeExpiredKeys } from '../domain/idempotency/store.ts';
+import { startCallbackLoop } from './callbacks.ts';
 import { type Loop, startLoop } from './loop.ts';
 
 /**
@@ -24,6 +25,7 @@ export function startWorkers(app: PaylinkApp): Workers {
         return false;
       },
     }),
+    startCallbackLoop(app, log),
   ];
   return {
     loops,
