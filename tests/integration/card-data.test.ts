@@ -1,0 +1,57 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxVault } from '../../src/db/schema.ts';
+import { findIntegratorByToken } from '../../src/domain/integrators/service.ts';
+import { recordCharge } from '../../src/domain/payments/record.ts';
+import { createTestApp, defaultSeed, provision, type TestApp, TEST_TOKEN } from '../support/app.ts';
+import { dumpTablesOutsideVault } from '../support/scan.ts';
+
+/**
+ * PCI scope: card numbers live only in the sandbox vault, encrypted; CVCs nowhere. Drives
+ * provisioning (card registration), one-off charges and declines, then reads every table and
+ * every log line.
+ */
+const CVC = '987';
+const PANS = ['4242424242424242', '4000000000000002', '5555555555554444', '4000000000000341'];
+let t: TestApp;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const seed = defaultSeed();
+  seed.integrators[0]!.cards.push({ reference: 'a3b1c2d4-0000-4000-8000-000000000341', number: '4000 0000 0000 0341', expiry: '11/31' });
+  await provision(t, seed);
+  const acme = (await findIntegratorByToken(t.app.db, TEST_TOKEN))!;
+  for (const [i, number] of PANS.entries()) {
+    const key = `card-data-${i}`;
+    const result = await t.app.acquirer.charge({ source: { card: { number, expMonth: 12, expYear: 2031, cvc: CVC, holderName: 'Juan Dela Cruz' } }, amountMinor: 1000n, currency: 'PHP' }, { idempotencyKey: key });
+    await t.app.db.transaction((tx) => recordCharge(tx, { integratorId: acme.id, result, amountMinor: 1000n, currency: 'PHP', idempotencyKey: key, now: t.app.now() }));
+  }
+});
+afterAll(() => t?.close());
+
+describe('card data', () => {
+  it('never stores a card number or CVC outside the sandbox vault', async () => {
+    const dump = await dumpTablesOutsideVault(t.app);
+    expect(dump).toContain('payments'); // the scan read the tables
+    for (const pan of PANS) {
+      expect(dump).not.toContain(pan);
+      expect(dump).not.toContain(pan.replace(/(\d{4})(?=\d)/g, '$1 '));
+    }
+    expect(dump).not.toMatch(new RegExp(`"${CVC}"`));
+  });
+
+  it('keeps vaulted numbers encrypted', async () => {
+    const rows = await t.app.db.select().from(sandboxVault);
+    expect(rows.length).toBeGreaterThanOrEqual(3);
+    for (const row of rows) for (const pan of PANS) expect(row.numberEnc).not.toContain(pan);
+    const [one] = await t.app.db.select().from(sandboxVault).where(eq(sandboxVault.last4, '0341'));
+    expect(one?.brand).toBe('visa');
+  });
+
+  it('writes no card number, CVC, token or secret to any log line', () => {
+    const logs = t.logs.join('\n');
+    for (const pan of PANS) expect(logs).not.toContain(pan);
+    expect(logs).not.toContain(TEST_TOKEN);
+    expect(logs).not.toMatch(new RegExp(`\\b${CVC}\\b`));
+  });
+});

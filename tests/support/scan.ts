@@ -1,0 +1,17 @@
+import { getTableName, sql } from 'drizzle-orm';
+import * as schema from '../../src/db/schema.ts';
+import type { PaylinkApp } from '../../src/app.ts';
+
+/** Every table but the sandbox vault, as text: for asserting that no card data is stored. */
+export async function dumpTablesOutsideVault(app: PaylinkApp): Promise<string> {
+  const names = Object.values(schema)
+    .filter((v): v is typeof schema.payments => typeof v === 'object' && v !== null && Symbol.for('drizzle:IsDrizzleTable') in v)
+    .map((table) => getTableName(table))
+    .filter((name) => name !== 'sandbox_vault');
+  let out = '';
+  for (const name of names) {
+    const result = await app.db.execute(sql.raw(`select * from "${name}"`));
+    out += `\n## ${name}\n` + JSON.stringify((result as unknown as { rows: unknown[] }).rows, (_k, v) => (typeof v === 'bigint' ? v.toString() : v));
+  }
+  return out;
+}
