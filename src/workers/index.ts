@@ -2,6 +2,7 @@ import type { PaylinkApp } from '../app.ts';
 import { purgeExpiredKeys } from '../domain/idempotency/store.ts';
 import { startCallbackLoop } from './callbacks.ts';
 import { type Loop, startLoop } from './loop.ts';
+import { startSchedulerLoop } from './scheduler.ts';
 
 /**
  * The background workers of one process: each consumes work claimed in the database
@@ -26,6 +27,7 @@ export function startWorkers(app: PaylinkApp): Workers {
       },
     }),
     startCallbackLoop(app, log),
+    startSchedulerLoop(app, log),
   ];
   return {
     loops,

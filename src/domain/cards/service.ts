@@ -1,0 +1,164 @@
+import { and, eq, sql } from 'drizzle-orm';
+import type { PaylinkApp } from '../../app.ts';
+import type { CardInput } from '../../acquirer/acquirer.ts';
+import { newUrlToken, newUuid, sha256Hex } from '../../crypto.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { cardRegistrations } from '../../db/schema.ts';
+import type { CardRegistrationCreate } from '../../schemas/card-registration.ts';
+import { DomainError, notFound } from '../errors.ts';
+import type { Integrator } from '../integrators/service.ts';
+import { enqueueEvent } from '../notifications/outbox.ts';
+import { cancelSchedulesTx } from '../schedules/cancel.ts';
+
+/**
+ * Card registrations (the spec's "separate card registration operation"): the integrator asks
+ * for one, the customer enters the card on a hosted page, the acquirer verifies and vaults it,
+ * and the registration's UUID becomes the `credit_card.reference` schedules charge. paylink
+ * keeps only the acquirer's token, brand, last 4 and expiry.
+ */
+export type CardRegistration = typeof cardRegistrations.$inferSelect;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string) => UUID.test(value);
+
+export const pageTokenHash = (token: string) => sha256Hex(`paylink-card-registration:${token}`);
+
+export async function createCardRegistration(app: PaylinkApp, integrator: Integrator, input: CardRegistrationCreate) {
+  const reference = newUuid();
+  const token = newUrlToken();
+  const now = app.now();
+  const expiresAt = new Date(now.getTime() + app.config.checkoutTtlSeconds * 1000);
+  await app.db.insert(cardRegistrations).values({
+    reference,
+    integratorId: integrator.id,
+    status: 'pending',
+    pageTokenHash: pageTokenHash(token),
+    customerName: input.customer?.name ?? null,
+    customerEmail: input.customer?.email ?? null,
+    callbackUrl: input.callback_url ?? null,
+    returnUrl: input.return_url ?? null,
+    expiresAt,
+    createdAt: now,
+  });
+  return { reference, link: `${app.origin()}/register/${token}`, expires_at: expiresAt.toISOString() };
+}
+
+/** The integrator's own registration, or undefined (another integrator's is never visible). */
+export async function findOwnRegistration(db: DbOrTx, integratorId: string, reference: string): Promise<CardRegistration | undefined> {
+  if (!isUuid(reference)) return undefined;
+  const [row] = await db
+    .select()
+    .from(cardRegistrations)
+    .where(and(eq(cardRegistrations.reference, reference.toLowerCase()), eq(cardRegistrations.integratorId, integratorId)));
+  return row;
+}
+
+export function registrationView(row: CardRegistration) {
+  return {
+    reference: row.reference,
+    status: row.status,
+    customer: { name: row.customerName, email: row.customerEmail },
+    card: row.cardToken ? { brand: row.brand, last4: row.last4, exp_month: row.expMonth, exp_year: row.expYear } : null,
+    created_at: row.createdAt.toISOString(),
+    expires_at: row.status === 'pending' ? (row.expiresAt?.toISOString() ?? null) : null,
+    activated_at: row.activatedAt?.toISOString() ?? null,
+    deleted_at: row.deletedAt?.toISOString() ?? null,
+  };
+}
+
+export async function getCardRegistration(app: PaylinkApp, integrator: Integrator, reference: string) {
+  const row = await findOwnRegistration(app.db, integrator.id, reference);
+  if (!row) throw notFound('reference', 'Card registration');
+  return registrationView(row);
+}
+
+/**
+ * Deletes a registration and cancels every schedule that charges it, in one transaction.
+ * Deleting twice is harmless (OK.11.21).
+ */
+export async function deleteCardRegistration(app: PaylinkApp, integrator: Integrator, reference: string) {
+  const now = app.now();
+  return app.db.transaction(async (tx) => {
+    if (!isUuid(reference)) throw notFound('reference', 'Reference');
+    const [row] = await tx
+      .select()
+      .from(cardRegistrations)
+      .where(and(eq(cardRegistrations.reference, reference.toLowerCase()), eq(cardRegistrations.integratorId, integrator.id)))
+      .for('update');
+    if (!row) throw notFound('reference', 'Reference');
+    if (row.status === 'deleted') return { code: 'OK.11.21' as const, data: { reference: row.reference, timestamp: row.deletedAt?.toISOString() ?? now.toISOString() } };
+    await tx.update(cardRegistrations).set({ status: 'deleted', deletedAt: now, pageTokenHash: null }).where(eq(cardRegistrations.reference, row.reference));
+    const cancelled = await cancelSchedulesTx(tx, { integratorId: integrator.id, cardRegistrationReference: row.reference, now, reason: 'card_registration_deleted' });
+    await enqueueEvent(tx, {
+      integratorId: integrator.id,
+      type: 'card_registration.deleted',
+      data: { reference: row.reference, cancelled_schedules: cancelled },
+      callbackUrl: row.callbackUrl,
+      now,
+    });
+    return { code: 'OK.11.20' as const, data: { reference: row.reference, cancelled_schedules: cancelled, timestamp: now.toISOString() } };
+  });
+}
+
+/** What the hosted page shows for a token (nothing that identifies the card before it exists). */
+export async function registrationForPage(app: PaylinkApp, token: string) {
+  const [row] = await app.db.select().from(cardRegistrations).where(eq(cardRegistrations.pageTokenHash, pageTokenHash(token)));
+  if (!row) return { state: 'not_found' as const };
+  if (row.status === 'active') return { state: 'completed' as const, row };
+  if (row.status === 'deleted') return { state: 'not_found' as const };
+  if (row.expiresAt && row.expiresAt.getTime() <= app.now().getTime()) return { state: 'expired' as const, row };
+  if (row.attempts >= app.config.checkoutMaxAttempts) return { state: 'locked' as const, row };
+  return { state: 'open' as const, row };
+}
+
+/**
+ * The customer submits a card on the hosted page. One attempt is counted first (a bounded
+ * number per registration), then the acquirer verifies and vaults the card outside any
+ * transaction, then the registration becomes active and `card_registration.completed` is
+ * written to the outbox. Submitting again after success changes nothing.
+ */
+export async function completeCardRegistration(app: PaylinkApp, token: string, card: CardInput) {
+  const page = await registrationForPage(app, token);
+  if (page.state === 'not_found') throw new DomainError('ER.02.30', 'Card registration does not exist', { httpStatus: 404, messages: { token: ['This registration link is not valid. Ask the merchant for a new one.'] } });
+  if (page.state === 'completed') return { code: 'OK.11.00' as const, data: { reference: page.row.reference, status: 'active', return_url: page.row.returnUrl } };
+  if (page.state === 'expired') throw new DomainError('ER.12.30', 'Card registration is not active', { httpStatus: 410, messages: { token: ['This registration link has expired. Ask the merchant for a new one.'] } });
+  if (page.state === 'locked') throw new DomainError('ER.12.30', 'Card registration is not active', { httpStatus: 429, messages: { token: ['Too many attempts with this link. Ask the merchant for a new one.'] } });
+  const row = page.row;
+  const [claimed] = await app.db
+    .update(cardRegistrations)
+    .set({ attempts: sql`${cardRegistrations.attempts} + 1` })
+    .where(and(eq(cardRegistrations.reference, row.reference), eq(cardRegistrations.status, 'pending'), sql`${cardRegistrations.attempts} < ${app.config.checkoutMaxAttempts}`))
+    .returning({ attempts: cardRegistrations.attempts });
+  if (!claimed) return completeCardRegistration(app, token, card);
+  const verified = await app.acquirer.verifyCard(card, { idempotencyKey: `card-registration:${row.reference}:${claimed.attempts}` });
+  if (verified.status !== 'verified') {
+    throw new DomainError('ER.11.30', 'Card verification failed', { data: { decline_code: verified.code }, messages: { card: [verified.message] } });
+  }
+  const now = app.now();
+  return app.db.transaction(async (tx) => {
+    const [activated] = await tx
+      .update(cardRegistrations)
+      .set({
+        status: 'active',
+        cardToken: verified.token,
+        brand: verified.brand,
+        last4: verified.last4,
+        expMonth: verified.expMonth,
+        expYear: verified.expYear,
+        fingerprint: verified.fingerprint,
+        holderName: card.holderName ?? null,
+        activatedAt: now,
+      })
+      .where(and(eq(cardRegistrations.reference, row.reference), eq(cardRegistrations.status, 'pending')))
+      .returning();
+    if (!activated) return { code: 'OK.11.00' as const, data: { reference: row.reference, status: 'active', return_url: row.returnUrl } };
+    await enqueueEvent(tx, {
+      integratorId: row.integratorId,
+      type: 'card_registration.completed',
+      data: { reference: row.reference, status: 'active', card: { brand: verified.brand, last4: verified.last4, exp_month: verified.expMonth, exp_year: verified.expYear } },
+      callbackUrl: row.callbackUrl,
+      now,
+    });
+    return { code: 'OK.11.00' as const, data: { reference: row.reference, status: 'active', return_url: row.returnUrl } };
+  });
+}

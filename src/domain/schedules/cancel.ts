@@ -1,0 +1,40 @@
+import { and, eq, inArray, ne } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+import { scheduleRuns, schedules } from '../../db/schema.ts';
+import { enqueueEvent } from '../notifications/outbox.ts';
+
+/**
+ * Cancels schedules in the caller's transaction: no further occurrences, and retries waiting
+ * for their next attempt are cancelled. An occurrence whose charge is already in flight
+ * (status pending) is finished, because the acquirer may already have moved the money.
+ * Returns the references cancelled now (already-cancelled ones are left as they are).
+ */
+export async function cancelSchedulesTx(
+  tx: Tx,
+  opts: { integratorId: string; scheduleId?: string; cardRegistrationReference?: string; now: Date; reason: 'requested' | 'card_registration_deleted' },
+): Promise<string[]> {
+  const where = [eq(schedules.integratorId, opts.integratorId), ne(schedules.status, 'cancelled')];
+  if (opts.scheduleId) where.push(eq(schedules.id, opts.scheduleId));
+  if (opts.cardRegistrationReference) where.push(eq(schedules.cardRegistrationReference, opts.cardRegistrationReference));
+  const cancelled = await tx
+    .update(schedules)
+    .set({ status: 'cancelled', cancelledAt: opts.now, nextRunAt: null })
+    .where(and(...where))
+    .returning({ id: schedules.id, callbackUrl: schedules.callbackUrl });
+  if (cancelled.length === 0) return [];
+  const ids = cancelled.map((s) => s.id);
+  await tx
+    .update(scheduleRuns)
+    .set({ status: 'cancelled', nextAttemptAt: null, completedAt: opts.now })
+    .where(and(inArray(scheduleRuns.scheduleId, ids), eq(scheduleRuns.status, 'retrying')));
+  for (const schedule of cancelled) {
+    await enqueueEvent(tx, {
+      integratorId: opts.integratorId,
+      type: 'schedule.cancelled',
+      data: { schedule_reference: schedule.id, reason: opts.reason },
+      callbackUrl: schedule.callbackUrl,
+      now: opts.now,
+    });
+  }
+  return ids;
+}

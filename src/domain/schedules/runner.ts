@@ -1,0 +1,318 @@
+import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import type { ChargeResult } from '../../acquirer/acquirer.ts';
+import type { PaylinkApp } from '../../app.ts';
+import { newId } from '../../crypto.ts';
+import type { Tx } from '../../db/client.ts';
+import { cardRegistrations, scheduleRuns, schedules } from '../../db/schema.ts';
+import { enqueueEvent } from '../notifications/outbox.ts';
+import { recordCharge } from '../payments/record.ts';
+import { cancelSchedulesTx } from './cancel.ts';
+import { formatInOffset, latestOccurrenceAtOrBefore, nextOccurrence, parseTimeOffset } from './recurrence.ts';
+
+/**
+ * The scheduler: every occurrence is charged exactly once.
+ *
+ * 1. claim (tx1): due schedules are locked FOR UPDATE SKIP LOCKED; the occurrence is inserted
+ *    (unique per schedule and due time) in the same transaction that advances next_run_at.
+ *    The run is `pending` with a lease (next_attempt_at = locked_until = now + lease).
+ * 2. charge: outside any transaction, with idempotency key `schedule-run:<run id>:<attempt>`.
+ * 3. record (tx2): the run row is locked and checked to still be pending at this attempt; only
+ *    then is the payment recorded (its idempotency_key is the same key, and unique) and the
+ *    run closed. A second recorder finds the run already closed and records nothing.
+ *
+ * A crash between 1 and 3 leaves the run pending; when its lease lapses it is claimed again
+ * and charged with the SAME key, so the acquirer returns the first result instead of charging
+ * twice. After downtime, missed occurrences collapse into one charge due at the latest missed
+ * occurrence. A declined attempt is retried after PAYLINK_SCHEDULE_RETRY_SECONDS; after the
+ * last retry the occurrence fails, and PAYLINK_SCHEDULE_MAX_FAILED_RUNS failed occurrences in
+ * a row suspend the schedule.
+ */
+export interface ClaimedCharge {
+  runId: string;
+  attempt: number;
+  dueAt: Date;
+  scheduleId: string;
+  integratorId: string;
+  amountMinor: bigint;
+  currency: string;
+  cardToken: string;
+  cardRegistrationReference: string;
+  customerEmail: string | null;
+  description: string | null;
+  merchantReferenceId: string | null;
+  otherReferences: string[];
+  callbackUrl: string | null;
+  notifyUser: boolean;
+  timeOffset: string;
+}
+
+export const chargeKey = (claim: Pick<ClaimedCharge, 'runId' | 'attempt'>) => `schedule-run:${claim.runId}:${claim.attempt}`;
+
+const leaseEnd = (app: PaylinkApp, now: Date) => new Date(now.getTime() + app.config.scheduleLeaseSeconds * 1000);
+
+const scheduleColumns = {
+  scheduleId: schedules.id,
+  integratorId: schedules.integratorId,
+  status: schedules.status,
+  cronPattern: schedules.cronPattern,
+  timeOffset: schedules.timeOffset,
+  nextRunAt: schedules.nextRunAt,
+  amountMinor: schedules.amountMinor,
+  currency: schedules.currency,
+  description: schedules.description,
+  merchantReferenceId: schedules.merchantReferenceId,
+  otherReferences: schedules.otherReferences,
+  callbackUrl: schedules.callbackUrl,
+  notifyUser: schedules.notifyUser,
+  cardRegistrationReference: schedules.cardRegistrationReference,
+  cardStatus: cardRegistrations.status,
+  cardToken: cardRegistrations.cardToken,
+  customerEmail: cardRegistrations.customerEmail,
+};
+
+/** tx1 for new occurrences: claims up to `limit` due schedules and records one occurrence each. */
+export async function claimDueOccurrences(app: PaylinkApp, opts: { limit: number }): Promise<ClaimedCharge[]> {
+  const now = app.now();
+  const lease = leaseEnd(app, now);
+  return app.db.transaction(async (tx) => {
+    const due = await tx
+      .select(scheduleColumns)
+      .from(schedules)
+      .innerJoin(cardRegistrations, eq(cardRegistrations.reference, schedules.cardRegistrationReference))
+      .where(and(eq(schedules.status, 'active'), lte(schedules.nextRunAt, now)))
+      .orderBy(schedules.nextRunAt)
+      .limit(opts.limit)
+      .for('update', { of: schedules, skipLocked: true });
+    if (due.length === 0) return [];
+    const claims: ClaimedCharge[] = [];
+    const advance: { id: string; next: string | null }[] = [];
+    for (const s of due) {
+      if (s.cardStatus !== 'active' || !s.cardToken) {
+        await cancelSchedulesTx(tx, { integratorId: s.integratorId, scheduleId: s.scheduleId, now, reason: 'card_registration_deleted' });
+        continue;
+      }
+      const rec = { cronPattern: s.cronPattern, offsetMinutes: parseTimeOffset(s.timeOffset) ?? 0 };
+      // Catch-up: every missed occurrence up to now collapses into one, due at the latest.
+      const latest = latestOccurrenceAtOrBefore(rec, now);
+      const dueAt = latest && latest.getTime() >= s.nextRunAt!.getTime() ? latest : s.nextRunAt!;
+      const next = nextOccurrence(rec, now);
+      advance.push({ id: s.scheduleId, next: next?.toISOString() ?? null });
+      claims.push({
+        runId: newId('run'),
+        attempt: 1,
+        dueAt,
+        scheduleId: s.scheduleId,
+        integratorId: s.integratorId,
+        amountMinor: s.amountMinor,
+        currency: s.currency,
+        cardToken: s.cardToken,
+        cardRegistrationReference: s.cardRegistrationReference,
+        customerEmail: s.customerEmail,
+        description: s.description,
+        merchantReferenceId: s.merchantReferenceId,
+        otherReferences: s.otherReferences,
+        callbackUrl: s.callbackUrl,
+        notifyUser: s.notifyUser,
+        timeOffset: s.timeOffset,
+      });
+    }
+    if (claims.length === 0) return [];
+    const inserted = await tx
+      .insert(scheduleRuns)
+      .values(claims.map((c) => ({ id: c.runId, scheduleId: c.scheduleId, dueAt: c.dueAt, status: 'pending' as const, attempts: 1, nextAttemptAt: lease, lockedUntil: lease, createdAt: now })))
+      .onConflictDoNothing({ target: [scheduleRuns.scheduleId, scheduleRuns.dueAt] })
+      .returning({ id: scheduleRuns.id });
+    await advanceNextRuns(tx, advance);
+    const recorded = new Set(inserted.map((r) => r.id));
+    return claims.filter((c) => recorded.has(c.runId));
+  });
+}
+
+async function advanceNextRuns(tx: Tx, rows: { id: string; next: string | null }[]) {
+  if (rows.length === 0) return;
+  const values = sql.join(
+    rows.map((r) => sql`(${r.id}, ${r.next}::timestamptz)`),
+    sql`, `,
+  );
+  await tx.execute(sql`update schedules set next_run_at = v.next from (values ${values}) as v(id, next) where schedules.id = v.id`);
+}
+
+/**
+ * tx1 for attempts of existing occurrences: retries whose time has come, and pending runs whose
+ * lease lapsed (a crash between claim and record). A retry is a new attempt (new key); a
+ * recovery re-issues the interrupted attempt with the same key.
+ */
+export async function claimDueAttempts(app: PaylinkApp, opts: { limit: number }): Promise<ClaimedCharge[]> {
+  const now = app.now();
+  const lease = leaseEnd(app, now);
+  return app.db.transaction(async (tx) => {
+    const due = await tx
+      .select({ run: scheduleRuns, ...scheduleColumns })
+      .from(scheduleRuns)
+      .innerJoin(schedules, eq(schedules.id, scheduleRuns.scheduleId))
+      .innerJoin(cardRegistrations, eq(cardRegistrations.reference, schedules.cardRegistrationReference))
+      .where(and(inArray(scheduleRuns.status, ['pending', 'retrying']), lte(scheduleRuns.nextAttemptAt, now)))
+      .orderBy(scheduleRuns.nextAttemptAt)
+      .limit(opts.limit)
+      .for('update', { of: scheduleRuns, skipLocked: true });
+    const claims: ClaimedCharge[] = [];
+    for (const row of due) {
+      const { run } = row;
+      const retry = run.status === 'retrying';
+      if (retry && (row.status !== 'active' || row.cardStatus !== 'active' || !row.cardToken)) {
+        await tx.update(scheduleRuns).set({ status: 'cancelled', nextAttemptAt: null, completedAt: now }).where(eq(scheduleRuns.id, run.id));
+        continue;
+      }
+      if (!row.cardToken) continue; // never happens: a pending run was claimed with an active card, and tokens are kept
+      const attempt = retry ? run.attempts + 1 : run.attempts;
+      await tx.update(scheduleRuns).set({ status: 'pending', attempts: attempt, nextAttemptAt: lease, lockedUntil: lease }).where(eq(scheduleRuns.id, run.id));
+      claims.push({
+        runId: run.id,
+        attempt,
+        dueAt: run.dueAt,
+        scheduleId: row.scheduleId,
+        integratorId: row.integratorId,
+        amountMinor: row.amountMinor,
+        currency: row.currency,
+        cardToken: row.cardToken,
+        cardRegistrationReference: row.cardRegistrationReference,
+        customerEmail: row.customerEmail,
+        description: row.description,
+        merchantReferenceId: row.merchantReferenceId,
+        otherReferences: row.otherReferences,
+        callbackUrl: row.callbackUrl,
+        notifyUser: row.notifyUser,
+        timeOffset: row.timeOffset,
+      });
+    }
+    return claims;
+  });
+}
+
+/** Step 2: the acquirer call, outside any transaction. */
+export function chargeClaim(app: PaylinkApp, claim: ClaimedCharge): Promise<ChargeResult> {
+  return app.acquirer.charge(
+    { source: { token: claim.cardToken }, amountMinor: claim.amountMinor, currency: claim.currency, description: claim.description ?? undefined },
+    { idempotencyKey: chargeKey(claim) },
+  );
+}
+
+export type RecordOutcome = 'succeeded' | 'retrying' | 'failed' | 'suspended' | 'already_recorded';
+
+/** Step 3 (tx2): records the payment and closes (or reschedules) the run, once. */
+export async function recordClaimOutcome(app: PaylinkApp, claim: ClaimedCharge, result: ChargeResult): Promise<RecordOutcome> {
+  const now = app.now();
+  const retries = app.config.scheduleRetrySeconds;
+  const offset = parseTimeOffset(claim.timeOffset) ?? 0;
+  return app.db.transaction(async (tx) => {
+    const [run] = await tx
+      .select({ status: scheduleRuns.status, attempts: scheduleRuns.attempts })
+      .from(scheduleRuns)
+      .where(eq(scheduleRuns.id, claim.runId))
+      .for('update');
+    if (!run || run.status !== 'pending' || run.attempts !== claim.attempt) return 'already_recorded';
+    const succeeded = result.status === 'succeeded';
+    const willRetry = !succeeded && claim.attempt <= retries.length;
+    const nextAttemptAt = willRetry ? new Date(now.getTime() + retries[claim.attempt - 1]! * 1000) : null;
+    const payment = await recordCharge(tx, {
+      integratorId: claim.integratorId,
+      result,
+      amountMinor: claim.amountMinor,
+      currency: claim.currency,
+      idempotencyKey: chargeKey(claim),
+      scheduleRunId: claim.runId,
+      scheduleId: claim.scheduleId,
+      cardRegistrationReference: claim.cardRegistrationReference,
+      description: claim.description,
+      merchantReferenceId: claim.merchantReferenceId,
+      otherReferences: claim.otherReferences,
+      customerEmail: claim.customerEmail,
+      callbackUrl: claim.callbackUrl,
+      notifyUser: claim.notifyUser,
+      eventType: succeeded ? 'schedule.charge_succeeded' : 'schedule.charge_failed',
+      eventData: {
+        schedule_reference: claim.scheduleId,
+        run_id: claim.runId,
+        due_at: formatInOffset(claim.dueAt, offset),
+        attempt: claim.attempt,
+        ...(succeeded ? {} : { will_retry: willRetry, next_attempt_at: nextAttemptAt ? formatInOffset(nextAttemptAt, offset) : null }),
+      },
+      now,
+    });
+    const failure = result.status === 'declined' ? { lastFailureCode: result.code, lastFailureMessage: result.message } : {};
+    if (succeeded || willRetry) {
+      await tx
+        .update(scheduleRuns)
+        .set({ status: succeeded ? 'succeeded' : 'retrying', paymentId: payment.id, lockedUntil: null, nextAttemptAt, completedAt: succeeded ? now : null, ...failure })
+        .where(eq(scheduleRuns.id, claim.runId));
+      if (succeeded) await tx.update(schedules).set({ consecutiveFailures: 0 }).where(and(eq(schedules.id, claim.scheduleId), sql`${schedules.consecutiveFailures} <> 0`));
+      return succeeded ? 'succeeded' : 'retrying';
+    }
+    await tx
+      .update(scheduleRuns)
+      .set({ status: 'failed', paymentId: payment.id, lockedUntil: null, nextAttemptAt: null, completedAt: now, ...failure })
+      .where(eq(scheduleRuns.id, claim.runId));
+    const [schedule] = await tx
+      .update(schedules)
+      .set({ consecutiveFailures: sql`${schedules.consecutiveFailures} + 1` })
+      .where(eq(schedules.id, claim.scheduleId))
+      .returning({ failures: schedules.consecutiveFailures, status: schedules.status });
+    if (!schedule || schedule.status !== 'active' || schedule.failures < app.config.scheduleMaxFailedRuns) return 'failed';
+    await tx.update(schedules).set({ status: 'suspended', suspendedAt: now, nextRunAt: null }).where(eq(schedules.id, claim.scheduleId));
+    await tx
+      .update(scheduleRuns)
+      .set({ status: 'cancelled', nextAttemptAt: null, completedAt: now })
+      .where(and(eq(scheduleRuns.scheduleId, claim.scheduleId), eq(scheduleRuns.status, 'retrying')));
+    await enqueueEvent(tx, {
+      integratorId: claim.integratorId,
+      type: 'schedule.suspended',
+      data: {
+        schedule_reference: claim.scheduleId,
+        transaction_id: payment.id,
+        consecutive_failed_runs: schedule.failures,
+        failure_code: payment.failureCode,
+        failure_message: payment.failureMessage,
+      },
+      callbackUrl: claim.callbackUrl,
+      emailTo: claim.notifyUser ? claim.customerEmail : null,
+      now,
+    });
+    return 'suspended';
+  });
+}
+
+export interface TickResult {
+  claimed: number;
+  outcomes: Record<RecordOutcome | 'error', number>;
+}
+
+/**
+ * One pass: claims due attempts (retries, recoveries) and due occurrences, charges and records
+ * them. The worker loop calls it again at once while it finds work; tests call it directly.
+ */
+export async function runSchedulerTick(app: PaylinkApp, opts: { batchSize?: number; concurrency?: number } = {}): Promise<TickResult> {
+  const batchSize = opts.batchSize ?? 100;
+  // PGlite is one connection: concurrent charges would only queue behind each other.
+  const concurrency = opts.concurrency ?? (app.database.kind === 'pglite' ? 1 : Math.max(1, Math.min(8, app.config.databasePoolSize - 2)));
+  const claims = [...(await claimDueAttempts(app, { limit: batchSize })), ...(await claimDueOccurrences(app, { limit: batchSize }))];
+  const outcomes: TickResult['outcomes'] = { succeeded: 0, retrying: 0, failed: 0, suspended: 0, already_recorded: 0, error: 0 };
+  let next = 0;
+  const log = app.log.child({ component: 'scheduler' });
+  const work = async () => {
+    while (next < claims.length) {
+      const claim = claims[next++]!;
+      try {
+        const result = await chargeClaim(app, claim);
+        const outcome = await recordClaimOutcome(app, claim, result);
+        outcomes[outcome]++;
+        log.debug('scheduled charge recorded', { run: claim.runId, schedule: claim.scheduleId, attempt: claim.attempt, outcome });
+      } catch (error) {
+        // The run stays pending; when its lease lapses it is charged again with the same key.
+        outcomes.error++;
+        log.error('scheduled charge interrupted; it will be recovered', { run: claim.runId, schedule: claim.scheduleId, error });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, claims.length) }, work));
+  return { claimed: claims.length, outcomes };
+}

@@ -1,0 +1,11 @@
+import { apiEndpoint, methodNotAllowed } from '../../../api/endpoint.ts';
+import { deleteCardRegistration } from '../../../domain/cards/service.ts';
+import { referenceBodySchema } from '../../../schemas/schedule.ts';
+
+/** Deletes a card registration and cancels every schedule that uses it (spec §4.2 sample). */
+export const DELETE = apiEndpoint({
+  body: referenceBodySchema,
+  idempotent: false,
+  run: async ({ app, integrator, body }) => deleteCardRegistration(app, integrator, body.reference),
+});
+export const ALL = methodNotAllowed(['DELETE']);

@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import { callbackUrlSchema } from './callback.ts';
+
+/**
+ * POST /api/v1/schedule: `{ payload }`, a JWT whose `data` claim is the schedule (spec §2.2).
+ * Required: credit_card.reference, the six recurrence fields, payment.amount and currency,
+ * time_offset. The rest is optional. Recurrence fields accept a string or a whole number.
+ */
+export const scheduleRequestSchema = z
+  .object({ payload: z.string({ error: 'is required: a JWT signed with HS256' }).trim().min(1, 'is required: a JWT signed with HS256') })
+  .strict();
+
+const cronField = z.union([z.string().trim().min(1, 'must not be empty').max(100), z.number().int().min(0).transform(String)], {
+  error: 'is required: a cron field such as "0", "*/15" or "MON-FRI"',
+});
+
+const boolish = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')], { error: 'must be true or false' });
+
+export const scheduleDataSchema = z
+  .object({
+    credit_card: z.object({ reference: z.string({ error: 'is required: the card registration reference' }) }).strict(),
+    schedule: z
+      .object({
+        second: cronField,
+        minute: cronField,
+        hour: cronField,
+        day_of_month: cronField,
+        month: cronField,
+        day_of_week: cronField,
+      })
+      .strict(),
+    payment: z
+      .object({
+        description: z.string().trim().max(500).optional(),
+        amount: z.union([z.number(), z.string()], { error: 'is required: a positive amount such as 150.00' }),
+        currency: z.string({ error: 'is required: an ISO 4217 code such as PHP' }).regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as PHP'),
+        merchant_reference_id: z.string().trim().max(255).optional(),
+        other_references: z.array(z.string().max(255)).max(20).optional(),
+      })
+      .strict(),
+    route: z
+      .object({
+        callback_url: callbackUrlSchema.optional(),
+        notify_user: boolish.optional(),
+      })
+      .strict()
+      .optional(),
+    time_offset: z.string({ error: 'is required: a UTC offset such as +08:00' }),
+    customer_ip_address: z.union([z.ipv4(), z.ipv6()], { error: 'must be an IPv4 or IPv6 address' }).optional(),
+  })
+  .strict();
+
+export type ScheduleData = z.infer<typeof scheduleDataSchema>;
+
+/** The claims around `data`: registered JWT claims are allowed, anything else is ignored. */
+export const scheduleClaimsSchema = z.object({ data: z.unknown() }).passthrough();
+
+/** DELETE /api/v1/schedule and /api/v1/card-registration: `{ reference }`. */
+export const referenceBodySchema = z
+  .object({ reference: z.string({ error: 'is required: a schedule or card registration reference' }).trim().min(1, 'is required').max(100) })
+  .strict();
