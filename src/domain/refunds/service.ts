@@ -1,0 +1,257 @@
+import { and, asc, desc, eq, gt, lt } from 'drizzle-orm';
+import type { RefundResult } from '../../acquirer/acquirer.ts';
+import type { PaylinkApp } from '../../app.ts';
+import type { StatusCode } from '../../api/catalogue.ts';
+import { newId } from '../../crypto.ts';
+import type { Tx } from '../../db/client.ts';
+import { payments, refunds } from '../../db/schema.ts';
+import { DomainError, type Messages, notFound } from '../errors.ts';
+import { type Integrator, refundCapabilityFor } from '../integrators/service.ts';
+import { formatDecimal } from '../money.ts';
+import { enqueueEvent } from '../notifications/outbox.ts';
+import type { Payment } from '../payments/record.ts';
+import { balances, checkRefund, parseRefundAmount, type RefundType } from './rules.ts';
+
+/**
+ * A refund is three steps, so money is never lost or moved twice:
+ *   tx1  lock the payment row, apply the rules, insert a `pending` refund and reserve its amount
+ *        on the payment (refund_reserved_minor), so a concurrent refund sees the smaller balance;
+ *   the acquirer call, outside any transaction, with an idempotency key derived from the refund id;
+ *   tx2  mark the refund succeeded (move the amount from reserved to refunded) or failed (release
+ *        it, keeping the acquirer's code and message), and write the outbox event, in one transaction.
+ * A refund left `pending` by a crash between tx1 and tx2 is finished by `recoverPendingRefunds`
+ * (the worker, and any later refund request on the same payment): it repeats the acquirer call
+ * with the same key, which returns the first result, then runs tx2. tx2 only acts on a refund
+ * that is still pending, so finishing one twice changes nothing.
+ */
+export type Refund = typeof refunds.$inferSelect;
+
+export interface RefundRequest {
+  transactionId: string;
+  notifyUser: boolean;
+  reason: string;
+  /** Absent: FULL. Present: PARTIAL, in the payment's currency. */
+  amount?: string | number;
+  /** The client's Idempotency-Key, if any: a retry after an interruption resumes the same refund. */
+  idempotencyKey?: string;
+}
+
+export interface RefundReply {
+  code: StatusCode;
+  data: Record<string, unknown>;
+  messages?: Messages;
+}
+
+/** The acquirer's idempotency key for a refund: one refund id, one movement of money. */
+export const acquirerRefundKey = (refundId: string) => `paylink-refund:${refundId}`;
+
+export async function refundPayment(app: PaylinkApp, integrator: Integrator, request: RefundRequest): Promise<RefundReply> {
+  const { refund, payment } = await beginRefund(app, integrator, request);
+  const finished = refund.status === 'pending' ? await completeRefund(app, refund, payment) : await current(app, refund.id);
+  return replyFor(finished.refund, finished.payment);
+}
+
+/**
+ * Everything before the acquirer call: 404/422 checks, recovery of this payment's stale pending
+ * refunds, then tx1. Returns the new pending refund, or the one an earlier request with the same
+ * Idempotency-Key started (pending or settled).
+ */
+export async function beginRefund(app: PaylinkApp, integrator: Integrator, request: RefundRequest): Promise<{ refund: Refund; payment: Payment }> {
+  const payment = await findOwnPayment(app, integrator.id, request.transactionId);
+  const type: RefundType = request.amount === undefined ? 'full' : 'partial';
+  const amountMinor = request.amount === undefined ? undefined : parseRefundAmount(request.amount, payment.currency);
+
+  await recoverPendingRefunds(app, { paymentId: payment.id });
+
+  const now = app.now();
+  const started = await app.db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for('update');
+    const earlier = request.idempotencyKey ? await findByIdempotencyKey(tx, app, payment.id, request.idempotencyKey, now) : undefined;
+    if (earlier) {
+      if (earlier.type !== type || (amountMinor !== undefined && earlier.amountMinor !== amountMinor)) {
+        throw new DomainError('ER.02.40', 'Idempotency key reused with a different request', {
+          messages: { 'idempotency-key': ['was already used for a different refund of this transaction; use a new key for a new refund'] },
+        });
+      }
+      return earlier;
+    }
+    const refundMinor = checkRefund(locked!, { type, amountMinor }, {
+      capability: refundCapabilityFor(integrator, locked!.cardBrand),
+      limits: { maxCount: app.config.refundMaxCount, windowDays: app.config.refundWindowDays },
+      now,
+    });
+    const [refund] = await tx
+      .insert(refunds)
+      .values({
+        id: newId('rfd'),
+        paymentId: payment.id,
+        integratorId: integrator.id,
+        type,
+        status: 'pending',
+        amountMinor: refundMinor,
+        currency: payment.currency,
+        reason: request.reason,
+        notifyUser: request.notifyUser,
+        idempotencyKey: request.idempotencyKey ?? null,
+        createdAt: now,
+      })
+      .returning();
+    await tx
+      .update(payments)
+      .set({ refundReservedMinor: locked!.refundReservedMinor + refundMinor, refundCount: locked!.refundCount + 1 })
+      .where(eq(payments.id, payment.id));
+    return refund!;
+  });
+  return { refund: started, payment };
+}
+
+/**
+ * Finishes refunds left pending longer than PAYLINK_REFUND_RECOVERY_SECONDS (a crash or a lost
+ * acquirer reply between tx1 and tx2), oldest first. Safe to run from any number of processes.
+ */
+export async function recoverPendingRefunds(app: PaylinkApp, opts: { paymentId?: string; limit?: number } = {}): Promise<number> {
+  const cutoff = new Date(app.now().getTime() - app.config.refundRecoverySeconds * 1000);
+  const stale = await app.db
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.status, 'pending'), lt(refunds.createdAt, cutoff), opts.paymentId ? eq(refunds.paymentId, opts.paymentId) : undefined))
+    .orderBy(asc(refunds.createdAt))
+    .limit(opts.limit ?? 100);
+  for (const refund of stale) {
+    const [payment] = await app.db.select().from(payments).where(eq(payments.id, refund.paymentId));
+    await completeRefund(app, refund, payment!);
+    app.log.info('refund recovered', { refundId: refund.id, transactionId: refund.paymentId });
+  }
+  return stale.length;
+}
+
+/** The acquirer call (same key on every try), then tx2. */
+async function completeRefund(app: PaylinkApp, refund: Refund, payment: Payment): Promise<{ refund: Refund; payment: Payment }> {
+  const result = await app.acquirer.refund(
+    { chargeId: payment.acquirerReference!, amountMinor: refund.amountMinor, currency: refund.currency },
+    { idempotencyKey: acquirerRefundKey(refund.id) },
+  );
+  return settleRefund(app, refund.id, payment.id, result);
+}
+
+/** tx2: record the acquirer's answer on a still-pending refund, move the money and write the event. */
+async function settleRefund(app: PaylinkApp, refundId: string, paymentId: string, result: RefundResult): Promise<{ refund: Refund; payment: Payment }> {
+  const now = app.now();
+  return app.db.transaction(async (tx) => {
+    const [locked] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
+    const succeeded = result.status === 'succeeded';
+    const [refund] = await tx
+      .update(refunds)
+      .set(
+        succeeded
+          ? { status: 'succeeded', acquirerReference: result.refundId, succeededAt: now }
+          : { status: 'failed', failureCode: result.code, failureMessage: result.message, failedAt: now },
+      )
+      .where(and(eq(refunds.id, refundId), eq(refunds.status, 'pending')))
+      .returning();
+    if (!refund) {
+      // Settled meanwhile by a recovery or a resumed retry: report what was recorded.
+      const [settled] = await tx.select().from(refunds).where(eq(refunds.id, refundId));
+      return { refund: settled!, payment: locked! };
+    }
+    const p = locked!;
+    const refundedMinor = succeeded ? p.refundedMinor + refund.amountMinor : p.refundedMinor;
+    const [payment] = await tx
+      .update(payments)
+      .set({
+        refundedMinor,
+        refundReservedMinor: p.refundReservedMinor - refund.amountMinor,
+        // A failed refund gives its place back: only refunds that hold or moved money count.
+        refundCount: succeeded ? p.refundCount : p.refundCount - 1,
+        refundedAt: succeeded && refundedMinor >= p.amountMinor ? now : p.refundedAt,
+      })
+      .where(eq(payments.id, paymentId))
+      .returning();
+    await enqueueEvent(tx, {
+      integratorId: refund.integratorId,
+      type: succeeded ? 'refund.succeeded' : 'refund.failed',
+      data: eventData(refund, payment!),
+      callbackUrl: payment!.callbackUrl,
+      // The customer hears about money coming back; a refused refund is the merchant's to resolve.
+      emailTo: succeeded && refund.notifyUser ? payment!.customerEmail : null,
+      now,
+    });
+    return { refund, payment: payment! };
+  });
+}
+
+function replyFor(refund: Refund, payment: Payment): RefundReply {
+  if (refund.status === 'failed') {
+    return {
+      code: 'ER.20.26',
+      data: {
+        refund_id: refund.id,
+        refund_type: refund.type.toUpperCase(),
+        refund_status: refund.status,
+        amount: formatDecimal(refund.amountMinor, refund.currency),
+        failure_code: refund.failureCode,
+        failure_message: refund.failureMessage,
+        ...balances(payment),
+      },
+      messages: { transaction_id: [`the acquirer refused the refund (${refund.failureCode}): ${refund.failureMessage}`] },
+    };
+  }
+  return {
+    code: refund.type === 'full' ? 'OK.02.00' : 'OK.04.00',
+    data: {
+      transaction_id: payment.id,
+      refund_id: refund.id,
+      refund_type: refund.type.toUpperCase(),
+      refund_status: refund.status,
+      amount: formatDecimal(refund.amountMinor, refund.currency),
+      ...balances(payment),
+    },
+  };
+}
+
+function eventData(refund: Refund, payment: Payment) {
+  return {
+    transaction_id: payment.id,
+    refund_id: refund.id,
+    refund_type: refund.type.toUpperCase(),
+    status: refund.status,
+    amount: formatDecimal(refund.amountMinor, refund.currency),
+    currency: refund.currency,
+    reason: refund.reason,
+    notify_user: refund.notifyUser,
+    failure_code: refund.failureCode,
+    failure_message: refund.failureMessage,
+    merchant_reference_id: payment.merchantReferenceId,
+    payment_amount: formatDecimal(payment.amountMinor, payment.currency),
+    refunded_amount: balances(payment).refunded_amount,
+    refundable_amount: balances(payment).refundable_amount,
+  };
+}
+
+async function findOwnPayment(app: PaylinkApp, integratorId: string, transactionId: string): Promise<Payment> {
+  const [payment] = await app.db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.id, transactionId), eq(payments.integratorId, integratorId)));
+  // Another integrator's transaction is answered exactly like a missing one.
+  if (!payment) throw notFound('transaction_id', 'This transaction');
+  return payment;
+}
+
+/** The refund an earlier request with this Idempotency-Key started, while the key is still valid. */
+async function findByIdempotencyKey(tx: Tx, app: PaylinkApp, paymentId: string, key: string, now: Date): Promise<Refund | undefined> {
+  const since = new Date(now.getTime() - app.config.idempotencyTtlSeconds * 1000);
+  const [refund] = await tx
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.paymentId, paymentId), eq(refunds.idempotencyKey, key), gt(refunds.createdAt, since)))
+    .orderBy(desc(refunds.createdAt))
+    .limit(1);
+  return refund;
+}
+
+async function current(app: PaylinkApp, refundId: string): Promise<{ refund: Refund; payment: Payment }> {
+  const [refund] = await app.db.select().from(refunds).where(eq(refunds.id, refundId));
+  const [payment] = await app.db.select().from(payments).where(eq(payments.id, refund!.paymentId));
+  return { refund: refund!, payment: payment! };
+}

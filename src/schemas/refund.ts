@@ -1,0 +1,43 @@
+import { z } from 'zod';
+
+/**
+ * POST /refund body (spec §2.3). Lenient where the spec's own samples are: `notify_user` is a
+ * boolean or the text "true"/"false"; `amount` is a JSON number or a decimal string. A request
+ * without `amount` is a FULL refund, with it a PARTIAL one. The amount is parsed exactly against
+ * the payment's currency by the refund service, so here it is only checked for its JSON type.
+ */
+export const REFUND_REASON_MAX_LENGTH = 500;
+export const TRANSACTION_ID_MAX_LENGTH = 100;
+
+export const transactionIdSchema = z
+  .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+  .trim()
+  .min(1, 'must not be empty')
+  .max(TRANSACTION_ID_MAX_LENGTH, `must be at most ${TRANSACTION_ID_MAX_LENGTH} characters`);
+
+export const notifyUserSchema = z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')], {
+  error: (issue) => (issue.input === undefined ? 'is required' : 'must be true or false (a boolean, or the text "true" or "false")'),
+});
+
+export const refundRequestSchema = z
+  .object({
+    transaction_id: transactionIdSchema,
+    notify_user: notifyUserSchema,
+    reason: z
+      .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+      .trim()
+      .min(1, 'must not be empty: say why the transaction is refunded')
+      .max(REFUND_REASON_MAX_LENGTH, `must be at most ${REFUND_REASON_MAX_LENGTH} characters`),
+    amount: z
+      .union([z.string(), z.number()], {
+        error: 'must be a decimal amount such as "12.50" or 12.5; omit it for a FULL refund',
+      })
+      .optional(),
+  })
+  .strict();
+
+export type RefundRequestBody = z.infer<typeof refundRequestSchema>;
+
+/** Wire names of the refund types and states (lower-case in the database). */
+export type RefundTypeName = 'FULL' | 'PARTIAL';
+export type RefundStatusName = 'pending' | 'succeeded' | 'failed';

@@ -1,0 +1,60 @@
+import { randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import { integrators } from '../../src/db/schema.ts';
+import { parseAmount } from '../../src/domain/money.ts';
+import { type Payment, recordCharge } from '../../src/domain/payments/record.ts';
+import type { TestApp } from './app.ts';
+
+/** Test cards by what they do (numbers from src/acquirer/test-cards.ts). */
+export const CARDS = {
+  visa: '4242424242424242',
+  mastercard: '5555555555554444',
+  refundFails: '4000000000005126',
+  declined: '4000000000000002',
+} as const;
+
+export interface CreatePaymentOptions {
+  /** Integrator name from the seed (default "Acme Books"). */
+  integrator?: string;
+  /** Decimal amount (default "100.00"). */
+  amount?: string;
+  currency?: string;
+  card?: string;
+  customerEmail?: string | null;
+  notifyUser?: boolean;
+  callbackUrl?: string | null;
+  merchantReferenceId?: string | null;
+}
+
+/**
+ * A payment as a customer's checkout would leave it: the sandbox charges the card, then
+ * recordCharge stores the transaction and its outbox event. A declined card gives a failed payment.
+ */
+export async function createPayment(t: TestApp, opts: CreatePaymentOptions = {}): Promise<Payment> {
+  const { app } = t;
+  const name = opts.integrator ?? 'Acme Books';
+  const [integrator] = await app.db.select().from(integrators).where(eq(integrators.name, name));
+  if (!integrator) throw new Error(`no integrator named ${name}: provision the test app first`);
+  const currency = opts.currency ?? 'PHP';
+  const amountMinor = parseAmount(opts.amount ?? '100.00', currency).minor;
+  const idempotencyKey = `test-charge-${randomBytes(8).toString('hex')}`;
+  const result = await app.acquirer.charge(
+    { source: { card: { number: opts.card ?? CARDS.visa, expMonth: 12, expYear: 2030, cvc: '123' } }, amountMinor, currency },
+    { idempotencyKey },
+  );
+  return app.db.transaction((tx) =>
+    recordCharge(tx, {
+      integratorId: integrator.id,
+      result,
+      amountMinor,
+      currency,
+      idempotencyKey,
+      customerEmail: opts.customerEmail === undefined ? 'juan@example.com' : opts.customerEmail,
+      notifyUser: opts.notifyUser ?? true,
+      callbackUrl: opts.callbackUrl === undefined ? 'https://merchant.example/hooks/paylink' : opts.callbackUrl,
+      merchantReferenceId: opts.merchantReferenceId ?? `order-${randomBytes(3).toString('hex')}`,
+      description: 'Test order',
+      now: app.now(),
+    }),
+  );
+}
