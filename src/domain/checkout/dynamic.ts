@@ -1,0 +1,98 @@
+import type { PaylinkApp } from '../../app.ts';
+import type { DynamicLinkBody } from '../../schemas/dynamic-link.ts';
+import { type FieldPath, fieldPaths } from '../../schemas/fields.ts';
+import { DomainError, invalidFields, type Messages } from '../errors.ts';
+import { findIntegratorByToken } from '../integrators/service.ts';
+import { fieldMode } from '../links/form.ts';
+import { findActiveLink, type LinkWithMerchant } from '../links/service.ts';
+import { isCurrency, MoneyError, parseAmount } from '../money.ts';
+import { checkoutPath, insertSession, newSessionToken } from './sessions.ts';
+import { checkAmountBounds } from './amount.ts';
+
+/**
+ * POST /pay/{slug}: the integrator sends spec §2.4's body with its API token in `key`; paylink
+ * answers with the address of a checkout page for exactly that payment. Values sent become
+ * system-filled (read-only on the form); `system` fields the body lacks are a 422; nothing is
+ * created unless everything is valid.
+ */
+
+/** The link at the address, or ER.03.10 (404). */
+export async function requireLink(app: PaylinkApp, slug: string): Promise<LinkWithMerchant> {
+  const found = await findActiveLink(app.db, slug);
+  if (!found) {
+    throw new DomainError('ER.03.10', 'Payment link not found', { messages: { link: [`no active payment link at /pay/${slug}`] } });
+  }
+  return found;
+}
+
+/** `key` must be the API token of the integrator who owns the link (ER.01.01, 401). */
+export async function authenticateLinkKey(app: PaylinkApp, link: LinkWithMerchant, key: unknown) {
+  if (typeof key !== 'string' || key.trim() === '') {
+    throw new DomainError('ER.01.01', 'Missing link key', { messages: { key: ['is required: send your API token in the body field `key`'] } });
+  }
+  const integrator = await findIntegratorByToken(app.db, key.trim());
+  if (!integrator || integrator.id !== link.link.integratorId) {
+    throw new DomainError('ER.01.01', 'Invalid link key', { messages: { key: ["is not the API token of this link's owner"] } });
+  }
+  return integrator;
+}
+
+/** The body's values by spec §2.4 dotted path (only those sent). */
+export function flattenBody(body: DynamicLinkBody): Partial<Record<FieldPath, string>> {
+  const out: Partial<Record<FieldPath, string>> = {};
+  const visit = (value: unknown, prefix: string) => {
+    if (value === undefined || value === null) return;
+    if (typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) visit(v, prefix ? `${prefix}.${k}` : k);
+    } else if ((fieldPaths as readonly string[]).includes(prefix)) out[prefix as FieldPath] = String(value);
+  };
+  visit({ customer: body.customer, payment: body.payment }, '');
+  return out;
+}
+
+export async function createDynamicLink(app: PaylinkApp, link: LinkWithMerchant, body: DynamicLinkBody): Promise<{ url: string; token: string; sessionId: string }> {
+  const l = link.link;
+  const sent = flattenBody(body);
+  const messages: Messages = {};
+  for (const path of fieldPaths) {
+    if (fieldMode(l, path) === 'system' && sent[path] === undefined) {
+      (messages[path] ??= []).push('is required: this link has it filled by the system, so the request must send it');
+    }
+  }
+  const currency = body.payment?.currency ?? l.currency;
+  if (!isCurrency(currency)) (messages['payment.currency'] ??= []).push(`${currency} is not a supported ISO 4217 currency code`);
+  let amountMinor: bigint | null = null;
+  if (body.payment?.amount !== undefined && isCurrency(currency)) {
+    try {
+      amountMinor = parseAmount(body.payment.amount, currency).minor;
+      const bounds = checkAmountBounds(l, amountMinor, currency);
+      if (bounds) (messages['payment.amount'] ??= []).push(bounds);
+    } catch (error) {
+      if (!(error instanceof MoneyError)) throw error;
+      (messages['payment.amount'] ??= []).push(error.message);
+    }
+  } else if (body.payment?.amount === undefined) {
+    if (currency !== l.currency && l.amountMinor !== null) {
+      (messages['payment.amount'] ??= []).push(`is required when payment.currency (${currency}) differs from the link's currency (${l.currency})`);
+    }
+    amountMinor = currency === l.currency ? l.amountMinor : null;
+  }
+  if (Object.keys(messages).length > 0) throw invalidFields(messages);
+
+  const systemValues: Record<string, string> = {};
+  for (const [path, value] of Object.entries(sent)) if (path.startsWith('customer.')) systemValues[path] = value;
+  const token = newSessionToken();
+  const session = await insertSession(app, app.db, token, {
+    linkId: l.id,
+    integratorId: l.integratorId,
+    kind: 'dynamic',
+    amountMinor,
+    currency,
+    description: body.payment?.description ?? l.description ?? l.title,
+    merchantReferenceId: body.payment?.merchant_reference_id ?? null,
+    systemValues,
+    callbackUrl: body.route?.callback_url ?? l.callbackUrl,
+    notifyUser: body.route?.notify_user ?? false,
+  });
+  return { url: `${app.origin()}${checkoutPath(token)}`, token, sessionId: session.id };
+}

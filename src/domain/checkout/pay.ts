@@ -1,0 +1,201 @@
+import { eq } from 'drizzle-orm';
+import type { PaylinkApp } from '../../app.ts';
+import type { ChargeResult } from '../../acquirer/acquirer.ts';
+import { checkoutSessions } from '../../db/schema.ts';
+import { expiryInFuture, parseExpiry } from '../../schemas/card.ts';
+import { checkCustomerFields, checkoutSubmissionSchema, type CheckoutSubmission } from '../../schemas/checkout.ts';
+import { issuesToMessages } from '../../schemas/parse.ts';
+import { DomainError, invalidFields, type Messages } from '../errors.ts';
+import { askedFields } from '../links/form.ts';
+import { findActiveLink, findLinkById, type LinkWithMerchant } from '../links/service.ts';
+import { recordCharge, type Payment } from '../payments/record.ts';
+import { parseCustomerAmount } from './amount.ts';
+import { type CheckoutSession, checkoutPath, findSessionByToken, insertSession, SESSION_TOKEN, sessionState } from './sessions.ts';
+
+/**
+ * One card attempt on a checkout session, in three steps so no database transaction is open
+ * while the acquirer works (PGlite has one connection; the acquirer uses the database too):
+ *   tx1  lock the session row; refuse if paid, expired, locked or another attempt is in flight;
+ *        count the attempt and mark the session as processing;
+ *   the acquirer charges the card with the key `checkout:<session>:<attempt>` (a retry of the
+ *        same attempt can never move money twice);
+ *   tx2  record the transaction and its outbox event (recordCharge), mark the session paid, or
+ *        count the decline and lock the session at the attempt limit.
+ * A paid session is never charged again: a second submit gets ER.03.22 with the receipt address.
+ */
+
+/** How long an attempt may stay at the acquirer before another submit may try again. */
+export const PROCESSING_LEASE_MS = 120_000;
+
+export type PayOutcome =
+  | { status: 'succeeded'; payment: Payment; receiptPath: string }
+  | { status: 'declined'; payment: Payment; code: string; message: string; attemptsLeft: number };
+
+export interface PayRequest {
+  /** /checkout/{token}: the session's token. */
+  token?: string;
+  /** /pay/{slug}: a static link; the session is the page's token in `input.session`. */
+  slug?: string;
+  input: unknown;
+}
+
+function parseSubmission(input: unknown): CheckoutSubmission {
+  const parsed = checkoutSubmissionSchema.safeParse(input);
+  if (!parsed.success) throw invalidFields(issuesToMessages(parsed.error.issues));
+  return parsed.data;
+}
+
+const paidError = (token: string) =>
+  new DomainError('ER.03.22', 'Checkout session already paid', {
+    messages: { '(request)': ['This payment has already been made. You have not been charged again.'] },
+    data: { redirect_url: checkoutPath(token) },
+  });
+const expiredError = () =>
+  new DomainError('ER.03.21', 'Checkout session expired', { messages: { '(request)': ['This payment link has expired. Ask the merchant for a new one.'] } });
+const lockedError = () =>
+  new DomainError('ER.03.23', 'Too many payment attempts', {
+    messages: { '(request)': ['Too many attempts were made with this payment link, so it is locked. Ask the merchant for a new one.'] },
+  });
+const notFoundError = () =>
+  new DomainError('ER.03.20', 'Checkout session not found', { messages: { '(request)': ['This payment page does not exist. Check the link you were sent.'] } });
+
+async function resolveSession(app: PaylinkApp, req: PayRequest, submission: CheckoutSubmission): Promise<{ token: string; session: CheckoutSession; link: LinkWithMerchant }> {
+  if (req.slug !== undefined) {
+    const link = await findActiveLink(app.db, req.slug);
+    if (!link) throw new DomainError('ER.03.10', 'Payment link not found', { messages: { '(request)': ['This payment link does not exist or is no longer active.'] } });
+    const token = submission.session;
+    if (!token || !SESSION_TOKEN.test(token)) throw invalidFields({ session: ['The payment form is out of date: reload the page'] });
+    const existing = await findSessionByToken(app.db, token);
+    if (existing) {
+      if (existing.linkId !== link.link.id) throw notFoundError();
+      return { token, session: existing, link };
+    }
+    return { token, session: await staticSession(app, link, token), link };
+  }
+  const token = req.token ?? '';
+  const session = await findSessionByToken(app.db, token);
+  if (!session) throw notFoundError();
+  const link = await findLinkById(app.db, session.linkId);
+  if (!link) throw notFoundError();
+  return { token, session, link };
+}
+
+/** A static link's session, created on the customer's first submit (see docs/payment-links.md). */
+function staticSession(app: PaylinkApp, found: LinkWithMerchant, token: string) {
+  const l = found.link;
+  return insertSession(app, app.db, token, {
+    linkId: l.id,
+    integratorId: l.integratorId,
+    kind: 'static',
+    amountMinor: l.amountMinor,
+    currency: l.currency,
+    description: l.description ?? l.title,
+    callbackUrl: l.callbackUrl,
+    // The customer typed an e-mail on a public page: they get an e-mail receipt when one is asked.
+    notifyUser: true,
+  });
+}
+
+function ensurePayable(session: CheckoutSession, token: string, now: Date) {
+  const state = sessionState(session, now);
+  if (state === 'paid') throw paidError(token);
+  if (state === 'expired') throw expiredError();
+  if (state === 'locked') throw lockedError();
+}
+
+export async function payCheckout(app: PaylinkApp, req: PayRequest): Promise<PayOutcome> {
+  const submission = parseSubmission(req.input);
+  const { token, session, link } = await resolveSession(app, req, submission);
+  ensurePayable(session, token, app.now());
+  if (req.slug === undefined && !link.link.active) throw notFoundError();
+
+  // Everything the customer typed is checked before an attempt is counted.
+  const messages: Messages = {};
+  const expiry = parseExpiry(submission.card.expiry)!;
+  if (!expiryInFuture(expiry, app.now())) messages['card.expiry'] = ['This card has expired: check the expiry date'];
+  const customer = checkCustomerFields(askedFields(link.link, session.systemValues), submission.fields);
+  Object.assign(messages, customer.messages);
+  let amountMinor = session.amountMinor;
+  if (amountMinor === null) {
+    const amount = parseCustomerAmount(link.link, submission.amount, session.currency);
+    if ('message' in amount) messages.amount = [amount.message];
+    else amountMinor = amount.minor;
+  }
+  if (Object.keys(messages).length > 0) throw invalidFields(messages);
+
+  // tx1: claim an attempt.
+  const now = app.now();
+  const attempt = await app.db.transaction(async (tx) => {
+    const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id)).for('update');
+    ensurePayable(row!, token, now);
+    if (row!.processingAt && now.getTime() - row!.processingAt.getTime() < PROCESSING_LEASE_MS) {
+      throw new DomainError('ER.03.24', 'Payment already in progress', {
+        messages: { '(request)': ['Your payment is already being processed. Wait a moment, then reload the page to see the result.'] },
+      });
+    }
+    if (row!.attempts >= app.config.checkoutMaxAttempts) {
+      await tx.update(checkoutSessions).set({ status: 'locked', lockedAt: now }).where(eq(checkoutSessions.id, session.id));
+      throw lockedError();
+    }
+    const next = row!.attempts + 1;
+    await tx.update(checkoutSessions).set({ attempts: next, processingAt: now }).where(eq(checkoutSessions.id, session.id));
+    return next;
+  });
+
+  const idempotencyKey = `checkout:${session.id}:${attempt}`;
+  let result: ChargeResult;
+  try {
+    result = await app.acquirer.charge(
+      {
+        source: {
+          card: { number: submission.card.number, expMonth: expiry.month, expYear: expiry.year, cvc: submission.card.cvc, holderName: submission.card.name },
+        },
+        amountMinor: amountMinor!,
+        currency: session.currency,
+        description: session.description ?? undefined,
+      },
+      { idempotencyKey },
+    );
+  } catch (error) {
+    // The acquirer did not answer: free the session so the customer can try again.
+    await app.db.update(checkoutSessions).set({ processingAt: null }).where(eq(checkoutSessions.id, session.id));
+    throw error;
+  }
+
+  // tx2: record the outcome and its event together.
+  const customerValues: Record<string, string> = { ...session.systemValues, ...customer.values };
+  const done = app.now();
+  return app.db.transaction(async (tx): Promise<PayOutcome> => {
+    const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id)).for('update');
+    const payment = await recordCharge(tx, {
+      integratorId: session.integratorId,
+      result,
+      amountMinor: amountMinor!,
+      currency: session.currency,
+      idempotencyKey,
+      linkId: session.linkId,
+      checkoutSessionId: session.id,
+      description: session.description,
+      merchantReferenceId: session.merchantReferenceId,
+      customer: customerValues,
+      customerEmail: customerValues['customer.contact.email'] ?? null,
+      callbackUrl: session.callbackUrl,
+      notifyUser: session.notifyUser,
+      eventData: { checkout: { kind: session.kind, link: link.link.slug, attempt } },
+      now: done,
+    });
+    if (result.status === 'succeeded') {
+      await tx
+        .update(checkoutSessions)
+        .set({ status: 'paid', paidAt: done, paymentId: payment.id, processingAt: null })
+        .where(eq(checkoutSessions.id, session.id));
+      return { status: 'succeeded', payment, receiptPath: checkoutPath(token) };
+    }
+    const exhausted = row!.attempts >= app.config.checkoutMaxAttempts;
+    await tx
+      .update(checkoutSessions)
+      .set(exhausted ? { processingAt: null, status: 'locked', lockedAt: done } : { processingAt: null })
+      .where(eq(checkoutSessions.id, session.id));
+    return { status: 'declined', payment, code: result.code, message: result.message, attemptsLeft: app.config.checkoutMaxAttempts - row!.attempts };
+  });
+}

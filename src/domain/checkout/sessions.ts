@@ -1,0 +1,109 @@
+import { and, desc, eq } from 'drizzle-orm';
+import type { PaylinkApp } from '../../app.ts';
+import { newId, newUrlToken, sha256Hex } from '../../crypto.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { checkoutSessions, payments } from '../../db/schema.ts';
+import type { Payment } from '../payments/record.ts';
+import { findLinkById, type LinkWithMerchant } from '../links/service.ts';
+
+export type CheckoutSession = typeof checkoutSessions.$inferSelect;
+
+/**
+ * A checkout session is one customer's attempt to pay one link. Dynamic sessions are created by
+ * the integrator's POST; static sessions by the customer's first submit on /pay/{slug}, with the
+ * token the page was rendered with. Only the token's hash is stored; the token is the session's
+ * address (/checkout/{token}), 256 bits from the CSPRNG.
+ */
+export const hashSessionToken = (token: string) => sha256Hex(`paylink-checkout:${token}`);
+export const newSessionToken = newUrlToken;
+export const checkoutPath = (token: string) => `/checkout/${token}`;
+
+/** Shape of a session token (43 base64url characters = 256 bits). */
+export const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+export type SessionState = 'open' | 'paid' | 'expired' | 'locked';
+
+export function sessionState(session: CheckoutSession, now: Date): SessionState {
+  if (session.status === 'paid') return 'paid';
+  if (session.status === 'locked') return 'locked';
+  if (session.expiresAt.getTime() <= now.getTime()) return 'expired';
+  return 'open';
+}
+
+export async function findSessionByToken(db: DbOrTx, token: string): Promise<CheckoutSession | undefined> {
+  if (!SESSION_TOKEN.test(token)) return undefined;
+  const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.tokenHash, hashSessionToken(token)));
+  return row;
+}
+
+export interface NewSession {
+  linkId: string;
+  integratorId: string;
+  kind: 'static' | 'dynamic';
+  amountMinor: bigint | null;
+  currency: string;
+  description: string | null;
+  merchantReferenceId?: string | null;
+  systemValues?: Record<string, string>;
+  callbackUrl?: string | null;
+  notifyUser?: boolean;
+}
+
+/** Inserts a session for `token` unless one exists already (two first submits at once make one). */
+export async function insertSession(app: PaylinkApp, db: DbOrTx, token: string, values: NewSession): Promise<CheckoutSession> {
+  const now = app.now();
+  const tokenHash = hashSessionToken(token);
+  await db
+    .insert(checkoutSessions)
+    .values({
+      id: newId('cs'),
+      tokenHash,
+      linkId: values.linkId,
+      integratorId: values.integratorId,
+      kind: values.kind,
+      amountMinor: values.amountMinor,
+      currency: values.currency,
+      description: values.description,
+      merchantReferenceId: values.merchantReferenceId ?? null,
+      systemValues: values.systemValues ?? {},
+      callbackUrl: values.callbackUrl ?? null,
+      notifyUser: values.notifyUser ?? false,
+      expiresAt: new Date(now.getTime() + app.config.checkoutTtlSeconds * 1000),
+      createdAt: now,
+    })
+    .onConflictDoNothing({ target: checkoutSessions.tokenHash });
+  const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.tokenHash, tokenHash));
+  return row!;
+}
+
+export async function latestPaymentOf(db: DbOrTx, sessionId: string): Promise<Payment | undefined> {
+  const [row] = await db.select().from(payments).where(and(eq(payments.checkoutSessionId, sessionId))).orderBy(desc(payments.createdAt)).limit(1);
+  return row;
+}
+
+export async function findPayment(db: DbOrTx, id: string): Promise<Payment | undefined> {
+  const [row] = await db.select().from(payments).where(eq(payments.id, id));
+  return row;
+}
+
+/** What GET /checkout/{token} shows. */
+export type CheckoutView =
+  | { state: 'not_found' }
+  | { state: 'open' | 'expired' | 'locked'; session: CheckoutSession; link: LinkWithMerchant }
+  | { state: 'paid'; session: CheckoutSession; link: LinkWithMerchant; payment: Payment };
+
+export async function loadCheckout(app: PaylinkApp, token: string): Promise<CheckoutView> {
+  const session = await findSessionByToken(app.db, token);
+  if (!session) return { state: 'not_found' };
+  const link = await findLinkById(app.db, session.linkId);
+  if (!link) return { state: 'not_found' };
+  const state = sessionState(session, app.now());
+  if (state === 'paid') {
+    const payment = session.paymentId ? await findPayment(app.db, session.paymentId) : undefined;
+    if (!payment) return { state: 'not_found' };
+    return { state, session, link, payment };
+  }
+  // An unpaid session of a link that was switched off cannot be paid any more.
+  if (state === 'open' && !link.link.active) return { state: 'not_found' };
+  return { state, session, link };
+}

@@ -1,0 +1,90 @@
+import { type CustomerFieldPath, customerFieldPaths, optionalCustomerFields } from '../../schemas/checkout.ts';
+import { countryCodes } from '../../schemas/countries.ts';
+import { defaultLabels, type FieldMode, type FieldPath } from '../../schemas/fields.ts';
+import type { Link } from './service.ts';
+
+/**
+ * Which customer fields a payment page shows and how. Each spec §2.4 field has a mode from the
+ * link's `fields` map:
+ *   customer — asked on the form (unless the integrator already sent a value: then read-only);
+ *   system   — the integrator must send it in the dynamic link body; shown read-only;
+ *   hidden   — never asked, never shown (a value the integrator sends is still recorded).
+ * Fields the map does not name use DEFAULT_FIELD_MODES: name and e-mail are asked, the rest
+ * hidden, so a link asks for little unless its owner wants more.
+ */
+export const DEFAULT_FIELD_MODES: Partial<Record<FieldPath, FieldMode>> = {
+  'customer.first_name': 'customer',
+  'customer.last_name': 'customer',
+  'customer.contact.email': 'customer',
+};
+
+export const fieldMode = (link: Pick<Link, 'fields'>, path: FieldPath): FieldMode =>
+  (link.fields as Partial<Record<FieldPath, FieldMode>>)[path] ?? DEFAULT_FIELD_MODES[path] ?? 'hidden';
+
+export const fieldLabel = (link: Pick<Link, 'labels'>, path: FieldPath): string =>
+  (link.labels as Partial<Record<FieldPath, string>>)[path] ?? defaultLabels[path];
+
+/** A form field as the card island renders it (see src/components/CardForm.tsx `ExtraField`). */
+export interface FormField {
+  name: string;
+  label: string;
+  type?: 'text' | 'email' | 'tel' | 'select';
+  autocomplete?: string;
+  inputmode?: 'text' | 'email' | 'tel' | 'decimal' | 'numeric';
+  required?: boolean;
+  /** Read-only value (system-filled): shown, sent back unchanged, not editable. */
+  value?: string;
+  readOnly?: boolean;
+  options?: [string, string][];
+  hint?: string;
+}
+
+const inputHints: Record<CustomerFieldPath, Pick<FormField, 'type' | 'autocomplete' | 'inputmode'>> = {
+  'customer.first_name': { autocomplete: 'given-name' },
+  'customer.last_name': { autocomplete: 'family-name' },
+  'customer.contact.email': { type: 'email', autocomplete: 'email', inputmode: 'email' },
+  'customer.contact.mobile': { type: 'tel', autocomplete: 'tel', inputmode: 'tel' },
+  'customer.billing_address.line1': { autocomplete: 'address-line1' },
+  'customer.billing_address.line2': { autocomplete: 'address-line2' },
+  'customer.billing_address.city_municipality': { autocomplete: 'address-level2' },
+  'customer.billing_address.state_province_region': { autocomplete: 'address-level1' },
+  'customer.billing_address.zip': { autocomplete: 'postal-code' },
+  'customer.billing_address.country_code': { type: 'select', autocomplete: 'country' },
+};
+
+let countryOptions: [string, string][] | undefined;
+function countries(): [string, string][] {
+  if (!countryOptions) {
+    const names = new Intl.DisplayNames(['en'], { type: 'region' });
+    countryOptions = countryCodes.map((code): [string, string] => [code, names.of(code) ?? code]).sort((a, b) => a[1].localeCompare(b[1], 'en'));
+  }
+  return countryOptions;
+}
+
+/** Customer fields the customer must fill in on this form (asked and not already system-filled). */
+export function askedFields(link: Pick<Link, 'fields'>, systemValues: Record<string, string>): CustomerFieldPath[] {
+  return customerFieldPaths.filter((path) => fieldMode(link, path) === 'customer' && systemValues[path] === undefined);
+}
+
+/** The customer fields of the form, in spec order: asked inputs and read-only system values. */
+export function customerFormFields(link: Pick<Link, 'fields' | 'labels'>, systemValues: Record<string, string>): FormField[] {
+  const out: FormField[] = [];
+  for (const path of customerFieldPaths) {
+    const mode = fieldMode(link, path);
+    const value = systemValues[path];
+    if (mode === 'hidden') continue;
+    const hints = inputHints[path];
+    if (value !== undefined) {
+      out.push({ name: path, label: fieldLabel(link, path), ...hints, type: hints.type === 'select' ? 'text' : hints.type, value, readOnly: true });
+    } else if (mode === 'customer') {
+      out.push({
+        name: path,
+        label: fieldLabel(link, path),
+        ...hints,
+        required: !optionalCustomerFields.has(path),
+        ...(hints.type === 'select' ? { options: countries() } : {}),
+      });
+    }
+  }
+  return out;
+}
