@@ -27,9 +27,11 @@ export class CallbackAddressRefused extends Error {
 export interface ResolvedTarget {
   /** The host name as written in the URL (brackets removed), used for the Host header and TLS SNI. */
   hostname: string;
-  /** The checked address the connection must go to. */
+  /** The first checked address. */
   address: string;
   family: 4 | 6;
+  /** Every address the host resolved to, all checked: the only ones a connection may go to. */
+  addresses: Array<{ address: string; family: 4 | 6 }>;
 }
 
 /** Cloud metadata endpoints (AWS/GCP/Azure/OpenStack IPv4, AWS IPv6): refused even with allowPrivate. */
@@ -95,7 +97,7 @@ const systemLookup: Lookup = (hostname) => dnsLookup(hostname, { all: true, verb
 /**
  * Resolves the URL's host and checks every address it resolves to: if any is forbidden the
  * callback is refused (a host that answers with both a public and a private address is not
- * trusted). Returns the first address, which the connection is then pinned to.
+ * trusted). Returns the checked addresses, which the connection is then pinned to.
  */
 export async function resolveCallbackTarget(url: URL, opts: { allowPrivate: boolean; lookup?: Lookup }): Promise<ResolvedTarget> {
   const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
@@ -119,6 +121,6 @@ export async function resolveCallbackTarget(url: URL, opts: { allowPrivate: bool
       throw new CallbackAddressRefused(`${subject} ${reason}; callbacks go to public addresses only (PAYLINK_ALLOW_PRIVATE_CALLBACKS=1 lifts this for local development)`, address);
     }
   }
-  const first = addresses[0]!;
-  return { hostname, address: first.address, family: first.family === 6 ? 6 : 4 };
+  const checked = addresses.map(({ address, family }) => ({ address, family: family === 6 ? (6 as const) : (4 as const) }));
+  return { hostname, address: checked[0]!.address, family: checked[0]!.family, addresses: checked };
 }

@@ -106,22 +106,23 @@ export class WebhookClient {
   }
 
   private agentFor(url: URL, target: ResolvedTarget): Agent {
-    const key = `${url.origin}|${target.address}`;
+    const key = `${url.origin}|${target.addresses.map((a) => a.address).join(',')}`;
     let agent = this.agents.get(key);
     if (agent) {
       this.agents.delete(key);
       this.agents.set(key, agent); // most recently used last
       return agent;
     }
-    const { address, family } = target;
+    const { address, family, addresses } = target;
     agent = new Agent({
       connections: 8,
       keepAliveTimeout: 4_000,
       connectTimeout: this.options.timeoutMs,
       connect: {
-        // Every connection of this agent goes to the checked address, whatever DNS says later.
+        // Every connection of this agent goes to a checked address, whatever DNS says later
+        // (several when the host has several, for Happy Eyeballs between IPv6 and IPv4).
         lookup: (_hostname: string, opts: { all?: boolean }, callback: (...args: any[]) => void) => {
-          if (opts?.all) callback(null, [{ address, family }]);
+          if (opts?.all) callback(null, addresses);
           else callback(null, address, family);
         },
       } as never,

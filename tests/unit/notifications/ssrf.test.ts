@@ -58,6 +58,7 @@ describe('callbacks › SSRF guard', () => {
       hostname: 'shop.example',
       address: '93.184.216.34',
       family: 4,
+      addresses: [{ address: '93.184.216.34', family: 4 }],
     });
   });
 
