@@ -6,6 +6,8 @@ import { defineConfig } from 'astro/config';
 // files, health, workers) and hands every other request to Astro.
 export default defineConfig({
   output: 'server',
+  // scripts/build.mjs builds into its own folder and points `dist` at it.
+  outDir: process.env.PAYLINK_BUILD_OUT ?? './dist',
   adapter: node({ mode: 'middleware', bodySizeLimit: 1024 * 1024 }),
   integrations: [preact()],
   trailingSlash: 'ignore',

@@ -1,7 +1,9 @@
 // Builds the Astro site (dist/server, dist/client) and the process entry (dist/paylink/server.mjs).
 // `--if-stale` skips the build when dist/ is newer than every source file.
+// Each build goes to its own folder under .tmp/builds/ and `dist` is switched to it atomically (a
+// symlink), so a server or test that is running keeps reading the build it started with.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -55,15 +57,18 @@ export async function buildAll(options = {}) {
 }
 
 async function buildUnlocked({ quiet = false } = {}) {
+  const builds = join(root, '.tmp', 'builds');
+  const out = join(builds, `${Date.now().toString(36)}-${process.pid}`);
+  mkdirSync(out, { recursive: true });
   const astro = spawnSync(process.execPath, [join(root, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build', ...(quiet ? ['--silent'] : [])], {
     cwd: root,
     stdio: quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit',
-    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1' },
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', PAYLINK_BUILD_OUT: out },
   });
   if (astro.status !== 0) throw new Error('astro build failed');
   await build({
     entryPoints: { server: join(root, 'src', 'server.ts') },
-    outdir: join(root, 'dist', 'paylink'),
+    outdir: join(out, 'paylink'),
     outExtension: { '.js': '.mjs' },
     bundle: true,
     packages: 'external',
@@ -73,7 +78,20 @@ async function buildUnlocked({ quiet = false } = {}) {
     sourcemap: true,
     logLevel: quiet ? 'error' : 'warning',
   });
-  writeFileSync(stamp, new Date().toISOString() + '\n');
+  // The migrations travel with the build: dist/paylink/server.mjs applies dist/drizzle.
+  cpSync(join(root, 'drizzle'), join(out, 'drizzle'), { recursive: true });
+  writeFileSync(join(out, 'paylink', '.built'), new Date().toISOString() + '\n');
+  // Switch dist to the new build in one rename, then prune builds older than 30 minutes.
+  const link = join(root, `dist.${process.pid}.tmp`);
+  rmSync(link, { force: true });
+  symlinkSync(out, link);
+  const dist = join(root, 'dist');
+  if (existsSync(dist) && !lstatSync(dist).isSymbolicLink()) rmSync(dist, { recursive: true, force: true });
+  renameSync(link, dist);
+  for (const entry of readdirSync(builds)) {
+    const path = join(builds, entry);
+    if (path !== out && Date.now() - statSync(path).mtimeMs > 30 * 60_000) rmSync(path, { recursive: true, force: true });
+  }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

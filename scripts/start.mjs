@@ -6,4 +6,6 @@ if (isStale()) {
   process.stdout.write('paylink: building (dist/ is missing or older than the sources)…\n');
   await buildAll({ quiet: true });
 }
-await import('../dist/paylink/server.mjs');
+// Through the real path: this process keeps its build even if dist is switched by a later build.
+const { realpathSync } = await import('node:fs');
+await import(realpathSync(new URL('../dist/paylink/server.mjs', import.meta.url)));

@@ -50,7 +50,7 @@ export async function main(argv = process.argv.slice(2)) {
 
   let app: PaylinkApp;
   try {
-    app = await createApp({ config });
+    app = await createApp({ config, database: { migrationsFolder: fileURLToPath(new URL('../drizzle/', import.meta.url)) } });
   } catch (error) {
     if (error instanceof DataDirLockedError) fail(error.message);
     fail(`paylink cannot open its database: ${(error as Error).message}`);

@@ -1,7 +1,7 @@
 // Starts the built paylink for the end-to-end suite: a fresh data directory, the fixture seed,
 // and on PAYLINK_E2E_DB=postgres a fresh PostgreSQL database.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -30,4 +30,4 @@ if (process.env.PAYLINK_E2E_DB === 'postgres') {
 } else {
   delete process.env.DATABASE_URL;
 }
-await import(join(root, 'dist/paylink/server.mjs'));
+await import(realpathSync(join(root, 'dist/paylink/server.mjs')));

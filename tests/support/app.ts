@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -127,8 +127,10 @@ export async function provision(t: TestApp, seed: Seed = defaultSeed()) {
 
 /** Serves the built Astro app (dist/) with this app on a free port. */
 export async function startTestServer(app: PaylinkApp): Promise<{ url: string; close(): Promise<void> }> {
-  const { handler } = (await import(join(process.cwd(), 'dist/server/entry.mjs'))) as { handler: AstroHandler };
-  const server = createHttpServer(app, { astroHandler: handler, clientDir: join(process.cwd(), 'dist/client') });
+  // The real path pins this server to the build it started with, even if dist is switched meanwhile.
+  const build = realpathSync(join(process.cwd(), 'dist'));
+  const { handler } = (await import(join(build, 'server/entry.mjs'))) as { handler: AstroHandler };
+  const server = createHttpServer(app, { astroHandler: handler, clientDir: join(build, 'client') });
   app.boundPort = await listen(server, '127.0.0.1', 0);
   return { url: `http://127.0.0.1:${app.boundPort}`, close: () => closeServer(server, 1000) };
 }

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { realpathSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** A paylink process started from the built entry (dist/paylink/server.mjs) with Node 24. */
@@ -11,7 +12,7 @@ export interface PaylinkProcess {
 }
 
 export function startPaylink(env: Record<string, string>, args: string[] = []): PaylinkProcess {
-  const child = spawn(process.execPath, [join(process.cwd(), 'dist/paylink/server.mjs'), ...args], {
+  const child = spawn(process.execPath, [realpathSync(join(process.cwd(), 'dist/paylink/server.mjs')), ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
