@@ -2,6 +2,7 @@ import type { PaylinkApp } from '../app.ts';
 import { purgeExpiredKeys } from '../domain/idempotency/store.ts';
 import { startCallbackLoop } from './callbacks.ts';
 import { type Loop, startLoop } from './loop.ts';
+import { startRefundRecoveryLoop } from './refund-recovery.ts';
 import { startSchedulerLoop } from './scheduler.ts';
 
 /**
@@ -28,6 +29,7 @@ export function startWorkers(app: PaylinkApp): Workers {
     }),
     startCallbackLoop(app, log),
     startSchedulerLoop(app, log),
+    startRefundRecoveryLoop(app, log),
   ];
   return {
     loops,

@@ -117,12 +117,19 @@ export async function recoverPendingRefunds(app: PaylinkApp, opts: { paymentId?:
     .where(and(eq(refunds.status, 'pending'), lt(refunds.createdAt, cutoff), opts.paymentId ? eq(refunds.paymentId, opts.paymentId) : undefined))
     .orderBy(asc(refunds.createdAt))
     .limit(opts.limit ?? 100);
+  let recovered = 0;
   for (const refund of stale) {
-    const [payment] = await app.db.select().from(payments).where(eq(payments.id, refund.paymentId));
-    await completeRefund(app, refund, payment!);
-    app.log.info('refund recovered', { refundId: refund.id, transactionId: refund.paymentId });
+    try {
+      const [payment] = await app.db.select().from(payments).where(eq(payments.id, refund.paymentId));
+      const { refund: settled } = await completeRefund(app, refund, payment!);
+      recovered++;
+      app.log.info('refund recovered', { refundId: refund.id, transactionId: refund.paymentId, status: settled.status });
+    } catch (error) {
+      // Still pending: the next pass tries again with the same acquirer key.
+      app.log.warn('refund recovery failed; will retry', { refundId: refund.id, transactionId: refund.paymentId, error });
+    }
   }
-  return stale.length;
+  return recovered;
 }
 
 /** The acquirer call (same key on every try), then tx2. */
