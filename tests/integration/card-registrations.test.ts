@@ -1,0 +1,147 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cardRegistrations, outboxEvents } from '../../src/db/schema.ts';
+import { runSchedulerTick } from '../../src/domain/schedules/runner.ts';
+import { call, createTestApp, OTHER_TOKEN, provision, startTestServer, type TestApp, TEST_TOKEN } from '../support/app.ts';
+import { scheduleData, signSchedule, testClock } from '../support/schedules.ts';
+
+let t: TestApp;
+let server: { url: string; close(): Promise<void> };
+const clock = testClock('2026-03-02T00:00:30.000Z');
+
+beforeAll(async () => {
+  t = await createTestApp({ now: clock.now });
+  await provision(t);
+  server = await startTestServer(t.app);
+});
+afterAll(async () => {
+  await server?.close();
+  await t?.close();
+});
+
+const register = (body: Record<string, unknown> = {}) => call(server.url, 'POST', '/api/v1/card-registrations', { body });
+const tokenOf = (link: string) => new URL(link).pathname.split('/')[2]!;
+const submitCard = (token: string, card: Record<string, string>) =>
+  call(server.url, 'POST', `/register/${token}/card`, { token: null, body: { fields: {}, card: { expiry: '12 / 30', cvc: '123', name: 'Ana Reyes', ...card } } });
+
+describe('card registration', () => {
+  it('creates a pending registration with a UUID reference and a hosted link', async () => {
+    const res = await register({ customer: { name: 'Ana Reyes', email: 'ana@example.com' }, return_url: 'https://shop.example/done' });
+    expect(res.status).toBe(200);
+    expect(res.json.data).toMatchObject({ status_code: 'OK.11.00' });
+    expect(res.json.data.reference).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(res.json.data.link).toMatch(new RegExp(`^${server.url}/register/[\\w-]{43}$`));
+    const shown = await call(server.url, 'GET', `/api/v1/card-registrations/${res.json.data.reference}`);
+    expect(shown.json.data.card_registration).toMatchObject({ status: 'pending', card: null, customer: { name: 'Ana Reyes', email: 'ana@example.com' } });
+  });
+
+  it('serves the hosted page with the checkout card form and its accessible names', async () => {
+    const created = await register({ customer: { name: 'Ana Reyes' } });
+    const page = await fetch(created.json.data.link);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    for (const name of ['Card number', 'Expiry date', 'Security code', 'Name on card', 'Save card']) expect(html).toContain(name);
+    expect(html).toContain(`/register/${tokenOf(created.json.data.link)}/card`);
+  });
+
+  it('activates the registration when the sandbox verifies the card, and writes card_registration.completed', async () => {
+    const created = await register({ callback_url: 'http://127.0.0.1:9/cb', return_url: 'https://shop.example/done' });
+    const res = await submitCard(tokenOf(created.json.data.link), { number: '4242 4242 4242 4242' });
+    expect(res.status).toBe(200);
+    expect(res.json.data).toMatchObject({ status_code: 'OK.11.00', status: 'active', redirect_url: 'https://shop.example/done' });
+    const shown = await call(server.url, 'GET', `/api/v1/card-registrations/${created.json.data.reference}`);
+    expect(shown.json.data.card_registration).toMatchObject({ status: 'active', card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030 } });
+    expect(shown.text).not.toContain('4242424242424242');
+    const [row] = await t.app.db.select().from(cardRegistrations).where(eq(cardRegistrations.reference, created.json.data.reference));
+    expect(JSON.stringify(row)).not.toContain('4242424242424242');
+    const events = (await t.app.db.select().from(outboxEvents).where(eq(outboxEvents.type, 'card_registration.completed'))).filter((e) => e.data.reference === created.json.data.reference);
+    expect(events).toHaveLength(1);
+    expect(events[0]!.callbackUrl).toBe('http://127.0.0.1:9/cb');
+    const page = await (await fetch(created.json.data.link)).text();
+    expect(page).toContain('Card saved');
+    const again = await submitCard(tokenOf(created.json.data.link), { number: '4242 4242 4242 4242' });
+    expect(again.json.data.status_code).toBe('OK.11.00');
+  });
+
+  it('keeps the registration pending when verification fails (ER.11.30), so it cannot be scheduled', async () => {
+    const created = await register();
+    const res = await submitCard(tokenOf(created.json.data.link), { number: '4000 0000 0000 0002' });
+    expect(res.json.data).toMatchObject({ status_code: 'ER.11.30', decline_code: 'card_declined' });
+    expect(res.json.messages.card[0]).toMatch(/declined/);
+    const scheduled = await call(server.url, 'POST', '/api/v1/schedule', { body: { payload: await signSchedule(scheduleData({ credit_card: { reference: created.json.data.reference } }), { iat: clock.now() }) } });
+    expect(scheduled.status).toBe(422);
+    expect(scheduled.json.messages.reference[0]).toMatch(/does not exist/);
+  });
+
+  it('checks the card fields like checkout does', async () => {
+    const created = await register();
+    const res = await submitCard(tokenOf(created.json.data.link), { number: '4242 4242 4242 4241', expiry: '13/30' });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.json.messages)).toEqual(expect.arrayContaining(['card.number', 'card.expiry']));
+  });
+
+  it('answers an unknown page token with 404', async () => {
+    expect((await fetch(`${server.url}/register/not-a-real-token`)).status).toBe(404);
+    expect((await submitCard('not-a-real-token', { number: '4242424242424242' })).status).toBe(404);
+  });
+
+  it('never shows a registration to another integrator', async () => {
+    const created = await register();
+    const res = await call(server.url, 'GET', `/api/v1/card-registrations/${created.json.data.reference}`, { token: OTHER_TOKEN });
+    expect(res.status).toBe(404);
+    const del = await call(server.url, 'DELETE', '/api/v1/card-registration', { body: { reference: created.json.data.reference }, token: OTHER_TOKEN });
+    expect(del.status).toBe(404);
+  });
+});
+
+describe('newcomer journey', () => {
+  it('registers a card on the hosted page, schedules every minute at +08:00, sees runs, refunds one, cancels', async () => {
+    // 1. Register a test card on the hosted page.
+    const created = await register({ customer: { name: 'Ana Reyes', email: 'ana@example.com' } });
+    const saved = await submitCard(tokenOf(created.json.data.link), { number: '4242424242424242' });
+    expect(saved.json.data.status).toBe('active');
+    const reference = created.json.data.reference;
+
+    // 2. Sign a JWT (HS256, the integrator's secret) and schedule a charge every minute at +08:00.
+    const payload = await signSchedule(
+      {
+        credit_card: { reference },
+        schedule: { second: '0', minute: '*', hour: '*', day_of_month: '*', month: '*', day_of_week: '*' },
+        payment: { description: 'Coffee subscription', amount: 150, currency: 'PHP', merchant_reference_id: 'sub-42' },
+        route: { notify_user: true },
+        time_offset: '+08:00',
+      },
+      { iat: clock.now() },
+    );
+    const scheduled = await call(server.url, 'POST', '/api/v1/schedule', { body: { payload }, token: TEST_TOKEN });
+    expect(scheduled.json.data.status_code).toBe('OK.12.00');
+    const scheduleRef = scheduled.json.data.reference;
+
+    // 3. Time passes; the scheduler charges each minute once.
+    for (const at of ['2026-03-02T00:01:00.200Z', '2026-03-02T00:02:00.200Z']) {
+      clock.set(at);
+      await runSchedulerTick(t.app);
+      await runSchedulerTick(t.app);
+    }
+    const shown = await call(server.url, 'GET', `/api/v1/schedules/${scheduleRef}`);
+    const runs = shown.json.data.schedule.runs;
+    expect(runs.map((r: any) => [r.due_at, r.status])).toEqual([
+      ['2026-03-02T08:02:00.000+08:00', 'succeeded'],
+      ['2026-03-02T08:01:00.000+08:00', 'succeeded'],
+    ]);
+    expect(shown.json.data.schedule.next_run_at).toBe('2026-03-02T08:03:00.000+08:00');
+
+    // 4. Refund one: a scheduled charge is an ordinary transaction.
+    const refund = await call(server.url, 'POST', '/api/v1/refund', { body: { transaction_id: runs[1].transaction_id, notify_user: 'false', reason: 'customer asked' } });
+    expect(refund.json.data).toMatchObject({ status_code: 'OK.02.00', transaction_id: runs[1].transaction_id });
+    const afterRefund = await call(server.url, 'GET', `/api/v1/schedules/${scheduleRef}`);
+    expect(afterRefund.json.data.schedule.runs[1].refunded_amount).toBe('150.00');
+
+    // 5. Cancel it: no more charges.
+    const cancelled = await call(server.url, 'DELETE', '/api/v1/schedule', { body: { reference: scheduleRef } });
+    expect(cancelled.json.data.status_code).toBe('OK.12.20');
+    clock.set('2026-03-02T00:03:00.200Z');
+    await runSchedulerTick(t.app);
+    expect((await call(server.url, 'GET', `/api/v1/schedules/${scheduleRef}`)).json.data.schedule.runs).toHaveLength(2);
+  });
+});
