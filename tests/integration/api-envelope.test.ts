@@ -72,5 +72,23 @@ describe('api envelope', () => {
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(res.headers.get('x-request-id')).toMatch(/^req_/);
+    // Plain HTTP without a trusted proxy: no HSTS (it would be ignored, and wrong on localhost).
+    expect(res.headers.get('strict-transport-security')).toBeNull();
+  });
+
+  it('sends HSTS behind a trusted TLS proxy only', async () => {
+    const proxied = await createTestApp({ env: { PAYLINK_TRUST_PROXY: '1' } });
+    const proxiedServer = await startTestServer(proxied.app);
+    try {
+      const https = await fetch(`${proxiedServer.url}/healthz`, { headers: { 'x-forwarded-proto': 'https' } });
+      expect(https.headers.get('strict-transport-security')).toContain('max-age=31536000');
+      const http = await fetch(`${proxiedServer.url}/healthz`, { headers: { 'x-forwarded-proto': 'http' } });
+      expect(http.headers.get('strict-transport-security')).toBeNull();
+    } finally {
+      await proxiedServer.close();
+      await proxied.close();
+    }
+    const untrusted = await fetch(`${server.url}/healthz`, { headers: { 'x-forwarded-proto': 'https' } });
+    expect(untrusted.headers.get('strict-transport-security')).toBeNull();
   });
 });
