@@ -1,13 +1,13 @@
-import { getTableName, sql } from 'drizzle-orm';
+import { getTableName, sql, type Table } from 'drizzle-orm';
 import * as schema from '../../src/db/schema.ts';
 import type { PaylinkApp } from '../../src/app.ts';
 
 /** Every table but the sandbox vault, as text: for asserting that no card data is stored. */
 export async function dumpTablesOutsideVault(app: PaylinkApp): Promise<string> {
   const names = Object.values(schema)
-    .filter((v): v is typeof schema.payments => typeof v === 'object' && v !== null && Symbol.for('drizzle:IsDrizzleTable') in v)
-    .map((table) => getTableName(table))
-    .filter((name) => name !== 'sandbox_vault');
+    .filter((v): v is Table => typeof v === 'object' && v !== null && Symbol.for('drizzle:IsDrizzleTable') in v)
+    .map((table): string => getTableName(table))
+    .filter((name) => name !== getTableName(schema.sandboxVault));
   let out = '';
   for (const name of names) {
     const result = await app.db.execute(sql.raw(`select * from "${name}"`));
