@@ -22,10 +22,9 @@
  * Inputs are checked in the browser with the same zod/mini schemas the server uses
  * (src/schemas/card.ts, src/schemas/checkout.ts); the server checks everything again.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
-import { brandLabels, cardSchema, cvcLength, detectBrand, formatCardNumber, formatExpiry } from '../schemas/card.ts';
-import { type CustomerFieldPath, customerFieldSchemas } from '../schemas/checkout.ts';
-import { issuesToMessages } from '../schemas/parse.ts';
+import { Component } from 'preact';
+import { brandLabels, cardErrors as cardRuleErrors, cvcLength, detectBrand, formatCardNumber, formatExpiry } from '../schemas/card-rules.ts';
+import { type CustomerFieldPath, customerFieldError, customerRules } from '../schemas/checkout-rules.ts';
 
 export interface ExtraField {
   name: string;
@@ -56,11 +55,8 @@ const CARD_KEYS = ['card.number', 'card.expiry', 'card.cvc', 'card.name'];
 const idFor = (name: string) => `f-${name.replace(/[^\w-]/g, '-')}`;
 
 function fieldError(field: ExtraField, value: string): string | undefined {
-  const schema = customerFieldSchemas[field.name as CustomerFieldPath];
-  if (value.trim() === '') return field.required ? `Enter ${field.label.toLowerCase()}` : undefined;
-  if (!schema) return undefined;
-  const parsed = schema.safeParse(value);
-  return parsed.success ? undefined : parsed.error.issues[0]!.message;
+  if (field.name in customerRules) return customerFieldError(field.name as CustomerFieldPath, value, field.required);
+  return value.trim() === '' && field.required ? `Enter ${field.label.toLowerCase()}` : undefined;
 }
 
 function amountError(value: string): string | undefined {
@@ -79,85 +75,84 @@ function formatAmount(value: string, currency: string): string | undefined {
   }
 }
 
-export default function CardForm(props: CardFormProps) {
-  const { fields = [], amount } = props;
-  const [values, setValues] = useState<Record<string, string>>({});
-  const [errors, setErrors] = useState<Errors>({});
-  const [alert, setAlert] = useState<string>('');
-  const [busy, setBusy] = useState(false);
-  const [ready, setReady] = useState(false);
-  const inFlight = useRef(false);
-  const alertRef = useRef<HTMLDivElement>(null);
-  useEffect(() => setReady(true), []);
+interface State {
+  values: Record<string, string>;
+  errors: Errors;
+  alert: string;
+  busy: boolean;
+  ready: boolean;
+}
 
-  const value = (name: string) => values[name] ?? '';
-  const brand = detectBrand(value('card.number'));
-  const set = (name: string, v: string) => {
-    setValues((old) => ({ ...old, [name]: v }));
-    if (errors[name]) setErrors((old) => ({ ...old, [name]: '' }));
-  };
+// A class component: preact/hooks would cost another 1.2 KB gzip of the page's 12 KB budget.
+export default class CardForm extends Component<CardFormProps, State> {
+  state: State = { values: {}, errors: {}, alert: '', busy: false, ready: false };
+  private inFlight = false;
+  private alertEl: HTMLDivElement | null = null;
 
-  const cardErrors = (): Errors => {
-    const parsed = cardSchema.safeParse({ number: value('card.number'), expiry: value('card.expiry'), cvc: value('card.cvc'), name: value('card.name') });
+  componentDidMount() {
+    this.setState({ ready: true });
+  }
+
+  private value = (name: string) => this.state.values[name] ?? '';
+
+  private set = (name: string, v: string) =>
+    this.setState((old) => ({ values: { ...old.values, [name]: v }, errors: old.errors[name] ? { ...old.errors, [name]: '' } : old.errors }));
+
+  private cardErrors(): Errors {
     const out: Errors = {};
-    if (!parsed.success) for (const [k, v] of Object.entries(issuesToMessages(parsed.error.issues, 'card'))) out[k] = v[0]!;
+    const v = this.value;
+    const found = cardRuleErrors({ number: v('card.number'), expiry: v('card.expiry'), cvc: v('card.cvc'), name: v('card.name') });
+    for (const [k, m] of Object.entries(found)) out[`card.${k}`] = m;
     return out;
+  }
+
+  private errorFor(name: string): string | undefined {
+    if (name.startsWith('card.')) return this.cardErrors()[name];
+    if (name === 'amount') return amountError(this.value(name));
+    const field = this.props.fields?.find((f) => f.name === name);
+    return field && !field.readOnly ? fieldError(field, this.value(name)) : undefined;
+  }
+
+  private names(): string[] {
+    return [...(this.props.fields ?? []).map((f) => f.name), ...(this.props.amount ? ['amount'] : []), ...CARD_KEYS];
+  }
+
+  private blur = (name: string) => {
+    if (this.value(name) !== '') this.setState((old) => ({ errors: { ...old.errors, [name]: this.errorFor(name) ?? '' } }));
   };
 
-  const validateAll = (): Errors => {
-    const out: Errors = {};
-    for (const f of fields) {
-      if (f.readOnly) continue;
-      const e = fieldError(f, value(f.name));
-      if (e) out[f.name] = e;
-    }
-    if (amount) {
-      const e = amountError(value('amount'));
-      if (e) out.amount = e;
-    }
-    return { ...out, ...cardErrors() };
-  };
-
-  const blur = (name: string) => {
-    if (value(name) === '') return;
-    let e: string | undefined;
-    if (name.startsWith('card.')) e = cardErrors()[name];
-    else if (name === 'amount') e = amountError(value(name));
-    else {
-      const f = fields.find((x) => x.name === name);
-      e = f && fieldError(f, value(name));
-    }
-    setErrors((old) => ({ ...old, [name]: e ?? '' }));
-  };
-
-  const focusFirst = (errs: Errors) => {
-    const first = [...fields.map((f) => f.name), 'amount', ...CARD_KEYS].find((k) => errs[k]);
+  private focusFirst(errs: Errors) {
+    const first = this.names().find((k) => errs[k]);
     if (first) document.getElementById(idFor(first))?.focus();
-  };
+  }
 
-  const clearCard = () => setValues((old) => ({ ...old, 'card.number': '', 'card.cvc': '' }));
+  private showAlert(text: string) {
+    // Card number and security code are cleared after a failed attempt: nothing to leave behind.
+    this.setState((old) => ({ alert: text, values: { ...old.values, 'card.number': '', 'card.cvc': '' } }), () => this.alertEl?.focus());
+  }
 
-  async function submit(event: Event) {
+  private submit = async (event: Event) => {
     event.preventDefault();
-    if (inFlight.current || !ready) return;
-    setAlert('');
-    const errs = validateAll();
-    setErrors(errs);
-    if (Object.values(errs).some(Boolean)) {
-      focusFirst(errs);
-      return;
+    if (this.inFlight || !this.state.ready) return;
+    const errs: Errors = {};
+    for (const name of this.names()) {
+      const e = this.errorFor(name);
+      if (e) errs[name] = e;
     }
-    inFlight.current = true;
-    setBusy(true);
+    this.setState({ errors: errs, alert: '' });
+    if (Object.keys(errs).length > 0) return this.focusFirst(errs);
+    const { fields = [], amount, extraBody, submitUrl } = this.props;
+    const v = this.value;
     const body: Record<string, unknown> = {
-      ...props.extraBody,
-      fields: Object.fromEntries(fields.filter((f) => !f.readOnly).map((f) => [f.name, value(f.name)])),
-      card: { number: value('card.number'), expiry: value('card.expiry'), cvc: value('card.cvc'), name: value('card.name') },
+      ...extraBody,
+      fields: Object.fromEntries(fields.filter((f) => !f.readOnly).map((f) => [f.name, v(f.name)])),
+      card: { number: v('card.number'), expiry: v('card.expiry'), cvc: v('card.cvc'), name: v('card.name') },
     };
-    if (amount) body.amount = value('amount').replace(/,/g, '').trim();
-    let redirected = false;
+    if (amount) body.amount = v('amount').replace(/,/g, '').trim();
+    this.inFlight = true;
+    this.setState({ busy: true });
     try {
-      const response = await fetch(props.submitUrl, {
+      const response = await fetch(submitUrl, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify(body),
@@ -166,153 +161,162 @@ export default function CardForm(props: CardFormProps) {
       const json = await response.json().catch(() => undefined);
       const redirect = json?.data?.redirect_url;
       if (typeof redirect === 'string' && redirect.startsWith('/')) {
-        redirected = true;
-        clearCard();
+        this.setState((old) => ({ values: { ...old.values, 'card.number': '', 'card.cvc': '', 'card.expiry': '' } }));
         location.assign(redirect);
-        return;
+        return; // stays busy: the page is leaving
       }
       const messages = json?.messages;
       const inline: Errors = {};
       const general: string[] = [];
+      const known = new Set(this.names());
       if (messages && typeof messages === 'object') {
-        const known = new Set([...fields.map((f) => f.name), 'amount', ...CARD_KEYS]);
-        for (const [k, v] of Object.entries(messages as Record<string, string[]>)) {
-          if (known.has(k)) inline[k] = String(v[0]);
-          else general.push(...v.map(String));
+        for (const [k, m] of Object.entries(messages as Record<string, string[]>)) {
+          if (known.has(k)) inline[k] = String(m[0]);
+          else general.push(...m.map(String));
         }
       } else if (typeof messages === 'string') general.push(messages);
-      if (Object.keys(inline).length === 0 && general.length === 0) {
-        general.push(json?.data?.status_description ?? 'Something went wrong. Please try again.');
-      }
-      setErrors(inline);
-      if (general.length > 0) {
-        clearCard();
-        setAlert(general.join(' '));
-        alertRef.current?.focus();
-      } else focusFirst(inline);
+      if (Object.keys(inline).length === 0 && general.length === 0) general.push(json?.data?.status_description ?? 'Something went wrong. Please try again.');
+      this.setState({ errors: inline });
+      if (general.length > 0) this.showAlert(general.join(' '));
+      else this.focusFirst(inline);
     } catch {
-      setAlert('We could not reach the server. Check your connection and try again; you have not been charged twice.');
-      alertRef.current?.focus();
-    } finally {
-      if (!redirected) {
-        inFlight.current = false;
-        setBusy(false);
-      }
+      this.showAlert('We could not reach the server. Check your connection and try again.');
     }
-  }
+    this.inFlight = false;
+    this.setState({ busy: false });
+  };
 
-  const described = (name: string, hint?: string) => [hint ? `${idFor(name)}-hint` : '', errors[name] ? `${idFor(name)}-error` : ''].filter(Boolean).join(' ') || undefined;
-  const errorText = (name: string) =>
-    errors[name] ? (
+  private errorText(name: string) {
+    const e = this.state.errors[name];
+    return e ? (
       <p id={`${idFor(name)}-error`} class="field-error">
-        {errors[name]}
+        {e}
       </p>
     ) : null;
+  }
 
-  const input = (name: string, label: string, attrs: Record<string, unknown>, hint?: string) => (
-    <div class="field" key={name}>
-      <label for={idFor(name)}>{label}</label>
-      {hint && (
-        <p id={`${idFor(name)}-hint`} class="hint">
-          {hint}
-        </p>
-      )}
-      <input
-        id={idFor(name)}
-        name={name}
-        value={value(name)}
-        aria-invalid={errors[name] ? 'true' : undefined}
-        aria-describedby={described(name, hint)}
-        onInput={(e) => set(name, (e.currentTarget as HTMLInputElement).value)}
-        onBlur={() => blur(name)}
-        {...attrs}
-      />
-      {errorText(name)}
-    </div>
-  );
+  private described(name: string, extra?: string) {
+    return [extra, this.state.errors[name] ? `${idFor(name)}-error` : ''].filter(Boolean).join(' ') || undefined;
+  }
 
-  const extra = (f: ExtraField) => {
+  private input(name: string, label: string, attrs: Record<string, unknown>, hint?: string, after?: unknown) {
+    const id = idFor(name);
+    return (
+      <div class="field" key={name}>
+        <label for={id}>{label}</label>
+        {hint && (
+          <p id={`${id}-hint`} class="hint">
+            {hint}
+          </p>
+        )}
+        <input
+          id={id}
+          name={name}
+          value={this.value(name)}
+          aria-invalid={this.state.errors[name] ? 'true' : undefined}
+          aria-describedby={this.described(name, hint ? `${id}-hint` : undefined)}
+          onInput={(e) => this.set(name, (e.currentTarget as HTMLInputElement).value)}
+          onBlur={() => this.blur(name)}
+          {...attrs}
+        />
+        {after}
+        {this.errorText(name)}
+      </div>
+    );
+  }
+
+  private extra = (f: ExtraField) => {
+    const id = idFor(f.name);
     if (f.readOnly) {
       return (
         <div class="field" key={f.name}>
-          <label for={idFor(f.name)}>{f.label}</label>
-          <input id={idFor(f.name)} name={f.name} value={f.value} readOnly aria-readonly="true" class="readonly" type={f.type === 'select' ? 'text' : (f.type ?? 'text')} />
+          <label for={id}>{f.label}</label>
+          <input id={id} name={f.name} value={f.value} readOnly class="readonly" type={f.type === 'select' ? 'text' : (f.type ?? 'text')} />
         </div>
       );
     }
     if (f.type === 'select') {
       return (
         <div class="field" key={f.name}>
-          <label for={idFor(f.name)}>{f.label}</label>
+          <label for={id}>{f.label}</label>
           <select
-            id={idFor(f.name)}
+            id={id}
             name={f.name}
             autocomplete={f.autocomplete}
             required={f.required}
-            aria-invalid={errors[f.name] ? 'true' : undefined}
-            aria-describedby={described(f.name)}
-            value={value(f.name)}
-            onChange={(e) => set(f.name, (e.currentTarget as HTMLSelectElement).value)}
+            aria-invalid={this.state.errors[f.name] ? 'true' : undefined}
+            aria-describedby={this.described(f.name)}
+            value={this.value(f.name)}
+            onChange={(e) => this.set(f.name, (e.currentTarget as HTMLSelectElement).value)}
           >
             <option value="">Choose…</option>
             {f.options?.map(([code, name]) => (
               <option value={code}>{name}</option>
             ))}
           </select>
-          {errorText(f.name)}
+          {this.errorText(f.name)}
         </div>
       );
     }
-    return input(f.name, f.label, { type: f.type ?? 'text', autocomplete: f.autocomplete, inputmode: f.inputmode, required: f.required }, f.hint);
+    return this.input(f.name, f.label, { type: f.type ?? 'text', autocomplete: f.autocomplete, inputMode: f.inputmode, required: f.required }, f.hint);
   };
 
-  const shownAmount = amount ? formatAmount(value('amount'), amount.currency) : undefined;
-  const label = busy ? (props.busyLabel ?? 'Processing…') : shownAmount ? `${props.buttonLabel} ${shownAmount}` : props.buttonLabel;
-
-  return (
-    <form class="card-form" method="post" action={props.submitUrl} noValidate onSubmit={submit}>
-      {fields.length > 0 && <div class="fields">{fields.map(extra)}</div>}
-      {amount && input('amount', amount.label, { type: 'text', inputmode: 'decimal', autocomplete: 'transaction-amount', required: true }, amount.hint)}
-      <fieldset class="card">
-        <legend>{props.cardLegend ?? 'Card details'}</legend>
-        <div class="field">
-          <label for={idFor('card.number')}>Card number</label>
-          <div class="with-brand">
-            <input
-              id={idFor('card.number')}
-              name="cardnumber"
-              type="text"
-              inputMode="numeric"
-              autocomplete="cc-number"
-              autoCorrect="off"
-              spellcheck={false}
-              required
-              maxLength={23}
-              placeholder="1234 1234 1234 1234"
-              value={value('card.number')}
-              aria-invalid={errors['card.number'] ? 'true' : undefined}
-              aria-describedby={[brand ? `${idFor('card.number')}-brand` : '', errors['card.number'] ? `${idFor('card.number')}-error` : ''].filter(Boolean).join(' ') || undefined}
-              onInput={(e) => set('card.number', formatCardNumber((e.currentTarget as HTMLInputElement).value))}
-              onBlur={() => blur('card.number')}
-            />
-            <span id={`${idFor('card.number')}-brand`} class="brand" aria-live="polite">
+  render() {
+    const { fields = [], amount, buttonLabel, submitUrl } = this.props;
+    const { busy, ready, alert } = this.state;
+    const brand = detectBrand(this.value('card.number'));
+    const numberId = idFor('card.number');
+    const shownAmount = amount ? formatAmount(this.value('amount'), amount.currency) : undefined;
+    const label = busy ? (this.props.busyLabel ?? 'Processing…') : shownAmount ? `${buttonLabel} ${shownAmount}` : buttonLabel;
+    const onInput = (name: string, format: (v: string) => string) => (e: Event) => this.set(name, format((e.currentTarget as HTMLInputElement).value));
+    return (
+      <form class="card-form" method="post" action={submitUrl} noValidate onSubmit={this.submit}>
+        {fields.length > 0 && <div class="fields">{fields.map(this.extra)}</div>}
+        {amount && this.input('amount', amount.label, { type: 'text', inputMode: 'decimal', autocomplete: 'transaction-amount', required: true }, amount.hint)}
+        <fieldset class="card">
+          <legend>{this.props.cardLegend ?? 'Card details'}</legend>
+          {this.input(
+            'card.number',
+            'Card number',
+            {
+              type: 'text',
+              inputMode: 'numeric',
+              autocomplete: 'cc-number',
+              spellcheck: false,
+              required: true,
+              maxLength: 23,
+              placeholder: '1234 1234 1234 1234',
+              onInput: onInput('card.number', formatCardNumber),
+              'aria-describedby': this.described('card.number', `${numberId}-brand`),
+            },
+            undefined,
+            <span id={`${numberId}-brand`} class="brand" aria-live="polite">
               {brand ? brandLabels[brand] : ''}
-            </span>
+            </span>,
+          )}
+          <div class="row">
+            {this.input('card.expiry', 'Expiry date', { type: 'text', inputMode: 'numeric', autocomplete: 'cc-exp', required: true, placeholder: 'MM / YY', maxLength: 9, onInput: onInput('card.expiry', formatExpiry) }, 'MM/YY')}
+            {this.input('card.cvc', 'Security code', {
+              type: 'text',
+              inputMode: 'numeric',
+              autocomplete: 'cc-csc',
+              required: true,
+              maxLength: 4,
+              placeholder: `${cvcLength(brand)} digits`,
+              onInput: onInput('card.cvc', (v) => v.replace(/\D/g, '').slice(0, cvcLength(brand))),
+            })}
           </div>
-          {errorText('card.number')}
+          {this.input('card.name', 'Name on card', { type: 'text', autocomplete: 'cc-name', required: true, spellcheck: false })}
+        </fieldset>
+        <div ref={(el) => {
+            this.alertEl = el;
+          }} tabIndex={-1} class={alert ? 'alert' : 'alert empty'} role="alert">
+          {alert}
         </div>
-        <div class="row">
-          {input('card.expiry', 'Expiry date', { type: 'text', inputMode: 'numeric', autocomplete: 'cc-exp', required: true, placeholder: 'MM / YY', maxLength: 9, onInput: (e: Event) => set('card.expiry', formatExpiry((e.currentTarget as HTMLInputElement).value)) }, 'MM/YY')}
-          {input('card.cvc', 'Security code', { type: 'text', inputMode: 'numeric', autocomplete: 'cc-csc', required: true, maxLength: 4, placeholder: brand === 'amex' ? '4 digits' : '3 digits', onInput: (e: Event) => set('card.cvc', (e.currentTarget as HTMLInputElement).value.replace(/\D/g, '').slice(0, cvcLength(brand))) })}
-        </div>
-        {input('card.name', 'Name on card', { type: 'text', autocomplete: 'cc-name', required: true, spellcheck: false })}
-      </fieldset>
-      <div ref={alertRef} tabIndex={-1} class={alert ? 'alert' : 'alert empty'} role="alert">
-        {alert}
-      </div>
-      <button type="submit" class="pay" disabled={!ready} aria-disabled={busy ? 'true' : undefined}>
-        {label}
-      </button>
-    </form>
-  );
+        <button type="submit" class="pay" disabled={!ready} aria-disabled={busy ? 'true' : undefined}>
+          {label}
+        </button>
+      </form>
+    );
+  }
 }

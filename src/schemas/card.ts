@@ -1,118 +1,27 @@
 import * as z from 'zod/mini';
+import { type CardField, cardDigits, cardRules, type CardValues } from './card-rules.ts';
 
 /**
- * Card entry as the browser sends it, shared by the card island and the server (zod/mini keeps
- * the island small). The browser checks shape and Luhn so the customer sees mistakes at once;
- * the server parses the same schema again, then checks the expiry against its own clock, and
- * the acquirer validates the card once more. Card data goes only to the acquirer: never to logs
- * or paylink's tables.
+ * Card entry as the browser sends it: the server's zod/mini schema, built from the very rule
+ * functions the card island runs (card-rules.ts). The server then checks the expiry against its
+ * own clock and the acquirer validates the card once more. Card data goes only to the acquirer:
+ * never to logs or paylink's tables.
  */
+export * from './card-rules.ts';
 
-export type CardBrand = 'visa' | 'mastercard' | 'amex' | 'discover' | 'jcb' | 'diners' | 'unionpay';
+const ruled = (field: CardField) =>
+  z.string(cardRules[field]('', { number: '', expiry: '', cvc: '', name: '' })!).check(z.maxLength(200, 'is too long'));
 
-const brandPrefixes: [CardBrand, RegExp][] = [
-  ['visa', /^4/],
-  ['mastercard', /^(5[1-5]|2(2[2-9]|[3-6]\d|7[01]|720))/],
-  ['amex', /^3[47]/],
-  ['discover', /^(6011|65|64[4-9])/],
-  ['jcb', /^35(2[89]|[3-8])/],
-  ['diners', /^3(0[0-5]|[689])/],
-  ['unionpay', /^62/],
-];
-
-export const brandLabels: Record<CardBrand, string> = {
-  visa: 'Visa',
-  mastercard: 'Mastercard',
-  amex: 'American Express',
-  discover: 'Discover',
-  jcb: 'JCB',
-  diners: 'Diners Club',
-  unionpay: 'UnionPay',
-};
-
-export const cardDigits = (value: string) => value.replace(/[\s-]/g, '');
-
-/** The brand a card number (or its first digits) belongs to, from its prefix. */
-export function detectBrand(number: string): CardBrand | undefined {
-  const digits = cardDigits(number);
-  return digits === '' ? undefined : brandPrefixes.find(([, prefix]) => prefix.test(digits))?.[0];
-}
-
-export const cvcLength = (brand: CardBrand | undefined) => (brand === 'amex' ? 4 : 3);
-
-export function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
-
-/** Groups digits for display as the customer types: 4242 4242 4242 4242 (Amex 4-6-5). */
-export function formatCardNumber(value: string): string {
-  const digits = cardDigits(value).replace(/\D/g, '').slice(0, 19);
-  const groups = detectBrand(digits) === 'amex' ? [4, 6, 5] : [4, 4, 4, 4, 3];
-  const out: string[] = [];
-  let at = 0;
-  for (const size of groups) {
-    if (at >= digits.length) break;
-    out.push(digits.slice(at, at + size));
-    at += size;
-  }
-  return out.join(' ');
-}
-
-/** MM/YY as typed: inserts the slash, keeps digits only. */
-export function formatExpiry(value: string): string {
-  const digits = value.replace(/\D/g, '').slice(0, 4);
-  if (digits.length === 1 && digits > '1') return `0${digits} / `;
-  return digits.length > 2 ? `${digits.slice(0, 2)} / ${digits.slice(2)}` : digits;
-}
-
-const EXPIRY = /^(0[1-9]|1[0-2])\s*\/\s*(\d{2}|\d{4})$/;
-
-/** {month, four-digit year} from "MM/YY" or "MM/YYYY". */
-export function parseExpiry(value: string): { month: number; year: number } | undefined {
-  const match = EXPIRY.exec(value.trim());
-  if (!match) return undefined;
-  const year = Number(match[2]);
-  return { month: Number(match[1]), year: match[2]!.length === 2 ? 2000 + year : year };
-}
-
-/** True when the card is still valid at `now` (a card is valid through the end of its month). */
-export const expiryInFuture = (expiry: { month: number; year: number }, now: Date) =>
-  Date.UTC(expiry.year, expiry.month, 1) > now.getTime();
-
-export const cardSchema = z.object({
-  number: z.string('Enter the card number').check(
-    z.overwrite(cardDigits),
-    z.minLength(1, 'Enter the card number'),
-    z.regex(/^\d{12,19}$/, 'Enter the card number: 12 to 19 digits'),
-    z.refine(luhnValid, 'This card number is not valid: check it for typing mistakes'),
-  ),
-  expiry: z.string('Enter the expiry date').check(
-    z.minLength(1, 'Enter the expiry date'),
-    z.refine((v) => parseExpiry(v) !== undefined, 'Enter the expiry date as MM/YY'),
-  ),
-  cvc: z.string('Enter the security code').check(
-    z.trim(),
-    z.minLength(1, 'Enter the security code'),
-    z.regex(/^\d{3,4}$/, 'Enter the 3 or 4 digit security code'),
-  ),
-  name: z.string('Enter the name on the card').check(
-    z.trim(),
-    z.minLength(1, 'Enter the name on the card'),
-    z.maxLength(120, 'The name on the card must be at most 120 characters'),
-  ),
-}).check(
-  z.superRefine((card, ctx) => {
-    const size = cvcLength(detectBrand(card.number));
-    if (/^\d{3,4}$/.test(card.cvc) && card.cvc.length !== size) {
-      ctx.issues.push({ code: 'custom', path: ['cvc'], message: `Enter the ${size} digit security code`, input: card.cvc });
-    }
-  }),
-);
+export const cardSchema = z
+  .object({ number: ruled('number'), expiry: ruled('expiry'), cvc: ruled('cvc'), name: ruled('name') })
+  .check(
+    z.superRefine((card, ctx) => {
+      for (const field of ['number', 'expiry', 'cvc', 'name'] as const) {
+        const message = cardRules[field](card[field], card as CardValues);
+        if (message) ctx.issues.push({ code: 'custom', path: [field], message, input: card[field] });
+      }
+    }),
+    z.overwrite((card) => ({ ...card, number: cardDigits(card.number), cvc: card.cvc.trim(), name: card.name.trim(), expiry: card.expiry.trim() })),
+  );
 
 export type CardFormInput = z.infer<typeof cardSchema>;

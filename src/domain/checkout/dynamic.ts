@@ -44,7 +44,7 @@ export function flattenBody(body: DynamicLinkBody): Partial<Record<FieldPath, st
     if (value === undefined || value === null) return;
     if (typeof value === 'object') {
       for (const [k, v] of Object.entries(value)) visit(v, prefix ? `${prefix}.${k}` : k);
-    } else if ((fieldPaths as readonly string[]).includes(prefix)) out[prefix as FieldPath] = String(value);
+    } else if ((fieldPaths as readonly string[]).includes(prefix) && String(value) !== '') out[prefix as FieldPath] = String(value);
   };
   visit({ customer: body.customer, payment: body.payment }, '');
   return out;

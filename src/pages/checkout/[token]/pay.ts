@@ -1,0 +1,6 @@
+import { methodNotAllowed } from '../../../api/endpoint.ts';
+import { payBySessionToken } from '../_routes.ts';
+
+/** The checkout form's card submission (same origin, JSON; see src/components/CardForm.tsx). */
+export const POST = payBySessionToken;
+export const ALL = methodNotAllowed(['POST']);

@@ -1,0 +1,6 @@
+import { methodNotAllowed } from '../../../api/endpoint.ts';
+import { payStaticLink } from '../../checkout/_routes.ts';
+
+/** A static link's card submission: the first one creates the session named by the page's token. */
+export const POST = payStaticLink;
+export const ALL = methodNotAllowed(['POST']);
