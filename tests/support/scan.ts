@@ -4,7 +4,7 @@ import type { PaylinkApp } from '../../src/app.ts';
 
 /** Every table but the sandbox vault, as text: for asserting that no card data is stored. */
 export async function dumpTablesOutsideVault(app: PaylinkApp): Promise<string> {
-  const names = Object.values(schema)
+  const names = (Object.values(schema) as unknown[])
     .filter((v): v is Table => typeof v === 'object' && v !== null && Symbol.for('drizzle:IsDrizzleTable') in v)
     .map((table): string => getTableName(table))
     .filter((name) => name !== getTableName(schema.sandboxVault));
