@@ -3,6 +3,7 @@ import { purgeExpiredKeys } from '../domain/idempotency/store.ts';
 import { startCallbackLoop } from './callbacks.ts';
 import { type Loop, startLoop } from './loop.ts';
 import { startRefundRecoveryLoop } from './refund-recovery.ts';
+import { startMailerLoop } from './mailer.ts';
 import { startSchedulerLoop } from './scheduler.ts';
 
 /**
@@ -28,6 +29,7 @@ export function startWorkers(app: PaylinkApp): Workers {
       },
     }),
     startCallbackLoop(app, log),
+    startMailerLoop(app, log),
     startSchedulerLoop(app, log),
     startRefundRecoveryLoop(app, log),
   ];

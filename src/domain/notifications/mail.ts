@@ -1,0 +1,98 @@
+import { and, asc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../../db/client.ts';
+import { assets, integrators, links, outboxEvents, payments } from '../../db/schema.ts';
+import type { OutboxEvent } from './callbacks.ts';
+import type { MerchantView } from './email/templates.ts';
+import { nextRetry } from './retry.ts';
+
+/**
+ * The e-mail side of the outbox, in the database: claim due e-mails under a lease, look up the
+ * merchant (name, logo) at send time, record the outcome. Sending happens in the mailer worker,
+ * outside any transaction. A bad recipient fails its own e-mail only.
+ */
+export async function claimDueEmails(db: Db, opts: { now: Date; leaseMs: number; limit: number }): Promise<OutboxEvent[]> {
+  const due = db
+    .select({ id: outboxEvents.id })
+    .from(outboxEvents)
+    .where(
+      and(
+        eq(outboxEvents.emailState, 'pending'),
+        lte(outboxEvents.emailNextAt, opts.now),
+        or(isNull(outboxEvents.emailLockedUntil), lte(outboxEvents.emailLockedUntil, opts.now)),
+      ),
+    )
+    .orderBy(asc(outboxEvents.emailNextAt))
+    .limit(opts.limit)
+    .for('update', { skipLocked: true });
+  return db
+    .update(outboxEvents)
+    .set({ emailLockedUntil: new Date(opts.now.getTime() + opts.leaseMs) })
+    .where(and(inArray(outboxEvents.id, due), eq(outboxEvents.emailState, 'pending')))
+    .returning();
+}
+
+const emailSchema = z.email();
+/** A recipient nodemailer can address: one plain address, no display name or list. */
+export const isDeliverableAddress = (to: string | null | undefined): to is string =>
+  typeof to === 'string' && to.length <= 254 && !/[\s,;<>]/.test(to) && emailSchema.safeParse(to).success;
+
+/** The merchant an e-mail speaks for: the integrator's name and, when the payment came from a link with a logo, that logo. */
+export async function merchantFor(db: Db, event: Pick<OutboxEvent, 'integratorId' | 'data'>): Promise<MerchantView> {
+  const [integrator] = await db.select({ name: integrators.name }).from(integrators).where(eq(integrators.id, event.integratorId));
+  const merchant: MerchantView = { name: integrator?.name ?? 'paylink' };
+  const transactionId = typeof event.data.transaction_id === 'string' ? event.data.transaction_id : undefined;
+  const linkId = typeof event.data.link_id === 'string' ? event.data.link_id : undefined;
+  let logoAssetId: string | null | undefined;
+  if (linkId) {
+    [{ logoAssetId } = { logoAssetId: null }] = await db.select({ logoAssetId: links.logoAssetId }).from(links).where(and(eq(links.id, linkId), eq(links.integratorId, event.integratorId)));
+  } else if (transactionId) {
+    const [row] = await db
+      .select({ logoAssetId: links.logoAssetId })
+      .from(payments)
+      .innerJoin(links, eq(links.id, payments.linkId))
+      .where(and(eq(payments.id, transactionId), eq(payments.integratorId, event.integratorId)));
+    logoAssetId = row?.logoAssetId;
+  }
+  if (logoAssetId) {
+    const [asset] = await db.select({ contentType: assets.contentType, bytes: assets.bytes }).from(assets).where(eq(assets.id, logoAssetId));
+    if (asset) merchant.logo = asset;
+  }
+  return merchant;
+}
+
+export type MailOutcome = { ok: true } | { ok: false; error: string; permanent: boolean };
+
+export async function recordEmailOutcome(
+  db: Db,
+  opts: { eventId: string; outcome: MailOutcome; now: Date; schedule: readonly number[]; random?: () => number },
+): Promise<{ attempt: number; state: OutboxEvent['emailState']; nextAt: Date | null }> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ attempts: outboxEvents.emailAttempts, state: outboxEvents.emailState })
+      .from(outboxEvents)
+      .where(eq(outboxEvents.id, opts.eventId))
+      .for('update');
+    if (!row) throw new Error(`outbox event ${opts.eventId} vanished`);
+    const attempt = row.attempts + 1;
+    if (row.state !== 'pending') {
+      await tx.update(outboxEvents).set({ emailAttempts: attempt }).where(eq(outboxEvents.id, opts.eventId));
+      return { attempt, state: row.state, nextAt: null };
+    }
+    if (opts.outcome.ok) {
+      await tx
+        .update(outboxEvents)
+        .set({ emailAttempts: attempt, emailState: 'sent', emailSentAt: opts.now, emailNextAt: null, emailLockedUntil: null, emailLastError: null })
+        .where(eq(outboxEvents.id, opts.eventId));
+      return { attempt, state: 'sent', nextAt: null };
+    }
+    const decision = opts.outcome.permanent ? ({ kind: 'give-up' } as const) : nextRetry({ attempt, schedule: opts.schedule, now: opts.now, random: opts.random });
+    const state = decision.kind === 'retry' ? 'pending' : 'failed';
+    const nextAt = decision.kind === 'retry' ? decision.at : null;
+    await tx
+      .update(outboxEvents)
+      .set({ emailAttempts: attempt, emailState: state, emailNextAt: nextAt, emailLockedUntil: null, emailLastError: opts.outcome.error.slice(0, 500) })
+      .where(eq(outboxEvents.id, opts.eventId));
+    return { attempt, state, nextAt };
+  });
+}

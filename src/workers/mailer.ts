@@ -1,0 +1,134 @@
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import nodemailer from 'nodemailer';
+import type { PaylinkApp } from '../app.ts';
+import { renderEmail } from '../domain/notifications/email/templates.ts';
+import { claimDueEmails, isDeliverableAddress, type MailOutcome, merchantFor, recordEmailOutcome } from '../domain/notifications/mail.ts';
+import type { OutboxEvent } from '../domain/notifications/callbacks.ts';
+import type { Logger } from '../log.ts';
+import { type Loop, startLoop } from './loop.ts';
+
+/**
+ * The mailer: claims due customer e-mails from the outbox and sends them with nodemailer over
+ * SMTP_URL, retrying temporary failures (connection problems, SMTP 4xx) on
+ * PAYLINK_MAIL_RETRY_SECONDS; a permanent rejection (SMTP 5xx, an unusable address) fails that
+ * e-mail only. Without SMTP_URL each message is written as an .eml file under
+ * <PAYLINK_DATA_DIR>/mail/ and logged in one line, so a developer can open it.
+ */
+export interface Mailer {
+  sendDue(): Promise<number>;
+  close(): Promise<void>;
+}
+
+const LEASE_MS = 2 * 60 * 1000;
+const BATCH = 16;
+const CONCURRENCY = 4;
+
+export const mailDir = (app: PaylinkApp) => join(app.config.dataDir, 'mail');
+
+export function createMailer(app: PaylinkApp, opts: { random?: () => number } = {}): Mailer {
+  const log = app.log.child({ component: 'mailer' });
+  const smtp = app.config.smtpUrl
+    ? nodemailer.createTransport({ url: app.config.smtpUrl, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 } as never)
+    : undefined;
+  const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+
+  async function sendOne(event: OutboxEvent): Promise<void> {
+    const to = event.emailTo;
+    let outcome: MailOutcome;
+    let subject = '';
+    if (!isDeliverableAddress(to)) {
+      outcome = { ok: false, error: 'the recipient address is not a valid e-mail address', permanent: true };
+    } else {
+      const merchant = await merchantFor(app.db, event);
+      const mail = renderEmail({ type: event.type, data: event.data, createdAt: event.createdAt, merchant });
+      subject = mail.subject;
+      const message = {
+        from: app.config.mailFrom,
+        to,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        attachments: mail.attachments,
+        // The same Message-ID on a resend (at-least-once), so mail clients can fold duplicates.
+        messageId: `<${event.id}@paylink>`,
+        headers: { 'X-Paylink-Event': event.id },
+      };
+      try {
+        if (smtp) {
+          await smtp.sendMail(message);
+          log.info('mail sent', { event_id: event.id, type: event.type, to, subject });
+        } else {
+          const built = await builder.sendMail(message);
+          const file = await writeEml(event, built.message as Buffer);
+          log.info('mail written (no SMTP_URL)', { event_id: event.id, type: event.type, to, subject, file });
+        }
+        outcome = { ok: true };
+      } catch (error) {
+        outcome = classify(error);
+      }
+    }
+    const result = await recordEmailOutcome(app.db, { eventId: event.id, outcome, now: app.now(), schedule: app.config.mailRetrySeconds, random: opts.random });
+    if (!outcome.ok) {
+      const fields = { event_id: event.id, type: event.type, to, attempt: result.attempt, state: result.state, error: outcome.error };
+      if (result.state === 'failed') log.warn('mail failed for good', fields);
+      else log.info('mail attempt failed; will retry', { ...fields, next_attempt_at: result.nextAt?.toISOString(), subject });
+    }
+  }
+
+  async function writeEml(event: OutboxEvent, raw: Buffer): Promise<string> {
+    const dir = mailDir(app);
+    await mkdir(dir, { recursive: true });
+    const stamp = event.createdAt.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    const file = join(dir, `${stamp}-${event.type}-${event.id}.eml`);
+    const tmp = `${file}.${process.pid}.tmp`;
+    await writeFile(tmp, raw, { mode: 0o600 });
+    await rename(tmp, file);
+    return file;
+  }
+
+  return {
+    async sendDue() {
+      const events = await claimDueEmails(app.db, { now: app.now(), leaseMs: LEASE_MS, limit: BATCH });
+      let next = 0;
+      const worker = async () => {
+        while (next < events.length) {
+          const event = events[next++]!;
+          try {
+            await sendOne(event);
+          } catch (error) {
+            log.error('mail sending crashed', { event_id: event.id, error });
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(CONCURRENCY, events.length) }, worker));
+      return events.length;
+    },
+    async close() {
+      smtp?.close();
+      builder.close();
+    },
+  };
+}
+
+/** SMTP 5xx (and an envelope the server rejects outright) is permanent; anything else is worth a retry. */
+export function classify(error: unknown): MailOutcome {
+  const e = error as { responseCode?: number; code?: string; response?: string; message?: string };
+  const detail = (e.response ?? e.message ?? String(error)).replace(/\s+/g, ' ').slice(0, 300);
+  if (typeof e.responseCode === 'number') {
+    return { ok: false, error: `SMTP ${e.responseCode}: ${detail}`, permanent: e.responseCode >= 500 };
+  }
+  return { ok: false, error: `${e.code ? `${e.code}: ` : ''}${detail}`, permanent: false };
+}
+
+export function startMailerLoop(app: PaylinkApp, log: Logger): Loop {
+  const mailer = createMailer(app);
+  const loop = startLoop({ name: 'mailer', intervalMs: app.config.workerPollMs, log, tick: async () => (await mailer.sendDue()) > 0 });
+  return {
+    ...loop,
+    async stop() {
+      await loop.stop();
+      await mailer.close();
+    },
+  };
+}

@@ -1,0 +1,214 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { type ParsedMail, simpleParser } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { newId } from '../../src/crypto.ts';
+import { assets, integrators, links, outboxEvents, payments } from '../../src/db/schema.ts';
+import { enqueueEvent, type EventType } from '../../src/domain/notifications/outbox.ts';
+import { createMailer, mailDir } from '../../src/workers/mailer.ts';
+import { createTestApp, provision, type TestApp } from '../support/app.ts';
+
+/** A real SMTP peer (smtp-server) that keeps every accepted message and rejects chosen recipients. */
+async function startSmtpPeer(opts: { rejectRecipient?: (address: string) => { code: number; message: string } | undefined } = {}) {
+  const messages: Array<{ envelopeTo: string[]; raw: Buffer; parsed: ParsedMail }> = [];
+  let failNext = 0;
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      const reject = opts.rejectRecipient?.(address.address);
+      if (reject) return callback(Object.assign(new Error(reject.message), { responseCode: reject.code }));
+      callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', async () => {
+        if (failNext > 0) {
+          failNext--;
+          return callback(Object.assign(new Error('try again later'), { responseCode: 451 }));
+        }
+        const raw = Buffer.concat(chunks);
+        messages.push({ envelopeTo: session.envelope.rcptTo.map((r) => r.address), raw, parsed: await simpleParser(raw, { keepCidLinks: true }) });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    messages,
+    failNextWith451(n: number) {
+      failNext = n;
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+let t: TestApp | undefined;
+let peer: Awaited<ReturnType<typeof startSmtpPeer>> | undefined;
+let clock: Date;
+
+afterEach(async () => {
+  await peer?.close();
+  await t?.close();
+  t = undefined;
+  peer = undefined;
+});
+
+async function setup(env: Record<string, string> = {}) {
+  clock = new Date('2025-06-01T10:00:00.000Z');
+  t = await createTestApp({ now: () => clock, env });
+  await provision(t);
+  const [acme] = await t.app.db.select().from(integrators).where(eq(integrators.email, 'billing@acme.example'));
+  return acme!.id;
+}
+
+async function enqueue(integratorId: string, type: EventType, emailTo: string, data: Record<string, unknown>) {
+  return enqueueEvent(t!.app.db, { integratorId, type, data, emailTo, now: clock });
+}
+
+const paymentData = {
+  transaction_id: 'txn_0123456789abcdef0123456789abcdef',
+  status: 'succeeded',
+  amount: '250.00',
+  currency: 'PHP',
+  merchant_reference_id: 'order-<42>',
+  description: 'Two books & a <script>alert(1)</script> bookmark',
+  card: { brand: 'visa', last4: '4242' },
+};
+
+async function sendDue() {
+  const mailer = createMailer(t!.app, { random: () => 0.5 });
+  try {
+    return await mailer.sendDue();
+  } finally {
+    await mailer.close();
+  }
+}
+
+const row = async (id: string) => (await t!.app.db.select().from(outboxEvents).where(eq(outboxEvents.id, id)))[0]!;
+
+describe('mail › over SMTP', () => {
+  it('sends the customer a receipt with the right recipient, subject, amount, masked card and transaction id', async () => {
+    peer = await startSmtpPeer();
+    const integratorId = await setup({ SMTP_URL: peer.url, MAIL_FROM: 'Acme via paylink <receipts@paylink.test>' });
+    const id = await enqueue(integratorId, 'payment.succeeded', 'juan@example.com', paymentData);
+    expect(await sendDue()).toBe(1);
+    expect(peer.messages).toHaveLength(1);
+    const { envelopeTo, parsed } = peer.messages[0]!;
+    expect(envelopeTo).toEqual(['juan@example.com']);
+    expect(parsed.subject).toBe('Payment received: ₱250.00 — Acme Books');
+    expect(parsed.from?.text).toBe('"Acme via paylink" <receipts@paylink.test>');
+    expect(parsed.messageId).toBe(`<${id}@paylink>`);
+    expect(parsed.text).toContain('₱250.00');
+    expect(parsed.text).toContain('Visa •••• 4242');
+    expect(parsed.text).toContain('txn_0123456789abcdef0123456789abcdef');
+    expect(parsed.text).not.toMatch(/4242424242424242/);
+    expect(parsed.html).toContain('₱250.00');
+    expect(parsed.html).toContain('Two books &amp; a &lt;script&gt;alert(1)&lt;/script&gt; bookmark');
+    expect(parsed.html).toContain('order-&lt;42&gt;');
+    expect(parsed.html).not.toContain('<script>');
+    expect(await row(id)).toMatchObject({ emailState: 'sent', emailAttempts: 1, emailSentAt: clock, emailLastError: null });
+  });
+
+  it('e-mails a refund and each scheduled charge with their own subjects', async () => {
+    peer = await startSmtpPeer();
+    const integratorId = await setup({ SMTP_URL: peer.url });
+    await enqueue(integratorId, 'refund.succeeded', 'juan@example.com', { ...paymentData, refund_id: 'rfd_1', amount: '50.00', status: 'succeeded' });
+    await enqueue(integratorId, 'schedule.charge_succeeded', 'maria@example.com', { ...paymentData, schedule_reference: 'sch_42', amount: '1000.00' });
+    expect(await sendDue()).toBe(2);
+    const subjects = peer.messages.map((m) => m.parsed.subject).sort();
+    expect(subjects).toEqual(['Payment received: ₱1,000.00 — Acme Books', 'Refund of ₱50.00 — Acme Books']);
+    const refund = peer.messages.find((m) => m.parsed.subject?.startsWith('Refund'))!;
+    expect(refund.parsed.text).toContain('rfd_1');
+    const scheduled = peer.messages.find((m) => m.parsed.subject?.startsWith('Payment'))!;
+    expect(scheduled.envelopeTo).toEqual(['maria@example.com']);
+    expect(scheduled.parsed.text).toContain('sch_42');
+  });
+
+  it('shows the link’s logo inline (cid attachment)', async () => {
+    peer = await startSmtpPeer();
+    const integratorId = await setup({ SMTP_URL: peer.url });
+    const png = Buffer.from('89504e470d0a1a0a0000000d4948445200000001000000010806000000', 'hex');
+    const assetId = newId('img');
+    await t!.app.db.insert(assets).values({ id: assetId, integratorId, contentType: 'image/png', sha256: 'x', bytes: png });
+    const [link] = await t!.app.db.update(links).set({ logoAssetId: assetId }).where(eq(links.slug, 'acme-books')).returning();
+    await t!.app.db.insert(payments).values({ id: paymentData.transaction_id, integratorId, linkId: link!.id, status: 'succeeded', amountMinor: 25000n, currency: 'PHP' });
+    await enqueue(integratorId, 'payment.succeeded', 'juan@example.com', paymentData);
+    await sendDue();
+    const { parsed } = peer.messages[0]!;
+    expect(parsed.html).toContain('src="cid:merchant-logo@paylink"');
+    const logo = parsed.attachments.find((a) => a.contentId === '<merchant-logo@paylink>');
+    expect(logo?.contentType).toBe('image/png');
+    expect(logo?.content.equals(png)).toBe(true);
+  });
+
+  it('a rejected recipient fails its own e-mail only; the others still go out', async () => {
+    peer = await startSmtpPeer({ rejectRecipient: (a) => (a === 'nobody@example.com' ? { code: 550, message: 'No such user' } : undefined) });
+    const integratorId = await setup({ SMTP_URL: peer.url });
+    const bad = await enqueue(integratorId, 'payment.succeeded', 'nobody@example.com', paymentData);
+    const invalid = await enqueue(integratorId, 'payment.succeeded', 'not an address', paymentData);
+    const good = await enqueue(integratorId, 'payment.succeeded', 'juan@example.com', paymentData);
+    await sendDue();
+    expect(await row(bad)).toMatchObject({ emailState: 'failed', emailAttempts: 1 });
+    expect((await row(bad)).emailLastError).toMatch(/^SMTP 550/);
+    expect(await row(invalid)).toMatchObject({ emailState: 'failed', emailLastError: 'the recipient address is not a valid e-mail address' });
+    expect(await row(good)).toMatchObject({ emailState: 'sent' });
+    expect(peer.messages.map((m) => m.envelopeTo)).toEqual([['juan@example.com']]);
+  });
+
+  it('retries a temporary SMTP failure with backoff, then sends', async () => {
+    peer = await startSmtpPeer();
+    const integratorId = await setup({ SMTP_URL: peer.url, PAYLINK_MAIL_RETRY_SECONDS: '60,300' });
+    peer.failNextWith451(1);
+    const id = await enqueue(integratorId, 'payment.succeeded', 'juan@example.com', paymentData);
+    await sendDue();
+    const first = await row(id);
+    expect(first).toMatchObject({ emailState: 'pending', emailAttempts: 1 });
+    expect(first.emailLastError).toMatch(/^SMTP 451/);
+    expect(first.emailNextAt).toEqual(new Date(clock.getTime() + 60_000));
+    expect(await sendDue()).toBe(0);
+    clock = new Date(clock.getTime() + 60_000);
+    await sendDue();
+    expect(await row(id)).toMatchObject({ emailState: 'sent', emailAttempts: 2 });
+    expect(peer.messages).toHaveLength(1);
+  });
+
+  it('retries when the SMTP server is unreachable', async () => {
+    peer = await startSmtpPeer();
+    const url = peer.url;
+    await peer.close();
+    peer = undefined;
+    const integratorId = await setup({ SMTP_URL: url });
+    const id = await enqueue(integratorId, 'payment.succeeded', 'juan@example.com', paymentData);
+    await sendDue();
+    expect(await row(id)).toMatchObject({ emailState: 'pending', emailAttempts: 1 });
+    expect((await row(id)).emailLastError).toMatch(/ECONNECTION|ECONNREFUSED/);
+  });
+});
+
+describe('mail › without SMTP_URL', () => {
+  it('writes each e-mail as an .eml file under PAYLINK_DATA_DIR/mail and logs one line', async () => {
+    const integratorId = await setup();
+    const id = await enqueue(integratorId, 'payment.succeeded', 'juan@example.com', paymentData);
+    expect(await sendDue()).toBe(1);
+    const dir = mailDir(t!.app);
+    const files = readdirSync(dir);
+    expect(files).toHaveLength(1);
+    expect(files[0]).toMatch(new RegExp(`^20250601T100000Z-payment\\.succeeded-${id}\\.eml$`));
+    const parsed = await simpleParser(readFileSync(join(dir, files[0]!)));
+    expect(parsed.subject).toBe('Payment received: ₱250.00 — Acme Books');
+    expect((parsed.to as { text: string }).text).toBe('juan@example.com');
+    expect(parsed.text).toContain('Visa •••• 4242');
+    expect(await row(id)).toMatchObject({ emailState: 'sent' });
+    const lines = t!.logs.map((l) => JSON.parse(l)).filter((l) => l.component === 'mailer');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ level: 'info', msg: 'mail written (no SMTP_URL)', to: 'juan@example.com', file: join(dir, files[0]!) });
+  });
+});
