@@ -39,11 +39,7 @@ export interface PayRequest {
   input: unknown;
 }
 
-function parseSubmission(input: unknown): CheckoutSubmission {
-  const parsed = checkoutSubmissionSchema.safeParse(input);
-  if (!parsed.success) throw invalidFields(issuesToMessages(parsed.error.issues));
-  return parsed.data;
-}
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const paidError = (token: string) =>
   new DomainError('ER.03.22', 'Checkout session already paid', {
@@ -59,12 +55,12 @@ const lockedError = () =>
 const notFoundError = () =>
   new DomainError('ER.03.20', 'Checkout session not found', { messages: { '(request)': ['This payment page does not exist. Check the link you were sent.'] } });
 
-async function resolveSession(app: PaylinkApp, req: PayRequest, submission: CheckoutSubmission): Promise<{ token: string; session: CheckoutSession; link: LinkWithMerchant }> {
+async function resolveSession(app: PaylinkApp, req: PayRequest, pageToken: unknown): Promise<{ token: string; session: CheckoutSession; link: LinkWithMerchant }> {
   if (req.slug !== undefined) {
     const link = await findActiveLink(app.db, req.slug);
     if (!link) throw new DomainError('ER.03.10', 'Payment link not found', { messages: { '(request)': ['This payment link does not exist or is no longer active.'] } });
-    const token = submission.session;
-    if (!token || !SESSION_TOKEN.test(token)) throw invalidFields({ session: ['The payment form is out of date: reload the page'] });
+    const token = pageToken;
+    if (typeof token !== 'string' || !SESSION_TOKEN.test(token)) throw invalidFields({ session: ['The payment form is out of date: reload the page'] });
     const existing = await findSessionByToken(app.db, token);
     if (existing) {
       if (existing.linkId !== link.link.id) throw notFoundError();
@@ -104,24 +100,26 @@ function ensurePayable(session: CheckoutSession, token: string, now: Date) {
 }
 
 export async function payCheckout(app: PaylinkApp, req: PayRequest): Promise<PayOutcome> {
-  const submission = parseSubmission(req.input);
-  const { token, session, link } = await resolveSession(app, req, submission);
+  const raw = isRecord(req.input) ? req.input : {};
+  const { token, session, link } = await resolveSession(app, req, raw.session);
   ensurePayable(session, token, app.now());
   if (req.slug === undefined && !link.link.active) throw notFoundError();
 
-  // Everything the customer typed is checked before an attempt is counted.
-  const messages: Messages = {};
-  const expiry = parseExpiry(submission.card.expiry)!;
-  if (!expiryInFuture(expiry, app.now())) messages['card.expiry'] = ['This card has expired: check the expiry date'];
-  const customer = checkCustomerFields(askedFields(link.link, session.systemValues), submission.fields);
-  Object.assign(messages, customer.messages);
+  // Everything the customer typed is checked, all at once, before an attempt is counted.
+  const parsed = checkoutSubmissionSchema.safeParse(req.input);
+  const messages: Messages = parsed.success ? {} : issuesToMessages(parsed.error.issues);
+  const customer = checkCustomerFields(askedFields(link.link, session.systemValues), isRecord(raw.fields) ? raw.fields : {});
+  for (const [path, list] of Object.entries(customer.messages)) messages[path] ??= list;
   let amountMinor = session.amountMinor;
   if (amountMinor === null) {
-    const amount = parseCustomerAmount(link.link, submission.amount, session.currency);
-    if ('message' in amount) messages.amount = [amount.message];
+    const amount = parseCustomerAmount(link.link, typeof raw.amount === 'string' ? raw.amount : undefined, session.currency);
+    if ('message' in amount) messages.amount ??= [amount.message];
     else amountMinor = amount.minor;
   }
-  if (Object.keys(messages).length > 0) throw invalidFields(messages);
+  const submission: CheckoutSubmission | undefined = parsed.success ? parsed.data : undefined;
+  const expiry = submission ? parseExpiry(submission.card.expiry)! : undefined;
+  if (expiry && !expiryInFuture(expiry, app.now())) messages['card.expiry'] = ['This card has expired: check the expiry date'];
+  if (Object.keys(messages).length > 0 || !submission || !expiry) throw invalidFields(messages);
 
   // tx1: claim an attempt.
   const now = app.now();

@@ -1,0 +1,296 @@
+import { and, count, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkoutSessions, outboxEvents, payments, sandboxCharges } from '../../src/db/schema.ts';
+import { payCheckout } from '../../src/domain/checkout/pay.ts';
+import { call, createTestApp, defaultSeed, OTHER_TOKEN, provision, startTestServer, type TestApp, TEST_TOKEN } from '../support/app.ts';
+
+/**
+ * Dynamic links, the checkout pay endpoint and the receipt, against the built server and a real
+ * database (PGlite and PostgreSQL).
+ */
+let t: TestApp;
+let server: { url: string; close(): Promise<void> };
+let offsetMs = 0;
+const clock = () => new Date(Date.now() + offsetMs);
+
+const seed = defaultSeed();
+seed.integrators[0]!.links.push(
+  {
+    slug: 'acme-system',
+    title: 'Acme invoice',
+    currency: 'PHP',
+    labels: { 'customer.first_name': 'Given name' },
+    fields: { 'payment.merchant_reference_id': 'system', 'customer.contact.email': 'system', 'customer.contact.mobile': 'customer' },
+    callback_url: 'https://hooks.acme.example/paylink',
+    active: true,
+  },
+  { slug: 'acme-off', title: 'Gone', currency: 'PHP', amount: '1.00', labels: {}, fields: {}, active: false },
+);
+
+const card = (number = '4242424242424242') => ({ number, expiry: '12/30', cvc: '123', name: 'Juan Dela Cruz' });
+const customer = { 'customer.first_name': 'Juan', 'customer.last_name': 'Dela Cruz', 'customer.contact.email': 'juan@example.com' };
+
+async function dynamicLink(slug = 'acme-books', body: Record<string, unknown> = {}) {
+  const res = await call(server.url, 'POST', `/pay/${slug}`, { token: null, body: { key: TEST_TOKEN, ...body } });
+  expect(res.status, res.text).toBe(200);
+  const link = new URL(res.json.link);
+  return { url: res.json.link as string, path: link.pathname, token: link.pathname.split('/')[2]! };
+}
+
+const pay = (token: string, body: Record<string, unknown>) => call(server.url, 'POST', `/checkout/${token}/pay`, { token: null, body });
+const sessions = async () => (await t.app.db.select({ n: count() }).from(checkoutSessions))[0]!.n;
+
+beforeAll(async () => {
+  t = await createTestApp({ now: clock });
+  await provision(t, seed);
+  server = await startTestServer(t.app);
+});
+afterAll(async () => {
+  await server?.close();
+  await t?.close();
+});
+
+describe('dynamic link', () => {
+  it('answers a valid POST with {link}: an unguessable checkout address on this origin', async () => {
+    const res = await call(server.url, 'POST', '/pay/acme-books', {
+      token: null,
+      body: { key: TEST_TOKEN, payment: { description: 'Order 42', merchant_reference_id: 'ord-42' } },
+    });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.json)).toEqual(['link']);
+    expect(res.json.link).toMatch(new RegExp(`^${server.url}/checkout/[A-Za-z0-9_-]{43}$`));
+  });
+
+  it('accepts the amount as a number or a numeric string and notify_user as a boolean or a string', async () => {
+    const a = await dynamicLink('acme-open', { payment: { amount: '120.50' }, route: { notify_user: 'true' } });
+    const b = await dynamicLink('acme-open', { payment: { amount: 99.5, currency: 'PHP' }, route: { notify_user: false } });
+    const rows = await t.app.db.select().from(checkoutSessions);
+    const byHash = (token: string) => rows.find((r) => r.createdAt && r.amountMinor !== null && token && r.kind === 'dynamic');
+    expect(byHash(a.token)).toBeDefined();
+    const amounts = rows.map((r) => r.amountMinor);
+    expect(amounts).toContain(12050n);
+    expect(amounts).toContain(9950n);
+    expect(rows.some((r) => r.amountMinor === 12050n && r.notifyUser)).toBe(true);
+    expect(rows.some((r) => r.amountMinor === 9950n && !r.notifyUser)).toBe(true);
+    expect(b.token).not.toBe(a.token);
+  });
+
+  it('refuses a wrong, missing or other integrator\'s key with 401 and creates nothing', async () => {
+    const before = await sessions();
+    for (const key of ['not-the-right-key-but-long-enough', OTHER_TOKEN, undefined]) {
+      const res = await call(server.url, 'POST', '/pay/acme-books', { token: null, body: { key, payment: { amount: 1 } } });
+      expect(res.status).toBe(401);
+      expect(res.json.data.status_code).toBe('ER.01.01');
+      expect(res.json.messages.key).toBeDefined();
+    }
+    expect(await sessions()).toBe(before);
+  });
+
+  it('refuses an invalid body with 422 and messages by field path, creating nothing', async () => {
+    const before = await sessions();
+    const res = await call(server.url, 'POST', '/pay/acme-books', {
+      token: null,
+      body: {
+        key: TEST_TOKEN,
+        customer: { contact: { email: 'not-an-email', mobile: '09171234567' }, billing_address: { country_code: 'XX' }, nickname: 'J' },
+        payment: { amount: '12.345', currency: 'php' },
+        route: { callback_url: 'ftp://example.com', notify_user: 'maybe' },
+      },
+    });
+    expect(res.status).toBe(422);
+    expect(res.json.data.status_code).toBe('ER.02.30');
+    expect(Object.keys(res.json.messages).sort()).toEqual(
+      [
+        'customer.billing_address.country_code',
+        'customer.contact.email',
+        'customer.contact.mobile',
+        'customer.nickname',
+        'payment.currency',
+        'route.callback_url',
+        'route.notify_user',
+      ].sort(),
+    );
+    const decimals = await call(server.url, 'POST', '/pay/acme-open', { token: null, body: { key: TEST_TOKEN, payment: { amount: '12.345' } } });
+    expect(decimals.status).toBe(422);
+    expect(decimals.json.messages['payment.amount'][0]).toMatch(/at most 2 decimal places/);
+    expect(await sessions()).toBe(before);
+  });
+
+  it('answers an unknown or inactive link with 404 ER.03.10', async () => {
+    for (const slug of ['no-such-link', 'acme-off']) {
+      const res = await call(server.url, 'POST', `/pay/${slug}`, { token: null, body: { key: TEST_TOKEN } });
+      expect(res.status).toBe(404);
+      expect(res.json.data.status_code).toBe('ER.03.10');
+    }
+  });
+
+  it('requires the fields the link marks as system-filled', async () => {
+    const res = await call(server.url, 'POST', '/pay/acme-system', { token: null, body: { key: TEST_TOKEN, payment: { amount: '10.00' } } });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.json.messages).sort()).toEqual(['customer.contact.email', 'payment.merchant_reference_id']);
+  });
+
+  it('replays the first answer for the same Idempotency-Key', async () => {
+    const body = { key: TEST_TOKEN, payment: { merchant_reference_id: 'idem-1' } };
+    const first = await call(server.url, 'POST', '/pay/acme-books', { token: null, body, headers: { 'idempotency-key': 'dyn-1' } });
+    const again = await call(server.url, 'POST', '/pay/acme-books', { token: null, body, headers: { 'idempotency-key': 'dyn-1' } });
+    expect(again.json.link).toBe(first.json.link);
+  });
+
+  it('shows values the integrator sent read-only and asks only for the missing customer fields', async () => {
+    const { path } = await dynamicLink('acme-system', {
+      customer: { first_name: 'Maria', contact: { email: 'maria@example.com' } },
+      payment: { amount: '75.00', merchant_reference_id: 'inv-77', description: 'Invoice 77' },
+    });
+    const page = await fetch(server.url + path);
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(html).toContain('Invoice 77');
+    expect(html).toContain('₱75.00');
+    expect(html).toMatch(/<label for="f-customer-first_name">Given name<\/label><input id="f-customer-first_name" name="customer.first_name" value="Maria" readonly/);
+    expect(html).toMatch(/value="maria@example.com" readonly/);
+    expect(html).toMatch(/<input id="f-customer-last_name"[^>]*required/);
+    expect(html).toMatch(/<input id="f-customer-contact-mobile"[^>]*type="tel"/);
+  });
+});
+
+describe('checkout', () => {
+  it('charges the card, records the transaction with its event and lands on the receipt', async () => {
+    const { token, path } = await dynamicLink('acme-system', {
+      customer: { contact: { email: 'maria@example.com' } },
+      payment: { amount: '75.00', merchant_reference_id: 'inv-78', description: 'Invoice 78' },
+      route: { notify_user: true },
+    });
+    const res = await pay(token, {
+      fields: { 'customer.first_name': 'Maria', 'customer.last_name': 'Santos', 'customer.contact.mobile': '+63 917 123 4567', 'customer.contact.email': 'ignored@example.com' },
+      card: card(),
+    });
+    expect(res.status, res.text).toBe(200);
+    expect(res.json.data).toMatchObject({ status_code: 'OK.03.00', redirect_url: path });
+    const txn = res.json.data.transaction_id as string;
+    const [payment] = await t.app.db.select().from(payments).where(eq(payments.id, txn));
+    expect(payment).toMatchObject({ status: 'succeeded', amountMinor: 7500n, currency: 'PHP', cardBrand: 'visa', cardLast4: '4242', merchantReferenceId: 'inv-78' });
+    expect(payment!.customer).toMatchObject({ 'customer.first_name': 'Maria', 'customer.contact.email': 'maria@example.com', 'customer.contact.mobile': '+639171234567' });
+    const [event] = await t.app.db.select().from(outboxEvents).where(eq(outboxEvents.type, 'payment.succeeded'));
+    expect(event!.data).toMatchObject({
+      transaction_id: txn,
+      merchant_reference_id: 'inv-78',
+      amount: '75.00',
+      currency: 'PHP',
+      callback_url: 'https://hooks.acme.example/paylink',
+      notify_user: true,
+    });
+    const receipt = await (await fetch(server.url + path)).text();
+    expect(receipt).toContain('Payment received');
+    expect(receipt).toContain(txn);
+    expect(receipt).toContain('Visa ending in 4242');
+    expect(receipt).toContain('₱75.00');
+    expect(receipt).toContain('Invoice 78');
+    expect(receipt).toContain('Acme Books');
+    // Reloading is safe and shows the same receipt.
+    expect(await (await fetch(server.url + path)).text()).toContain(txn);
+  });
+
+  it('never charges a paid session twice', async () => {
+    const { token, path } = await dynamicLink();
+    expect((await pay(token, { fields: customer, card: card() })).json.data.status_code).toBe('OK.03.00');
+    const again = await pay(token, { fields: customer, card: card('5555555555554444') });
+    expect(again.status).toBe(409);
+    expect(again.json.data).toMatchObject({ status_code: 'ER.03.22', redirect_url: path });
+    const rows = await t.app.db.select().from(payments).where(eq(payments.checkoutSessionId, (await sessionOf(token)).id));
+    expect(rows).toHaveLength(1);
+  });
+
+  it('charges once when the same session is submitted twice at the same moment', async () => {
+    const { token } = await dynamicLink();
+    const chargesBefore = (await t.app.db.select({ n: count() }).from(sandboxCharges))[0]!.n;
+    const results = await Promise.all([pay(token, { fields: customer, card: card() }), pay(token, { fields: customer, card: card() }), pay(token, { fields: customer, card: card() })]);
+    const codes = results.map((r) => r.json.data.status_code).sort();
+    expect(codes.filter((c) => c === 'OK.03.00')).toHaveLength(1);
+    for (const r of results.filter((r) => r.json.data.status_code !== 'OK.03.00')) {
+      expect(r.status).toBe(409);
+      expect(['ER.03.22', 'ER.03.24']).toContain(r.json.data.status_code);
+    }
+    const session = await sessionOf(token);
+    const rows = await t.app.db.select().from(payments).where(eq(payments.checkoutSessionId, session.id));
+    expect(rows.filter((p) => p.status === 'succeeded')).toHaveLength(1);
+    expect((await t.app.db.select({ n: count() }).from(sandboxCharges))[0]!.n).toBe(chargesBefore + 1);
+  });
+
+  it('shows a decline in plain words, then lets the customer pay with another card', async () => {
+    const { token } = await dynamicLink();
+    const declined = await pay(token, { fields: customer, card: card('4000000000000002') });
+    expect(declined.status).toBe(200);
+    expect(declined.json.data).toMatchObject({ status_code: 'ER.03.30', decline_code: 'card_declined', attempts_left: 4 });
+    expect(declined.json.messages.card[0]).toMatch(/declined/i);
+    const [failed] = await t.app.db.select().from(outboxEvents).where(and(eq(outboxEvents.type, 'payment.failed')));
+    expect(failed!.data).toMatchObject({ status: 'failed', failure_code: 'card_declined' });
+    const ok = await pay(token, { fields: customer, card: card() });
+    expect(ok.json.data.status_code).toBe('OK.03.00');
+    expect((await sessionOf(token)).attempts).toBe(2);
+  });
+
+  it('re-validates every field on the server and counts no attempt for invalid input', async () => {
+    const { token } = await dynamicLink();
+    const res = await pay(token, {
+      fields: { 'customer.first_name': '', 'customer.contact.email': 'nope' },
+      card: { number: '4242424242424241', expiry: '01/20', cvc: '12', name: '' },
+    });
+    expect(res.status).toBe(422);
+    expect(Object.keys(res.json.messages).sort()).toEqual(
+      ['card.cvc', 'card.name', 'card.number', 'customer.contact.email', 'customer.first_name', 'customer.last_name'].sort(),
+    );
+    const expired = await pay(token, { fields: customer, card: { ...card(), expiry: '01/20' } });
+    expect(expired.json.messages['card.expiry'][0]).toMatch(/expired/);
+    expect((await sessionOf(token)).attempts).toBe(0);
+  });
+
+  it('locks the session after the attempt limit', async () => {
+    const limited = await createTestApp({ env: { PAYLINK_CHECKOUT_MAX_ATTEMPTS: '2' } });
+    try {
+      await provision(limited);
+      const link = (await import('../../src/domain/links/service.ts')).findActiveLink;
+      const { createDynamicLink } = await import('../../src/domain/checkout/dynamic.ts');
+      const created = await createDynamicLink(limited.app, (await link(limited.app.db, 'acme-books'))!, { key: TEST_TOKEN });
+      const attempt = (number: string) => payCheckout(limited.app, { token: created.token, input: { fields: customer, card: card(number) } });
+      expect(await attempt('4000000000009995')).toMatchObject({ status: 'declined', code: 'insufficient_funds', attemptsLeft: 1 });
+      expect(await attempt('4000000000000002')).toMatchObject({ status: 'declined', attemptsLeft: 0 });
+      await expect(attempt('4242424242424242')).rejects.toMatchObject({ code: 'ER.03.23' });
+      const [session] = await limited.app.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, created.sessionId));
+      expect(session).toMatchObject({ status: 'locked', attempts: 2 });
+      const ok = await limited.app.db.select().from(payments).where(and(eq(payments.checkoutSessionId, created.sessionId), eq(payments.status, 'succeeded')));
+      expect(ok).toHaveLength(0);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it('refuses an expired session and says so on its page', async () => {
+    const { token, path } = await dynamicLink();
+    offsetMs = (t.app.config.checkoutTtlSeconds + 60) * 1000;
+    try {
+      const res = await pay(token, { fields: customer, card: card() });
+      expect(res.status).toBe(410);
+      expect(res.json.data.status_code).toBe('ER.03.21');
+      const page = await fetch(server.url + path);
+      expect(page.status).toBe(410);
+      expect(await page.text()).toContain('This payment link has expired');
+    } finally {
+      offsetMs = 0;
+    }
+  });
+
+  it('answers an unknown checkout with a 404 page and a 404 envelope', async () => {
+    const page = await fetch(`${server.url}/checkout/${'x'.repeat(43)}`);
+    expect(page.status).toBe(404);
+    expect(await page.text()).toContain('Payment not found');
+    const res = await pay('x'.repeat(43), { fields: customer, card: card() });
+    expect(res.status).toBe(404);
+    expect(res.json.data.status_code).toBe('ER.03.20');
+  });
+});
+
+async function sessionOf(token: string) {
+  const { findSessionByToken } = await import('../../src/domain/checkout/sessions.ts');
+  return (await findSessionByToken(t.app.db, token))!;
+}
