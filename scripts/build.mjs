@@ -63,7 +63,8 @@ async function buildUnlocked({ quiet = false } = {}) {
   const astro = spawnSync(process.execPath, [join(root, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build', ...(quiet ? ['--silent'] : [])], {
     cwd: root,
     stdio: quiet ? ['ignore', 'ignore', 'inherit'] : 'inherit',
-    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', PAYLINK_BUILD_OUT: out },
+    // Always a production build: under vitest NODE_ENV=test would compile islands' JSX in dev mode (bigger, with source paths).
+    env: { ...process.env, ASTRO_TELEMETRY_DISABLED: '1', PAYLINK_BUILD_OUT: out, NODE_ENV: 'production' },
   });
   if (astro.status !== 0) throw new Error('astro build failed');
   await build({
