@@ -3,6 +3,7 @@ import { recordBench, round, type BenchRow } from './support/report.ts';
 import { runLoad, type LoadResult } from './support/load.ts';
 import { createTestApp, provision, startTestServer, TEST_TOKEN, type TestApp } from '../tests/support/app.ts';
 import { createPayment } from '../tests/support/payments.ts';
+import type { Payment } from '../src/domain/payments/record.ts';
 
 /**
  * POST /api/v1/refund throughput and latency over HTTP against the built app, next to a no-op
@@ -56,7 +57,7 @@ describe.each(databases)('refund bench on %s', (db) => {
     t = await createTestApp({ db, env: { PAYLINK_REFUND_MAX_COUNT: '1000000', LOG_LEVEL: 'warn' } });
     await provision(t);
     server = await startTestServer(t.app);
-    const spread = [];
+    const spread: Payment[] = [];
     for (let i = 0; i < SPREAD_PAYMENTS; i++) spread.push(await createPayment(t, { amount: '1000000.00', callbackUrl: null }));
     const hot = await createPayment(t, { amount: '1000000.00', callbackUrl: null });
 

@@ -175,6 +175,33 @@ describe('refund recovery', () => {
     expect(after.refunds.map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
   });
 
+  it('refund › an acquirer call that gets no answer leaves the refund pending, and recovery finishes it once', async () => {
+    const store = await newStore();
+    const { t, integrator, payment } = await preparePayment(store);
+    const acquirer = t.app.acquirer;
+    t.app.acquirer = {
+      ...acquirer,
+      name: acquirer.name,
+      verifyCard: acquirer.verifyCard.bind(acquirer),
+      charge: acquirer.charge.bind(acquirer),
+      // The acquirer moves the money, but its answer is lost on the way back.
+      refund: async (req, opts) => {
+        await acquirer.refund(req, opts);
+        throw new Error('acquirer timeout');
+      },
+    };
+    await expect(refundPayment(t.app, integrator, { transactionId: payment.id, notifyUser: true, reason: 'Timeout', amount: '25.00' })).rejects.toThrow('acquirer timeout');
+    t.app.acquirer = acquirer;
+    expect((await state(t, payment.id)).payment).toMatchObject({ refundedMinor: 0n, refundReservedMinor: 2_500n });
+
+    afterRecoveryDelay();
+    expect(await recoverPendingRefunds(t.app)).toBe(1);
+    const after = await state(t, payment.id);
+    expect(after.acquirerRefunded).toBe(2_500n);
+    expect(after.payment).toMatchObject({ refundedMinor: 2_500n, refundReservedMinor: 0n });
+    expect(after.refunds.map((r) => r.status)).toEqual(['succeeded']);
+  });
+
   it('refund › an amount held by a pending refund cannot be refunded again meanwhile', async () => {
     const store = await newStore();
     const { t, integrator, payment } = await preparePayment(store);
