@@ -39,7 +39,7 @@ export function createCallbackSender(app: PaylinkApp, opts: { batchSize?: number
       const signature = signatureHeader(signingSecrets(app, integrator, startedAt), event.id, timestampSeconds, body);
       outcome = await client.send({ url: event.callbackUrl!, id: event.id, timestampSeconds, body, signature });
     }
-    const result = await recordCallbackAttempt(app.db, { eventId: event.id, startedAt, outcome, now: app.now(), schedule: app.config.webhookRetrySeconds, random: opts.random });
+    const result = await recordCallbackAttempt(app.db, { event, startedAt, outcome, now: app.now(), schedule: app.config.webhookRetrySeconds, random: opts.random });
     const fields = { event_id: event.id, type: event.type, attempt: result.attempt, state: result.state, status_code: outcome.statusCode, latency_ms: outcome.latencyMs };
     if (outcome.ok) log.debug('callback delivered', fields);
     else if (result.state === 'failed') log.warn('callback failed for good', { ...fields, error: outcome.error });

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { newId } from '../../crypto.ts';
 import type { Db } from '../../db/client.ts';
 import { outboxEvents, webhookAttempts } from '../../db/schema.ts';
@@ -52,50 +52,48 @@ export type CallbackState = OutboxEvent['callbackState'];
  * Records one attempt and moves the event on: delivered on 2xx; otherwise pending with the
  * next attempt time (schedule + jitter, later if Retry-After says so), or failed when the
  * schedule is exhausted or retrying cannot help. Never downgrades an event another worker
- * already delivered.
+ * already finished. One statement (an UPDATE feeding an INSERT), so it is atomic without an
+ * explicit transaction and costs one round trip.
  */
 export async function recordCallbackAttempt(
   db: Db,
-  opts: { eventId: string; startedAt: Date; outcome: AttemptOutcome; now: Date; schedule: readonly number[]; random?: () => number },
+  opts: {
+    event: Pick<OutboxEvent, 'id' | 'callbackAttempts'>;
+    startedAt: Date;
+    outcome: AttemptOutcome;
+    now: Date;
+    schedule: readonly number[];
+    random?: () => number;
+  },
 ): Promise<{ attempt: number; state: CallbackState; nextAt: Date | null }> {
-  return db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({ attempts: outboxEvents.callbackAttempts, state: outboxEvents.callbackState })
-      .from(outboxEvents)
-      .where(eq(outboxEvents.id, opts.eventId))
-      .for('update');
-    if (!row) throw new Error(`outbox event ${opts.eventId} vanished`);
-    const attempt = row.attempts + 1;
-    const { outcome } = opts;
-    await tx.insert(webhookAttempts).values({
-      id: newId('wha'),
-      eventId: opts.eventId,
-      attempt,
-      startedAt: opts.startedAt,
-      latencyMs: outcome.latencyMs,
-      statusCode: outcome.statusCode ?? null,
-      error: outcome.error ?? null,
-    });
-    if (row.state !== 'pending') {
-      await tx.update(outboxEvents).set({ callbackAttempts: attempt }).where(eq(outboxEvents.id, opts.eventId));
-      return { attempt, state: row.state, nextAt: null };
-    }
-    if (outcome.ok) {
-      await tx
-        .update(outboxEvents)
-        .set({ callbackAttempts: attempt, callbackState: 'delivered', callbackDeliveredAt: opts.now, callbackNextAt: null, callbackLockedUntil: null })
-        .where(eq(outboxEvents.id, opts.eventId));
-      return { attempt, state: 'delivered', nextAt: null };
-    }
+  const { outcome } = opts;
+  const attempt = opts.event.callbackAttempts + 1;
+  let state: CallbackState = 'delivered';
+  let nextAt: Date | null = null;
+  if (!outcome.ok) {
     const decision = outcome.permanent
       ? ({ kind: 'give-up' } as const)
       : nextRetry({ attempt, schedule: opts.schedule, now: opts.now, retryAfterSeconds: outcome.retryAfterSeconds, random: opts.random });
-    const state = decision.kind === 'retry' ? 'pending' : 'failed';
-    const nextAt = decision.kind === 'retry' ? decision.at : null;
-    await tx
-      .update(outboxEvents)
-      .set({ callbackAttempts: attempt, callbackState: state, callbackNextAt: nextAt, callbackLockedUntil: null })
-      .where(eq(outboxEvents.id, opts.eventId));
-    return { attempt, state, nextAt };
-  });
+    state = decision.kind === 'retry' ? 'pending' : 'failed';
+    nextAt = decision.kind === 'retry' ? decision.at : null;
+  }
+  const now = opts.now.toISOString();
+  const result = (await db.execute(sql`
+    with upd as (
+      update ${outboxEvents} set
+        callback_attempts = callback_attempts + 1,
+        callback_state = case when callback_state = 'pending' then ${state}::text else callback_state end,
+        callback_delivered_at = case when callback_state = 'pending' and ${state}::text = 'delivered' then ${now}::timestamptz else callback_delivered_at end,
+        callback_next_at = case when callback_state = 'pending' then ${nextAt?.toISOString() ?? null}::timestamptz else callback_next_at end,
+        callback_locked_until = null
+      where id = ${opts.event.id}
+      returning id, callback_attempts, callback_state
+    )
+    insert into ${webhookAttempts} (id, event_id, attempt, started_at, latency_ms, status_code, error)
+    select ${newId('wha')}, upd.id, upd.callback_attempts, ${opts.startedAt.toISOString()}::timestamptz, ${outcome.latencyMs}::int, ${outcome.statusCode ?? null}::int, ${outcome.error ?? null}::text
+    from upd
+    returning attempt, (select callback_state from upd) as state`)) as unknown as { rows: Array<{ attempt: number; state: CallbackState }> };
+  const row = result.rows[0];
+  if (!row) throw new Error(`outbox event ${opts.event.id} vanished`);
+  return { attempt: Number(row.attempt), state: row.state, nextAt: row.state === 'pending' ? nextAt : null };
 }
