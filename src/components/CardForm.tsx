@@ -117,7 +117,10 @@ export default class CardForm extends Component<CardFormProps, State> {
     return [...(this.props.fields ?? []).map((f) => f.name), ...(this.props.amount ? ['amount'] : []), ...CARD_KEYS];
   }
 
-  private blur = (name: string) => {
+  private blur = (name: string, event: FocusEvent) => {
+    // Leaving a field for the submit button: submit checks everything, and an error appearing
+    // now would move the button away from under the pointer.
+    if ((event.relatedTarget as HTMLButtonElement | null)?.type === 'submit') return;
     if (this.value(name) !== '') this.setState((old) => ({ errors: { ...old.errors, [name]: this.errorFor(name) ?? '' } }));
   };
 
@@ -216,7 +219,7 @@ export default class CardForm extends Component<CardFormProps, State> {
           aria-invalid={this.state.errors[name] ? 'true' : undefined}
           aria-describedby={this.described(name, hint ? `${id}-hint` : undefined)}
           onInput={(e) => this.set(name, (e.currentTarget as HTMLInputElement).value)}
-          onBlur={() => this.blur(name)}
+          onBlur={(e) => this.blur(name, e)}
           {...attrs}
         />
         {after}

@@ -1,0 +1,208 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+
+/**
+ * The customer's side, in Debian's Chromium against the built server: static and dynamic links
+ * paid with test cards, declines, receipts, expired and paid sessions, accessibility (axe, 0
+ * violations), keyboard-only use, same-origin requests only, and a phone screenshot to review.
+ */
+const KEY = 'e2e_token_acme_0123456789abcdefghijklmnop';
+const shots = join(process.cwd(), '.tmp', 'e2e-results', 'screenshots');
+
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+/** Every request the page makes must go to our own origin. */
+function sameOriginOnly(page: Page, origin: string) {
+  const offOrigin: string[] = [];
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(origin) && !url.startsWith('data:')) offOrigin.push(url);
+  });
+  return offOrigin;
+}
+
+async function fillCard(page: Page, number: string) {
+  await page.getByLabel('Card number').fill(number);
+  await page.getByLabel('Expiry date').fill('12/30');
+  await page.getByLabel('Security code').fill('123');
+  await page.getByLabel('Name on card').fill('Juan Dela Cruz');
+}
+
+async function fillCustomer(page: Page) {
+  await page.getByLabel('First name').fill('Juan');
+  await page.getByLabel('Last name').fill('Dela Cruz');
+  await page.getByLabel('Email').fill('juan@example.com');
+}
+
+async function dynamicLink(baseURL: string, slug: string, body: Record<string, unknown>) {
+  const res = await fetch(`${baseURL}/pay/${slug}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key: KEY, ...body }) });
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { link: string }).link;
+}
+
+test('static link › pays with 4242 and lands on the receipt, with no third-party request', async ({ page, baseURL }) => {
+  const offOrigin = sameOriginOnly(page, baseURL!);
+  const errors: string[] = [];
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.goto('/pay/acme-books');
+  await expect(page.getByRole('heading', { name: 'Acme Books' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Pay ₱250\.00$/ })).toBeEnabled();
+  await expectNoAxeViolations(page);
+  await fillCustomer(page);
+  await page.getByLabel('Card number').fill('4242424242424242');
+  await expect(page.getByLabel('Card number')).toHaveValue('4242 4242 4242 4242');
+  await expect(page.locator('.brand')).toHaveText('Visa');
+  await page.getByLabel('Expiry date').fill('1230');
+  await expect(page.getByLabel('Expiry date')).toHaveValue('12 / 30');
+  await page.getByLabel('Security code').fill('123');
+  await page.getByLabel('Name on card').fill('Juan Dela Cruz');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible();
+  await expect(page).toHaveURL(/\/checkout\/[A-Za-z0-9_-]{43}$/);
+  await expect(page.getByTestId('transaction-id')).toHaveText(/^txn_[0-9a-f]{32}$/);
+  await expect(page.getByTestId('receipt-card')).toHaveText('Visa ending in 4242');
+  await expect(page.getByTestId('receipt-amount')).toHaveText('₱250.00');
+  await expectNoAxeViolations(page);
+  const txn = await page.getByTestId('transaction-id').textContent();
+  await page.reload();
+  await expect(page.getByTestId('transaction-id')).toHaveText(txn!);
+  expect(await page.content()).not.toContain('4242 4242 4242 4242');
+  expect(offOrigin).toEqual([]);
+  expect(errors.filter((e) => /Content Security Policy|Refused/.test(e))).toEqual([]);
+});
+
+test('static link › a decline is shown in plain words and a retry with 4242 succeeds', async ({ page }) => {
+  await page.goto('/pay/acme-books');
+  await fillCustomer(page);
+  await fillCard(page, '4000000000000002');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText('Your card was declined');
+  await expect(page.getByLabel('Card number')).toHaveValue('');
+  await expect(page.getByLabel('Security code')).toHaveValue('');
+  await expectNoAxeViolations(page);
+  await page.getByLabel('Card number').fill('4242424242424242');
+  await page.getByLabel('Security code').fill('123');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible();
+});
+
+test('static link › inline errors are linked to their inputs', async ({ page }) => {
+  await page.goto('/pay/acme-books');
+  await expect(page.getByRole('button', { name: /^Pay/ })).toBeEnabled();
+  await page.getByLabel('Email').fill('not-an-email');
+  await page.getByLabel('Card number').fill('4242424242424241');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await expect(page.getByLabel('First name')).toBeFocused();
+  await expect(page.getByLabel('First name')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Email')).toHaveAccessibleDescription('Enter an email address such as name@example.com');
+  await expect(page.getByLabel('Card number')).toHaveAccessibleDescription(/This card number is not valid/);
+  await expectNoAxeViolations(page);
+});
+
+test('static link › the whole flow works with the keyboard alone', async ({ page }) => {
+  await page.goto('/pay/acme-books');
+  await expect(page.getByRole('button', { name: /^Pay/ })).toBeEnabled();
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('First name')).toBeFocused();
+  for (const text of ['Ana', 'Reyes', 'ana@example.com', '4242424242424242', '1230', '123', 'Ana Reyes']) {
+    await page.keyboard.type(text);
+    await page.keyboard.press('Tab');
+  }
+  await expect(page.getByRole('button', { name: /^Pay ₱250\.00$/ })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible();
+});
+
+test('static link › custom labels, brand colour and logo; a phone screenshot for review', async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('/pay/acme-workshop');
+  await expect(page.getByRole('img', { name: 'Acme Books logo' })).toBeVisible();
+  expect(await page.getByRole('img', { name: 'Acme Books logo' }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+  for (const label of ['Given name', 'Family name', 'Email', 'Phone (with country code)', 'Country']) await expect(page.getByLabel(label, { exact: true })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Pay ₱1,500\.00$/ })).toBeVisible();
+  await expectNoAxeViolations(page);
+  mkdirSync(shots, { recursive: true });
+  await page.screenshot({ path: join(shots, 'checkout-phone.png'), fullPage: true });
+  await page.getByLabel('Given name').fill('Ana');
+  await page.getByLabel('Family name').fill('Reyes');
+  await page.getByLabel('Email').fill('ana@example.com');
+  await page.getByLabel('Phone (with country code)').fill('+63 917 123 4567');
+  await page.getByLabel('Country', { exact: true }).selectOption('PH');
+  await fillCard(page, '5555555555554444');
+  await expect(page.locator('.brand')).toHaveText('Mastercard');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible();
+  await page.screenshot({ path: join(shots, 'receipt-phone.png'), fullPage: true });
+});
+
+test('static link › an open amount is typed by the customer and shown on the button', async ({ page }) => {
+  await page.goto('/pay/acme-tips');
+  await page.getByLabel('Amount').fill('150.50');
+  await expect(page.getByRole('button', { name: 'Pay ₱150.50' })).toBeVisible();
+  await fillCustomer(page);
+  await fillCard(page, '4242424242424242');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await expect(page.getByTestId('receipt-amount')).toHaveText('₱150.50');
+});
+
+test('dynamic link › POST gives a link whose system-filled values are read-only, and it can be paid once', async ({ page, baseURL }) => {
+  const link = await dynamicLink(baseURL!, 'acme-invoice', {
+    customer: { first_name: 'Maria', contact: { email: 'maria@example.com' } },
+    payment: { amount: '980.00', description: 'Invoice INV-2041', merchant_reference_id: 'INV-2041' },
+    route: { notify_user: 'false' },
+  });
+  await page.goto(link);
+  await expect(page.getByText('Invoice INV-2041')).toBeVisible();
+  await expect(page.getByLabel('First name')).toHaveValue('Maria');
+  await expect(page.getByLabel('First name')).not.toBeEditable();
+  await expect(page.getByLabel('Email')).toHaveValue('maria@example.com');
+  await expect(page.getByLabel('Email')).not.toBeEditable();
+  await expectNoAxeViolations(page);
+  await page.getByLabel('Last name').fill('Santos');
+  await fillCard(page, '4242424242424242');
+  await page.getByRole('button', { name: 'Pay ₱980.00' }).click();
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible();
+  await expect(page.getByText('INV-2041').first()).toBeVisible();
+  // Opening the paid link again shows its receipt, not a form.
+  await page.goto(link);
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible();
+  await expect(page.getByLabel('Card number')).toHaveCount(0);
+});
+
+test('error pages › unknown link and unknown checkout are clear, accessible 404 pages', async ({ page }) => {
+  const res = await page.goto('/pay/no-such-link');
+  expect(res?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'Payment link not found' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  const checkout = await page.goto(`/checkout/${'a'.repeat(43)}`);
+  expect(checkout?.status()).toBe(404);
+  await expect(page.getByRole('heading', { name: 'Payment not found' })).toBeVisible();
+  await expectNoAxeViolations(page);
+});
+
+test('error pages › an expired checkout says so', async ({ page }) => {
+  // A second server whose checkout links live one second.
+  const port = Number(process.env.PAYLINK_E2E_PORT) + 1;
+  const base = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, ['tests/e2e/serve.mjs'], {
+    env: { ...process.env, PORT: String(port), PAYLINK_CHECKOUT_TTL_SECONDS: '1', PAYLINK_WORKERS: '0' },
+    stdio: 'ignore',
+  });
+  try {
+    await expect.poll(async () => (await fetch(`${base}/healthz`).catch(() => undefined))?.status, { timeout: 20_000 }).toBe(200);
+    const link = await dynamicLink(base, 'acme-books', {});
+    await expect.poll(async () => (await fetch(link)).status, { timeout: 10_000 }).toBe(410);
+    await page.goto(link);
+    await expect(page.getByRole('heading', { name: 'This payment link has expired' })).toBeVisible();
+    await expectNoAxeViolations(page);
+  } finally {
+    child.kill('SIGTERM');
+  }
+});
