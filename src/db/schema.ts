@@ -41,6 +41,11 @@ export const integrators = pgTable('integrators', {
   webhookSecretEnc: text('webhook_secret_enc').notNull(),
   previousWebhookSecretEnc: text('previous_webhook_secret_enc'),
   webhookSecretRotatedAt: ts('webhook_secret_rotated_at'),
+  /**
+   * sha256 of the webhook_secret the seed last set: a seed re-applied at start rotates only when
+   * its secret changed, so a rotation through the API is not undone by a restart.
+   */
+  webhookSecretSeedSha256: text('webhook_secret_seed_sha256'),
   /** Card brand → refund capability; brands not listed use `default`. */
   refundCapabilities: jsonb('refund_capabilities').$type<Record<string, RefundCapability>>().notNull().default({}),
   createdAt: createdAt(),

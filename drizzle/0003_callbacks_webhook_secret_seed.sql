@@ -1,0 +1,1 @@
+ALTER TABLE "integrators" ADD COLUMN "webhook_secret_seed_sha256" text;
