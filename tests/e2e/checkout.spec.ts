@@ -127,6 +127,8 @@ test('static link › custom labels, brand colour and logo; a phone screenshot f
   expect(await page.getByRole('img', { name: 'Acme Books logo' }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
   for (const label of ['Given name', 'Family name', 'Email', 'Phone (with country code)', 'Country']) await expect(page.getByLabel(label, { exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: /^Pay ₱1,500\.00$/ })).toBeVisible();
+  await expect(page.locator('header.merchant')).toHaveCSS('background-color', 'rgb(124, 45, 18)');
+  await expect(page.getByRole('button', { name: /^Pay/ })).toHaveCSS('color', 'rgb(255, 255, 255)');
   await expectNoAxeViolations(page);
   mkdirSync(shots, { recursive: true });
   await page.screenshot({ path: join(shots, 'checkout-phone.png'), fullPage: true });

@@ -21,6 +21,7 @@ export function parseCustomerAmount(link: Pick<Link, 'minAmountMinor' | 'maxAmou
     return bounds ? { message: `The amount ${bounds}` } : { minor };
   } catch (error) {
     if (!(error instanceof MoneyError)) throw error;
-    return { message: `The amount ${error.message}` };
+    // MoneyError reads either as a predicate ("must be …") or as a sentence ("PHP allows …").
+    return { message: /^(must|is)\b/.test(error.message) ? `The amount ${error.message}` : `${error.message} in the amount` };
   }
 }
