@@ -44,6 +44,8 @@ export interface DemoCredentials {
 }
 
 export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
+/** Fingerprint of a seed's webhook_secret (≥ 24 random bytes, so a plain hash reveals nothing). */
+const webhookSeedHash = (secret: string) => sha256Hex(`paylink-webhook-seed:${secret}`);
 
 export function readSeedFile(path: string): Seed {
   let json: unknown;
@@ -80,10 +82,16 @@ async function upsertIntegrator(app: PaylinkApp, tx: DbOrTx, seed: SeedIntegrato
   if (existing) {
     const update: Partial<typeof integrators.$inferInsert> = { ...values };
     if (app.secrets.open(existing.secretEnc) !== seed.secret) update.secretEnc = app.secrets.seal(seed.secret);
-    if (seed.webhook_secret && app.secrets.open(existing.webhookSecretEnc) !== seed.webhook_secret) {
-      update.previousWebhookSecretEnc = existing.webhookSecretEnc;
-      update.webhookSecretRotatedAt = app.now();
-      update.webhookSecretEnc = app.secrets.seal(seed.webhook_secret);
+    if (seed.webhook_secret) {
+      // Rotate only when the seed's secret changed since it was last applied: a rotation made
+      // through POST /api/v1/webhook-secret/rotate survives restarts with the same seed.
+      const seedHash = webhookSeedHash(seed.webhook_secret);
+      if (existing.webhookSecretSeedSha256 !== seedHash && app.secrets.open(existing.webhookSecretEnc) !== seed.webhook_secret) {
+        update.previousWebhookSecretEnc = existing.webhookSecretEnc;
+        update.webhookSecretRotatedAt = app.now();
+        update.webhookSecretEnc = app.secrets.seal(seed.webhook_secret);
+      }
+      update.webhookSecretSeedSha256 = seedHash;
     }
     await tx.update(integrators).set(update).where(eq(integrators.id, existing.id));
     return existing.id;
@@ -91,7 +99,14 @@ async function upsertIntegrator(app: PaylinkApp, tx: DbOrTx, seed: SeedIntegrato
   const webhookSecret = seed.webhook_secret ?? newWebhookSecret();
   if (!seed.webhook_secret) generated[seed.email] = webhookSecret;
   const id = newId('int');
-  await tx.insert(integrators).values({ id, email: seed.email, ...values, secretEnc: app.secrets.seal(seed.secret), webhookSecretEnc: app.secrets.seal(webhookSecret) });
+  await tx.insert(integrators).values({
+    id,
+    email: seed.email,
+    ...values,
+    secretEnc: app.secrets.seal(seed.secret),
+    webhookSecretEnc: app.secrets.seal(webhookSecret),
+    webhookSecretSeedSha256: seed.webhook_secret ? webhookSeedHash(seed.webhook_secret) : null,
+  });
   return id;
 }
 
