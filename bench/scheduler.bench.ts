@@ -20,7 +20,7 @@ const rows: BenchRow[] = [];
 
 afterAll(() => recordBench('scheduler: 10,000 schedules due in one second', rows));
 
-const kinds = ['pglite', ...(process.env.DATABASE_URL ? ['postgres'] : [])] as const;
+const kinds: ('pglite' | 'postgres')[] = ['pglite', ...(process.env.DATABASE_URL ? (['postgres'] as const) : [])];
 
 describe('scheduler bench', () => {
   for (const kind of kinds) {

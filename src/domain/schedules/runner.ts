@@ -1,4 +1,4 @@
-import { and, eq, inArray, lte, sql } from 'drizzle-orm';
+import { and, eq, lte, sql } from 'drizzle-orm';
 import type { ChargeResult } from '../../acquirer/acquirer.ts';
 import type { PaylinkApp } from '../../app.ts';
 import { newId } from '../../crypto.ts';
@@ -48,6 +48,11 @@ export interface ClaimedCharge {
 
 export const chargeKey = (claim: Pick<ClaimedCharge, 'runId' | 'attempt'>) => `schedule-run:${claim.runId}:${claim.attempt}`;
 
+// Literal predicates (not bound parameters) so the planner can use the partial indexes
+// schedules_due_idx and schedule_runs_pending_idx.
+const DUE_SCHEDULE = sql`${schedules.status} = 'active'`;
+const OPEN_RUN = sql`${scheduleRuns.status} in ('pending', 'retrying')`;
+
 const leaseEnd = (app: PaylinkApp, now: Date) => new Date(now.getTime() + app.config.scheduleLeaseSeconds * 1000);
 
 const scheduleColumns = {
@@ -79,7 +84,7 @@ export async function claimDueOccurrences(app: PaylinkApp, opts: { limit: number
       .select(scheduleColumns)
       .from(schedules)
       .innerJoin(cardRegistrations, eq(cardRegistrations.reference, schedules.cardRegistrationReference))
-      .where(and(eq(schedules.status, 'active'), lte(schedules.nextRunAt, now)))
+      .where(and(DUE_SCHEDULE, lte(schedules.nextRunAt, now)))
       .orderBy(schedules.nextRunAt)
       .limit(opts.limit)
       .for('update', { of: schedules, skipLocked: true });
@@ -151,7 +156,7 @@ export async function claimDueAttempts(app: PaylinkApp, opts: { limit: number })
       .from(scheduleRuns)
       .innerJoin(schedules, eq(schedules.id, scheduleRuns.scheduleId))
       .innerJoin(cardRegistrations, eq(cardRegistrations.reference, schedules.cardRegistrationReference))
-      .where(and(inArray(scheduleRuns.status, ['pending', 'retrying']), lte(scheduleRuns.nextAttemptAt, now)))
+      .where(and(OPEN_RUN, lte(scheduleRuns.nextAttemptAt, now)))
       .orderBy(scheduleRuns.nextAttemptAt)
       .limit(opts.limit)
       .for('update', { of: scheduleRuns, skipLocked: true });
