@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { PaylinkApp } from '../app.ts';
 import { renderEmail } from '../domain/notifications/email/templates.ts';
-import { claimDueEmails, isDeliverableAddress, type MailOutcome, merchantFor, recordEmailOutcome } from '../domain/notifications/mail.ts';
+import { claimDueEmails, emailContext, isDeliverableAddress, type MailOutcome, recordEmailOutcome } from '../domain/notifications/mail.ts';
 import type { OutboxEvent } from '../domain/notifications/callbacks.ts';
 import type { Logger } from '../log.ts';
 import { type Loop, startLoop } from './loop.ts';
@@ -40,8 +40,9 @@ export function createMailer(app: PaylinkApp, opts: { random?: () => number } = 
     if (!isDeliverableAddress(to)) {
       outcome = { ok: false, error: 'the recipient address is not a valid e-mail address', permanent: true };
     } else {
-      const merchant = await merchantFor(app.db, event);
-      const mail = renderEmail({ type: event.type, data: event.data, createdAt: event.createdAt, merchant });
+      const { merchant, card } = await emailContext(app.db, event);
+      const data = event.data.card || !card ? event.data : { ...event.data, card };
+      const mail = renderEmail({ type: event.type, data, createdAt: event.createdAt, merchant });
       subject = mail.subject;
       const message = {
         from: app.config.mailFrom,

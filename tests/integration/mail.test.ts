@@ -120,13 +120,15 @@ describe('mail › over SMTP', () => {
   it('e-mails a refund and each scheduled charge with their own subjects', async () => {
     peer = await startSmtpPeer();
     const integratorId = await setup({ SMTP_URL: peer.url });
-    await enqueue(integratorId, 'refund.succeeded', 'juan@example.com', { ...paymentData, refund_id: 'rfd_1', amount: '50.00', status: 'succeeded' });
+    await t!.app.db.insert(payments).values({ id: 'txn_refunded', integratorId, status: 'succeeded', amountMinor: 25000n, currency: 'PHP', cardBrand: 'mastercard', cardLast4: '4444' });
+    await enqueue(integratorId, 'refund.succeeded', 'juan@example.com', { transaction_id: 'txn_refunded', refund_id: 'rfd_1', amount: '50.00', currency: 'PHP', status: 'succeeded' });
     await enqueue(integratorId, 'schedule.charge_succeeded', 'maria@example.com', { ...paymentData, schedule_reference: 'sch_42', amount: '1000.00' });
     expect(await sendDue()).toBe(2);
     const subjects = peer.messages.map((m) => m.parsed.subject).sort();
     expect(subjects).toEqual(['Payment received: ₱1,000.00 — Acme Books', 'Refund of ₱50.00 — Acme Books']);
     const refund = peer.messages.find((m) => m.parsed.subject?.startsWith('Refund'))!;
     expect(refund.parsed.text).toContain('rfd_1');
+    expect(refund.parsed.text).toContain('Mastercard •••• 4444'); // looked up from the payment at send time
     const scheduled = peer.messages.find((m) => m.parsed.subject?.startsWith('Payment'))!;
     expect(scheduled.envelopeTo).toEqual(['maria@example.com']);
     expect(scheduled.parsed.text).toContain('sch_42');

@@ -37,28 +37,31 @@ const emailSchema = z.email();
 export const isDeliverableAddress = (to: string | null | undefined): to is string =>
   typeof to === 'string' && to.length <= 254 && !/[\s,;<>]/.test(to) && emailSchema.safeParse(to).success;
 
-/** The merchant an e-mail speaks for: the integrator's name and, when the payment came from a link with a logo, that logo. */
-export async function merchantFor(db: Db, event: Pick<OutboxEvent, 'integratorId' | 'data'>): Promise<MerchantView> {
+/**
+ * What an e-mail needs beyond the event's data, looked up at send time: the merchant (the
+ * integrator's name and, when the payment came from a link with a logo, that logo) and the
+ * payment's masked card when the event does not carry it (refund events).
+ */
+export async function emailContext(db: Db, event: Pick<OutboxEvent, 'integratorId' | 'data'>): Promise<{ merchant: MerchantView; card?: { brand: string | null; last4: string | null } }> {
   const [integrator] = await db.select({ name: integrators.name }).from(integrators).where(eq(integrators.id, event.integratorId));
   const merchant: MerchantView = { name: integrator?.name ?? 'paylink' };
   const transactionId = typeof event.data.transaction_id === 'string' ? event.data.transaction_id : undefined;
-  const linkId = typeof event.data.link_id === 'string' ? event.data.link_id : undefined;
+  let card: { brand: string | null; last4: string | null } | undefined;
   let logoAssetId: string | null | undefined;
-  if (linkId) {
-    [{ logoAssetId } = { logoAssetId: null }] = await db.select({ logoAssetId: links.logoAssetId }).from(links).where(and(eq(links.id, linkId), eq(links.integratorId, event.integratorId)));
-  } else if (transactionId) {
+  if (transactionId) {
     const [row] = await db
-      .select({ logoAssetId: links.logoAssetId })
+      .select({ logoAssetId: links.logoAssetId, brand: payments.cardBrand, last4: payments.cardLast4 })
       .from(payments)
-      .innerJoin(links, eq(links.id, payments.linkId))
+      .leftJoin(links, eq(links.id, payments.linkId))
       .where(and(eq(payments.id, transactionId), eq(payments.integratorId, event.integratorId)));
     logoAssetId = row?.logoAssetId;
+    if (row?.last4) card = { brand: row.brand, last4: row.last4 };
   }
   if (logoAssetId) {
     const [asset] = await db.select({ contentType: assets.contentType, bytes: assets.bytes }).from(assets).where(eq(assets.id, logoAssetId));
     if (asset) merchant.logo = asset;
   }
-  return merchant;
+  return { merchant, card };
 }
 
 export type MailOutcome = { ok: true } | { ok: false; error: string; permanent: boolean };

@@ -85,7 +85,18 @@ const variants: Record<string, Variant> = {
     heading: (a) => `Your refund of ${a} could not be completed`,
     intro: (d, m) => `${str(d.failure_message) ?? 'The refund was declined.'} ${m} has been told and will follow up.`,
   },
+  'schedule.suspended': {
+    subject: (_a, m) => `Scheduled payments paused — ${m}`,
+    heading: () => 'Your scheduled payments are paused',
+    intro: (d, m) => `The last scheduled payments to ${m} did not go through, so no more will be attempted. ${str(d.failure_message) ?? ''} Contact ${m} to update your card.`,
+  },
+  'schedule.cancelled': {
+    subject: (_a, m) => `Scheduled payments cancelled — ${m}`,
+    heading: () => 'Your scheduled payments are cancelled',
+    intro: (_d, m) => `${m} has cancelled your scheduled payments. Nothing more will be charged.`,
+  },
 };
+
 const generic: Variant = {
   subject: (a, m) => `Update from ${m}${a ? `: ${a}` : ''}`,
   heading: () => 'An update on your payment',
@@ -99,7 +110,7 @@ export function renderEmail(opts: { type: string; data: Data; createdAt: Date; m
   const amount = (refund ? displayAmount(data.refund_amount ?? data.amount, data.currency) : displayAmount(data.amount, data.currency)) ?? '';
   const subject = variant.subject(amount, merchant.name);
   const heading = variant.heading(amount, merchant.name);
-  const intro = variant.intro(data, merchant.name).trim();
+  const intro = variant.intro(data, merchant.name).replace(/\s+/g, ' ').trim();
   const rows: Array<[string, string | undefined]> = [
     [refund ? 'Refund amount' : 'Amount', amount || undefined],
     ['Card', maskedCard(data.card)],
