@@ -1,7 +1,7 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { PaylinkApp } from '../../app.ts';
 import { newId, newUrlToken, sha256Hex } from '../../crypto.ts';
-import type { DbOrTx } from '../../db/client.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import { checkoutSessions, payments } from '../../db/schema.ts';
 import type { Payment } from '../payments/record.ts';
 import { findLinkById, type LinkWithMerchant } from '../links/service.ts';
@@ -30,9 +30,15 @@ export function sessionState(session: CheckoutSession, now: Date): SessionState 
   return 'open';
 }
 
-export async function findSessionByToken(db: DbOrTx, token: string): Promise<CheckoutSession | undefined> {
+const byTokenHash = new WeakMap<object, ReturnType<typeof prepareByTokenHash>>();
+const prepareByTokenHash = (db: Db) =>
+  db.select().from(checkoutSessions).where(eq(checkoutSessions.tokenHash, sql.placeholder('hash'))).prepare('paylink_checkout_by_token');
+
+export async function findSessionByToken(db: Db, token: string): Promise<CheckoutSession | undefined> {
   if (!SESSION_TOKEN.test(token)) return undefined;
-  const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.tokenHash, hashSessionToken(token)));
+  let statement = byTokenHash.get(db);
+  if (!statement) byTokenHash.set(db, (statement = prepareByTokenHash(db)));
+  const [row] = await statement.execute({ hash: hashSessionToken(token) });
   return row;
 }
 
