@@ -27,6 +27,7 @@ seed.integrators[0]!.links.push(
   },
   { slug: 'acme-range', title: 'Tip jar', currency: 'PHP', min_amount: '100', max_amount: '5000', logo: SVG, labels: {}, fields: {}, active: true },
   { slug: 'acme-off', title: 'Gone', currency: 'PHP', amount: '1.00', labels: {}, fields: {}, active: false },
+  { slug: 'acme-invoice', title: 'Invoice', currency: 'PHP', labels: {}, fields: { 'payment.merchant_reference_id': 'system' }, active: true },
 );
 
 const card = (number = '4242424242424242') => ({ number: number.replace(/(\d{4})/g, '$1 ').trim(), expiry: '12 / 30', cvc: '123', name: 'Juan Dela Cruz' });
@@ -94,6 +95,15 @@ describe('static link', () => {
       expect(html).toContain('Payment link not found');
       expect(html).not.toMatch(/at \w+ \(|Error:/);
     }
+  });
+
+  it('does not offer a static form for a link with system-filled fields', async () => {
+    const { status, html } = await page('/pay/acme-invoice');
+    expect(status).toBe(404);
+    expect(html).toContain('Acme Books sends a personal payment link');
+    const res = await call(server.url, 'POST', '/pay/acme-invoice/pay', { token: null, body: { session: 'a'.repeat(43), amount: '10', fields: customer, card: card() } });
+    expect(res.status).toBe(404);
+    expect(res.json.data.status_code).toBe('ER.03.10');
   });
 
   it('creates the session on the first submit and lands on the receipt; the same page cannot pay twice', async () => {
@@ -175,6 +185,7 @@ describe('checkout page weight and CSP', () => {
     const csp = res.headers.get('content-security-policy') ?? /<meta http-equiv="content-security-policy" content="([^"]+)"/i.exec(html)?.[1] ?? '';
     expect(csp).toContain("default-src 'none'");
     expect(csp).not.toContain("'unsafe-inline'");
+    expect(csp).toContain("frame-ancestors 'none'");
     const { inlineScriptHashes } = await measurePageScripts(server.url, html);
     expect(inlineScriptHashes.length).toBeGreaterThan(0);
     for (const hash of inlineScriptHashes) expect(csp).toContain(`'${hash}'`);

@@ -6,7 +6,7 @@ import { expiryInFuture, parseExpiry } from '../../schemas/card.ts';
 import { checkCustomerFields, checkoutSubmissionSchema, type CheckoutSubmission } from '../../schemas/checkout.ts';
 import { issuesToMessages } from '../../schemas/parse.ts';
 import { DomainError, invalidFields, type Messages } from '../errors.ts';
-import { askedFields } from '../links/form.ts';
+import { askedFields, isDynamicOnly } from '../links/form.ts';
 import { findActiveLink, findLinkById, type LinkWithMerchant } from '../links/service.ts';
 import { recordCharge, type Payment } from '../payments/record.ts';
 import { parseCustomerAmount } from './amount.ts';
@@ -57,7 +57,8 @@ const notFoundError = () =>
 
 async function resolveSession(app: PaylinkApp, req: PayRequest, pageToken: unknown): Promise<{ token: string; session: CheckoutSession; link: LinkWithMerchant }> {
   if (req.slug !== undefined) {
-    const link = await findActiveLink(app.db, req.slug);
+    const found = await findActiveLink(app.db, req.slug);
+    const link = found && !isDynamicOnly(found.link) ? found : undefined;
     if (!link) throw new DomainError('ER.03.10', 'Payment link not found', { messages: { '(request)': ['This payment link does not exist or is no longer active.'] } });
     const token = pageToken;
     if (typeof token !== 'string' || !SESSION_TOKEN.test(token)) throw invalidFields({ session: ['The payment form is out of date: reload the page'] });

@@ -1,6 +1,6 @@
 import { type CustomerFieldPath, customerFieldPaths, optionalCustomerFields } from '../../schemas/checkout.ts';
 import { countryCodes } from '../../schemas/countries.ts';
-import { defaultLabels, type FieldMode, type FieldPath } from '../../schemas/fields.ts';
+import { defaultLabels, type FieldMode, type FieldPath, fieldPaths } from '../../schemas/fields.ts';
 import type { Link } from './service.ts';
 
 /**
@@ -23,6 +23,12 @@ export const fieldMode = (link: Pick<Link, 'fields'>, path: FieldPath): FieldMod
 
 export const fieldLabel = (link: Pick<Link, 'labels'>, path: FieldPath): string =>
   (link.labels as Partial<Record<FieldPath, string>>)[path] ?? defaultLabels[path];
+
+/**
+ * A link with any `system` field can only be paid through a dynamic link: its static page would
+ * have no one to fill those values in.
+ */
+export const isDynamicOnly = (link: Pick<Link, 'fields'>) => fieldPaths.some((path) => fieldMode(link, path) === 'system');
 
 /** A form field as the card island renders it (see src/components/CardForm.tsx `ExtraField`). */
 export interface FormField {
