@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 const CLEAN_FAILURES = ['ER.20.20', 'ER.20.21'];
-const minor = (decimal: string) => parseAmount(decimal, 'PHP').minor;
+const minor = (decimal: string) => parseAmount(decimal, 'PHP', { allowZero: true }).minor;
 
 async function ledger(paymentId: string) {
   const [payment] = await t.app.db.select().from(payments).where(eq(payments.id, paymentId));
