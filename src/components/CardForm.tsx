@@ -85,9 +85,22 @@ interface State {
 
 // A class component: preact/hooks would cost another 1.2 KB gzip of the page's 12 KB budget.
 export default class CardForm extends Component<CardFormProps, State> {
-  state: State = { values: {}, errors: {}, alert: '', busy: false, ready: false };
   private inFlight = false;
   private alertEl: HTMLDivElement | null = null;
+
+  constructor(props: CardFormProps) {
+    super(props);
+    // What the customer typed into the server-rendered form before the island came alive is kept
+    // (hydration would otherwise reset every input to the empty initial state).
+    const values: Record<string, string> = {};
+    if (typeof document !== 'undefined') {
+      for (const name of this.names()) {
+        const typed = (document.getElementById(idFor(name)) as HTMLInputElement | null)?.value;
+        if (typed) values[name] = typed;
+      }
+    }
+    this.state = { values, errors: {}, alert: '', busy: false, ready: false };
+  }
 
   componentDidMount() {
     this.setState({ ready: true });

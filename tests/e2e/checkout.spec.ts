@@ -106,6 +106,24 @@ test('static link › inline errors are linked to their inputs', async ({ page }
   await expectNoAxeViolations(page);
 });
 
+test('static link › what the customer types before the form comes alive is kept', async ({ page }) => {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/_astro/CardForm*.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto('/pay/acme-books');
+  await expect(page.getByRole('button', { name: /^Pay/ })).toBeDisabled();
+  await fillCustomer(page);
+  await fillCard(page, '4242424242424242');
+  release();
+  await expect(page.getByRole('button', { name: /^Pay/ })).toBeEnabled();
+  await expect(page.getByLabel('Email')).toHaveValue('juan@example.com');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible();
+});
+
 test('static link › the whole flow works with the keyboard alone', async ({ page }) => {
   await page.goto('/pay/acme-books');
   await expect(page.getByRole('button', { name: /^Pay/ })).toBeEnabled();
