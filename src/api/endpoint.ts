@@ -70,7 +70,10 @@ export function apiEndpoint<S extends z.ZodType | undefined = undefined>(options
       if (key.trim() === '' || key.length > IDEMPOTENCY_KEY_MAX) {
         throw new DomainError('ER.02.42', 'Invalid idempotency key', { messages: { 'idempotency-key': [`must be 1 to ${IDEMPOTENCY_KEY_MAX} characters`] } });
       }
-      return await withIdempotency(app, { scope: integrator.id, key, method: context.request.method, path, bodyText: raw?.text ?? '' }, execute);
+      // A rule's refusal raised while running is a result like any other: stored and replayed
+      // (as Stripe does). Only unexpected failures (5xx) leave the key free for a retry.
+      const executeOrRefuse = () => execute().catch((error) => (error instanceof DomainError ? errorResponse(app, error, path, requestId) : Promise.reject(error)));
+      return await withIdempotency(app, { scope: integrator.id, key, method: context.request.method, path, bodyText: raw?.text ?? '' }, executeOrRefuse);
     } catch (error) {
       return errorResponse(app, error, path, requestId);
     }

@@ -2,6 +2,7 @@ import type { APIContext } from 'astro';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { apiEndpoint } from '../../src/api/endpoint.ts';
+import { DomainError } from '../../src/domain/errors.ts';
 import { createTestApp, OTHER_TOKEN, provision, type TestApp, TEST_TOKEN } from '../support/app.ts';
 
 /**
@@ -18,6 +19,14 @@ const echo = apiEndpoint({
     runs++;
     if (release) await new Promise<void>((resolve) => (release = resolve));
     return { code: 'OK.00.00', data: { amount: body.amount, integrator: integrator.name, run: runs } };
+  },
+});
+let refusals = 0;
+const refuse = apiEndpoint({
+  body: z.object({}).passthrough(),
+  run: async () => {
+    refusals++;
+    throw new DomainError('ER.20.20', 'already refunded');
   },
 });
 const crash = apiEndpoint({
@@ -143,6 +152,16 @@ describe('api plumbing › Idempotency-Key', () => {
     expect(mine.json.data.integrator).toBe('Acme Books');
     expect(theirs.json.data.integrator).toBe('Other Shop');
     expect(theirs.headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('stores and replays a business refusal raised while running, without running it again', async () => {
+    const first = await invoke(refuse, { body: '{}', headers: { 'idempotency-key': 'k-refuse' } });
+    const second = await invoke(refuse, { body: '{}', headers: { 'idempotency-key': 'k-refuse' } });
+    expect(first.status).toBe(200);
+    expect(first.json.data.status_code).toBe('ER.20.20');
+    expect(second.json).toEqual(first.json);
+    expect(second.headers.get('idempotent-replayed')).toBe('true');
+    expect(refusals).toBe(1);
   });
 
   it('lets a request that failed unexpectedly be retried with the same key', async () => {
