@@ -208,11 +208,13 @@ test('error pages › unknown link and unknown checkout are clear, accessible 40
 });
 
 test('error pages › an expired checkout says so', async ({ page }) => {
-  // A second server whose checkout links live one second.
+  // A second server whose checkout links live one second. It runs on PGlite: serve.mjs on
+  // PostgreSQL drops the e2e databases it finds, which would pull the main server's away.
+  // (Expiry on PostgreSQL is covered by tests/integration/checkout.test.ts.)
   const port = Number(process.env.PAYLINK_E2E_PORT) + 1;
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['tests/e2e/serve.mjs'], {
-    env: { ...process.env, PORT: String(port), PAYLINK_CHECKOUT_TTL_SECONDS: '1', PAYLINK_WORKERS: '0' },
+    env: { ...process.env, PORT: String(port), PAYLINK_CHECKOUT_TTL_SECONDS: '1', PAYLINK_WORKERS: '0', PAYLINK_E2E_DB: 'pglite' },
     stdio: 'ignore',
   });
   try {
