@@ -1,7 +1,7 @@
 import { inArray } from 'drizzle-orm';
 import type { PaylinkApp } from '../app.ts';
 import { integrators } from '../db/schema.ts';
-import { claimDueCallbacks, type OutboxEvent, recordCallbackAttempt, webhookBody } from '../domain/notifications/callbacks.ts';
+import { type AttemptRecord, claimDueCallbacks, type OutboxEvent, type RecordedAttempt, recordCallbackAttempts, webhookBody } from '../domain/notifications/callbacks.ts';
 import { signatureHeader, signingSecrets } from '../domain/notifications/signing.ts';
 import { WebhookClient } from '../domain/notifications/webhook-client.ts';
 import type { Integrator } from '../domain/integrators/service.ts';
@@ -28,6 +28,39 @@ export function createCallbackSender(app: PaylinkApp, opts: { batchSize?: number
   const concurrency = opts.concurrency ?? app.config.webhookConcurrency;
   const batchSize = opts.batchSize ?? concurrency * 2;
 
+  // Attempts finished while a write is in flight are recorded together in the next one: one
+  // statement per group instead of one per attempt (the database is the bottleneck, not HTTP).
+  let queue: Array<{ record: AttemptRecord; resolve: (r: RecordedAttempt) => void; reject: (e: unknown) => void }> = [];
+  let writing = false;
+  async function pump() {
+    writing = true;
+    while (queue.length > 0) {
+      const seen = new Set<string>();
+      const batch = queue.filter((q) => !seen.has(q.record.event.id) && seen.add(q.record.event.id));
+      queue = queue.filter((q) => !batch.includes(q));
+      try {
+        const results = await recordCallbackAttempts(
+          app.db,
+          batch.map((q) => q.record),
+          { now: app.now(), schedule: app.config.webhookRetrySeconds, random: opts.random },
+        );
+        for (const q of batch) {
+          const r = results.get(q.record.event.id);
+          if (r) q.resolve(r);
+          else q.reject(new Error(`outbox event ${q.record.event.id} vanished`));
+        }
+      } catch (error) {
+        for (const q of batch) q.reject(error);
+      }
+    }
+    writing = false;
+  }
+  const record = (r: AttemptRecord) =>
+    new Promise<RecordedAttempt>((resolve, reject) => {
+      queue.push({ record: r, resolve, reject });
+      if (!writing) void pump();
+    });
+
   async function deliverOne(event: OutboxEvent, integrator: Integrator | undefined): Promise<void> {
     const startedAt = app.now();
     const timestampSeconds = Math.floor(startedAt.getTime() / 1000);
@@ -39,7 +72,7 @@ export function createCallbackSender(app: PaylinkApp, opts: { batchSize?: number
       const signature = signatureHeader(signingSecrets(app, integrator, startedAt), event.id, timestampSeconds, body);
       outcome = await client.send({ url: event.callbackUrl!, id: event.id, timestampSeconds, body, signature });
     }
-    const result = await recordCallbackAttempt(app.db, { event, startedAt, outcome, now: app.now(), schedule: app.config.webhookRetrySeconds, random: opts.random });
+    const result = await record({ event, startedAt, outcome });
     const fields = { event_id: event.id, type: event.type, attempt: result.attempt, state: result.state, status_code: outcome.statusCode, latency_ms: outcome.latencyMs };
     if (outcome.ok) log.debug('callback delivered', fields);
     else if (result.state === 'failed') log.warn('callback failed for good', { ...fields, error: outcome.error });

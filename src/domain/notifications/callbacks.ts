@@ -48,52 +48,80 @@ export async function claimDueCallbacks(db: Db, opts: { now: Date; leaseMs: numb
 
 export type CallbackState = OutboxEvent['callbackState'];
 
+export interface AttemptRecord {
+  event: Pick<OutboxEvent, 'id' | 'callbackAttempts'>;
+  startedAt: Date;
+  outcome: AttemptOutcome;
+}
+
+export interface RecordedAttempt {
+  attempt: number;
+  state: CallbackState;
+  nextAt: Date | null;
+}
+
 /**
- * Records one attempt and moves the event on: delivered on 2xx; otherwise pending with the
+ * Records attempts and moves their events on: delivered on 2xx; otherwise pending with the
  * next attempt time (schedule + jitter, later if Retry-After says so), or failed when the
  * schedule is exhausted or retrying cannot help. Never downgrades an event another worker
- * already finished. One statement (an UPDATE feeding an INSERT), so it is atomic without an
- * explicit transaction and costs one round trip.
+ * already finished. One statement for the whole list (an UPDATE … FROM VALUES feeding an
+ * INSERT), so it is atomic without an explicit transaction and costs one round trip.
+ * Each event id may appear once per call.
  */
-export async function recordCallbackAttempt(
+export async function recordCallbackAttempts(
   db: Db,
-  opts: {
-    event: Pick<OutboxEvent, 'id' | 'callbackAttempts'>;
-    startedAt: Date;
-    outcome: AttemptOutcome;
-    now: Date;
-    schedule: readonly number[];
-    random?: () => number;
-  },
-): Promise<{ attempt: number; state: CallbackState; nextAt: Date | null }> {
-  const { outcome } = opts;
-  const attempt = opts.event.callbackAttempts + 1;
-  let state: CallbackState = 'delivered';
-  let nextAt: Date | null = null;
-  if (!outcome.ok) {
-    const decision = outcome.permanent
-      ? ({ kind: 'give-up' } as const)
-      : nextRetry({ attempt, schedule: opts.schedule, now: opts.now, retryAfterSeconds: outcome.retryAfterSeconds, random: opts.random });
-    state = decision.kind === 'retry' ? 'pending' : 'failed';
-    nextAt = decision.kind === 'retry' ? decision.at : null;
-  }
+  records: readonly AttemptRecord[],
+  opts: { now: Date; schedule: readonly number[]; random?: () => number },
+): Promise<Map<string, RecordedAttempt>> {
+  const results = new Map<string, RecordedAttempt>();
+  if (records.length === 0) return results;
+  const decided = records.map((r) => {
+    const { outcome } = r;
+    const attempt = r.event.callbackAttempts + 1;
+    let state: CallbackState = 'delivered';
+    let nextAt: Date | null = null;
+    if (!outcome.ok) {
+      const decision = outcome.permanent
+        ? ({ kind: 'give-up' } as const)
+        : nextRetry({ attempt, schedule: opts.schedule, now: opts.now, retryAfterSeconds: outcome.retryAfterSeconds, random: opts.random });
+      state = decision.kind === 'retry' ? 'pending' : 'failed';
+      nextAt = decision.kind === 'retry' ? decision.at : null;
+    }
+    return { ...r, state, nextAt };
+  });
+  const rows = sql.join(
+    decided.map(
+      (r) =>
+        sql`(${r.event.id}::text, ${r.state}::text, ${r.nextAt?.toISOString() ?? null}::timestamptz, ${newId('wha')}::text, ${r.startedAt.toISOString()}::timestamptz, ${r.outcome.latencyMs}::int, ${r.outcome.statusCode ?? null}::int, ${r.outcome.error ?? null}::text)`,
+    ),
+    sql`, `,
+  );
   const now = opts.now.toISOString();
   const result = (await db.execute(sql`
-    with upd as (
-      update ${outboxEvents} set
-        callback_attempts = callback_attempts + 1,
-        callback_state = case when callback_state = 'pending' then ${state}::text else callback_state end,
-        callback_delivered_at = case when callback_state = 'pending' and ${state}::text = 'delivered' then ${now}::timestamptz else callback_delivered_at end,
-        callback_next_at = case when callback_state = 'pending' then ${nextAt?.toISOString() ?? null}::timestamptz else callback_next_at end,
+    with input (event_id, state, next_at, attempt_id, started_at, latency_ms, status_code, error) as (values ${rows}),
+    upd as (
+      update ${outboxEvents} o set
+        callback_attempts = o.callback_attempts + 1,
+        callback_state = case when o.callback_state = 'pending' then i.state else o.callback_state end,
+        callback_delivered_at = case when o.callback_state = 'pending' and i.state = 'delivered' then ${now}::timestamptz else o.callback_delivered_at end,
+        callback_next_at = case when o.callback_state = 'pending' then i.next_at else o.callback_next_at end,
         callback_locked_until = null
-      where id = ${opts.event.id}
-      returning id, callback_attempts, callback_state
+      from input i
+      where o.id = i.event_id
+      returning o.id, o.callback_attempts, o.callback_state
+    ),
+    ins as (
+      insert into ${webhookAttempts} (id, event_id, attempt, started_at, latency_ms, status_code, error)
+      select i.attempt_id, upd.id, upd.callback_attempts, i.started_at, i.latency_ms, i.status_code, i.error
+      from upd join input i on i.event_id = upd.id
+      returning event_id, attempt
     )
-    insert into ${webhookAttempts} (id, event_id, attempt, started_at, latency_ms, status_code, error)
-    select ${newId('wha')}, upd.id, upd.callback_attempts, ${opts.startedAt.toISOString()}::timestamptz, ${outcome.latencyMs}::int, ${outcome.statusCode ?? null}::int, ${outcome.error ?? null}::text
-    from upd
-    returning attempt, (select callback_state from upd) as state`)) as unknown as { rows: Array<{ attempt: number; state: CallbackState }> };
-  const row = result.rows[0];
-  if (!row) throw new Error(`outbox event ${opts.event.id} vanished`);
-  return { attempt: Number(row.attempt), state: row.state, nextAt: row.state === 'pending' ? nextAt : null };
+    select ins.event_id, ins.attempt, upd.callback_state as state from ins join upd on upd.id = ins.event_id`)) as unknown as {
+    rows: Array<{ event_id: string; attempt: number; state: CallbackState }>;
+  };
+  const nextAtById = new Map(decided.map((r) => [r.event.id, r.nextAt]));
+  for (const row of result.rows) {
+    results.set(row.event_id, { attempt: Number(row.attempt), state: row.state, nextAt: row.state === 'pending' ? (nextAtById.get(row.event_id) ?? null) : null });
+  }
+  return results;
 }
