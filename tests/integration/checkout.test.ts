@@ -265,6 +265,55 @@ describe('checkout', () => {
     }
   });
 
+  it('never charges twice when the answer of a charge was lost: the next submit resumes that attempt', async () => {
+    const { token } = await dynamicLink();
+    const session = await sessionOf(token);
+    const sandbox = t.app.acquirer;
+    const charges = async () => (await t.app.db.select({ n: count() }).from(sandboxCharges))[0]!.n;
+    const before = await charges();
+    // The acquirer charges, then the connection drops before paylink hears the answer.
+    t.app.acquirer = Object.assign(Object.create(sandbox), {
+      charge: async (...args: Parameters<typeof sandbox.charge>) => {
+        await sandbox.charge(...args);
+        throw new Error('connection reset after the charge');
+      },
+    });
+    try {
+      await expect(payCheckout(t.app, { token, input: { fields: customer, card: card() } })).rejects.toThrow('connection reset');
+    } finally {
+      t.app.acquirer = sandbox;
+    }
+    expect(await charges()).toBe(before + 1);
+    expect((await sessionOf(token)).attempts).toBe(1);
+    // Another card cannot start a new attempt over an unknown outcome.
+    await expect(payCheckout(t.app, { token, input: { fields: customer, card: card('5555555555554444') } })).rejects.toMatchObject({ code: 'ER.03.24' });
+    // The same card gets the charge that was made, recorded once.
+    const outcome = await payCheckout(t.app, { token, input: { fields: customer, card: card() } });
+    expect(outcome.status).toBe('succeeded');
+    expect(await charges()).toBe(before + 1);
+    const rows = await t.app.db.select().from(payments).where(eq(payments.checkoutSessionId, session.id));
+    expect(rows.map((p) => [p.status, p.idempotencyKey])).toEqual([['succeeded', `checkout:${session.id}:1`]]);
+    expect(await sessionOf(token)).toMatchObject({ status: 'paid', attempts: 1, processingAt: null });
+  });
+
+  it('holds a second attempt while one is at the acquirer, and resumes it after the lease if the process died', async () => {
+    const { token } = await dynamicLink();
+    const session = await sessionOf(token);
+    // As if a process had claimed attempt 1 and died before recording its outcome.
+    await t.app.db.update(checkoutSessions).set({ attempts: 1, processingAt: t.app.now() }).where(eq(checkoutSessions.id, session.id));
+    const res = await pay(token, { fields: customer, card: card() });
+    expect(res.status).toBe(409);
+    expect(res.json.data.status_code).toBe('ER.03.24');
+    offsetMs = 3 * 60 * 1000;
+    try {
+      const outcome = await payCheckout(t.app, { token, input: { fields: customer, card: card() } });
+      expect(outcome.status).toBe('succeeded');
+      expect(outcome.payment.idempotencyKey).toBe(`checkout:${session.id}:1`);
+    } finally {
+      offsetMs = 0;
+    }
+  });
+
   it('refuses an expired session and says so on its page', async () => {
     const { token, path } = await dynamicLink();
     offsetMs = (t.app.config.checkoutTtlSeconds + 60) * 1000;

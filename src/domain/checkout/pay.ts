@@ -22,6 +22,8 @@ import { type CheckoutSession, checkoutPath, findSessionByToken, insertSession, 
  *   tx2  record the transaction and its outbox event (recordCharge), mark the session paid, or
  *        count the decline and lock the session at the attempt limit.
  * A paid session is never charged again: a second submit gets ER.03.22 with the receipt address.
+ * An attempt whose answer was lost (acquirer error, or the process died between the charge and
+ * tx2) is resumed by the next submit under the same key, never replaced by a new attempt.
  */
 
 /** How long an attempt may stay at the acquirer before another submit may try again. */
@@ -48,6 +50,10 @@ const paidError = (token: string) =>
   });
 const expiredError = () =>
   new DomainError('ER.03.21', 'Checkout session expired', { messages: { '(request)': ['This payment link has expired. Ask the merchant for a new one.'] } });
+const inProgressError = () =>
+  new DomainError('ER.03.24', 'Payment already in progress', {
+    messages: { '(request)': ['Your payment is already being processed. Wait a moment, then reload the page to see the result.'] },
+  });
 const lockedError = () =>
   new DomainError('ER.03.23', 'Too many payment attempts', {
     messages: { '(request)': ['Too many attempts were made with this payment link, so it is locked. Ask the merchant for a new one.'] },
@@ -122,15 +128,18 @@ export async function payCheckout(app: PaylinkApp, req: PayRequest): Promise<Pay
   if (expiry && !expiryInFuture(expiry, app.now())) messages['card.expiry'] = ['This card has expired: check the expiry date'];
   if (Object.keys(messages).length > 0 || !submission || !expiry) throw invalidFields(messages);
 
-  // tx1: claim an attempt.
+  // tx1: claim an attempt — or resume one that never got its answer recorded.
   const now = app.now();
-  const attempt = await app.db.transaction(async (tx) => {
+  const claim = await app.db.transaction(async (tx) => {
     const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id)).for('update');
     ensurePayable(row!, token, now);
-    if (row!.processingAt && now.getTime() - row!.processingAt.getTime() < PROCESSING_LEASE_MS) {
-      throw new DomainError('ER.03.24', 'Payment already in progress', {
-        messages: { '(request)': ['Your payment is already being processed. Wait a moment, then reload the page to see the result.'] },
-      });
+    if (row!.processingAt) {
+      if (now.getTime() - row!.processingAt.getTime() < PROCESSING_LEASE_MS) throw inProgressError();
+      // The previous attempt was interrupted (acquirer error, or the process died before tx2):
+      // it is tried again under its own key, so if the acquirer did charge, it answers with that
+      // charge instead of making a second one.
+      await tx.update(checkoutSessions).set({ processingAt: now }).where(eq(checkoutSessions.id, session.id));
+      return { attempt: row!.attempts, resumed: true };
     }
     if (row!.attempts >= app.config.checkoutMaxAttempts) {
       await tx.update(checkoutSessions).set({ status: 'locked', lockedAt: now }).where(eq(checkoutSessions.id, session.id));
@@ -138,8 +147,9 @@ export async function payCheckout(app: PaylinkApp, req: PayRequest): Promise<Pay
     }
     const next = row!.attempts + 1;
     await tx.update(checkoutSessions).set({ attempts: next, processingAt: now }).where(eq(checkoutSessions.id, session.id));
-    return next;
+    return { attempt: next, resumed: false };
   });
+  const { attempt } = claim;
 
   const idempotencyKey = `checkout:${session.id}:${attempt}`;
   let result: ChargeResult;
@@ -156,9 +166,16 @@ export async function payCheckout(app: PaylinkApp, req: PayRequest): Promise<Pay
       { idempotencyKey },
     );
   } catch (error) {
-    // The acquirer did not answer: free the session so the customer can try again.
-    await app.db.update(checkoutSessions).set({ processingAt: null }).where(eq(checkoutSessions.id, session.id));
-    throw error;
+    // No answer: we cannot know whether money moved. The attempt stays open to be resumed under
+    // the same key by the next submit (at once: the lease is released by dating it in the past).
+    await app.db.update(checkoutSessions).set({ processingAt: new Date(0) }).where(eq(checkoutSessions.id, session.id));
+    if (!claim.resumed) throw error;
+    // A resumed attempt the acquirer refuses (e.g. another card than the interrupted one):
+    // never start a new attempt over an unknown outcome.
+    app.log.warn('checkout: interrupted attempt could not be resumed', { sessionId: session.id, attempt, error: (error as Error).message });
+    throw new DomainError('ER.03.24', 'Payment already in progress', {
+      messages: { '(request)': ['We are still confirming your previous payment attempt. Try again with the same card and amount, or contact the merchant.'] },
+    });
   }
 
   // tx2: record the outcome and its event together.
