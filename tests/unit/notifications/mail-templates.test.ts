@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { displayAmount, maskedCard, renderEmail } from '../../../src/domain/notifications/email/templates.ts';
+
+const createdAt = new Date('2025-06-01T10:00:00Z');
+const merchant = { name: 'Acme <Books> & Co' };
+
+describe('mail › templates', () => {
+  it('formats amounts for the currency, exactly', () => {
+    expect(displayAmount('250.00', 'PHP')).toBe('₱250.00');
+    expect(displayAmount('1000', 'JPY')).toBe('¥1,000');
+    expect(displayAmount('12.345', 'KWD')).toMatch(/^KWD\s12\.345$/);
+    expect(displayAmount('9999999999999.99', 'USD')).toBe('$9,999,999,999,999.99');
+    expect(displayAmount(undefined, 'PHP')).toBeUndefined();
+  });
+
+  it('shows only the brand and last four digits of a card', () => {
+    expect(maskedCard({ brand: 'visa', last4: '4242' })).toBe('Visa •••• 4242');
+    expect(maskedCard({ brand: 'mastercard', last4: '4444' })).toBe('Mastercard •••• 4444');
+    expect(maskedCard({ brand: 'visa', last4: '4242424242424242' })).toBeUndefined();
+    expect(maskedCard(null)).toBeUndefined();
+  });
+
+  it('escapes every interpolated value in the HTML part', () => {
+    const mail = renderEmail({
+      type: 'payment.succeeded',
+      createdAt,
+      merchant,
+      data: { amount: '250.00', currency: 'PHP', transaction_id: 'txn_1', description: '"><img src=x onerror=alert(1)>', merchant_reference_id: "o'1" },
+    });
+    expect(mail.subject).toBe('Payment received: ₱250.00 — Acme <Books> & Co');
+    expect(mail.html).not.toContain('<img src=x');
+    expect(mail.html).toContain('&quot;&gt;&lt;img src=x onerror=alert(1)&gt;');
+    expect(mail.html).toContain('Acme &lt;Books&gt; &amp; Co');
+    expect(mail.html).toContain('o&#39;1');
+    expect(mail.text).toContain('Transaction ID:');
+    expect(mail.attachments).toEqual([]);
+  });
+
+  it('names a refund by its amount', () => {
+    const mail = renderEmail({ type: 'refund.succeeded', createdAt, merchant: { name: 'Acme Books' }, data: { amount: '50.00', currency: 'PHP', refund_id: 'rfd_1', transaction_id: 'txn_1' } });
+    expect(mail.subject).toBe('Refund of ₱50.00 — Acme Books');
+    expect(mail.text).toMatch(/Refund amount: +₱50\.00/);
+    expect(mail.text).toMatch(/Refund ID: +rfd_1/);
+  });
+
+  it('attaches the logo inline when the merchant has one', () => {
+    const logo = { contentType: 'image/png', bytes: Buffer.from('png') };
+    const mail = renderEmail({ type: 'payment.succeeded', createdAt, merchant: { name: 'Acme', logo }, data: { amount: '1.00', currency: 'USD' } });
+    expect(mail.html).toContain('src="cid:merchant-logo@paylink"');
+    expect(mail.attachments).toEqual([{ filename: 'logo.png', content: logo.bytes, contentType: 'image/png', cid: 'merchant-logo@paylink' }]);
+  });
+});
