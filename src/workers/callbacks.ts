@@ -19,7 +19,7 @@ export interface CallbackSender {
   close(): Promise<void>;
 }
 
-/** Extra time a claimed event stays leased beyond the HTTP timeout (recording the attempt). */
+/** Extra time a claimed event stays leased beyond its HTTP timeouts (recording the attempt). */
 export const LEASE_MARGIN_MS = 5_000;
 
 export function createCallbackSender(app: PaylinkApp, opts: { batchSize?: number; concurrency?: number; random?: () => number } = {}): CallbackSender {
@@ -81,7 +81,9 @@ export function createCallbackSender(app: PaylinkApp, opts: { batchSize?: number
 
   return {
     async deliverDue() {
-      const events = await claimDueCallbacks(app.db, { now: app.now(), leaseMs: app.config.webhookTimeoutMs + LEASE_MARGIN_MS, limit: batchSize });
+      // The lease covers the whole batch: the last events start only after earlier ones finished.
+      const leaseMs = app.config.webhookTimeoutMs * Math.ceil(batchSize / concurrency) + LEASE_MARGIN_MS;
+      const events = await claimDueCallbacks(app.db, { now: app.now(), leaseMs, limit: batchSize });
       if (events.length === 0) return 0;
       const ids = [...new Set(events.map((e) => e.integratorId))];
       const rows = await app.db.select().from(integrators).where(inArray(integrators.id, ids));

@@ -20,7 +20,8 @@ export interface Mailer {
   close(): Promise<void>;
 }
 
-const LEASE_MS = 2 * 60 * 1000;
+/** Covers a batch of BATCH / CONCURRENCY rounds of SMTP sends at their socket timeout. */
+const LEASE_MS = 10 * 60 * 1000;
 const BATCH = 16;
 const CONCURRENCY = 4;
 
