@@ -106,11 +106,14 @@ describe('static link', () => {
     expect(res.json.data.status_code).toBe('ER.03.10');
   });
 
-  it('creates the session on the first submit and lands on the receipt; the same page cannot pay twice', async () => {
+  it('creates the session on the first valid submit and lands on the receipt; the same page cannot pay twice', async () => {
     const { html } = await page('/pay/acme-books');
     const token = pageToken(html);
     expect(pageToken((await page('/pay/acme-books')).html)).not.toBe(token);
     const before = (await t.app.db.select({ n: count() }).from(checkoutSessions))[0]!.n;
+    const invalid = await call(server.url, 'POST', '/pay/acme-books/pay', { token: null, body: { session: token, fields: customer, card: { ...card(), number: '1234' } } });
+    expect(invalid.status).toBe(422);
+    expect((await t.app.db.select({ n: count() }).from(checkoutSessions))[0]!.n).toBe(before);
     const res = await call(server.url, 'POST', '/pay/acme-books/pay', { token: null, body: { session: token, fields: customer, card: card() } });
     expect(res.status, res.text).toBe(200);
     expect(res.json.data).toMatchObject({ status_code: 'OK.03.00', redirect_url: `/checkout/${token}` });

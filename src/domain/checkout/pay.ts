@@ -61,7 +61,8 @@ const lockedError = () =>
 const notFoundError = () =>
   new DomainError('ER.03.20', 'Checkout session not found', { messages: { '(request)': ['This payment page does not exist. Check the link you were sent.'] } });
 
-async function resolveSession(app: PaylinkApp, req: PayRequest, pageToken: unknown): Promise<{ token: string; session: CheckoutSession; link: LinkWithMerchant }> {
+/** The session and link a submission is for; a static link's first submit has no session yet. */
+async function resolveSession(app: PaylinkApp, req: PayRequest, pageToken: unknown): Promise<{ token: string; session?: CheckoutSession; link: LinkWithMerchant }> {
   if (req.slug !== undefined) {
     const found = await findActiveLink(app.db, req.slug);
     const link = found && !isDynamicOnly(found.link) ? found : undefined;
@@ -73,7 +74,7 @@ async function resolveSession(app: PaylinkApp, req: PayRequest, pageToken: unkno
       if (existing.linkId !== link.link.id) throw notFoundError();
       return { token, session: existing, link };
     }
-    return { token, session: await staticSession(app, link, token), link };
+    return { token, link };
   }
   const token = req.token ?? '';
   const session = await findSessionByToken(app.db, token);
@@ -108,18 +109,22 @@ function ensurePayable(session: CheckoutSession, token: string, now: Date) {
 
 export async function payCheckout(app: PaylinkApp, req: PayRequest): Promise<PayOutcome> {
   const raw = isRecord(req.input) ? req.input : {};
-  const { token, session, link } = await resolveSession(app, req, raw.session);
-  ensurePayable(session, token, app.now());
+  const resolved = await resolveSession(app, req, raw.session);
+  const { token, link } = resolved;
+  if (resolved.session) ensurePayable(resolved.session, token, app.now());
   if (req.slug === undefined && !link.link.active) throw notFoundError();
+  const systemValues = resolved.session?.systemValues ?? {};
+  const currency = resolved.session?.currency ?? link.link.currency;
 
-  // Everything the customer typed is checked, all at once, before an attempt is counted.
+  // Everything the customer typed is checked, all at once, before a session is created or an
+  // attempt counted.
   const parsed = checkoutSubmissionSchema.safeParse(req.input);
   const messages: Messages = parsed.success ? {} : issuesToMessages(parsed.error.issues);
-  const customer = checkCustomerFields(askedFields(link.link, session.systemValues), isRecord(raw.fields) ? raw.fields : {});
+  const customer = checkCustomerFields(askedFields(link.link, systemValues), isRecord(raw.fields) ? raw.fields : {});
   for (const [path, list] of Object.entries(customer.messages)) messages[path] ??= list;
-  let amountMinor = session.amountMinor;
+  let amountMinor = resolved.session ? resolved.session.amountMinor : link.link.amountMinor;
   if (amountMinor === null) {
-    const amount = parseCustomerAmount(link.link, typeof raw.amount === 'string' ? raw.amount : undefined, session.currency);
+    const amount = parseCustomerAmount(link.link, typeof raw.amount === 'string' ? raw.amount : undefined, currency);
     if ('message' in amount) messages.amount ??= [amount.message];
     else amountMinor = amount.minor;
   }
@@ -127,6 +132,7 @@ export async function payCheckout(app: PaylinkApp, req: PayRequest): Promise<Pay
   const expiry = submission ? parseExpiry(submission.card.expiry)! : undefined;
   if (expiry && !expiryInFuture(expiry, app.now())) messages['card.expiry'] = ['This card has expired: check the expiry date'];
   if (Object.keys(messages).length > 0 || !submission || !expiry) throw invalidFields(messages);
+  const session = resolved.session ?? (await staticSession(app, link, token));
 
   // tx1: claim an attempt — or resume one that never got its answer recorded.
   const now = app.now();
