@@ -88,6 +88,13 @@ describe('static link', () => {
     expect((await fetch(`${server.url}/assets/img_${'0'.repeat(32)}`)).status).toBe(404);
   });
 
+  it('answers methods other than GET and POST with 405 and Allow', async () => {
+    const res = await call(server.url, 'PUT', '/pay/acme-books', { token: null, body: {} });
+    expect(res.status).toBe(405);
+    expect(res.headers.get('allow')).toBe('GET, POST');
+    expect((await call(server.url, 'GET', '/pay/acme-books/pay', { token: null })).status).toBe(405);
+  });
+
   it('answers an unknown or inactive slug with a 404 page, not a stack trace', async () => {
     for (const slug of ['no-such-link', 'acme-off', '..%2F..%2Fetc']) {
       const { status, html } = await page(`/pay/${slug}`);
