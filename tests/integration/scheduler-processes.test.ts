@@ -15,80 +15,9 @@ import { createTestDatabaseUrl, defaultSeed, testDb, TEST_TOKEN } from '../suppo
 import { type PaylinkProcess, startPaylink } from '../support/process.ts';
 import { scheduleData, signSchedule } from '../support/schedules.ts';
 
-/**
- * Exactly-once with real processes (dist/paylink/server.mjs): a server killed with SIGKILL in
- * the middle of a burst of due charges, then restarted; and two worker processes sharing one
- * PostgreSQL. Each waits with a deadline and stops its processes itself.
- */
-const YEARLY = { second: '0', minute: '0', hour: '0', day_of_month: '1', month: '1', day_of_week: '*' };
-const PAST = new Date('2020-06-01T00:00:00.000Z');
-const RECORDED = /"msg":"scheduled charge recorded"[^\n]*"outcome":"succeeded"/g;
-const recordedIn = (p: PaylinkProcess) => (p.output().match(RECORDED) ?? []).length;
+import { YEARLY, PAST, recordedIn, type Fixture, fixture, seedDueSchedules, until, stop, expectExactlyOnce, workerEnv } from '../support/scheduler-processes.ts';
 
-interface Fixture {
-  env: Record<string, string>;
-  open(): Promise<PaylinkApp>;
-  cleanup(): void;
-}
-
-async function fixture(): Promise<Fixture> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'paylink-sched-proc-'));
-  const databaseUrl = testDb === 'postgres' ? await createTestDatabaseUrl() : undefined;
-  const env: Record<string, string> = { PAYLINK_DATA_DIR: dataDir, PAYLINK_MASTER_KEY: randomBytes(32).toString('base64'), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
-  return {
-    env,
-    open: () => createApp({ config: loadConfig({ ...env, LOG_LEVEL: 'silent' }), log: createLogger('silent'), now: () => PAST }),
-    cleanup: () => rmSync(dataDir, { recursive: true, force: true }),
-  };
-}
-
-/** `count` yearly schedules on the seeded card, all due now (their first run was in 2021). */
-async function seedDueSchedules(app: PaylinkApp, dataDir: string, count: number, opts: { dueNow?: boolean } = {}) {
-  const seedPath = join(dataDir, 'seed.json');
-  writeFileSync(seedPath, JSON.stringify(defaultSeed()));
-  await applyProvisioning(app, seedPath);
-  const integrator = (await findIntegratorByToken(app.db, TEST_TOKEN))!;
-  const { reference } = await createSchedule(app, integrator, await signSchedule(scheduleData({ schedule: YEARLY, route: undefined }), { iat: PAST }));
-  // Copies of the first schedule, inserted in one statement (one commit: all due at the same moment).
-  await app.db.execute(sql`
-    insert into schedules (id, integrator_id, card_registration_reference, status, recurrence, cron_pattern, time_offset, amount_minor, currency,
-      description, merchant_reference_id, other_references, notify_user, payload_hash, next_run_at, created_at)
-    select 'sch_' || md5(${reference} || g::text), integrator_id, card_registration_reference, status, recurrence, cron_pattern, time_offset, amount_minor, currency,
-      description, merchant_reference_id, other_references, notify_user, md5(payload_hash || g::text), ${opts.dueNow ? sql`now() - interval '1 second'` : sql`next_run_at`}, created_at
-    from schedules, generate_series(1, ${count - 1}) as g where id = ${reference}`);
-  if (opts.dueNow) await app.db.update(schedules).set({ nextRunAt: sql`now() - interval '1 second'` }).where(eq(schedules.id, reference));
-}
-
-async function until(deadlineMs: number, done: () => boolean | Promise<boolean>, pollMs = 100): Promise<boolean> {
-  const end = Date.now() + deadlineMs;
-  while (Date.now() < end) {
-    if (await done()) return true;
-    await new Promise((r) => setTimeout(r, pollMs));
-  }
-  return done();
-}
-
-async function stop(p: PaylinkProcess) {
-  if (p.child.exitCode === null && p.child.signalCode === null) p.child.kill('SIGTERM');
-  await p.exited;
-}
-
-/** Every occurrence charged once at the acquirer and recorded once; nothing pending. */
-async function expectExactlyOnce(app: PaylinkApp, count: number) {
-  const runs = await app.db.select({ status: scheduleRuns.status, n: sql<number>`count(*)` }).from(scheduleRuns).groupBy(scheduleRuns.status);
-  expect(Object.fromEntries(runs.map((r) => [r.status, Number(r.n)]))).toEqual({ succeeded: count });
-  const perSchedule = await app.db.execute(sql`select count(*) as n from (select schedule_id from schedule_runs group by schedule_id having count(*) > 1) d`);
-  expect(Number((perSchedule as unknown as { rows: { n: number }[] }).rows[0]!.n)).toBe(0);
-  const [paid] = await app.db.select({ n: sql<number>`count(*)`, runs: sql<number>`count(distinct ${payments.scheduleRunId})` }).from(payments);
-  expect([Number(paid!.n), Number(paid!.runs)]).toEqual([count, count]);
-  const [charged] = await app.db.select({ n: sql<number>`count(*)` }).from(sandboxCharges);
-  expect(Number(charged!.n)).toBe(count);
-  const orphans = await app.db.execute(sql`select count(*) as n from sandbox_charges c where not exists (select 1 from payments p where p.acquirer_reference = c.id)`);
-  expect(Number((orphans as unknown as { rows: { n: number }[] }).rows[0]!.n)).toBe(0);
-}
-
-const workerEnv = { LOG_LEVEL: 'debug', PAYLINK_WORKER_POLL_MS: '50', PAYLINK_SCHEDULE_LEASE_SECONDS: '2', PAYLINK_WORKERS: '1' };
-
+/** Exactly-once with real processes: a server killed with SIGKILL mid-burst, then restarted. */
 describe('scheduler processes', () => {
   it('charges every occurrence exactly once when the server is killed with SIGKILL during a burst and restarted', async () => {
     const count = 300;
@@ -122,33 +51,4 @@ describe('scheduler processes', () => {
       f.cleanup();
     }
   }, 180_000);
-
-  describe.runIf(testDb === 'postgres')('on PostgreSQL only (needs a shared database)', () => {
-    it('two worker processes charge 1,000 due schedules with 1,000 charges and no duplicates', async () => {
-      const count = 1000;
-      const f = await fixture();
-      const workers: PaylinkProcess[] = [];
-      try {
-        const setupApp = await f.open();
-        // The schedules exist before the workers start but fall due only once both are running.
-        await seedDueSchedules(setupApp, f.env.PAYLINK_DATA_DIR!, count, { dueNow: false });
-        await setupApp.db.update(schedules).set({ nextRunAt: new Date('2999-01-01T00:00:00Z') });
-        for (let i = 0; i < 2; i++) workers.push(startPaylink({ ...f.env, ...workerEnv, PAYLINK_SCHEDULE_LEASE_SECONDS: '30' }, ['--worker']));
-        await Promise.all(workers.map((w) => w.ready));
-        await setupApp.db.update(schedules).set({ nextRunAt: sql`now() - interval '1 second'` });
-        const succeeded = async () =>
-          Number((await setupApp.db.select({ n: sql<number>`count(*)` }).from(scheduleRuns).where(eq(scheduleRuns.status, 'succeeded')))[0]!.n);
-        expect(await until(120_000, async () => (await succeeded()) >= count, 200)).toBe(true);
-        await Promise.all(workers.map(stop));
-        await expectExactlyOnce(setupApp, count);
-        const perWorker = workers.map(recordedIn);
-        expect(perWorker.reduce((a, b) => a + b, 0)).toBe(count);
-        expect(perWorker.every((n) => n > 0)).toBe(true);
-        await setupApp.database.close();
-      } finally {
-        await Promise.all(workers.map(stop));
-        f.cleanup();
-      }
-    }, 180_000);
-  });
 });
