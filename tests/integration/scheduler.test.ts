@@ -170,6 +170,10 @@ describe('scheduler', () => {
     expect(suspended!.data).toMatchObject({ schedule_reference: id, consecutive_failed_runs: 3, transaction_id: expect.stringMatching(/^txn_/) });
     expect(suspended!.emailTo).toBe('payer@example.com');
     expect(suspended!.callbackUrl).toBe('http://127.0.0.1:9/cb');
+    // The customer is away when a scheduled charge is declined: each failed charge is e-mailed too.
+    const failed = await s.app.db.select().from(outboxEvents).where(eq(outboxEvents.type, 'schedule.charge_failed'));
+    expect(failed).toHaveLength(6);
+    expect(failed.every((e) => e.emailTo === 'payer@example.com')).toBe(true);
     s.clock.set('2030-01-01T00:00:00.500Z');
     expect((await runSchedulerTick(s.app)).claimed).toBe(0);
   });

@@ -91,7 +91,9 @@ export async function recordCharge(tx: DbOrTx, input: RecordChargeInput): Promis
       ...input.eventData,
     },
     callbackUrl: input.callbackUrl,
-    emailTo: input.notifyUser && succeeded ? input.customerEmail : null,
+    // The customer paying on a checkout page sees a decline there; a scheduled charge happens
+    // while they are away, so they hear about a failed one too.
+    emailTo: input.notifyUser && (succeeded || input.eventType === 'schedule.charge_failed') ? input.customerEmail : null,
     now: input.now,
   });
   return payment!;
