@@ -46,6 +46,7 @@ CREATE TABLE "checkout_sessions" (
 	"callback_url" text,
 	"notify_user" boolean DEFAULT false NOT NULL,
 	"attempts" integer DEFAULT 0 NOT NULL,
+	"processing_at" timestamp with time zone,
 	"payment_id" text,
 	"expires_at" timestamp with time zone NOT NULL,
 	"paid_at" timestamp with time zone,
@@ -78,6 +79,7 @@ CREATE TABLE "integrators" (
 	"webhook_secret_enc" text NOT NULL,
 	"previous_webhook_secret_enc" text,
 	"webhook_secret_rotated_at" timestamp with time zone,
+	"webhook_secret_seed_sha256" text,
 	"refund_capabilities" jsonb DEFAULT '{}'::jsonb NOT NULL,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
@@ -139,6 +141,7 @@ CREATE TABLE "payments" (
 	"currency" text NOT NULL,
 	"refunded_minor" bigint DEFAULT 0 NOT NULL,
 	"refund_count" integer DEFAULT 0 NOT NULL,
+	"refund_reserved_minor" bigint DEFAULT 0 NOT NULL,
 	"description" text,
 	"merchant_reference_id" text,
 	"other_references" jsonb DEFAULT '[]'::jsonb NOT NULL,
@@ -173,6 +176,7 @@ CREATE TABLE "refunds" (
 	"acquirer_reference" text,
 	"failure_code" text,
 	"failure_message" text,
+	"idempotency_key" text,
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"succeeded_at" timestamp with time zone,
 	"failed_at" timestamp with time zone
@@ -280,6 +284,7 @@ CREATE INDEX "outbox_email_due_idx" ON "outbox_events" USING btree ("email_next_
 CREATE INDEX "payments_integrator_created_idx" ON "payments" USING btree ("integrator_id","created_at");--> statement-breakpoint
 CREATE INDEX "payments_session_idx" ON "payments" USING btree ("checkout_session_id");--> statement-breakpoint
 CREATE INDEX "refunds_payment_idx" ON "refunds" USING btree ("payment_id");--> statement-breakpoint
+CREATE INDEX "refunds_pending_idx" ON "refunds" USING btree ("created_at") WHERE status = 'pending';--> statement-breakpoint
 CREATE UNIQUE INDEX "schedule_runs_occurrence_idx" ON "schedule_runs" USING btree ("schedule_id","due_at");--> statement-breakpoint
 CREATE INDEX "schedule_runs_pending_idx" ON "schedule_runs" USING btree ("next_attempt_at") WHERE status in ('pending', 'retrying');--> statement-breakpoint
 CREATE UNIQUE INDEX "schedules_payload_idx" ON "schedules" USING btree ("integrator_id","payload_hash");--> statement-breakpoint

@@ -1,1 +1,0 @@
-ALTER TABLE "checkout_sessions" ADD COLUMN "processing_at" timestamp with time zone;

@@ -1,1 +1,0 @@
-ALTER TABLE "integrators" ADD COLUMN "webhook_secret_seed_sha256" text;
