@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, publicOrigin } from '../../src/config.ts';
+import { ConfigError, configSchema, loadConfig, publicOrigin } from '../../src/config.ts';
 
 describe('config', () => {
   it('has working defaults for a newcomer', () => {
@@ -27,5 +28,13 @@ describe('config', () => {
     expect(config.allowPrivateCallbacks).toBe(true);
     expect(publicOrigin(config)).toBe('https://pay.example.com');
     expect(() => loadConfig({ PAYLINK_SCHEDULE_RETRY_SECONDS: '60,-1' })).toThrow('PAYLINK_SCHEDULE_RETRY_SECONDS');
+  });
+});
+
+describe('config › README', () => {
+  it('documents every setting in the README', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const missing = Object.keys(configSchema.shape).filter((name) => !readme.includes(`| \`${name}\` |`));
+    expect(missing).toEqual([]);
   });
 });
