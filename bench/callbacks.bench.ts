@@ -6,7 +6,7 @@ import { integrators } from '../src/db/schema.ts';
 import { enqueueEvent } from '../src/domain/notifications/outbox.ts';
 import { startCallbackLoop } from '../src/workers/callbacks.ts';
 import { createTestApp, provision, type TestApp } from '../tests/support/app.ts';
-import { percentile, recordBench, round, type BenchRow } from './support/report.ts';
+import { benchDatabases as databases, percentile, recordBench, round, type BenchRow } from './support/report.ts';
 
 /**
  * Callback delivery: (1) throughput — a backlog of events drained by one process's callback
@@ -18,7 +18,6 @@ const BACKLOG = Number(process.env.PAYLINK_BENCH_CALLBACKS ?? 2000);
 const RATE_PER_S = 100;
 const STEADY_MS = Number(process.env.PAYLINK_BENCH_SECONDS ?? 5) * 1000;
 
-const databases: ('pglite' | 'postgres')[] = ['pglite', ...(process.env.DATABASE_URL ? (['postgres'] as const) : [])];
 const label = { pglite: 'PGlite', postgres: 'PostgreSQL' };
 const rows: BenchRow[] = [];
 

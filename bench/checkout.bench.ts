@@ -3,8 +3,8 @@ import { findActiveLink } from '../src/domain/links/service.ts';
 import { createDynamicLink } from '../src/domain/checkout/dynamic.ts';
 import { createTestApp, provision, startTestServer, TEST_TOKEN, type TestApp } from '../tests/support/app.ts';
 import { CHECKOUT_JS_BUDGET, measurePageScripts } from '../tests/support/checkout-weight.ts';
-import { recordBench, round, type BenchRow } from './support/report.ts';
-import { runLoad, type LoadResult } from './support/load.ts';
+import { benchDatabases as databases, recordBench, round, type BenchRow } from './support/report.ts';
+import { loadRow as row, runLoad, type LoadResult } from './support/load.ts';
 
 /**
  * The payment pages over HTTP against the built app: GET /pay/{slug} (static link: link lookup,
@@ -16,7 +16,6 @@ const CONCURRENCY = Number(process.env.PAYLINK_BENCH_CONCURRENCY ?? 16);
 const DURATION_MS = Number(process.env.PAYLINK_BENCH_SECONDS ?? 5) * 1000;
 const WARMUP_MS = 1000;
 
-const databases: ('pglite' | 'postgres')[] = ['pglite', ...(process.env.DATABASE_URL ? (['postgres'] as const) : [])];
 const label = { pglite: 'PGlite', postgres: 'PostgreSQL' };
 const rows: BenchRow[] = [];
 
@@ -26,20 +25,6 @@ afterAll(() => {
 
 const html200 = (res: Response, text: string) => res.status === 200 && text.includes('</html>');
 
-function row(name: string, r: LoadResult, baseline?: LoadResult, note?: string): BenchRow {
-  return {
-    name,
-    values: {
-      'req/s': r.rps,
-      'p50 ms': r.p50,
-      'p99 ms': r.p99,
-      requests: r.requests,
-      errors: r.errors,
-      'vs no-op': baseline ? `${round((r.rps / baseline.rps) * 100, 1)} %` : '100 %',
-    },
-    note,
-  };
-}
 
 describe.each(databases)('payment pages bench on %s', (db) => {
   let t: TestApp;

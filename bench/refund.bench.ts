@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { recordBench, round, type BenchRow } from './support/report.ts';
-import { runLoad, type LoadResult } from './support/load.ts';
+import { benchDatabases as databases, recordBench, round, type BenchRow } from './support/report.ts';
+import { loadRow as row, runLoad, type LoadResult } from './support/load.ts';
 import { createTestApp, provision, startTestServer, TEST_TOKEN, type TestApp } from '../tests/support/app.ts';
 import { createPayment } from '../tests/support/payments.ts';
 import type { Payment } from '../src/domain/payments/record.ts';
@@ -19,7 +19,6 @@ const DURATION_MS = Number(process.env.PAYLINK_BENCH_SECONDS ?? 5) * 1000;
 const WARMUP_MS = 1000;
 const SPREAD_PAYMENTS = 64;
 
-const databases: ('pglite' | 'postgres')[] = ['pglite', ...(process.env.DATABASE_URL ? (['postgres'] as const) : [])];
 const rows: BenchRow[] = [];
 const label = { pglite: 'PGlite', postgres: 'PostgreSQL' };
 
@@ -29,20 +28,6 @@ afterAll(() => {
 
 const isCode = (code: string) => (res: Response, text: string) => res.status === 200 && text.includes(`"status_code":"${code}"`);
 
-function row(name: string, r: LoadResult, baseline?: LoadResult, note?: string): BenchRow {
-  return {
-    name,
-    values: {
-      'req/s': r.rps,
-      'p50 ms': r.p50,
-      'p99 ms': r.p99,
-      requests: r.requests,
-      errors: r.errors,
-      'vs no-op': baseline ? `${round((r.rps / baseline.rps) * 100, 1)} %` : '100 %',
-    },
-    note,
-  };
-}
 
 describe.each(databases)('refund bench on %s', (db) => {
   let t: TestApp;

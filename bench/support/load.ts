@@ -1,4 +1,4 @@
-import { percentile, round } from './report.ts';
+import { type BenchRow, percentile, round } from './report.ts';
 
 /**
  * A closed-loop load generator: `concurrency` workers each send the next request as soon as the
@@ -55,5 +55,21 @@ export async function runLoad(opts: {
     p50: round(percentile(latencies, 50), 2),
     p99: round(percentile(latencies, 99), 2),
     firstError,
+  };
+}
+
+/** A report row for a load result, with its rate relative to the run's no-op baseline. */
+export function loadRow(name: string, r: LoadResult, baseline?: LoadResult, note?: string): BenchRow {
+  return {
+    name,
+    values: {
+      'req/s': r.rps,
+      'p50 ms': r.p50,
+      'p99 ms': r.p99,
+      requests: r.requests,
+      errors: r.errors,
+      'vs no-op': baseline ? `${round((r.rps / baseline.rps) * 100, 1)} %` : '100 %',
+    },
+    note,
   };
 }

@@ -28,3 +28,6 @@ export function percentile(values: number[], p: number): number {
 }
 
 export const round = (n: number, digits = 1) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/** The databases a bench measures: PGlite always, PostgreSQL when DATABASE_URL is set. */
+export const benchDatabases: ('pglite' | 'postgres')[] = ['pglite', ...(process.env.DATABASE_URL ? (['postgres'] as const) : [])];
