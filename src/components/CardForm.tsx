@@ -25,19 +25,9 @@
 import { Component } from 'preact';
 import { brandLabels, cardErrors as cardRuleErrors, cvcLength, detectBrand, formatCardNumber, formatExpiry } from '../schemas/card-rules.ts';
 import { type CustomerFieldPath, customerFieldError, customerRules } from '../schemas/checkout-rules.ts';
+import type { FormField } from '../schemas/form-field.ts';
 
-export interface ExtraField {
-  name: string;
-  label: string;
-  type?: 'text' | 'email' | 'tel' | 'select';
-  autocomplete?: string;
-  inputmode?: 'text' | 'email' | 'tel' | 'decimal' | 'numeric';
-  required?: boolean;
-  value?: string;
-  readOnly?: boolean;
-  options?: [string, string][];
-  hint?: string;
-}
+export type ExtraField = FormField;
 
 export interface CardFormProps {
   submitUrl: string;

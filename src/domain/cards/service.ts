@@ -8,6 +8,7 @@ import type { CardRegistrationCreate } from '../../schemas/card-registration.ts'
 import { DomainError, notFound } from '../errors.ts';
 import type { Integrator } from '../integrators/service.ts';
 import { enqueueEvent } from '../notifications/outbox.ts';
+import { activeCardColumns } from './activation.ts';
 import { cancelSchedulesTx } from '../schedules/cancel.ts';
 
 /**
@@ -138,17 +139,7 @@ export async function completeCardRegistration(app: PaylinkApp, token: string, c
   return app.db.transaction(async (tx) => {
     const [activated] = await tx
       .update(cardRegistrations)
-      .set({
-        status: 'active',
-        cardToken: verified.token,
-        brand: verified.brand,
-        last4: verified.last4,
-        expMonth: verified.expMonth,
-        expYear: verified.expYear,
-        fingerprint: verified.fingerprint,
-        holderName: card.holderName ?? null,
-        activatedAt: now,
-      })
+      .set(activeCardColumns(verified, card.holderName, now))
       .where(and(eq(cardRegistrations.reference, row.reference), eq(cardRegistrations.status, 'pending')))
       .returning();
     if (!activated) return { code: 'OK.11.00' as const, data: { reference: row.reference, status: 'active', return_url: row.returnUrl } };

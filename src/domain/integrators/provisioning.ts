@@ -9,6 +9,7 @@ import { assets, cardRegistrations, integrators, links } from '../../db/schema.t
 import { issuesToMessages } from '../../schemas/parse.ts';
 import { type Seed, type SeedIntegrator, type SeedLink, seedSchema } from '../../schemas/provisioning.ts';
 import { isCurrency, MoneyError, parseAmount } from '../money.ts';
+import { activeCardColumns } from '../cards/activation.ts';
 import { readLogoSource, validateLogo } from '../links/logos.ts';
 import { hashToken } from './service.ts';
 
@@ -170,19 +171,7 @@ async function upsertCard(app: PaylinkApp, integratorId: string, card: SeedInteg
   if (verified.status !== 'verified') throw new ProvisioningError(`card ${card.reference}: the sandbox declined it (${verified.code})`);
   await app.db
     .insert(cardRegistrations)
-    .values({
-      reference: card.reference,
-      integratorId,
-      status: 'active',
-      cardToken: verified.token,
-      brand: verified.brand,
-      last4: verified.last4,
-      expMonth: verified.expMonth,
-      expYear: verified.expYear,
-      fingerprint: verified.fingerprint,
-      holderName: card.holder ?? null,
-      activatedAt: app.now(),
-    })
+    .values({ reference: card.reference, integratorId, ...activeCardColumns(verified, card.holder, app.now()) })
     .onConflictDoNothing();
 }
 

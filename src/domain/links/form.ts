@@ -30,20 +30,9 @@ export const fieldLabel = (link: Pick<Link, 'labels'>, path: FieldPath): string 
  */
 export const isDynamicOnly = (link: Pick<Link, 'fields'>) => fieldPaths.some((path) => fieldMode(link, path) === 'system');
 
-/** A form field as the card island renders it (see src/components/CardForm.tsx `ExtraField`). */
-export interface FormField {
-  name: string;
-  label: string;
-  type?: 'text' | 'email' | 'tel' | 'select';
-  autocomplete?: string;
-  inputmode?: 'text' | 'email' | 'tel' | 'decimal' | 'numeric';
-  required?: boolean;
-  /** Read-only value (system-filled): shown, sent back unchanged, not editable. */
-  value?: string;
-  readOnly?: boolean;
-  options?: [string, string][];
-  hint?: string;
-}
+import type { FormField } from '../../schemas/form-field.ts';
+
+export type { FormField };
 
 const inputHints: Record<CustomerFieldPath, Pick<FormField, 'type' | 'autocomplete' | 'inputmode'>> = {
   'customer.first_name': { autocomplete: 'given-name' },
