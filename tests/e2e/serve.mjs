@@ -17,11 +17,24 @@ writeFileSync(join(dataDir, 'e2e.txt'), 'paylink end-to-end run\n');
 
 if (process.env.PAYLINK_E2E_DB === 'postgres') {
   if (!process.env.DATABASE_URL) throw new Error('PAYLINK_E2E_DB=postgres needs DATABASE_URL');
-  const name = `paylink_e2e_${randomBytes(4).toString('hex')}`;
+  // The name carries this process's pid: databases of e2e servers that are gone are dropped,
+  // those of a run still going (another checkout on this machine) are left alone.
+  const name = `paylink_e2e_${process.pid}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await admin.connect();
+  const alive = (pid) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (error) {
+      return error.code === 'EPERM';
+    }
+  };
   const { rows } = await admin.query(`select datname from pg_database where datname like 'paylink_e2e_%'`);
-  for (const { datname } of rows) await admin.query(`drop database if exists "${datname}" with (force)`).catch(() => {});
+  for (const { datname } of rows) {
+    const pid = Number(/^paylink_e2e_(\d+)_/.exec(datname)?.[1]);
+    if (!pid || !alive(pid)) await admin.query(`drop database if exists "${datname}" with (force)`).catch(() => {});
+  }
   await admin.query(`create database ${name}`);
   await admin.end();
   const url = new URL(process.env.DATABASE_URL);
