@@ -2,7 +2,7 @@
 // then the Playwright end-to-end suite in Debian's Chromium against the built server, on PGlite
 // and again on PostgreSQL when DATABASE_URL is set.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildAll, isStale } from './build.mjs';
@@ -20,19 +20,46 @@ if (isStale()) {
 }
 
 const failures = [];
-if (run(bin('vitest'), ['run', ...process.argv.slice(2)]) !== 0) failures.push('vitest');
+const totals = { passed: 0, failed: 0 };
+const results = join(root, '.tmp', 'test-results');
+mkdirSync(results, { recursive: true });
+/** Adds a JSON report's counts (vitest and Playwright both write one) to the totals. */
+function count(file) {
+  try {
+    const report = JSON.parse(readFileSync(file, 'utf8'));
+    if ('numPassedTests' in report) {
+      totals.passed += report.numPassedTests;
+      totals.failed += report.numFailedTests;
+    } else if (report.stats) {
+      totals.passed += report.stats.expected + report.stats.flaky;
+      totals.failed += report.stats.unexpected;
+    }
+  } catch {
+    totals.failed += 1; // no report: the runner itself failed
+  }
+}
+
+const vitestReport = join(results, 'vitest.json');
+if (run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`, ...process.argv.slice(2)]) !== 0) failures.push('vitest');
+count(vitestReport);
 
 const chromium = process.env.PAYLINK_CHROMIUM ?? '/usr/bin/chromium';
 if (!existsSync(chromium)) {
   console.error(`\nEnd-to-end tests need Chromium at ${chromium} (Debian: apt-get install -y chromium). They were not run.`);
   failures.push('e2e (no chromium)');
 } else {
-  if (run(bin('playwright'), ['test'], { PAYLINK_E2E_DB: 'pglite' }) !== 0) failures.push('e2e on PGlite');
-  if (process.env.DATABASE_URL && run(bin('playwright'), ['test'], { PAYLINK_E2E_DB: 'postgres' }) !== 0) failures.push('e2e on PostgreSQL');
+  const e2e = (db, label) => {
+    const report = join(results, `e2e-${db}.json`);
+    if (run(bin('playwright'), ['test', '--reporter=list,json'], { PAYLINK_E2E_DB: db, PLAYWRIGHT_JSON_OUTPUT_NAME: report }) !== 0) failures.push(label);
+    count(report);
+  };
+  e2e('pglite', 'e2e on PGlite');
+  if (process.env.DATABASE_URL) e2e('postgres', 'e2e on PostgreSQL');
 }
 
+console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed`);
 if (failures.length > 0) {
-  console.error(`\nFAILED: ${failures.join(', ')}`);
+  console.error(`FAILED: ${failures.join(', ')}`);
   process.exit(1);
 }
-console.log('\nAll test suites passed.');
+console.log('All test suites passed.');
