@@ -67,6 +67,17 @@ describe('api envelope', () => {
     expect(res.status).toBe(404);
   });
 
+  it('serves hashed assets compressed with a year-long immutable cache', async () => {
+    const page = await (await fetch(`${server.url}/pay/acme-books`)).text();
+    const asset = /"(\/_astro\/[^"]+\.js)"/.exec(page)?.[1]; // the island's component-url
+    expect(asset).toBeDefined();
+    const res = await fetch(server.url + asset, { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(res.headers.get('content-encoding')).toBe('br');
+    expect(res.headers.get('content-type')).toContain('javascript');
+  });
+
   it('sets security headers on every response', async () => {
     const res = await fetch(`${server.url}/healthz`);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
