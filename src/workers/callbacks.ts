@@ -110,12 +110,5 @@ export function createCallbackSender(app: PaylinkApp, opts: { batchSize?: number
 /** The callback loop for startWorkers: polls every PAYLINK_WORKER_POLL_MS, at once again while there is work. */
 export function startCallbackLoop(app: PaylinkApp, log: Logger): Loop {
   const sender = createCallbackSender(app);
-  const loop = startLoop({ name: 'callbacks', intervalMs: app.config.workerPollMs, log, tick: async () => (await sender.deliverDue()) > 0 });
-  return {
-    ...loop,
-    async stop() {
-      await loop.stop();
-      await sender.close();
-    },
-  };
+  return startLoop({ name: 'callbacks', intervalMs: app.config.workerPollMs, log, tick: async () => (await sender.deliverDue()) > 0, onStop: () => sender.close() });
 }

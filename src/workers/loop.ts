@@ -11,7 +11,14 @@ export interface Loop {
   poke(): void;
 }
 
-export function startLoop(opts: { name: string; intervalMs: number; log: Logger; tick: () => Promise<boolean> }): Loop {
+export function startLoop(opts: {
+  name: string;
+  intervalMs: number;
+  log: Logger;
+  tick: () => Promise<boolean>;
+  /** Runs once the last tick has finished (close an HTTP client, an SMTP pool…). */
+  onStop?: () => Promise<void>;
+}): Loop {
   let stopped = false;
   let wake: (() => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -46,6 +53,7 @@ export function startLoop(opts: { name: string; intervalMs: number; log: Logger;
       clearTimeout(timer);
       wake?.();
       await run;
+      await opts.onStop?.();
     },
   };
 }

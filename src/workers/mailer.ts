@@ -125,12 +125,5 @@ export function classify(error: unknown): MailOutcome {
 
 export function startMailerLoop(app: PaylinkApp, log: Logger): Loop {
   const mailer = createMailer(app);
-  const loop = startLoop({ name: 'mailer', intervalMs: app.config.workerPollMs, log, tick: async () => (await mailer.sendDue()) > 0 });
-  return {
-    ...loop,
-    async stop() {
-      await loop.stop();
-      await mailer.close();
-    },
-  };
+  return startLoop({ name: 'mailer', intervalMs: app.config.workerPollMs, log, tick: async () => (await mailer.sendDue()) > 0, onStop: () => mailer.close() });
 }

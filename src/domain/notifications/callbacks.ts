@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { newId } from '../../crypto.ts';
 import type { Db } from '../../db/client.ts';
 import { outboxEvents, webhookAttempts } from '../../db/schema.ts';
 import type { EventPayload } from '../../schemas/events.ts';
+import { claimDue } from './outbox.ts';
 import { nextRetry } from './retry.ts';
 import type { AttemptOutcome } from './webhook-client.ts';
 
@@ -19,32 +20,8 @@ export function eventPayload(event: Pick<OutboxEvent, 'id' | 'type' | 'createdAt
 }
 export const webhookBody = (event: Pick<OutboxEvent, 'id' | 'type' | 'createdAt' | 'data'>) => JSON.stringify(eventPayload(event));
 
-/**
- * Claims up to `limit` events whose callback is due and not leased, leasing them until
- * `now + leaseMs`. One statement (UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED)), so
- * concurrent workers never claim the same event; a worker that dies leaves a lease that lapses,
- * and the event is claimed again (same webhook-id: at-least-once).
- */
-export async function claimDueCallbacks(db: Db, opts: { now: Date; leaseMs: number; limit: number }): Promise<OutboxEvent[]> {
-  const due = db
-    .select({ id: outboxEvents.id })
-    .from(outboxEvents)
-    .where(
-      and(
-        eq(outboxEvents.callbackState, 'pending'),
-        lte(outboxEvents.callbackNextAt, opts.now),
-        or(isNull(outboxEvents.callbackLockedUntil), lte(outboxEvents.callbackLockedUntil, opts.now)),
-      ),
-    )
-    .orderBy(asc(outboxEvents.callbackNextAt))
-    .limit(opts.limit)
-    .for('update', { skipLocked: true });
-  return db
-    .update(outboxEvents)
-    .set({ callbackLockedUntil: new Date(opts.now.getTime() + opts.leaseMs) })
-    .where(and(inArray(outboxEvents.id, due), eq(outboxEvents.callbackState, 'pending')))
-    .returning();
-}
+/** Claims due callbacks under a lease (see claimDue). */
+export const claimDueCallbacks = (db: Db, opts: { now: Date; leaseMs: number; limit: number }): Promise<OutboxEvent[]> => claimDue(db, 'callback', opts);
 
 export type CallbackState = OutboxEvent['callbackState'];
 

@@ -1,9 +1,10 @@
-import { and, asc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import { assets, integrators, links, outboxEvents, payments } from '../../db/schema.ts';
 import type { OutboxEvent } from './callbacks.ts';
 import type { MerchantView } from './email/templates.ts';
+import { claimDue } from './outbox.ts';
 import { nextRetry } from './retry.ts';
 
 /**
@@ -11,26 +12,7 @@ import { nextRetry } from './retry.ts';
  * merchant (name, logo) at send time, record the outcome. Sending happens in the mailer worker,
  * outside any transaction. A bad recipient fails its own e-mail only.
  */
-export async function claimDueEmails(db: Db, opts: { now: Date; leaseMs: number; limit: number }): Promise<OutboxEvent[]> {
-  const due = db
-    .select({ id: outboxEvents.id })
-    .from(outboxEvents)
-    .where(
-      and(
-        eq(outboxEvents.emailState, 'pending'),
-        lte(outboxEvents.emailNextAt, opts.now),
-        or(isNull(outboxEvents.emailLockedUntil), lte(outboxEvents.emailLockedUntil, opts.now)),
-      ),
-    )
-    .orderBy(asc(outboxEvents.emailNextAt))
-    .limit(opts.limit)
-    .for('update', { skipLocked: true });
-  return db
-    .update(outboxEvents)
-    .set({ emailLockedUntil: new Date(opts.now.getTime() + opts.leaseMs) })
-    .where(and(inArray(outboxEvents.id, due), eq(outboxEvents.emailState, 'pending')))
-    .returning();
-}
+export const claimDueEmails = (db: Db, opts: { now: Date; leaseMs: number; limit: number }): Promise<OutboxEvent[]> => claimDue(db, 'email', opts);
 
 const emailSchema = z.email();
 /** A recipient nodemailer can address: one plain address, no display name or list. */

@@ -1,5 +1,6 @@
+import { and, asc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
 import { newId } from '../../crypto.ts';
-import type { DbOrTx } from '../../db/client.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import { outboxEvents } from '../../db/schema.ts';
 
 /**
@@ -47,4 +48,32 @@ export async function enqueueEvent(tx: DbOrTx, event: NewEvent): Promise<string>
     emailNextAt: event.emailTo ? event.now : null,
   });
   return id;
+}
+
+/** The outbox's two delivery channels, each with its own state, due time and lease columns. */
+const channels = {
+  callback: { state: outboxEvents.callbackState, nextAt: outboxEvents.callbackNextAt, lockedUntil: outboxEvents.callbackLockedUntil, lease: 'callbackLockedUntil' },
+  email: { state: outboxEvents.emailState, nextAt: outboxEvents.emailNextAt, lockedUntil: outboxEvents.emailLockedUntil, lease: 'emailLockedUntil' },
+} as const;
+
+/**
+ * Claims up to `limit` events whose delivery on `channel` is due and not leased, leasing them
+ * until `now + leaseMs`. One statement (UPDATE … WHERE id IN (SELECT … FOR UPDATE SKIP LOCKED)), so
+ * concurrent workers never claim the same event; a worker that dies leaves a lease that lapses,
+ * and the event is claimed again (at-least-once).
+ */
+export async function claimDue(db: Db, channel: keyof typeof channels, opts: { now: Date; leaseMs: number; limit: number }) {
+  const c = channels[channel];
+  const due = db
+    .select({ id: outboxEvents.id })
+    .from(outboxEvents)
+    .where(and(eq(c.state, 'pending'), lte(c.nextAt, opts.now), or(isNull(c.lockedUntil), lte(c.lockedUntil, opts.now))))
+    .orderBy(asc(c.nextAt))
+    .limit(opts.limit)
+    .for('update', { skipLocked: true });
+  return db
+    .update(outboxEvents)
+    .set({ [c.lease]: new Date(opts.now.getTime() + opts.leaseMs) })
+    .where(and(inArray(outboxEvents.id, due), eq(c.state, 'pending')))
+    .returning();
 }
