@@ -1,24 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, OTHER_TOKEN, provision, startTestServer, type TestApp, TEST_TOKEN } from '../support/app.ts';
+import { describe, expect, it } from 'vitest';
+import { call, createTestApp, OTHER_TOKEN, startTestServer, TEST_TOKEN, useServedApp } from '../support/app.ts';
 
-let t: TestApp;
-let server: { url: string; close(): Promise<void> };
-
-beforeAll(async () => {
-  t = await createTestApp();
-  await provision(t);
-  server = await startTestServer(t.app);
-});
-afterAll(async () => {
-  await server?.close();
-  await t?.close();
-});
+const served = useServedApp();
 
 const ENVELOPE_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{2}:\d{2}$/;
 
 describe('api envelope', () => {
   it('answers an authenticated request with the spec envelope', async () => {
-    const res = await call(server.url, 'GET', '/api/v1/integrator');
+    const res = await call(served.server.url, 'GET', '/api/v1/integrator');
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ status: 200, message: 'OK', path: '/api/v1/integrator', data: { status_code: 'OK.00.00', integrator: { name: 'Acme Books' } } });
     expect(res.json.timestamp).toMatch(ENVELOPE_TIMESTAMP);
@@ -26,52 +15,52 @@ describe('api envelope', () => {
   });
 
   it('accepts the token raw and as a Bearer token', async () => {
-    expect((await call(server.url, 'GET', '/api/v1/integrator', { headers: { authorization: `Bearer ${OTHER_TOKEN}` } })).json.data.integrator.name).toBe('Other Shop');
-    expect((await call(server.url, 'GET', '/api/v1/integrator', { token: TEST_TOKEN })).status).toBe(200);
+    expect((await call(served.server.url, 'GET', '/api/v1/integrator', { headers: { authorization: `Bearer ${OTHER_TOKEN}` } })).json.data.integrator.name).toBe('Other Shop');
+    expect((await call(served.server.url, 'GET', '/api/v1/integrator', { token: TEST_TOKEN })).status).toBe(200);
   });
 
   it('rejects a missing or unknown Authorization with a 401 envelope', async () => {
-    const missing = await call(server.url, 'GET', '/api/v1/integrator', { token: null });
+    const missing = await call(served.server.url, 'GET', '/api/v1/integrator', { token: null });
     expect(missing.status).toBe(401);
     expect(missing.json).toMatchObject({ status: 401, data: { status_code: 'ER.01.00' }, messages: { authorization: [expect.any(String)] } });
-    const unknown = await call(server.url, 'GET', '/api/v1/integrator', { token: 'not-a-real-token-but-long-enough-to-check' });
+    const unknown = await call(served.server.url, 'GET', '/api/v1/integrator', { token: 'not-a-real-token-but-long-enough-to-check' });
     expect(unknown.status).toBe(401);
     expect(unknown.json.data.status_code).toBe('ER.01.00');
   });
 
   it('answers an unknown API route with a 404 envelope', async () => {
-    const res = await call(server.url, 'POST', '/api/v1/no-such-thing', { body: {} });
+    const res = await call(served.server.url, 'POST', '/api/v1/no-such-thing', { body: {} });
     expect(res.status).toBe(404);
     expect(res.json).toMatchObject({ status: 404, path: '/api/v1/no-such-thing', data: { status_code: 'ER.02.34' } });
   });
 
   it('answers a wrong method with 405 and Allow', async () => {
-    const res = await call(server.url, 'DELETE', '/api/v1/integrator');
+    const res = await call(served.server.url, 'DELETE', '/api/v1/integrator');
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('GET');
     expect(res.json.data.status_code).toBe('ER.02.35');
   });
 
   it('serves /healthz after checking the database', async () => {
-    const res = await call(server.url, 'GET', '/healthz', { token: null });
+    const res = await call(served.server.url, 'GET', '/healthz', { token: null });
     expect(res.status).toBe(200);
-    expect(res.json).toEqual({ status: 'ok', database: t.app.database.kind });
+    expect(res.json).toEqual({ status: 'ok', database: served.t.app.database.kind });
   });
 
   it('compresses JSON and HTML for clients that accept it', async () => {
-    const res = await fetch(`${server.url}/api/v1/no-such-thing`, { headers: { 'accept-encoding': 'gzip', authorization: TEST_TOKEN } });
+    const res = await fetch(`${served.server.url}/api/v1/no-such-thing`, { headers: { 'accept-encoding': 'gzip', authorization: TEST_TOKEN } });
     // Small bodies stay uncompressed (threshold 1 KiB); the 404 page is larger.
-    const page = await fetch(`${server.url}/nothing-here`, { headers: { 'accept-encoding': 'br' } });
+    const page = await fetch(`${served.server.url}/nothing-here`, { headers: { 'accept-encoding': 'br' } });
     expect(page.status).toBe(404);
     expect(page.headers.get('content-encoding')).toBe('br');
     expect(res.status).toBe(404);
   });
 
   it('serves hashed assets compressed with a year-long immutable cache', async () => {
-    const page = await (await fetch(`${server.url}/pay/acme-books`)).text();
+    const page = await (await fetch(`${served.server.url}/pay/acme-books`)).text();
     const asset = /"(\/_astro\/[^"]+\.js)"/.exec(page)?.[1]; // the island's component-url
     expect(asset).toBeDefined();
-    const res = await fetch(server.url + asset, { headers: { 'accept-encoding': 'br, gzip' } });
+    const res = await fetch(served.server.url + asset, { headers: { 'accept-encoding': 'br, gzip' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
     expect(res.headers.get('content-encoding')).toBe('br');
@@ -79,7 +68,7 @@ describe('api envelope', () => {
   });
 
   it('sets security headers on every response', async () => {
-    const res = await fetch(`${server.url}/healthz`);
+    const res = await fetch(`${served.server.url}/healthz`);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
     expect(res.headers.get('x-request-id')).toMatch(/^req_/);
@@ -99,7 +88,7 @@ describe('api envelope', () => {
       await proxiedServer.close();
       await proxied.close();
     }
-    const untrusted = await fetch(`${server.url}/healthz`, { headers: { 'x-forwarded-proto': 'https' } });
+    const untrusted = await fetch(`${served.server.url}/healthz`, { headers: { 'x-forwarded-proto': 'https' } });
     expect(untrusted.headers.get('strict-transport-security')).toBeNull();
   });
 });

@@ -1,28 +1,18 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { cardRegistrations, outboxEvents } from '../../src/db/schema.ts';
 import { runSchedulerTick } from '../../src/domain/schedules/runner.ts';
-import { call, createTestApp, OTHER_TOKEN, provision, startTestServer, type TestApp, TEST_TOKEN } from '../support/app.ts';
+import { call, OTHER_TOKEN, TEST_TOKEN, useServedApp } from '../support/app.ts';
 import { scheduleData, signSchedule, testClock } from '../support/schedules.ts';
 
-let t: TestApp;
-let server: { url: string; close(): Promise<void> };
 const clock = testClock('2026-03-02T00:00:30.000Z');
 
-beforeAll(async () => {
-  t = await createTestApp({ now: clock.now });
-  await provision(t);
-  server = await startTestServer(t.app);
-});
-afterAll(async () => {
-  await server?.close();
-  await t?.close();
-});
+const served = useServedApp({ now: clock.now });
 
-const register = (body: Record<string, unknown> = {}) => call(server.url, 'POST', '/api/v1/card-registrations', { body });
+const register = (body: Record<string, unknown> = {}) => call(served.server.url, 'POST', '/api/v1/card-registrations', { body });
 const tokenOf = (link: string) => new URL(link).pathname.split('/')[2]!;
 const submitCard = (token: string, card: Record<string, string>) =>
-  call(server.url, 'POST', `/register/${token}/card`, { token: null, body: { fields: {}, card: { expiry: '12 / 30', cvc: '123', name: 'Ana Reyes', ...card } } });
+  call(served.server.url, 'POST', `/register/${token}/card`, { token: null, body: { fields: {}, card: { expiry: '12 / 30', cvc: '123', name: 'Ana Reyes', ...card } } });
 
 describe('card registration', () => {
   it('creates a pending registration with a UUID reference and a hosted link', async () => {
@@ -30,8 +20,8 @@ describe('card registration', () => {
     expect(res.status).toBe(200);
     expect(res.json.data).toMatchObject({ status_code: 'OK.11.00' });
     expect(res.json.data.reference).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
-    expect(res.json.data.link).toMatch(new RegExp(`^${server.url}/register/[\\w-]{43}$`));
-    const shown = await call(server.url, 'GET', `/api/v1/card-registrations/${res.json.data.reference}`);
+    expect(res.json.data.link).toMatch(new RegExp(`^${served.server.url}/register/[\\w-]{43}$`));
+    const shown = await call(served.server.url, 'GET', `/api/v1/card-registrations/${res.json.data.reference}`);
     expect(shown.json.data.card_registration).toMatchObject({ status: 'pending', card: null, customer: { name: 'Ana Reyes', email: 'ana@example.com' } });
   });
 
@@ -49,12 +39,12 @@ describe('card registration', () => {
     const res = await submitCard(tokenOf(created.json.data.link), { number: '4242 4242 4242 4242' });
     expect(res.status).toBe(200);
     expect(res.json.data).toMatchObject({ status_code: 'OK.11.00', status: 'active', redirect_url: 'https://shop.example/done' });
-    const shown = await call(server.url, 'GET', `/api/v1/card-registrations/${created.json.data.reference}`);
+    const shown = await call(served.server.url, 'GET', `/api/v1/card-registrations/${created.json.data.reference}`);
     expect(shown.json.data.card_registration).toMatchObject({ status: 'active', card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030 } });
     expect(shown.text).not.toContain('4242424242424242');
-    const [row] = await t.app.db.select().from(cardRegistrations).where(eq(cardRegistrations.reference, created.json.data.reference));
+    const [row] = await served.t.app.db.select().from(cardRegistrations).where(eq(cardRegistrations.reference, created.json.data.reference));
     expect(JSON.stringify(row)).not.toContain('4242424242424242');
-    const events = (await t.app.db.select().from(outboxEvents).where(eq(outboxEvents.type, 'card_registration.completed'))).filter((e) => e.data.reference === created.json.data.reference);
+    const events = (await served.t.app.db.select().from(outboxEvents).where(eq(outboxEvents.type, 'card_registration.completed'))).filter((e) => e.data.reference === created.json.data.reference);
     expect(events).toHaveLength(1);
     expect(events[0]!.callbackUrl).toBe('http://127.0.0.1:9/cb');
     const page = await (await fetch(created.json.data.link)).text();
@@ -68,7 +58,7 @@ describe('card registration', () => {
     const res = await submitCard(tokenOf(created.json.data.link), { number: '4000 0000 0000 0002' });
     expect(res.json.data).toMatchObject({ status_code: 'ER.11.30', decline_code: 'card_declined' });
     expect(res.json.messages.card[0]).toMatch(/declined/);
-    const scheduled = await call(server.url, 'POST', '/api/v1/schedule', { body: { payload: await signSchedule(scheduleData({ credit_card: { reference: created.json.data.reference } }), { iat: clock.now() }) } });
+    const scheduled = await call(served.server.url, 'POST', '/api/v1/schedule', { body: { payload: await signSchedule(scheduleData({ credit_card: { reference: created.json.data.reference } }), { iat: clock.now() }) } });
     expect(scheduled.status).toBe(422);
     expect(scheduled.json.messages.reference[0]).toMatch(/does not exist/);
   });
@@ -81,15 +71,15 @@ describe('card registration', () => {
   });
 
   it('answers an unknown page token with 404', async () => {
-    expect((await fetch(`${server.url}/register/not-a-real-token`)).status).toBe(404);
+    expect((await fetch(`${served.server.url}/register/not-a-real-token`)).status).toBe(404);
     expect((await submitCard('not-a-real-token', { number: '4242424242424242' })).status).toBe(404);
   });
 
   it('never shows a registration to another integrator', async () => {
     const created = await register();
-    const res = await call(server.url, 'GET', `/api/v1/card-registrations/${created.json.data.reference}`, { token: OTHER_TOKEN });
+    const res = await call(served.server.url, 'GET', `/api/v1/card-registrations/${created.json.data.reference}`, { token: OTHER_TOKEN });
     expect(res.status).toBe(404);
-    const del = await call(server.url, 'DELETE', '/api/v1/card-registration', { body: { reference: created.json.data.reference }, token: OTHER_TOKEN });
+    const del = await call(served.server.url, 'DELETE', '/api/v1/card-registration', { body: { reference: created.json.data.reference }, token: OTHER_TOKEN });
     expect(del.status).toBe(404);
   });
 });
@@ -113,17 +103,17 @@ describe('newcomer journey', () => {
       },
       { iat: clock.now() },
     );
-    const scheduled = await call(server.url, 'POST', '/api/v1/schedule', { body: { payload }, token: TEST_TOKEN });
+    const scheduled = await call(served.server.url, 'POST', '/api/v1/schedule', { body: { payload }, token: TEST_TOKEN });
     expect(scheduled.json.data.status_code).toBe('OK.12.00');
     const scheduleRef = scheduled.json.data.reference;
 
     // 3. Time passes; the scheduler charges each minute once.
     for (const at of ['2026-03-02T00:01:00.200Z', '2026-03-02T00:02:00.200Z']) {
       clock.set(at);
-      await runSchedulerTick(t.app);
-      await runSchedulerTick(t.app);
+      await runSchedulerTick(served.t.app);
+      await runSchedulerTick(served.t.app);
     }
-    const shown = await call(server.url, 'GET', `/api/v1/schedules/${scheduleRef}`);
+    const shown = await call(served.server.url, 'GET', `/api/v1/schedules/${scheduleRef}`);
     const runs = shown.json.data.schedule.runs;
     expect(runs.map((r: any) => [r.due_at, r.status])).toEqual([
       ['2026-03-02T08:02:00.000+08:00', 'succeeded'],
@@ -132,16 +122,16 @@ describe('newcomer journey', () => {
     expect(shown.json.data.schedule.next_run_at).toBe('2026-03-02T08:03:00.000+08:00');
 
     // 4. Refund one: a scheduled charge is an ordinary transaction.
-    const refund = await call(server.url, 'POST', '/api/v1/refund', { body: { transaction_id: runs[1].transaction_id, notify_user: 'false', reason: 'customer asked' } });
+    const refund = await call(served.server.url, 'POST', '/api/v1/refund', { body: { transaction_id: runs[1].transaction_id, notify_user: 'false', reason: 'customer asked' } });
     expect(refund.json.data).toMatchObject({ status_code: 'OK.02.00', transaction_id: runs[1].transaction_id });
-    const afterRefund = await call(server.url, 'GET', `/api/v1/schedules/${scheduleRef}`);
+    const afterRefund = await call(served.server.url, 'GET', `/api/v1/schedules/${scheduleRef}`);
     expect(afterRefund.json.data.schedule.runs[1].refunded_amount).toBe('150.00');
 
     // 5. Cancel it: no more charges.
-    const cancelled = await call(server.url, 'DELETE', '/api/v1/schedule', { body: { reference: scheduleRef } });
+    const cancelled = await call(served.server.url, 'DELETE', '/api/v1/schedule', { body: { reference: scheduleRef } });
     expect(cancelled.json.data.status_code).toBe('OK.12.20');
     clock.set('2026-03-02T00:03:00.200Z');
-    await runSchedulerTick(t.app);
-    expect((await call(server.url, 'GET', `/api/v1/schedules/${scheduleRef}`)).json.data.schedule.runs).toHaveLength(2);
+    await runSchedulerTick(served.t.app);
+    expect((await call(served.server.url, 'GET', `/api/v1/schedules/${scheduleRef}`)).json.data.schedule.runs).toHaveLength(2);
   });
 });

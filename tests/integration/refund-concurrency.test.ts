@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { payments, refunds, sandboxCharges } from '../../src/db/schema.ts';
 import { parseAmount } from '../../src/domain/money.ts';
-import { call, createTestApp, provision, startTestServer, type TestApp } from '../support/app.ts';
+import { call, useServedApp } from '../support/app.ts';
 import { createPayment } from '../support/payments.ts';
 
 /**
@@ -11,26 +11,15 @@ import { createPayment } from '../support/payments.ts';
  * the database (payment balance, refund rows, the acquirer's own ledger) agrees with the replies.
  * The refund count limit is raised so that only the balance decides.
  */
-let t: TestApp;
-let server: { url: string; close(): Promise<void> };
-
-beforeAll(async () => {
-  t = await createTestApp({ env: { PAYLINK_REFUND_MAX_COUNT: '1000' } });
-  await provision(t);
-  server = await startTestServer(t.app);
-});
-afterAll(async () => {
-  await server?.close();
-  await t?.close();
-});
+const served = useServedApp({ env: { PAYLINK_REFUND_MAX_COUNT: '1000' } });
 
 const CLEAN_FAILURES = ['ER.20.20', 'ER.20.21'];
 const minor = (decimal: string) => parseAmount(decimal, 'PHP', { allowZero: true }).minor;
 
 async function ledger(paymentId: string) {
-  const [payment] = await t.app.db.select().from(payments).where(eq(payments.id, paymentId));
-  const rows = await t.app.db.select().from(refunds).where(eq(refunds.paymentId, paymentId));
-  const [charge] = await t.app.db.select().from(sandboxCharges).where(eq(sandboxCharges.id, payment!.acquirerReference!));
+  const [payment] = await served.t.app.db.select().from(payments).where(eq(payments.id, paymentId));
+  const rows = await served.t.app.db.select().from(refunds).where(eq(refunds.paymentId, paymentId));
+  const [charge] = await served.t.app.db.select().from(sandboxCharges).where(eq(sandboxCharges.id, payment!.acquirerReference!));
   const succeeded = rows.filter((r) => r.status === 'succeeded');
   return {
     payment: payment!,
@@ -54,10 +43,10 @@ function successesOf(replies: Reply[]) {
 
 describe('refund concurrency', () => {
   it('refund › 50 concurrent PARTIAL refunds never refund more than the payment, and the database agrees with the replies', async () => {
-    const p = await createPayment(t, { amount: '100.00' });
+    const p = await createPayment(served.t, { amount: '100.00' });
     const amounts = Array.from({ length: 50 }, (_, i) => ['1.00', '2.50', '3.75', '5.00', '7.25'][i % 5]!);
     const replies = await Promise.all(
-      amounts.map((amount, i) => call(server.url, 'POST', '/api/v1/refund', { body: { transaction_id: p.id, notify_user: false, reason: `race ${i}`, amount } })),
+      amounts.map((amount, i) => call(served.server.url, 'POST', '/api/v1/refund', { body: { transaction_id: p.id, notify_user: false, reason: `race ${i}`, amount } })),
     );
     const ok = successesOf(replies);
     const replied = ok.reduce((sum, r) => sum + minor(r.json.data.amount), 0n);
@@ -84,11 +73,11 @@ describe('refund concurrency', () => {
   });
 
   it('refund › a FULL refund racing PARTIAL refunds takes exactly what they left', async () => {
-    const p = await createPayment(t, { amount: '100.00' });
+    const p = await createPayment(served.t, { amount: '100.00' });
     const partials = Array.from({ length: 20 }, (_, i) =>
-      call(server.url, 'POST', '/api/v1/refund', { body: { transaction_id: p.id, notify_user: 'false', reason: `partial ${i}`, amount: '4.00' } }),
+      call(served.server.url, 'POST', '/api/v1/refund', { body: { transaction_id: p.id, notify_user: 'false', reason: `partial ${i}`, amount: '4.00' } }),
     );
-    const full = call(server.url, 'POST', '/api/v1/refund', { body: { transaction_id: p.id, notify_user: 'false', reason: 'everything' } });
+    const full = call(served.server.url, 'POST', '/api/v1/refund', { body: { transaction_id: p.id, notify_user: 'false', reason: 'everything' } });
     const replies = await Promise.all([...partials.slice(0, 10), full, ...partials.slice(10)]);
     const ok = successesOf(replies);
     const fullReply = await full;
@@ -107,9 +96,9 @@ describe('refund concurrency', () => {
   });
 
   it('refund › concurrent FULL refunds of one payment refund it once', async () => {
-    const p = await createPayment(t, { amount: '100.00' });
+    const p = await createPayment(served.t, { amount: '100.00' });
     const replies = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => call(server.url, 'POST', '/api/v1/refund', { body: { transaction_id: p.id, notify_user: true, reason: `full ${i}` } })),
+      Array.from({ length: 10 }, (_, i) => call(served.server.url, 'POST', '/api/v1/refund', { body: { transaction_id: p.id, notify_user: true, reason: `full ${i}` } })),
     );
     const ok = successesOf(replies);
     expect(ok).toHaveLength(1);

@@ -1,31 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, provision, startTestServer, type TestApp, TEST_TOKEN } from '../support/app.ts';
+import { describe, expect, it } from 'vitest';
+import { call, TEST_TOKEN, useServedApp } from '../support/app.ts';
 
 /**
  * The newcomer's journey, all over HTTP: pay a link with a test card, refund part of it, then the
  * rest, then see ER.20.20 on a third try, and find it all on the transaction.
  */
-let t: TestApp;
-let server: { url: string; close(): Promise<void> };
+const served = useServedApp();
 
-beforeAll(async () => {
-  t = await createTestApp();
-  await provision(t);
-  server = await startTestServer(t.app);
-});
-afterAll(async () => {
-  await server?.close();
-  await t?.close();
-});
-
-const refund = (body: unknown) => call(server.url, 'POST', '/api/v1/refund', { body });
+const refund = (body: unknown) => call(served.server.url, 'POST', '/api/v1/refund', { body });
 
 describe('refund journey', () => {
   it('refund › a paid link is refunded in part, then the rest, then answers ER.20.20', async () => {
-    const link = await call(server.url, 'POST', '/pay/acme-books', { token: null, body: { key: TEST_TOKEN, payment: { merchant_reference_id: 'order-1001' } } });
+    const link = await call(served.server.url, 'POST', '/pay/acme-books', { token: null, body: { key: TEST_TOKEN, payment: { merchant_reference_id: 'order-1001' } } });
     expect(link.status, link.text).toBe(200);
     const token = new URL(link.json.link).pathname.split('/')[2]!;
-    const paid = await call(server.url, 'POST', `/checkout/${token}/pay`, {
+    const paid = await call(served.server.url, 'POST', `/checkout/${token}/pay`, {
       token: null,
       body: {
         fields: { 'customer.first_name': 'Juan', 'customer.last_name': 'Dela Cruz', 'customer.contact.email': 'juan@example.com' },
@@ -43,7 +32,7 @@ describe('refund journey', () => {
     expect(third.status).toBe(200);
     expect(third.json.data.status_code).toBe('ER.20.20');
 
-    const view = (await call(server.url, 'GET', `/api/v1/transactions/${txn}`)).json.data.transaction;
+    const view = (await call(served.server.url, 'GET', `/api/v1/transactions/${txn}`)).json.data.transaction;
     expect(view).toMatchObject({ merchant_reference_id: 'order-1001', amount: '250.00', refund_state: 'refunded', refunded_amount: '250.00', refund_count: 2 });
     expect(view.refunds.map((r: { status: string }) => r.status)).toEqual(['succeeded', 'succeeded']);
   });

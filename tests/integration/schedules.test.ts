@@ -1,25 +1,15 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { outboxEvents, schedules } from '../../src/db/schema.ts';
-import { call, createTestApp, OTHER_SECRET, OTHER_TOKEN, provision, startTestServer, type TestApp } from '../support/app.ts';
+import { call, OTHER_SECRET, OTHER_TOKEN, provision, useServedApp } from '../support/app.ts';
 import { ACME_CARD, OTHER_CARD, scheduleData, signSchedule, testClock } from '../support/schedules.ts';
 
-let t: TestApp;
-let server: { url: string; close(): Promise<void> };
 const clock = testClock('2026-03-02T00:00:30.000Z');
 
-beforeAll(async () => {
-  t = await createTestApp({ now: clock.now });
-  await provision(t);
-  server = await startTestServer(t.app);
-});
-afterAll(async () => {
-  await server?.close();
-  await t?.close();
-});
+const served = useServedApp({ now: clock.now });
 
 const schedule = async (data: Record<string, unknown>, opts: { token?: string; secret?: string; headers?: Record<string, string> } = {}) =>
-  call(server.url, 'POST', '/api/v1/schedule', { body: { payload: await signSchedule(data, { secret: opts.secret, iat: clock.now() }) }, token: opts.token, headers: opts.headers });
+  call(served.server.url, 'POST', '/api/v1/schedule', { body: { payload: await signSchedule(data, { secret: opts.secret, iat: clock.now() }) }, token: opts.token, headers: opts.headers });
 
 describe('schedule › POST /api/v1/schedule', () => {
   it('creates a schedule from an HS256 JWT and answers OK.12.00 with its reference', async () => {
@@ -31,28 +21,28 @@ describe('schedule › POST /api/v1/schedule', () => {
 
   it('answers the same JWT presented again with the first reply and never creates a second schedule', async () => {
     const payload = await signSchedule(scheduleData({ payment: { amount: '99.50', currency: 'PHP' } }), { iat: clock.now() });
-    const first = await call(server.url, 'POST', '/api/v1/schedule', { body: { payload } });
-    const again = await call(server.url, 'POST', '/api/v1/schedule', { body: { payload } });
+    const first = await call(served.server.url, 'POST', '/api/v1/schedule', { body: { payload } });
+    const again = await call(served.server.url, 'POST', '/api/v1/schedule', { body: { payload } });
     expect(first.json.data.status_code).toBe('OK.12.00');
     expect(again.json.data).toEqual(first.json.data);
-    const rows = await t.app.db.select().from(schedules).where(eq(schedules.id, first.json.data.reference));
+    const rows = await served.t.app.db.select().from(schedules).where(eq(schedules.id, first.json.data.reference));
     expect(rows).toHaveLength(1);
-    const all = await t.app.db.select({ id: schedules.id }).from(schedules).where(eq(schedules.amountMinor, 9950n));
+    const all = await served.t.app.db.select({ id: schedules.id }).from(schedules).where(eq(schedules.amountMinor, 9950n));
     expect(all).toHaveLength(1);
   });
 
   it('replays the first reply for a repeated Idempotency-Key', async () => {
     const payload = await signSchedule(scheduleData({ payment: { amount: 12, currency: 'PHP' } }), { iat: clock.now() });
     const headers = { 'idempotency-key': 'sched-key-1' };
-    const first = await call(server.url, 'POST', '/api/v1/schedule', { body: { payload }, headers });
-    const again = await call(server.url, 'POST', '/api/v1/schedule', { body: { payload }, headers });
+    const first = await call(served.server.url, 'POST', '/api/v1/schedule', { body: { payload }, headers });
+    const again = await call(served.server.url, 'POST', '/api/v1/schedule', { body: { payload }, headers });
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.json.data.reference).toBe(first.json.data.reference);
   });
 
   it('rejects a JWT signed with alg none (ER.01.10)', async () => {
     const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
-    const res = await call(server.url, 'POST', '/api/v1/schedule', { body: { payload: `${b64({ alg: 'none' })}.${b64({ data: scheduleData() })}.` } });
+    const res = await call(served.server.url, 'POST', '/api/v1/schedule', { body: { payload: `${b64({ alg: 'none' })}.${b64({ data: scheduleData() })}.` } });
     expect(res.status).toBe(422);
     expect(res.json).toMatchObject({ data: { status_code: 'ER.01.10' }, messages: { payload: [expect.stringMatching(/HS256/)] } });
   });
@@ -66,7 +56,7 @@ describe('schedule › POST /api/v1/schedule', () => {
 
   it('rejects an expired JWT', async () => {
     const payload = await signSchedule(scheduleData(), { claims: { exp: Math.floor(clock.now().getTime() / 1000) - 3600 } });
-    const res = await call(server.url, 'POST', '/api/v1/schedule', { body: { payload } });
+    const res = await call(served.server.url, 'POST', '/api/v1/schedule', { body: { payload } });
     expect(res.json).toMatchObject({ status: 422, data: { status_code: 'ER.01.10' }, messages: { payload: [expect.stringMatching(/expired/)] } });
   });
 
@@ -83,7 +73,7 @@ describe('schedule › POST /api/v1/schedule', () => {
     expect(foreign.json.messages.reference[0]).toMatch(/does not exist/);
     const malformed = await schedule(scheduleData({ credit_card: { reference: 'card-123' } }));
     expect(malformed.json.messages.reference[0]).toMatch(/does not exist/);
-    const pending = await call(server.url, 'POST', '/api/v1/card-registrations', { body: { customer: { name: 'Ana' } } });
+    const pending = await call(served.server.url, 'POST', '/api/v1/card-registrations', { body: { customer: { name: 'Ana' } } });
     const res = await schedule(scheduleData({ credit_card: { reference: pending.json.data.reference } }));
     expect(res.status).toBe(422);
     expect(res.json.messages.reference[0]).toMatch(/does not exist/);
@@ -120,7 +110,7 @@ describe('schedule › POST /api/v1/schedule', () => {
   });
 
   it('requires a payload', async () => {
-    const res = await call(server.url, 'POST', '/api/v1/schedule', { body: {} });
+    const res = await call(served.server.url, 'POST', '/api/v1/schedule', { body: {} });
     expect(res.status).toBe(422);
     expect(res.json.messages.payload[0]).toMatch(/required/);
   });
@@ -130,7 +120,7 @@ describe('schedule › GET /api/v1/schedules/{reference}', () => {
   it('shows the state, the recurrence as given and the next run time in the schedule offset', async () => {
     const data = scheduleData({ schedule: { second: 0, minute: '30', hour: '9', day_of_month: '*', month: 'JAN-DEC', day_of_week: 'MON-FRI' } });
     const created = await schedule(data);
-    const res = await call(server.url, 'GET', `/api/v1/schedules/${created.json.data.reference}`);
+    const res = await call(served.server.url, 'GET', `/api/v1/schedules/${created.json.data.reference}`);
     expect(res.status).toBe(200);
     expect(res.json.data.status_code).toBe('OK.00.00');
     expect(res.json.data.schedule).toMatchObject({
@@ -149,7 +139,7 @@ describe('schedule › GET /api/v1/schedules/{reference}', () => {
 
   it('does not show another integrator\'s schedule', async () => {
     const created = await schedule(scheduleData());
-    const res = await call(server.url, 'GET', `/api/v1/schedules/${created.json.data.reference}`, { token: OTHER_TOKEN });
+    const res = await call(served.server.url, 'GET', `/api/v1/schedules/${created.json.data.reference}`, { token: OTHER_TOKEN });
     expect(res.status).toBe(404);
     expect(res.json).toMatchObject({ data: { status_code: 'ER.02.30' }, messages: { reference: [expect.stringMatching(/does not exist/)] } });
   });
@@ -159,15 +149,15 @@ describe('schedule › DELETE /api/v1/schedule', () => {
   it('cancels a schedule by its reference, and cancelling twice is harmless and says so', async () => {
     const created = await schedule(scheduleData());
     const reference = created.json.data.reference;
-    const first = await call(server.url, 'DELETE', '/api/v1/schedule', { body: { reference } });
+    const first = await call(served.server.url, 'DELETE', '/api/v1/schedule', { body: { reference } });
     expect(first.status).toBe(200);
     expect(first.json.data).toMatchObject({ status_code: 'OK.12.20', reference });
-    const again = await call(server.url, 'DELETE', '/api/v1/schedule', { body: { reference } });
+    const again = await call(served.server.url, 'DELETE', '/api/v1/schedule', { body: { reference } });
     expect(again.status).toBe(200);
     expect(again.json.data.status_code).toBe('OK.12.21');
-    const shown = await call(server.url, 'GET', `/api/v1/schedules/${reference}`);
+    const shown = await call(served.server.url, 'GET', `/api/v1/schedules/${reference}`);
     expect(shown.json.data.schedule).toMatchObject({ status: 'cancelled', next_run_at: null });
-    const events = await t.app.db.select().from(outboxEvents).where(and(eq(outboxEvents.type, 'schedule.cancelled')));
+    const events = await served.t.app.db.select().from(outboxEvents).where(and(eq(outboxEvents.type, 'schedule.cancelled')));
     expect(events.filter((e) => e.data.schedule_reference === reference)).toHaveLength(1);
   });
 
@@ -179,16 +169,16 @@ describe('schedule › DELETE /api/v1/schedule', () => {
       [OTHER_CARD, undefined],
       ['nonsense', undefined],
     ] as const) {
-      const res = await call(server.url, 'DELETE', '/api/v1/schedule', { body: { reference }, token });
+      const res = await call(served.server.url, 'DELETE', '/api/v1/schedule', { body: { reference }, token });
       expect(res.status).toBe(404);
       expect(res.json).toMatchObject({ status: 404, data: { status_code: 'ER.02.30' }, messages: { reference: [expect.stringMatching(/does not exist/)] } });
     }
-    const stillActive = await call(server.url, 'GET', `/api/v1/schedules/${created.json.data.reference}`);
+    const stillActive = await call(served.server.url, 'GET', `/api/v1/schedules/${created.json.data.reference}`);
     expect(stillActive.json.data.schedule.status).toBe('active');
   });
 
   it('with a card registration reference (the spec sample) deletes it and cancels its schedules (OK.11.20)', async () => {
-    const seed = await provision(t, {
+    const seed = await provision(served.t, {
       integrators: [
         {
           name: 'Acme Books',
@@ -205,14 +195,14 @@ describe('schedule › DELETE /api/v1/schedule', () => {
     const card = '7a7a7a7a-1111-4222-8333-444455556666';
     const a = await schedule(scheduleData({ credit_card: { reference: card } }));
     const b = await schedule(scheduleData({ credit_card: { reference: card }, payment: { amount: 1, currency: 'PHP' } }));
-    const res = await call(server.url, 'DELETE', '/api/v1/schedule', { body: { reference: card } });
+    const res = await call(served.server.url, 'DELETE', '/api/v1/schedule', { body: { reference: card } });
     expect(res.status).toBe(200);
     expect(res.json.data).toMatchObject({ status_code: 'OK.11.20', status_description: 'Card registration deletion successful', reference: card });
     expect(res.json.data.timestamp).toEqual(expect.any(String));
     for (const ref of [a, b].map((r) => r.json.data.reference)) {
-      expect((await call(server.url, 'GET', `/api/v1/schedules/${ref}`)).json.data.schedule.status).toBe('cancelled');
+      expect((await call(served.server.url, 'GET', `/api/v1/schedules/${ref}`)).json.data.schedule.status).toBe('cancelled');
     }
-    const again = await call(server.url, 'DELETE', '/api/v1/card-registration', { body: { reference: card } });
+    const again = await call(served.server.url, 'DELETE', '/api/v1/card-registration', { body: { reference: card } });
     expect(again.json.data.status_code).toBe('OK.11.21');
     const reuse = await schedule(scheduleData({ credit_card: { reference: card } }));
     expect(reuse.status).toBe(422);
@@ -220,7 +210,7 @@ describe('schedule › DELETE /api/v1/schedule', () => {
   });
 
   it('refuses other methods with 405', async () => {
-    const res = await call(server.url, 'PUT', '/api/v1/schedule', { body: {} });
+    const res = await call(served.server.url, 'PUT', '/api/v1/schedule', { body: {} });
     expect(res.status).toBe(405);
     expect(res.headers.get('allow')).toBe('POST, DELETE');
   });

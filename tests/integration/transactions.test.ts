@@ -1,28 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, createTestApp, OTHER_TOKEN, provision, startTestServer, type TestApp } from '../support/app.ts';
+import { describe, expect, it } from 'vitest';
+import { call, OTHER_TOKEN, useServedApp } from '../support/app.ts';
 import { CARDS, createPayment } from '../support/payments.ts';
 
 /** GET /api/v1/transactions/{transaction_id}: a payment with its refunds, for reconciliation. */
-let t: TestApp;
-let server: { url: string; close(): Promise<void> };
 let clock = new Date('2026-06-01T12:00:00.000Z');
 
-beforeAll(async () => {
-  t = await createTestApp({ now: () => clock });
-  await provision(t);
-  server = await startTestServer(t.app);
-});
-afterAll(async () => {
-  await server?.close();
-  await t?.close();
-});
+const served = useServedApp({ now: () => clock });
 
-const refund = (body: unknown) => call(server.url, 'POST', '/api/v1/refund', { body });
-const transaction = (id: string, token?: string) => call(server.url, 'GET', `/api/v1/transactions/${encodeURIComponent(id)}`, { token });
+const refund = (body: unknown) => call(served.server.url, 'POST', '/api/v1/refund', { body });
+const transaction = (id: string, token?: string) => call(served.server.url, 'GET', `/api/v1/transactions/${encodeURIComponent(id)}`, { token });
 
 describe('transactions', () => {
   it('transaction › shows a paid transaction nobody refunded yet', async () => {
-    const p = await createPayment(t, { amount: '120.00', merchantReferenceId: 'order-1' });
+    const p = await createPayment(served.t, { amount: '120.00', merchantReferenceId: 'order-1' });
     const res = await transaction(p.id);
     expect(res.status).toBe(200);
     expect(res.json).toMatchObject({ path: `/api/v1/transactions/${p.id}`, data: { status_code: 'OK.00.00' } });
@@ -51,7 +41,7 @@ describe('transactions', () => {
   });
 
   it('transaction › lists its refunds with amounts and states as they are refunded', async () => {
-    const p = await createPayment(t, { amount: '100.00' });
+    const p = await createPayment(served.t, { amount: '100.00' });
     const part = await refund({ transaction_id: p.id, notify_user: true, reason: 'Scratched', amount: '25.00' });
     let view = (await transaction(p.id)).json.data.transaction;
     expect(view).toMatchObject({ refund_state: 'partially_refunded', refunded_amount: '25.00', refundable_amount: '75.00', refund_count: 1, refunded_at: null });
@@ -83,7 +73,7 @@ describe('transactions', () => {
   });
 
   it("transaction › shows a failed refund with the acquirer's code and an unchanged balance", async () => {
-    const p = await createPayment(t, { card: CARDS.refundFails, amount: '60.00' });
+    const p = await createPayment(served.t, { card: CARDS.refundFails, amount: '60.00' });
     await refund({ transaction_id: p.id, notify_user: true, reason: 'x' });
     const view = (await transaction(p.id)).json.data.transaction;
     expect(view).toMatchObject({ refund_state: 'not_refunded', refunded_amount: '0.00', refundable_amount: '60.00', refund_count: 0 });
@@ -91,13 +81,13 @@ describe('transactions', () => {
   });
 
   it('transaction › shows a failed payment as not refundable', async () => {
-    const p = await createPayment(t, { card: CARDS.declined });
+    const p = await createPayment(served.t, { card: CARDS.declined });
     const view = (await transaction(p.id)).json.data.transaction;
     expect(view).toMatchObject({ status: 'failed', refundable_amount: '0.00', failure_code: 'card_declined', paid_at: null, failed_at: clock.toISOString() });
   });
 
   it("transaction › answers an unknown or another integrator's transaction with 404 ER.02.30", async () => {
-    const theirs = await createPayment(t, { integrator: 'Other Shop', currency: 'USD', amount: '10.00' });
+    const theirs = await createPayment(served.t, { integrator: 'Other Shop', currency: 'USD', amount: '10.00' });
     for (const id of ['txn_nope', theirs.id]) {
       const res = await transaction(id);
       expect(res.status).toBe(404);
@@ -108,9 +98,9 @@ describe('transactions', () => {
   });
 
   it('transaction › requires a token and only answers GET', async () => {
-    const p = await createPayment(t);
+    const p = await createPayment(served.t);
     expect((await transaction(p.id, '')).status).toBe(401);
-    const post = await call(server.url, 'POST', `/api/v1/transactions/${p.id}`, { body: {} });
+    const post = await call(served.server.url, 'POST', `/api/v1/transactions/${p.id}`, { body: {} });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET');
   });

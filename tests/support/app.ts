@@ -9,7 +9,7 @@ import { applyProvisioning } from '../../src/domain/integrators/provisioning.ts'
 import { type AstroHandler, closeServer, createHttpServer, listen } from '../../src/http/server.ts';
 import { createLogger } from '../../src/log.ts';
 import type { Seed } from '../../src/schemas/provisioning.ts';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { adminUrl } from './paths.ts';
 
 export const testDb = (process.env.PAYLINK_TEST_DB ?? 'pglite') as 'pglite' | 'postgres';
@@ -149,4 +149,22 @@ export async function call(base: string, method: string, path: string, opts: { b
     json = undefined;
   }
   return { status: res.status, headers: res.headers, json, text };
+}
+
+/**
+ * For a test file: a fresh app, provisioned with `seed` and served over HTTP before its tests,
+ * closed after them. Read `served.t` and `served.server` inside tests and hooks.
+ */
+export function useServedApp(opts: Parameters<typeof createTestApp>[0] = {}, seed: Seed = defaultSeed()) {
+  const served = {} as { t: TestApp; server: { url: string; close(): Promise<void> } };
+  beforeAll(async () => {
+    served.t = await createTestApp(opts);
+    await provision(served.t, seed);
+    served.server = await startTestServer(served.t.app);
+  });
+  afterAll(async () => {
+    await served.server?.close();
+    await served.t?.close();
+  });
+  return served;
 }
