@@ -18,14 +18,7 @@ export default defineConfig({
     checkOrigin: false,
     csp: {
       algorithm: 'SHA-256',
-      directives: [
-        "default-src 'none'",
-        "img-src 'self' data:",
-        "font-src 'self'",
-        "connect-src 'self'",
-        "form-action 'self'",
-        "base-uri 'none'",
-      ],
+      directives: ["default-src 'none'", "img-src 'self' data:", "font-src 'self'", "connect-src 'self'", "form-action 'self'", "base-uri 'none'"],
     },
   },
   server: { host: '127.0.0.1', port: 4321 },

@@ -26,11 +26,33 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'] } },
       // Whole paylink processes (dist/paylink/server.mjs): start, lock, shutdown, config errors.
-      { extends: true, test: { name: 'process', include: ['tests/process/**/*.test.ts'], globalSetup: ['tests/support/global-setup.ts'], testTimeout: 60_000, hookTimeout: 120_000 } },
+      {
+        extends: true,
+        test: {
+          name: 'process',
+          include: ['tests/process/**/*.test.ts'],
+          globalSetup: ['tests/support/global-setup.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+        },
+      },
       integration('pglite'),
       ...(process.env.DATABASE_URL ? [integration('postgres')] : []),
       ...(process.env.PAYLINK_BENCH
-        ? [{ extends: true as const, test: { name: 'bench', include: ['bench/**/*.bench.ts'], globalSetup: ['tests/support/global-setup.ts'], env: { PAYLINK_TEST_DB: 'pglite' }, testTimeout: 600_000, hookTimeout: 300_000, fileParallelism: false } }]
+        ? [
+            {
+              extends: true as const,
+              test: {
+                name: 'bench',
+                include: ['bench/**/*.bench.ts'],
+                globalSetup: ['tests/support/global-setup.ts'],
+                env: { PAYLINK_TEST_DB: 'pglite' },
+                testTimeout: 600_000,
+                hookTimeout: 300_000,
+                fileParallelism: false,
+              },
+            },
+          ]
         : []),
     ],
   },

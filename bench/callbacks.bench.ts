@@ -68,7 +68,13 @@ describe.each(databases)('callback bench on %s', (db) => {
       const [acme] = await t.app.db.select().from(integrators).where(eq(integrators.email, 'billing@acme.example'));
       return acme!.id;
     };
-    const data = (i: number) => ({ transaction_id: `txn_bench_${i}`, status: 'succeeded', amount: '250.00', currency: 'PHP', merchant_reference_id: `order-${i}` });
+    const data = (i: number) => ({
+      transaction_id: `txn_bench_${i}`,
+      status: 'succeeded',
+      amount: '250.00',
+      currency: 'PHP',
+      merchant_reference_id: `order-${i}`,
+    });
 
     // (1) throughput
     const receiver = await startReceiver();

@@ -25,7 +25,6 @@ afterAll(() => {
 
 const html200 = (res: Response, text: string) => res.status === 200 && text.includes('</html>');
 
-
 describe.each(databases)('payment pages bench on %s', (db) => {
   let t: TestApp;
   let server: { url: string; close(): Promise<void> };
@@ -42,7 +41,8 @@ describe.each(databases)('payment pages bench on %s', (db) => {
     const { token } = await createDynamicLink(t.app, link, { key: TEST_TOKEN, payment: { amount: '250.00', merchant_reference_id: 'bench-1' } });
     const get = (path: string) => () => fetch(server.url + path);
 
-    for (const path of ['/', '/pay/acme-books', `/checkout/${token}`]) await runLoad({ concurrency: CONCURRENCY, durationMs: WARMUP_MS, send: get(path), ok: html200 });
+    for (const path of ['/', '/pay/acme-books', `/checkout/${token}`])
+      await runLoad({ concurrency: CONCURRENCY, durationMs: WARMUP_MS, send: get(path), ok: html200 });
     const noop = await runLoad({ concurrency: CONCURRENCY, durationMs: DURATION_MS, send: get('/'), ok: html200 });
     const staticPage = await runLoad({ concurrency: CONCURRENCY, durationMs: DURATION_MS, send: get('/pay/acme-books'), ok: html200 });
     const checkoutPage = await runLoad({ concurrency: CONCURRENCY, durationMs: DURATION_MS, send: get(`/checkout/${token}`), ok: html200 });
@@ -59,11 +59,20 @@ describe.each(databases)('payment pages bench on %s', (db) => {
       const weight = await measurePageScripts(server.url, html);
       rows.push({
         name: 'checkout page JS (all scripts, transitively)',
-        values: { 'gzip KB': round(weight.totalGzip / 1024, 2), 'raw KB': round(weight.totalBytes / 1024, 2), scripts: weight.scripts.length, 'budget KB': CHECKOUT_JS_BUDGET / 1024 },
+        values: {
+          'gzip KB': round(weight.totalGzip / 1024, 2),
+          'raw KB': round(weight.totalBytes / 1024, 2),
+          scripts: weight.scripts.length,
+          'budget KB': CHECKOUT_JS_BUDGET / 1024,
+        },
         note: weight.scripts.map((s) => `${s.name.replace('/_astro/', '')} ${s.gzip} B`).join(', '),
       });
       const page = await fetch(`${server.url}/pay/acme-books`, { headers: { 'accept-encoding': 'gzip' } });
-      rows.push({ name: 'checkout page HTML', values: { 'gzip KB': round(Number(page.headers.get('content-length') ?? (await page.arrayBuffer()).byteLength) / 1024, 2) }, note: 'as sent (compression on)' });
+      rows.push({
+        name: 'checkout page HTML',
+        values: { 'gzip KB': round(Number(page.headers.get('content-length') ?? (await page.arrayBuffer()).byteLength) / 1024, 2) },
+        note: 'as sent (compression on)',
+      });
     }
   });
 });

@@ -28,7 +28,6 @@ afterAll(() => {
 
 const isCode = (code: string) => (res: Response, text: string) => res.status === 200 && text.includes(`"status_code":"${code}"`);
 
-
 describe.each(databases)('refund bench on %s', (db) => {
   let t: TestApp;
   let server: { url: string; close(): Promise<void> };
@@ -58,7 +57,12 @@ describe.each(databases)('refund bench on %s', (db) => {
     await runLoad({ concurrency: CONCURRENCY, durationMs: WARMUP_MS, send: (i) => refund(spread[i % SPREAD_PAYMENTS]!.id), ok: isCode('OK.04.00') });
 
     const noop = await runLoad({ concurrency: CONCURRENCY, durationMs: DURATION_MS, send: ping, ok: isCode('OK.00.00') });
-    const spreadResult = await runLoad({ concurrency: CONCURRENCY, durationMs: DURATION_MS, send: (i) => refund(spread[i % SPREAD_PAYMENTS]!.id), ok: isCode('OK.04.00') });
+    const spreadResult = await runLoad({
+      concurrency: CONCURRENCY,
+      durationMs: DURATION_MS,
+      send: (i) => refund(spread[i % SPREAD_PAYMENTS]!.id),
+      ok: isCode('OK.04.00'),
+    });
     const hotResult = await runLoad({ concurrency: CONCURRENCY, durationMs: DURATION_MS, send: () => refund(hot.id), ok: isCode('OK.04.00') });
 
     const name = label[db];

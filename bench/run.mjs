@@ -21,7 +21,11 @@ const lines = [
     ` · PostgreSQL: ${process.env.DATABASE_URL ? 'yes (DATABASE_URL)' : 'not measured (set DATABASE_URL)'}`,
   '',
 ];
-const files = existsSync(parts) ? readdirSync(parts).filter((f) => f.endsWith('.json')).sort() : [];
+const files = existsSync(parts)
+  ? readdirSync(parts)
+      .filter((f) => f.endsWith('.json'))
+      .sort()
+  : [];
 for (const file of files) {
   const { section, rows } = JSON.parse(readFileSync(join(parts, file), 'utf8'));
   lines.push(`## ${section}`, '');

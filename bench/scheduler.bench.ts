@@ -30,7 +30,11 @@ describe('scheduler bench', () => {
         await provision(t);
         const app = t.app;
         const integrator = (await findIntegratorByToken(app.db, TEST_TOKEN))!;
-        const { reference } = await createSchedule(app, integrator, await signSchedule(scheduleData({ schedule: YEARLY, route: undefined }), { iat: app.now() }));
+        const { reference } = await createSchedule(
+          app,
+          integrator,
+          await signSchedule(scheduleData({ schedule: YEARLY, route: undefined }), { iat: app.now() }),
+        );
         await app.db.execute(sql`
           insert into schedules (id, integrator_id, card_registration_reference, status, recurrence, cron_pattern, time_offset, amount_minor, currency,
             description, merchant_reference_id, other_references, notify_user, payload_hash, next_run_at, created_at)

@@ -40,7 +40,8 @@ function count(file) {
 }
 
 const vitestReport = join(results, 'vitest.json');
-if (run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`, ...process.argv.slice(2)]) !== 0) failures.push('vitest');
+if (run(bin('vitest'), ['run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestReport}`, ...process.argv.slice(2)]) !== 0)
+  failures.push('vitest');
 count(vitestReport);
 
 const chromium = process.env.PAYLINK_CHROMIUM ?? '/usr/bin/chromium';

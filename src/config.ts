@@ -16,7 +16,11 @@ const secondsList = (fallback: string) =>
     .string()
     .default(fallback)
     .transform((v, ctx) => {
-      const parts = v.split(',').map((s) => s.trim()).filter(Boolean).map(Number);
+      const parts = v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .map(Number);
       if (parts.length === 0 || parts.some((n) => !Number.isInteger(n) || n <= 0)) {
         ctx.addIssue({ code: 'custom', message: 'must be a comma-separated list of positive whole seconds' });
         return z.NEVER;
@@ -38,7 +42,10 @@ export const configSchema = z.object({
     .or(z.literal('').transform(() => undefined)),
   DATABASE_POOL_SIZE: positiveInt(10),
   PAYLINK_DATA_DIR: z.string().min(1).default('./data'),
-  PAYLINK_SEED: z.string().optional().or(z.literal('').transform(() => undefined)),
+  PAYLINK_SEED: z
+    .string()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   PAYLINK_MASTER_KEY: z
     .string()
     .optional()
@@ -125,7 +132,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const parsed = configSchema.safeParse(env);
   if (!parsed.success) {
     throw new ConfigError(
-      parsed.error.issues.map((issue) => `${String(issue.path[0] ?? '(environment)')}: ${issue.message} (got ${JSON.stringify(env[String(issue.path[0])] ?? null)})`),
+      parsed.error.issues.map(
+        (issue) => `${String(issue.path[0] ?? '(environment)')}: ${issue.message} (got ${JSON.stringify(env[String(issue.path[0])] ?? null)})`,
+      ),
     );
   }
   const e = parsed.data;

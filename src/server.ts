@@ -27,7 +27,9 @@ function banner(app: PaylinkApp, provisioning: ProvisioningResult, workerOnly: b
   if (provisioning.demo) {
     lines.push(`  demo link:    ${provisioning.demo.linkUrl}`, `  credentials:  written to ${provisioning.demo.path} (API token, JWT secret, webhook secret)`);
   } else if (app.config.seedPath) {
-    lines.push(`  provisioning: ${app.config.seedPath} applied (${provisioning.integrators} integrators, ${provisioning.links} links, ${provisioning.cards} cards)`);
+    lines.push(
+      `  provisioning: ${app.config.seedPath} applied (${provisioning.integrators} integrators, ${provisioning.links} links, ${provisioning.cards} cards)`,
+    );
   } else {
     lines.push(`  demo link:    ${origin}/pay/demo (credentials in ${app.config.dataDir}/demo-credentials.json, if this data has the demo)`);
   }
@@ -46,7 +48,8 @@ export async function main(argv = process.argv.slice(2)) {
     if (error instanceof ConfigError) fail(error.message);
     throw error;
   }
-  if (workerOnly && !config.databaseUrl) fail('`npm run worker` runs the workers as their own process and needs DATABASE_URL (PostgreSQL); the embedded database is used by one process only.');
+  if (workerOnly && !config.databaseUrl)
+    fail('`npm run worker` runs the workers as their own process and needs DATABASE_URL (PostgreSQL); the embedded database is used by one process only.');
 
   let app: PaylinkApp;
   try {

@@ -21,14 +21,7 @@ export interface CardSummary {
 }
 
 /** Plain-words decline reasons, shared by checkout and scheduled charges. */
-export type DeclineCode =
-  | 'card_declined'
-  | 'insufficient_funds'
-  | 'expired_card'
-  | 'incorrect_cvc'
-  | 'processing_error'
-  | 'invalid_card'
-  | 'unknown_token';
+export type DeclineCode = 'card_declined' | 'insufficient_funds' | 'expired_card' | 'incorrect_cvc' | 'processing_error' | 'invalid_card' | 'unknown_token';
 
 export type ChargeResult =
   | ({ status: 'succeeded'; chargeId: string } & CardSummary)
@@ -36,7 +29,9 @@ export type ChargeResult =
 
 export type RefundResult = { status: 'succeeded'; refundId: string } | { status: 'failed'; code: string; message: string };
 
-export type VerifyResult = ({ status: 'verified'; token: string } & CardSummary) | ({ status: 'declined'; code: DeclineCode; message: string } & Partial<CardSummary>);
+export type VerifyResult =
+  | ({ status: 'verified'; token: string } & CardSummary)
+  | ({ status: 'declined'; code: DeclineCode; message: string } & Partial<CardSummary>);
 
 export interface Acquirer {
   readonly name: string;

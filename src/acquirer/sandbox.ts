@@ -20,7 +20,18 @@ export interface SandboxOptions {
 }
 
 const brandName = (type: string | undefined) =>
-  ({ visa: 'visa', mastercard: 'mastercard', 'american-express': 'amex', discover: 'discover', jcb: 'jcb', 'diners-club': 'diners', unionpay: 'unionpay', maestro: 'maestro' })[type ?? ''] ?? type ?? 'unknown';
+  ({
+    visa: 'visa',
+    mastercard: 'mastercard',
+    'american-express': 'amex',
+    discover: 'discover',
+    jcb: 'jcb',
+    'diners-club': 'diners',
+    unionpay: 'unionpay',
+    maestro: 'maestro',
+  })[type ?? ''] ??
+  type ??
+  'unknown';
 
 const digitsOnly = (s: string) => s.replace(/[\s-]/g, '');
 
@@ -38,7 +49,9 @@ export class SandboxAcquirer implements Acquirer {
    * first instead of moving money twice.
    */
   private async once<T extends object>(key: string, operation: string, request: unknown, run: (tx: DbOrTx) => Promise<T>): Promise<T> {
-    const requestHash = createHash('sha256').update(JSON.stringify(request, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))).digest('hex');
+    const requestHash = createHash('sha256')
+      .update(JSON.stringify(request, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)))
+      .digest('hex');
     return this.opts.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`sandbox:${key}`}, 0))`);
       const [existing] = await tx.select().from(sandboxOperations).where(eq(sandboxOperations.idempotencyKey, key));

@@ -36,8 +36,7 @@ export async function readJsonBody(request: Request, limit = MAX_JSON_BODY_BYTES
   return { value: value as Record<string, unknown>, text };
 }
 
-const tooLarge = (limit: number) =>
-  new DomainError('ER.02.33', 'Request body too large', { messages: { '(body)': [`must be at most ${limit / 1024} KiB`] } });
+const tooLarge = (limit: number) => new DomainError('ER.02.33', 'Request body too large', { messages: { '(body)': [`must be at most ${limit / 1024} KiB`] } });
 
 async function readLimited(request: Request, limit: number): Promise<string> {
   if (!request.body) return '';

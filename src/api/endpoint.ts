@@ -49,12 +49,19 @@ export function apiEndpoint<S extends z.ZodType | undefined = undefined>(options
       if (options.body) raw = await readJsonBody(context.request);
       const auth = options.auth ?? 'header';
       const integrator =
-        auth === 'none' ? (undefined as unknown as Integrator) : auth === 'header' ? await authenticate(app, context.request) : await auth(app, context.request, raw?.value);
+        auth === 'none'
+          ? (undefined as unknown as Integrator)
+          : auth === 'header'
+            ? await authenticate(app, context.request)
+            : await auth(app, context.request, raw?.value);
       let body: unknown;
       if (options.body) {
         const parsed = options.body.safeParse(raw!.value);
         if (!parsed.success) {
-          throw new DomainError('ER.02.30', 'Invalid client request due to invalid parameters', { messages: issuesToMessages(parsed.error.issues), httpStatus: 422 });
+          throw new DomainError('ER.02.30', 'Invalid client request due to invalid parameters', {
+            messages: issuesToMessages(parsed.error.issues),
+            httpStatus: 422,
+          });
         }
         body = parsed.data;
       }
@@ -72,7 +79,8 @@ export function apiEndpoint<S extends z.ZodType | undefined = undefined>(options
       }
       // A rule's refusal raised while running is a result like any other: stored and replayed
       // (as Stripe does). Only unexpected failures (5xx) leave the key free for a retry.
-      const executeOrRefuse = () => execute().catch((error) => (error instanceof DomainError ? errorResponse(app, error, path, requestId) : Promise.reject(error)));
+      const executeOrRefuse = () =>
+        execute().catch((error) => (error instanceof DomainError ? errorResponse(app, error, path, requestId) : Promise.reject(error)));
       return await withIdempotency(app, { scope: integrator.id, key, method: context.request.method, path, bodyText: raw?.text ?? '' }, executeOrRefuse);
     } catch (error) {
       return errorResponse(app, error, path, requestId);
@@ -133,7 +141,12 @@ export function errorResponse(app: PaylinkApp | undefined, error: unknown, path:
   }
   app?.log.error('request failed', { requestId, path, error });
   return envelopeResponse(
-    buildEnvelope({ code: 'ER.99.00', path, data: { request_id: requestId }, messages: `Something went wrong on our side. Quote request id ${requestId} to support.` }),
+    buildEnvelope({
+      code: 'ER.99.00',
+      path,
+      data: { request_id: requestId },
+      messages: `Something went wrong on our side. Quote request id ${requestId} to support.`,
+    }),
   );
 }
 

@@ -134,7 +134,10 @@ export default class CardForm extends Component<CardFormProps, State> {
 
   private showAlert(text: string) {
     // Card number and security code are cleared after a failed attempt: nothing to leave behind.
-    this.setState((old) => ({ alert: text, values: { ...old.values, 'card.number': '', 'card.cvc': '' } }), () => this.alertEl?.focus());
+    this.setState(
+      (old) => ({ alert: text, values: { ...old.values, 'card.number': '', 'card.cvc': '' } }),
+      () => this.alertEl?.focus(),
+    );
   }
 
   private submit = async (event: Event) => {
@@ -301,7 +304,20 @@ export default class CardForm extends Component<CardFormProps, State> {
             </span>,
           )}
           <div class="row">
-            {this.input('card.expiry', 'Expiry date', { type: 'text', inputMode: 'numeric', autocomplete: 'cc-exp', required: true, placeholder: 'MM / YY', maxLength: 9, onInput: onInput('card.expiry', formatExpiry) }, 'MM/YY')}
+            {this.input(
+              'card.expiry',
+              'Expiry date',
+              {
+                type: 'text',
+                inputMode: 'numeric',
+                autocomplete: 'cc-exp',
+                required: true,
+                placeholder: 'MM / YY',
+                maxLength: 9,
+                onInput: onInput('card.expiry', formatExpiry),
+              },
+              'MM/YY',
+            )}
             {this.input('card.cvc', 'Security code', {
               type: 'text',
               inputMode: 'numeric',
@@ -314,9 +330,14 @@ export default class CardForm extends Component<CardFormProps, State> {
           </div>
           {this.input('card.name', 'Name on card', { type: 'text', autocomplete: 'cc-name', required: true, spellcheck: false })}
         </fieldset>
-        <div ref={(el) => {
+        <div
+          ref={(el) => {
             this.alertEl = el;
-          }} tabIndex={-1} class={alert ? 'alert' : 'alert empty'} role="alert">
+          }}
+          tabIndex={-1}
+          class={alert ? 'alert' : 'alert empty'}
+          role="alert"
+        >
           {alert}
         </div>
         <button type="submit" class="pay" disabled={!ready} aria-disabled={busy ? 'true' : undefined}>

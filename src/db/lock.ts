@@ -8,7 +8,10 @@ import { join } from 'node:path';
  * A lock left by a process that no longer exists (kill -9) is taken over at once.
  */
 export class DataDirLockedError extends Error {
-  constructor(readonly dataDir: string, readonly holderPid: number) {
+  constructor(
+    readonly dataDir: string,
+    readonly holderPid: number,
+  ) {
     super(
       `The data directory ${dataDir} is in use by another paylink process (pid ${holderPid}). ` +
         'Stop that process first, or start this one with a different PAYLINK_DATA_DIR (or DATABASE_URL).',

@@ -1,18 +1,5 @@
 import { sql } from 'drizzle-orm';
-import {
-  bigint,
-  boolean,
-  customType,
-  index,
-  integer,
-  jsonb,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-  uuid,
-} from 'drizzle-orm/pg-core';
+import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 /**
  * The whole schema. Money is bigint minor units next to an ISO 4217 code; every lifecycle
@@ -54,7 +41,9 @@ export const integrators = pgTable('integrators', {
 
 export const assets = pgTable('assets', {
   id: text('id').primaryKey(),
-  integratorId: text('integrator_id').notNull().references(() => integrators.id),
+  integratorId: text('integrator_id')
+    .notNull()
+    .references(() => integrators.id),
   contentType: text('content_type').notNull(),
   sha256: text('sha256').notNull(),
   bytes: bytea('bytes').notNull(),
@@ -63,7 +52,9 @@ export const assets = pgTable('assets', {
 
 export const links = pgTable('links', {
   id: text('id').primaryKey(),
-  integratorId: text('integrator_id').notNull().references(() => integrators.id),
+  integratorId: text('integrator_id')
+    .notNull()
+    .references(() => integrators.id),
   slug: text('slug').notNull().unique(),
   title: text('title').notNull(),
   description: text('description'),
@@ -88,8 +79,12 @@ export const checkoutSessions = pgTable(
     id: text('id').primaryKey(),
     /** sha256 of the URL token; the token itself is never stored. */
     tokenHash: text('token_hash').notNull().unique(),
-    linkId: text('link_id').notNull().references(() => links.id),
-    integratorId: text('integrator_id').notNull().references(() => integrators.id),
+    linkId: text('link_id')
+      .notNull()
+      .references(() => links.id),
+    integratorId: text('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
     kind: text('kind').$type<'static' | 'dynamic'>().notNull(),
     status: text('status').$type<'open' | 'paid' | 'locked'>().notNull().default('open'),
     amountMinor: money('amount_minor'),
@@ -116,7 +111,9 @@ export const cardRegistrations = pgTable(
   'card_registrations',
   {
     reference: uuid('reference').primaryKey(),
-    integratorId: text('integrator_id').notNull().references(() => integrators.id),
+    integratorId: text('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
     status: text('status').$type<'pending' | 'active' | 'deleted'>().notNull().default('pending'),
     /** sha256 of the hosted page token. */
     pageTokenHash: text('page_token_hash').unique(),
@@ -146,7 +143,9 @@ export const payments = pgTable(
   {
     /** The spec's transaction_id. */
     id: text('id').primaryKey(),
-    integratorId: text('integrator_id').notNull().references(() => integrators.id),
+    integratorId: text('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
     linkId: text('link_id').references(() => links.id),
     checkoutSessionId: text('checkout_session_id').references(() => checkoutSessions.id),
     scheduleRunId: text('schedule_run_id'),
@@ -177,18 +176,19 @@ export const payments = pgTable(
     failedAt: ts('failed_at'),
     refundedAt: ts('refunded_at'),
   },
-  (t) => [
-    index('payments_integrator_created_idx').on(t.integratorId, t.createdAt),
-    index('payments_session_idx').on(t.checkoutSessionId),
-  ],
+  (t) => [index('payments_integrator_created_idx').on(t.integratorId, t.createdAt), index('payments_session_idx').on(t.checkoutSessionId)],
 );
 
 export const refunds = pgTable(
   'refunds',
   {
     id: text('id').primaryKey(),
-    paymentId: text('payment_id').notNull().references(() => payments.id),
-    integratorId: text('integrator_id').notNull().references(() => integrators.id),
+    paymentId: text('payment_id')
+      .notNull()
+      .references(() => payments.id),
+    integratorId: text('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
     type: text('type').$type<'full' | 'partial'>().notNull(),
     status: text('status').$type<'pending' | 'succeeded' | 'failed'>().notNull(),
     amountMinor: money('amount_minor').notNull(),
@@ -204,10 +204,7 @@ export const refunds = pgTable(
     succeededAt: ts('succeeded_at'),
     failedAt: ts('failed_at'),
   },
-  (t) => [
-    index('refunds_payment_idx').on(t.paymentId),
-    index('refunds_pending_idx').on(t.createdAt).where(sql`status = 'pending'`),
-  ],
+  (t) => [index('refunds_payment_idx').on(t.paymentId), index('refunds_pending_idx').on(t.createdAt).where(sql`status = 'pending'`)],
 );
 
 export const schedules = pgTable(
@@ -215,8 +212,12 @@ export const schedules = pgTable(
   {
     /** The schedule reference returned to the integrator. */
     id: text('id').primaryKey(),
-    integratorId: text('integrator_id').notNull().references(() => integrators.id),
-    cardRegistrationReference: uuid('card_registration_reference').notNull().references(() => cardRegistrations.reference),
+    integratorId: text('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
+    cardRegistrationReference: uuid('card_registration_reference')
+      .notNull()
+      .references(() => cardRegistrations.reference),
     status: text('status').$type<'active' | 'suspended' | 'cancelled'>().notNull().default('active'),
     /** The recurrence fields exactly as given (second … month). */
     recurrence: jsonb('recurrence').$type<Record<string, string>>().notNull(),
@@ -238,17 +239,16 @@ export const schedules = pgTable(
     cancelledAt: ts('cancelled_at'),
     suspendedAt: ts('suspended_at'),
   },
-  (t) => [
-    uniqueIndex('schedules_payload_idx').on(t.integratorId, t.payloadHash),
-    index('schedules_due_idx').on(t.nextRunAt).where(sql`status = 'active'`),
-  ],
+  (t) => [uniqueIndex('schedules_payload_idx').on(t.integratorId, t.payloadHash), index('schedules_due_idx').on(t.nextRunAt).where(sql`status = 'active'`)],
 );
 
 export const scheduleRuns = pgTable(
   'schedule_runs',
   {
     id: text('id').primaryKey(),
-    scheduleId: text('schedule_id').notNull().references(() => schedules.id),
+    scheduleId: text('schedule_id')
+      .notNull()
+      .references(() => schedules.id),
     dueAt: ts('due_at').notNull(),
     status: text('status').$type<'pending' | 'retrying' | 'succeeded' | 'failed' | 'cancelled'>().notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
@@ -275,7 +275,9 @@ export const outboxEvents = pgTable(
   'outbox_events',
   {
     id: text('id').primaryKey(),
-    integratorId: text('integrator_id').notNull().references(() => integrators.id),
+    integratorId: text('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
     type: text('type').notNull(),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     createdAt: createdAt(),
@@ -304,7 +306,9 @@ export const webhookAttempts = pgTable(
   'webhook_attempts',
   {
     id: text('id').primaryKey(),
-    eventId: text('event_id').notNull().references(() => outboxEvents.id),
+    eventId: text('event_id')
+      .notNull()
+      .references(() => outboxEvents.id),
     attempt: integer('attempt').notNull(),
     startedAt: ts('started_at').notNull(),
     latencyMs: integer('latency_ms'),

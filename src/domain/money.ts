@@ -20,7 +20,30 @@ export class MoneyError extends Error {
 export const MAX_MINOR_UNITS = 10n ** 15n;
 
 /** ISO 4217 codes that are funds, precious metals or testing codes: never card currencies. */
-const NOT_PAYABLE = new Set(['XAU', 'XAG', 'XPD', 'XPT', 'XDR', 'XBA', 'XBB', 'XBC', 'XBD', 'XSU', 'XUA', 'XTS', 'XXX', 'BOV', 'CHE', 'CHW', 'CLF', 'COU', 'MXV', 'USN', 'UYI', 'UYW']);
+const NOT_PAYABLE = new Set([
+  'XAU',
+  'XAG',
+  'XPD',
+  'XPT',
+  'XDR',
+  'XBA',
+  'XBB',
+  'XBC',
+  'XBD',
+  'XSU',
+  'XUA',
+  'XTS',
+  'XXX',
+  'BOV',
+  'CHE',
+  'CHW',
+  'CLF',
+  'COU',
+  'MXV',
+  'USN',
+  'UYI',
+  'UYW',
+]);
 
 /** Minor-unit exponent of an active ISO 4217 currency, or undefined when the code is unknown. */
 export function currencyExponent(code: string): number | undefined {

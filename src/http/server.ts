@@ -25,7 +25,11 @@ function securityHeaders(app: PaylinkApp, req: IncomingMessage, res: ServerRespo
   res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
   res.setHeader('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=(self)');
   res.setHeader('Content-Security-Policy', "frame-ancestors 'none'; object-src 'none'; base-uri 'none'; form-action 'self'");
-  const forwardedHttps = app.config.trustProxy && String(req.headers['x-forwarded-proto'] ?? '').split(',')[0]?.trim() === 'https';
+  const forwardedHttps =
+    app.config.trustProxy &&
+    String(req.headers['x-forwarded-proto'] ?? '')
+      .split(',')[0]
+      ?.trim() === 'https';
   const tls = (req.socket as { encrypted?: boolean }).encrypted === true;
   if (tls || forwardedHttps) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
 }

@@ -9,19 +9,16 @@ import { type CardField, cardDigits, cardRules, type CardValues } from './card-r
  */
 export * from './card-rules.ts';
 
-const ruled = (field: CardField) =>
-  z.string(cardRules[field]('', { number: '', expiry: '', cvc: '', name: '' })!).check(z.maxLength(200, 'is too long'));
+const ruled = (field: CardField) => z.string(cardRules[field]('', { number: '', expiry: '', cvc: '', name: '' })!).check(z.maxLength(200, 'is too long'));
 
-export const cardSchema = z
-  .object({ number: ruled('number'), expiry: ruled('expiry'), cvc: ruled('cvc'), name: ruled('name') })
-  .check(
-    z.superRefine((card, ctx) => {
-      for (const field of ['number', 'expiry', 'cvc', 'name'] as const) {
-        const message = cardRules[field](card[field], card as CardValues);
-        if (message) ctx.issues.push({ code: 'custom', path: [field], message, input: card[field] });
-      }
-    }),
-    z.overwrite((card) => ({ ...card, number: cardDigits(card.number), cvc: card.cvc.trim(), name: card.name.trim(), expiry: card.expiry.trim() })),
-  );
+export const cardSchema = z.object({ number: ruled('number'), expiry: ruled('expiry'), cvc: ruled('cvc'), name: ruled('name') }).check(
+  z.superRefine((card, ctx) => {
+    for (const field of ['number', 'expiry', 'cvc', 'name'] as const) {
+      const message = cardRules[field](card[field], card as CardValues);
+      if (message) ctx.issues.push({ code: 'custom', path: [field], message, input: card[field] });
+    }
+  }),
+  z.overwrite((card) => ({ ...card, number: cardDigits(card.number), cvc: card.cvc.trim(), name: card.name.trim(), expiry: card.expiry.trim() })),
+);
 
 export type CardFormInput = z.infer<typeof cardSchema>;

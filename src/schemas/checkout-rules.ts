@@ -67,4 +67,3 @@ export function customerFieldError(path: CustomerFieldPath, raw: string, require
   if (value === '') return required ? `Enter ${rule.what}` : undefined;
   return rule.check(value);
 }
-

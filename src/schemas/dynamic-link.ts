@@ -45,9 +45,18 @@ export const dynamicLinkBodySchema = z
       .object({
         description: z.string().trim().min(1, 'must not be empty').max(500, 'must be at most 500 characters').optional(),
         amount: z
-          .union([z.number(), z.string().trim().regex(/^\d+(\.\d+)?$/, 'must be a decimal number such as 250.00')], {
-            error: 'must be a number or a numeric string such as "250.00"',
-          })
+          .union(
+            [
+              z.number(),
+              z
+                .string()
+                .trim()
+                .regex(/^\d+(\.\d+)?$/, 'must be a decimal number such as 250.00'),
+            ],
+            {
+              error: 'must be a number or a numeric string such as "250.00"',
+            },
+          )
           .optional(),
         currency: z
           .string()
@@ -60,9 +69,7 @@ export const dynamicLinkBodySchema = z
     route: z
       .object({
         callback_url: callbackUrlSchema.optional(),
-        notify_user: z
-          .union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')], { error: 'must be true or false' })
-          .optional(),
+        notify_user: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')], { error: 'must be true or false' }).optional(),
       })
       .strict()
       .optional(),

@@ -14,7 +14,10 @@ export const seedLinkSchema = z
     amount: decimalAmount.optional(),
     min_amount: decimalAmount.optional(),
     max_amount: decimalAmount.optional(),
-    brand_color: z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour such as #1a56db').optional(),
+    brand_color: z
+      .string()
+      .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour such as #1a56db')
+      .optional(),
     logo: z.string().min(1).optional(),
     labels: z.partialRecord(fieldPath, z.string().trim().min(1).max(80)).default({}),
     fields: z.partialRecord(fieldPath, z.enum(fieldModes)).default({}),
@@ -38,9 +41,16 @@ export const seedIntegratorSchema = z
   .object({
     name: z.string().trim().min(1).max(120),
     email: z.email(),
-    token: z.string().min(32, 'must be at least 32 characters').max(512).regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'),
+    token: z
+      .string()
+      .min(32, 'must be at least 32 characters')
+      .max(512)
+      .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'),
     secret: z.string().refine((s) => Buffer.byteLength(s, 'utf8') >= 32, 'must be at least 32 bytes'),
-    webhook_secret: z.string().regex(/^whsec_[A-Za-z0-9+/=]{32,}$/, 'must be whsec_ followed by at least 24 base64-encoded bytes').optional(),
+    webhook_secret: z
+      .string()
+      .regex(/^whsec_[A-Za-z0-9+/=]{32,}$/, 'must be whsec_ followed by at least 24 base64-encoded bytes')
+      .optional(),
     refund_capabilities: z.record(z.string(), refundCapabilitySchema).default({}),
     links: z.array(seedLinkSchema).default([]),
     cards: z.array(seedCardSchema).default([]),

@@ -1,7 +1,14 @@
 import { inArray } from 'drizzle-orm';
 import type { PaylinkApp } from '../app.ts';
 import { integrators } from '../db/schema.ts';
-import { type AttemptRecord, claimDueCallbacks, type OutboxEvent, type RecordedAttempt, recordCallbackAttempts, webhookBody } from '../domain/notifications/callbacks.ts';
+import {
+  type AttemptRecord,
+  claimDueCallbacks,
+  type OutboxEvent,
+  type RecordedAttempt,
+  recordCallbackAttempts,
+  webhookBody,
+} from '../domain/notifications/callbacks.ts';
 import { signatureHeader, signingSecrets } from '../domain/notifications/signing.ts';
 import { WebhookClient } from '../domain/notifications/webhook-client.ts';
 import type { Integrator } from '../domain/integrators/service.ts';
@@ -73,7 +80,14 @@ export function createCallbackSender(app: PaylinkApp, opts: { batchSize?: number
       outcome = await client.send({ url: event.callbackUrl!, id: event.id, timestampSeconds, body, signature });
     }
     const result = await record({ event, startedAt, outcome });
-    const fields = { event_id: event.id, type: event.type, attempt: result.attempt, state: result.state, status_code: outcome.statusCode, latency_ms: outcome.latencyMs };
+    const fields = {
+      event_id: event.id,
+      type: event.type,
+      attempt: result.attempt,
+      state: result.state,
+      status_code: outcome.statusCode,
+      latency_ms: outcome.latencyMs,
+    };
     if (outcome.ok) log.debug('callback delivered', fields);
     else if (result.state === 'failed') log.warn('callback failed for good', { ...fields, error: outcome.error });
     else log.info('callback attempt failed; will retry', { ...fields, error: outcome.error, next_attempt_at: result.nextAt?.toISOString() });
@@ -110,5 +124,11 @@ export function createCallbackSender(app: PaylinkApp, opts: { batchSize?: number
 /** The callback loop for startWorkers: polls every PAYLINK_WORKER_POLL_MS, at once again while there is work. */
 export function startCallbackLoop(app: PaylinkApp, log: Logger): Loop {
   const sender = createCallbackSender(app);
-  return startLoop({ name: 'callbacks', intervalMs: app.config.workerPollMs, log, tick: async () => (await sender.deliverDue()) > 0, onStop: () => sender.close() });
+  return startLoop({
+    name: 'callbacks',
+    intervalMs: app.config.workerPollMs,
+    log,
+    tick: async () => (await sender.deliverDue()) > 0,
+    onStop: () => sender.close(),
+  });
 }

@@ -81,7 +81,10 @@ export function createMailer(app: PaylinkApp, opts: { random?: () => number } = 
   async function writeEml(event: OutboxEvent, raw: Buffer): Promise<string> {
     const dir = mailDir(app);
     await mkdir(dir, { recursive: true });
-    const stamp = event.createdAt.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+    const stamp = event.createdAt
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, 'Z');
     const file = join(dir, `${stamp}-${event.type}-${event.id}.eml`);
     const tmp = `${file}.${process.pid}.tmp`;
     await writeFile(tmp, raw, { mode: 0o600 });

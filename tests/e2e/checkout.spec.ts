@@ -41,7 +41,11 @@ async function fillCustomer(page: Page) {
 }
 
 async function dynamicLink(baseURL: string, slug: string, body: Record<string, unknown>) {
-  const res = await fetch(`${baseURL}/pay/${slug}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key: KEY, ...body }) });
+  const res = await fetch(`${baseURL}/pay/${slug}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ key: KEY, ...body }),
+  });
   expect(res.status).toBe(200);
   return ((await res.json()) as { link: string }).link;
 }
@@ -143,7 +147,8 @@ test('static link › custom labels, brand colour and logo; a phone screenshot f
   await page.goto('/pay/acme-workshop');
   await expect(page.getByRole('img', { name: 'Acme Books logo' })).toBeVisible();
   expect(await page.getByRole('img', { name: 'Acme Books logo' }).evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
-  for (const label of ['Given name', 'Family name', 'Email', 'Phone (with country code)', 'Country']) await expect(page.getByLabel(label, { exact: true })).toBeVisible();
+  for (const label of ['Given name', 'Family name', 'Email', 'Phone (with country code)', 'Country'])
+    await expect(page.getByLabel(label, { exact: true })).toBeVisible();
   await expect(page.getByRole('button', { name: /^Pay ₱1,500\.00$/ })).toBeVisible();
   await expect(page.locator('header.merchant')).toHaveCSS('background-color', 'rgb(124, 45, 18)');
   await expect(page.getByRole('button', { name: /^Pay/ })).toHaveCSS('color', 'rgb(255, 255, 255)');

@@ -9,13 +9,20 @@ describe('api envelope', () => {
   it('answers an authenticated request with the spec envelope', async () => {
     const res = await call(served.server.url, 'GET', '/api/v1/integrator');
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ status: 200, message: 'OK', path: '/api/v1/integrator', data: { status_code: 'OK.00.00', integrator: { name: 'Acme Books' } } });
+    expect(res.json).toMatchObject({
+      status: 200,
+      message: 'OK',
+      path: '/api/v1/integrator',
+      data: { status_code: 'OK.00.00', integrator: { name: 'Acme Books' } },
+    });
     expect(res.json.timestamp).toMatch(ENVELOPE_TIMESTAMP);
     expect(res.json.data.integrator).not.toHaveProperty('token_hash');
   });
 
   it('accepts the token raw and as a Bearer token', async () => {
-    expect((await call(served.server.url, 'GET', '/api/v1/integrator', { headers: { authorization: `Bearer ${OTHER_TOKEN}` } })).json.data.integrator.name).toBe('Other Shop');
+    expect(
+      (await call(served.server.url, 'GET', '/api/v1/integrator', { headers: { authorization: `Bearer ${OTHER_TOKEN}` } })).json.data.integrator.name,
+    ).toBe('Other Shop');
     expect((await call(served.server.url, 'GET', '/api/v1/integrator', { token: TEST_TOKEN })).status).toBe(200);
   });
 

@@ -57,7 +57,12 @@ describe('api plumbing › request bodies', () => {
   it('rejects malformed JSON with 400 ER.02.31', async () => {
     const res = await invoke(echo, { body: '{"amount": 1,' });
     expect(res.status).toBe(400);
-    expect(res.json).toMatchObject({ status: 400, message: 'Bad Request', data: { status_code: 'ER.02.31' }, messages: { '(body)': [expect.stringContaining('not valid JSON')] } });
+    expect(res.json).toMatchObject({
+      status: 400,
+      message: 'Bad Request',
+      data: { status_code: 'ER.02.31' },
+      messages: { '(body)': [expect.stringContaining('not valid JSON')] },
+    });
   });
 
   it('rejects a JSON body that is not an object with 400', async () => {

@@ -43,7 +43,12 @@ describe('callbacks › newcomer journey', () => {
     // A dynamic link paid with a test card.
     const link = await call(server.url, 'POST', '/pay/acme-books', {
       token: null,
-      body: { key: TEST_TOKEN, payment: { merchant_reference_id: 'order-7' }, route: { callback_url: callbackUrl, notify_user: true }, customer: { contact: { email: 'juan@example.com' } } },
+      body: {
+        key: TEST_TOKEN,
+        payment: { merchant_reference_id: 'order-7' },
+        route: { callback_url: callbackUrl, notify_user: true },
+        customer: { contact: { email: 'juan@example.com' } },
+      },
     });
     expect(link.status, link.text).toBe(200);
     const token = new URL(link.json.link).pathname.split('/')[2]!;
@@ -58,7 +63,9 @@ describe('callbacks › newcomer journey', () => {
     const txn = paid.json.data.transaction_id as string;
 
     // A partial refund, the customer notified.
-    const refund = await call(server.url, 'POST', '/api/v1/refund', { body: { transaction_id: txn, notify_user: true, reason: 'One book was damaged', amount: '50.00' } });
+    const refund = await call(server.url, 'POST', '/api/v1/refund', {
+      body: { transaction_id: txn, notify_user: true, reason: 'One book was damaged', amount: '50.00' },
+    });
     expect(refund.json.data.status_code, refund.text).toBe('OK.04.00');
 
     // A schedule on a card the customer registered, charged when due.
@@ -68,7 +75,9 @@ describe('callbacks › newcomer journey', () => {
     const schedule = await createSchedule(
       t.app,
       integrator,
-      await signSchedule(scheduleData({ credit_card: { reference: registration.reference }, route: { callback_url: callbackUrl, notify_user: true } }), { iat: clock.now() }),
+      await signSchedule(scheduleData({ credit_card: { reference: registration.reference }, route: { callback_url: callbackUrl, notify_user: true } }), {
+        iat: clock.now(),
+      }),
     );
     const nextMinute = Math.ceil((clock.now().getTime() + 1) / 60_000) * 60_000;
     clock.set(new Date(nextMinute + 250));
@@ -88,9 +97,19 @@ describe('callbacks › newcomer journey', () => {
       expect(req.path).toBe('/paylink');
       expect(verify(secret, req)).toBeTruthy();
     }
-    expect(JSON.parse(byType.get('payment.succeeded')!.body).data).toMatchObject({ transaction_id: txn, merchant_reference_id: 'order-7', amount: '250.00', currency: 'PHP', status: 'succeeded' });
+    expect(JSON.parse(byType.get('payment.succeeded')!.body).data).toMatchObject({
+      transaction_id: txn,
+      merchant_reference_id: 'order-7',
+      amount: '250.00',
+      currency: 'PHP',
+      status: 'succeeded',
+    });
     expect(JSON.parse(byType.get('refund.succeeded')!.body).data).toMatchObject({ transaction_id: txn, amount: '50.00', currency: 'PHP' });
-    expect(JSON.parse(byType.get('schedule.charge_succeeded')!.body).data).toMatchObject({ schedule_reference: schedule.reference, amount: '150.00', currency: 'PHP' });
+    expect(JSON.parse(byType.get('schedule.charge_succeeded')!.body).data).toMatchObject({
+      schedule_reference: schedule.reference,
+      amount: '150.00',
+      currency: 'PHP',
+    });
 
     const dir = mailDir(t.app);
     const mails = await Promise.all(readdirSync(dir).map(async (f) => simpleParser(readFileSync(join(dir, f)))));

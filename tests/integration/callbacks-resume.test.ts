@@ -27,7 +27,10 @@ afterAll(() => {
 });
 
 function startServer(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; exited: Promise<void> }> {
-  const child = spawn(process.execPath, [join(process.cwd(), 'dist/paylink/server.mjs')], { env: { PATH: process.env.PATH, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [join(process.cwd(), 'dist/paylink/server.mjs')], {
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   children.push(child);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   let output = '';

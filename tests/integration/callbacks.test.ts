@@ -117,7 +117,10 @@ describe('callbacks', () => {
 
     advance(24 * 60 * 60);
     clock = new Date(); // the receiver checks the timestamp against its own clock
-    await t.app.db.update(integrators).set({ webhookSecretRotatedAt: new Date(clock.getTime() - 24 * 60 * 60 * 1000) }).where(eq(integrators.id, integratorId));
+    await t.app.db
+      .update(integrators)
+      .set({ webhookSecretRotatedAt: new Date(clock.getTime() - 24 * 60 * 60 * 1000) })
+      .where(eq(integrators.id, integratorId));
     await enqueue(receiver.url);
     await deliverDue();
     const later = receiver.received[1]!;

@@ -23,8 +23,13 @@ beforeAll(async () => {
   const acme = (await findIntegratorByToken(t.app.db, TEST_TOKEN))!;
   for (const [i, number] of PANS.entries()) {
     const key = `card-data-${i}`;
-    const result = await t.app.acquirer.charge({ source: { card: { number, expMonth: 12, expYear: 2031, cvc: CVC, holderName: 'Juan Dela Cruz' } }, amountMinor: 1000n, currency: 'PHP' }, { idempotencyKey: key });
-    await t.app.db.transaction((tx) => recordCharge(tx, { integratorId: acme.id, result, amountMinor: 1000n, currency: 'PHP', idempotencyKey: key, now: t.app.now() }));
+    const result = await t.app.acquirer.charge(
+      { source: { card: { number, expMonth: 12, expYear: 2031, cvc: CVC, holderName: 'Juan Dela Cruz' } }, amountMinor: 1000n, currency: 'PHP' },
+      { idempotencyKey: key },
+    );
+    await t.app.db.transaction((tx) =>
+      recordCharge(tx, { integratorId: acme.id, result, amountMinor: 1000n, currency: 'PHP', idempotencyKey: key, now: t.app.now() }),
+    );
   }
 });
 afterAll(() => t?.close());

@@ -12,7 +12,10 @@ const served = useServedApp({ now: clock.now });
 const register = (body: Record<string, unknown> = {}) => call(served.server.url, 'POST', '/api/v1/card-registrations', { body });
 const tokenOf = (link: string) => new URL(link).pathname.split('/')[2]!;
 const submitCard = (token: string, card: Record<string, string>) =>
-  call(served.server.url, 'POST', `/register/${token}/card`, { token: null, body: { fields: {}, card: { expiry: '12 / 30', cvc: '123', name: 'Ana Reyes', ...card } } });
+  call(served.server.url, 'POST', `/register/${token}/card`, {
+    token: null,
+    body: { fields: {}, card: { expiry: '12 / 30', cvc: '123', name: 'Ana Reyes', ...card } },
+  });
 
 describe('card registration', () => {
   it('creates a pending registration with a UUID reference and a hosted link', async () => {
@@ -44,7 +47,9 @@ describe('card registration', () => {
     expect(shown.text).not.toContain('4242424242424242');
     const [row] = await served.t.app.db.select().from(cardRegistrations).where(eq(cardRegistrations.reference, created.json.data.reference));
     expect(JSON.stringify(row)).not.toContain('4242424242424242');
-    const events = (await served.t.app.db.select().from(outboxEvents).where(eq(outboxEvents.type, 'card_registration.completed'))).filter((e) => e.data.reference === created.json.data.reference);
+    const events = (await served.t.app.db.select().from(outboxEvents).where(eq(outboxEvents.type, 'card_registration.completed'))).filter(
+      (e) => e.data.reference === created.json.data.reference,
+    );
     expect(events).toHaveLength(1);
     expect(events[0]!.callbackUrl).toBe('http://127.0.0.1:9/cb');
     const page = await (await fetch(created.json.data.link)).text();
@@ -58,7 +63,9 @@ describe('card registration', () => {
     const res = await submitCard(tokenOf(created.json.data.link), { number: '4000 0000 0000 0002' });
     expect(res.json.data).toMatchObject({ status_code: 'ER.11.30', decline_code: 'card_declined' });
     expect(res.json.messages.card[0]).toMatch(/declined/);
-    const scheduled = await call(served.server.url, 'POST', '/api/v1/schedule', { body: { payload: await signSchedule(scheduleData({ credit_card: { reference: created.json.data.reference } }), { iat: clock.now() }) } });
+    const scheduled = await call(served.server.url, 'POST', '/api/v1/schedule', {
+      body: { payload: await signSchedule(scheduleData({ credit_card: { reference: created.json.data.reference } }), { iat: clock.now() }) },
+    });
     expect(scheduled.status).toBe(422);
     expect(scheduled.json.messages.reference[0]).toMatch(/does not exist/);
   });
@@ -122,7 +129,9 @@ describe('newcomer journey', () => {
     expect(shown.json.data.schedule.next_run_at).toBe('2026-03-02T08:03:00.000+08:00');
 
     // 4. Refund one: a scheduled charge is an ordinary transaction.
-    const refund = await call(served.server.url, 'POST', '/api/v1/refund', { body: { transaction_id: runs[1].transaction_id, notify_user: 'false', reason: 'customer asked' } });
+    const refund = await call(served.server.url, 'POST', '/api/v1/refund', {
+      body: { transaction_id: runs[1].transaction_id, notify_user: 'false', reason: 'customer asked' },
+    });
     expect(refund.json.data).toMatchObject({ status_code: 'OK.02.00', transaction_id: runs[1].transaction_id });
     const afterRefund = await call(served.server.url, 'GET', `/api/v1/schedules/${scheduleRef}`);
     expect(afterRefund.json.data.schedule.runs[1].refunded_amount).toBe('150.00');

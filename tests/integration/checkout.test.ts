@@ -75,7 +75,7 @@ describe('dynamic link', () => {
     expect(b.token).not.toBe(a.token);
   });
 
-  it('refuses a wrong, missing or other integrator\'s key with 401 and creates nothing', async () => {
+  it("refuses a wrong, missing or other integrator's key with 401 and creates nothing", async () => {
     const before = await sessions();
     for (const key of ['not-the-right-key-but-long-enough', OTHER_TOKEN, undefined]) {
       const res = await call(server.url, 'POST', '/pay/acme-books', { token: null, body: { key, payment: { amount: 1 } } });
@@ -147,7 +147,9 @@ describe('dynamic link', () => {
     expect(page.status).toBe(200);
     expect(html).toContain('Invoice 77');
     expect(html).toContain('₱75.00');
-    expect(html).toMatch(/<label for="f-customer-first_name">Given name<\/label><input id="f-customer-first_name" name="customer.first_name" value="Maria" readonly/);
+    expect(html).toMatch(
+      /<label for="f-customer-first_name">Given name<\/label><input id="f-customer-first_name" name="customer.first_name" value="Maria" readonly/,
+    );
     expect(html).toMatch(/value="maria@example.com" readonly/);
     expect(html).toMatch(/<input id="f-customer-last_name"[^>]*required/);
     expect(html).toMatch(/<input id="f-customer-contact-mobile"[^>]*type="tel"/);
@@ -162,15 +164,31 @@ describe('checkout', () => {
       route: { notify_user: true },
     });
     const res = await pay(token, {
-      fields: { 'customer.first_name': 'Maria', 'customer.last_name': 'Santos', 'customer.contact.mobile': '+63 917 123 4567', 'customer.contact.email': 'ignored@example.com' },
+      fields: {
+        'customer.first_name': 'Maria',
+        'customer.last_name': 'Santos',
+        'customer.contact.mobile': '+63 917 123 4567',
+        'customer.contact.email': 'ignored@example.com',
+      },
       card: card(),
     });
     expect(res.status, res.text).toBe(200);
     expect(res.json.data).toMatchObject({ status_code: 'OK.03.00', redirect_url: path });
     const txn = res.json.data.transaction_id as string;
     const [payment] = await t.app.db.select().from(payments).where(eq(payments.id, txn));
-    expect(payment).toMatchObject({ status: 'succeeded', amountMinor: 7500n, currency: 'PHP', cardBrand: 'visa', cardLast4: '4242', merchantReferenceId: 'inv-78' });
-    expect(payment!.customer).toMatchObject({ 'customer.first_name': 'Maria', 'customer.contact.email': 'maria@example.com', 'customer.contact.mobile': '+639171234567' });
+    expect(payment).toMatchObject({
+      status: 'succeeded',
+      amountMinor: 7500n,
+      currency: 'PHP',
+      cardBrand: 'visa',
+      cardLast4: '4242',
+      merchantReferenceId: 'inv-78',
+    });
+    expect(payment!.customer).toMatchObject({
+      'customer.first_name': 'Maria',
+      'customer.contact.email': 'maria@example.com',
+      'customer.contact.mobile': '+639171234567',
+    });
     const [event] = await t.app.db.select().from(outboxEvents).where(eq(outboxEvents.type, 'payment.succeeded'));
     expect(event!.data).toMatchObject({
       transaction_id: txn,
@@ -197,14 +215,21 @@ describe('checkout', () => {
     const again = await pay(token, { fields: customer, card: card('5555555555554444') });
     expect(again.status).toBe(409);
     expect(again.json.data).toMatchObject({ status_code: 'ER.03.22', redirect_url: path });
-    const rows = await t.app.db.select().from(payments).where(eq(payments.checkoutSessionId, (await sessionOf(token)).id));
+    const rows = await t.app.db
+      .select()
+      .from(payments)
+      .where(eq(payments.checkoutSessionId, (await sessionOf(token)).id));
     expect(rows).toHaveLength(1);
   });
 
   it('charges once when the same session is submitted twice at the same moment', async () => {
     const { token } = await dynamicLink();
     const chargesBefore = (await t.app.db.select({ n: count() }).from(sandboxCharges))[0]!.n;
-    const results = await Promise.all([pay(token, { fields: customer, card: card() }), pay(token, { fields: customer, card: card() }), pay(token, { fields: customer, card: card() })]);
+    const results = await Promise.all([
+      pay(token, { fields: customer, card: card() }),
+      pay(token, { fields: customer, card: card() }),
+      pay(token, { fields: customer, card: card() }),
+    ]);
     const codes = results.map((r) => r.json.data.status_code).sort();
     expect(codes.filter((c) => c === 'OK.03.00')).toHaveLength(1);
     for (const r of results.filter((r) => r.json.data.status_code !== 'OK.03.00')) {
@@ -223,7 +248,10 @@ describe('checkout', () => {
     expect(declined.status).toBe(200);
     expect(declined.json.data).toMatchObject({ status_code: 'ER.03.30', decline_code: 'card_declined', attempts_left: 4 });
     expect(declined.json.messages.card[0]).toMatch(/declined/i);
-    const [failed] = await t.app.db.select().from(outboxEvents).where(and(eq(outboxEvents.type, 'payment.failed')));
+    const [failed] = await t.app.db
+      .select()
+      .from(outboxEvents)
+      .where(and(eq(outboxEvents.type, 'payment.failed')));
     expect(failed!.data).toMatchObject({ status: 'failed', failure_code: 'card_declined' });
     const ok = await pay(token, { fields: customer, card: card() });
     expect(ok.json.data.status_code).toBe('OK.03.00');
@@ -258,7 +286,10 @@ describe('checkout', () => {
       await expect(attempt('4242424242424242')).rejects.toMatchObject({ code: 'ER.03.23' });
       const [session] = await limited.app.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, created.sessionId));
       expect(session).toMatchObject({ status: 'locked', attempts: 2 });
-      const ok = await limited.app.db.select().from(payments).where(and(eq(payments.checkoutSessionId, created.sessionId), eq(payments.status, 'succeeded')));
+      const ok = await limited.app.db
+        .select()
+        .from(payments)
+        .where(and(eq(payments.checkoutSessionId, created.sessionId), eq(payments.status, 'succeeded')));
       expect(ok).toHaveLength(0);
     } finally {
       await limited.close();

@@ -56,13 +56,14 @@ describe('static link', () => {
     expect(headers.get('cache-control')).toBe('no-store');
     expect(html).toContain('<span>Acme Books</span>');
     expect(html).toContain('₱250.00');
-    for (const label of ['First name', 'Last name', 'Email', 'Card number', 'Expiry date', 'Security code', 'Name on card']) expect(html).toContain(`>${label}</label>`);
+    for (const label of ['First name', 'Last name', 'Email', 'Card number', 'Expiry date', 'Security code', 'Name on card'])
+      expect(html).toContain(`>${label}</label>`);
     expect(html).toMatch(/<button type="submit" class="pay"[^>]*>Pay ₱250.00<\/button>/);
     expect(html).toMatch(/autocomplete="cc-number"/);
     expect(html).toMatch(/inputmode="numeric"/);
   });
 
-  it('uses the link\'s labels, field modes, colour and logo', async () => {
+  it("uses the link's labels, field modes, colour and logo", async () => {
     const { html } = await page('/pay/acme-labels');
     expect(html).toContain('>Given name</label>');
     expect(html).toContain('>Phone (with country code)</label>');
@@ -108,7 +109,10 @@ describe('static link', () => {
     const { status, html } = await page('/pay/acme-invoice');
     expect(status).toBe(404);
     expect(html).toContain('Acme Books sends a personal payment link');
-    const res = await call(server.url, 'POST', '/pay/acme-invoice/pay', { token: null, body: { session: 'a'.repeat(43), amount: '10', fields: customer, card: card() } });
+    const res = await call(server.url, 'POST', '/pay/acme-invoice/pay', {
+      token: null,
+      body: { session: 'a'.repeat(43), amount: '10', fields: customer, card: card() },
+    });
     expect(res.status).toBe(404);
     expect(res.json.data.status_code).toBe('ER.03.10');
   });
@@ -118,7 +122,10 @@ describe('static link', () => {
     const token = pageToken(html);
     expect(pageToken((await page('/pay/acme-books')).html)).not.toBe(token);
     const before = (await t.app.db.select({ n: count() }).from(checkoutSessions))[0]!.n;
-    const invalid = await call(server.url, 'POST', '/pay/acme-books/pay', { token: null, body: { session: token, fields: customer, card: { ...card(), number: '1234' } } });
+    const invalid = await call(server.url, 'POST', '/pay/acme-books/pay', {
+      token: null,
+      body: { session: token, fields: customer, card: { ...card(), number: '1234' } },
+    });
     expect(invalid.status).toBe(422);
     expect((await t.app.db.select({ n: count() }).from(checkoutSessions))[0]!.n).toBe(before);
     const res = await call(server.url, 'POST', '/pay/acme-books/pay', { token: null, body: { session: token, fields: customer, card: card() } });
@@ -140,13 +147,19 @@ describe('static link', () => {
     expect(declined.json.data).toMatchObject({ status_code: 'ER.03.30', attempts_left: 4 });
     const ok = await call(server.url, 'POST', '/pay/acme-books/pay', { token: null, body: body('4242424242424242') });
     expect(ok.json.data.status_code).toBe('OK.03.00');
-    const [session] = await t.app.db.select().from(checkoutSessions).where(eq(checkoutSessions.kind, 'static')).orderBy(sql`${checkoutSessions.createdAt} desc`).limit(1);
+    const [session] = await t.app.db
+      .select()
+      .from(checkoutSessions)
+      .where(eq(checkoutSessions.kind, 'static'))
+      .orderBy(sql`${checkoutSessions.createdAt} desc`)
+      .limit(1);
     expect(session!.attempts).toBe(2);
   });
 
-  it('holds a typed amount to the link\'s minimum and maximum', async () => {
+  it("holds a typed amount to the link's minimum and maximum", async () => {
     const token = pageToken((await page('/pay/acme-range')).html);
-    const attempt = (amount: string) => call(server.url, 'POST', '/pay/acme-range/pay', { token: null, body: { session: token, amount, fields: customer, card: card() } });
+    const attempt = (amount: string) =>
+      call(server.url, 'POST', '/pay/acme-range/pay', { token: null, body: { session: token, amount, fields: customer, card: card() } });
     expect((await attempt('50')).json.messages.amount[0]).toMatch(/at least ₱100.00/);
     expect((await attempt('5000.01')).json.messages.amount[0]).toMatch(/at most ₱5,000.00/);
     expect((await attempt('1.234')).json.messages.amount[0]).toMatch(/decimal/);
@@ -159,16 +172,22 @@ describe('static link', () => {
   it('refuses a page token from another link, and a missing one', async () => {
     const token = pageToken((await page('/pay/acme-books')).html);
     await call(server.url, 'POST', '/pay/acme-books/pay', { token: null, body: { session: token, fields: customer, card: card('4000000000000002') } });
-    const other = await call(server.url, 'POST', '/pay/acme-range/pay', { token: null, body: { session: token, amount: '200', fields: customer, card: card() } });
+    const other = await call(server.url, 'POST', '/pay/acme-range/pay', {
+      token: null,
+      body: { session: token, amount: '200', fields: customer, card: card() },
+    });
     expect(other.status).toBe(404);
     const missing = await call(server.url, 'POST', '/pay/acme-books/pay', { token: null, body: { fields: customer, card: card() } });
     expect(missing.status).toBe(422);
     expect(missing.json.messages.session).toBeDefined();
   });
 
-  it('keeps card numbers and security codes out of paylink\'s tables and logs', async () => {
+  it("keeps card numbers and security codes out of paylink's tables and logs", async () => {
     const token = pageToken((await page('/pay/acme-books')).html);
-    await call(server.url, 'POST', '/pay/acme-books/pay', { token: null, body: { session: token, fields: customer, card: { ...card('5555555555554444'), cvc: '987' } } });
+    await call(server.url, 'POST', '/pay/acme-books/pay', {
+      token: null,
+      body: { session: token, fields: customer, card: { ...card('5555555555554444'), cvc: '987' } },
+    });
     const tables = ['checkout_sessions', 'payments', 'outbox_events', 'idempotency_keys', 'links'];
     for (const table of tables) {
       const rows = await t.app.db.execute(sql.raw(`select row_to_json(x)::text as j from ${table} x`));
@@ -184,7 +203,9 @@ describe('checkout page weight and CSP', () => {
   it(`loads at most ${CHECKOUT_JS_BUDGET / 1024} KB of JavaScript (gzip), counted from the built page`, async () => {
     const { html } = await page('/pay/acme-labels');
     const weight = await measurePageScripts(server.url, html);
-    console.info(`checkout page JS: ${weight.totalGzip} B gzip (${weight.totalBytes} B raw) in ${weight.scripts.length} scripts: ${weight.scripts.map((s) => `${s.name} ${s.gzip}`).join(', ')}`);
+    console.info(
+      `checkout page JS: ${weight.totalGzip} B gzip (${weight.totalBytes} B raw) in ${weight.scripts.length} scripts: ${weight.scripts.map((s) => `${s.name} ${s.gzip}`).join(', ')}`,
+    );
     expect(weight.scripts.some((s) => s.name.includes('CardForm'))).toBe(true);
     expect(weight.totalGzip).toBeLessThanOrEqual(CHECKOUT_JS_BUDGET);
   });

@@ -120,8 +120,16 @@ describe('mail › over SMTP', () => {
   it('e-mails a refund and each scheduled charge with their own subjects', async () => {
     peer = await startSmtpPeer();
     const integratorId = await setup({ SMTP_URL: peer.url });
-    await t!.app.db.insert(payments).values({ id: 'txn_refunded', integratorId, status: 'succeeded', amountMinor: 25000n, currency: 'PHP', cardBrand: 'mastercard', cardLast4: '4444' });
-    await enqueue(integratorId, 'refund.succeeded', 'juan@example.com', { transaction_id: 'txn_refunded', refund_id: 'rfd_1', amount: '50.00', currency: 'PHP', status: 'succeeded' });
+    await t!.app.db
+      .insert(payments)
+      .values({ id: 'txn_refunded', integratorId, status: 'succeeded', amountMinor: 25000n, currency: 'PHP', cardBrand: 'mastercard', cardLast4: '4444' });
+    await enqueue(integratorId, 'refund.succeeded', 'juan@example.com', {
+      transaction_id: 'txn_refunded',
+      refund_id: 'rfd_1',
+      amount: '50.00',
+      currency: 'PHP',
+      status: 'succeeded',
+    });
     await enqueue(integratorId, 'schedule.charge_succeeded', 'maria@example.com', { ...paymentData, schedule_reference: 'sch_42', amount: '1000.00' });
     expect(await sendDue()).toBe(2);
     const subjects = peer.messages.map((m) => m.parsed.subject).sort();
@@ -141,7 +149,9 @@ describe('mail › over SMTP', () => {
     const assetId = newId('img');
     await t!.app.db.insert(assets).values({ id: assetId, integratorId, contentType: 'image/png', sha256: 'x', bytes: png });
     const [link] = await t!.app.db.update(links).set({ logoAssetId: assetId }).where(eq(links.slug, 'acme-books')).returning();
-    await t!.app.db.insert(payments).values({ id: paymentData.transaction_id, integratorId, linkId: link!.id, status: 'succeeded', amountMinor: 25000n, currency: 'PHP' });
+    await t!.app.db
+      .insert(payments)
+      .values({ id: paymentData.transaction_id, integratorId, linkId: link!.id, status: 'succeeded', amountMinor: 25000n, currency: 'PHP' });
     await enqueue(integratorId, 'payment.succeeded', 'juan@example.com', paymentData);
     await sendDue();
     const { parsed } = peer.messages[0]!;

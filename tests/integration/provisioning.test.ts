@@ -42,8 +42,13 @@ describe('provisioning', () => {
     t = await createTestApp();
     await provision(t);
     const acme = (await findIntegratorByToken(t.app.db, TEST_TOKEN))!;
-    const charge = await t.app.acquirer.charge({ source: { card: { number: '4242424242424242', expMonth: 12, expYear: 2030, cvc: '123' } }, amountMinor: 100n, currency: 'PHP' }, { idempotencyKey: 'prov-test' });
-    await t.app.db.transaction((tx) => recordCharge(tx, { integratorId: acme.id, result: charge, amountMinor: 100n, currency: 'PHP', idempotencyKey: 'prov-test', now: t!.app.now() }));
+    const charge = await t.app.acquirer.charge(
+      { source: { card: { number: '4242424242424242', expMonth: 12, expYear: 2030, cvc: '123' } }, amountMinor: 100n, currency: 'PHP' },
+      { idempotencyKey: 'prov-test' },
+    );
+    await t.app.db.transaction((tx) =>
+      recordCharge(tx, { integratorId: acme.id, result: charge, amountMinor: 100n, currency: 'PHP', idempotencyKey: 'prov-test', now: t!.app.now() }),
+    );
     const seed = defaultSeed();
     seed.integrators[0]!.name = 'Acme Books Ltd';
     seed.integrators[0]!.links = [{ ...seed.integrators[0]!.links[0]!, title: 'New title', amount: '300.00' }];
@@ -74,11 +79,26 @@ describe('provisioning', () => {
   it('refuses an invalid seed with messages naming each bad field', async () => {
     t = await createTestApp();
     const path = join(t.dataDir, 'bad-seed.json');
-    writeFileSync(path, JSON.stringify({ integrators: [{ name: 'X', email: 'not-an-email', token: 'short', secret: 's', links: [{ slug: 'Bad Slug', title: 'x', currency: 'PHP' }] }] }));
-    await expect(applyProvisioning(t.app, path)).rejects.toThrow(/integrators\.0\.email[\s\S]*integrators\.0\.token[\s\S]*integrators\.0\.secret[\s\S]*integrators\.0\.links\.0\.slug/);
-    writeFileSync(path, JSON.stringify({ integrators: [{ ...defaultSeed().integrators[0], links: [{ slug: 'x', title: 'x', currency: 'PHP', amount: '1.005' }] }] }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        integrators: [{ name: 'X', email: 'not-an-email', token: 'short', secret: 's', links: [{ slug: 'Bad Slug', title: 'x', currency: 'PHP' }] }],
+      }),
+    );
+    await expect(applyProvisioning(t.app, path)).rejects.toThrow(
+      /integrators\.0\.email[\s\S]*integrators\.0\.token[\s\S]*integrators\.0\.secret[\s\S]*integrators\.0\.links\.0\.slug/,
+    );
+    writeFileSync(
+      path,
+      JSON.stringify({ integrators: [{ ...defaultSeed().integrators[0], links: [{ slug: 'x', title: 'x', currency: 'PHP', amount: '1.005' }] }] }),
+    );
     await expect(applyProvisioning(t.app, path)).rejects.toThrow('link x: amount PHP allows at most 2 decimal places');
-    writeFileSync(path, JSON.stringify({ integrators: [{ ...defaultSeed().integrators[0], links: [{ slug: 'x', title: 'x', currency: 'PHP', logo: 'data:text/html;base64,PGh0bWw+' }] }] }));
+    writeFileSync(
+      path,
+      JSON.stringify({
+        integrators: [{ ...defaultSeed().integrators[0], links: [{ slug: 'x', title: 'x', currency: 'PHP', logo: 'data:text/html;base64,PGh0bWw+' }] }],
+      }),
+    );
     await expect(applyProvisioning(t.app, path)).rejects.toThrow('logo: the logo must be a PNG, JPEG, WebP or SVG image');
     expect((await tableCounts(t.app)).integrators).toBe(0);
   });

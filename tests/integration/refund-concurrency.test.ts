@@ -46,7 +46,9 @@ describe('refund concurrency', () => {
     const p = await createPayment(served.t, { amount: '100.00' });
     const amounts = Array.from({ length: 50 }, (_, i) => ['1.00', '2.50', '3.75', '5.00', '7.25'][i % 5]!);
     const replies = await Promise.all(
-      amounts.map((amount, i) => call(served.server.url, 'POST', '/api/v1/refund', { body: { transaction_id: p.id, notify_user: false, reason: `race ${i}`, amount } })),
+      amounts.map((amount, i) =>
+        call(served.server.url, 'POST', '/api/v1/refund', { body: { transaction_id: p.id, notify_user: false, reason: `race ${i}`, amount } }),
+      ),
     );
     const ok = successesOf(replies);
     const replied = ok.reduce((sum, r) => sum + minor(r.json.data.amount), 0n);
@@ -98,7 +100,9 @@ describe('refund concurrency', () => {
   it('refund › concurrent FULL refunds of one payment refund it once', async () => {
     const p = await createPayment(served.t, { amount: '100.00' });
     const replies = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => call(served.server.url, 'POST', '/api/v1/refund', { body: { transaction_id: p.id, notify_user: true, reason: `full ${i}` } })),
+      Array.from({ length: 10 }, (_, i) =>
+        call(served.server.url, 'POST', '/api/v1/refund', { body: { transaction_id: p.id, notify_user: true, reason: `full ${i}` } }),
+      ),
     );
     const ok = successesOf(replies);
     expect(ok).toHaveLength(1);

@@ -11,7 +11,10 @@ const refund = (body: unknown) => call(served.server.url, 'POST', '/api/v1/refun
 
 describe('refund journey', () => {
   it('refund › a paid link is refunded in part, then the rest, then answers ER.20.20', async () => {
-    const link = await call(served.server.url, 'POST', '/pay/acme-books', { token: null, body: { key: TEST_TOKEN, payment: { merchant_reference_id: 'order-1001' } } });
+    const link = await call(served.server.url, 'POST', '/pay/acme-books', {
+      token: null,
+      body: { key: TEST_TOKEN, payment: { merchant_reference_id: 'order-1001' } },
+    });
     expect(link.status, link.text).toBe(200);
     const token = new URL(link.json.link).pathname.split('/')[2]!;
     const paid = await call(served.server.url, 'POST', `/checkout/${token}/pay`, {
@@ -25,9 +28,21 @@ describe('refund journey', () => {
     const txn = paid.json.data.transaction_id as string;
 
     const part = await refund({ transaction_id: txn, notify_user: true, reason: 'One book was damaged', amount: 100 });
-    expect(part.json.data).toMatchObject({ transaction_id: txn, status_code: 'OK.04.00', amount: '100.00', refunded_amount: '100.00', refundable_amount: '150.00' });
+    expect(part.json.data).toMatchObject({
+      transaction_id: txn,
+      status_code: 'OK.04.00',
+      amount: '100.00',
+      refunded_amount: '100.00',
+      refundable_amount: '150.00',
+    });
     const rest = await refund({ transaction_id: txn, notify_user: 'true', reason: 'Order cancelled' });
-    expect(rest.json.data).toMatchObject({ transaction_id: txn, status_code: 'OK.02.00', amount: '150.00', refunded_amount: '250.00', refundable_amount: '0.00' });
+    expect(rest.json.data).toMatchObject({
+      transaction_id: txn,
+      status_code: 'OK.02.00',
+      amount: '150.00',
+      refunded_amount: '250.00',
+      refundable_amount: '0.00',
+    });
     const third = await refund({ transaction_id: txn, notify_user: 'true', reason: 'Once more' });
     expect(third.status).toBe(200);
     expect(third.json.data.status_code).toBe('ER.20.20');

@@ -190,7 +190,9 @@ describe('refund recovery', () => {
         throw new Error('acquirer timeout');
       },
     };
-    await expect(refundPayment(t.app, integrator, { transactionId: payment.id, notifyUser: true, reason: 'Timeout', amount: '25.00' })).rejects.toThrow('acquirer timeout');
+    await expect(refundPayment(t.app, integrator, { transactionId: payment.id, notifyUser: true, reason: 'Timeout', amount: '25.00' })).rejects.toThrow(
+      'acquirer timeout',
+    );
     t.app.acquirer = acquirer;
     expect((await state(t, payment.id)).payment).toMatchObject({ refundedMinor: 0n, refundReservedMinor: 2_500n });
 

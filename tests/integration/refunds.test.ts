@@ -156,8 +156,12 @@ describe('refund: invalid requests', () => {
 
   it('refund › rejects an empty or overlong reason and unknown fields', async () => {
     const p = await createPayment(t);
-    expect((await refund({ transaction_id: p.id, notify_user: true, reason: '   ' })).json.messages.reason).toEqual(['must not be empty: say why the transaction is refunded']);
-    expect((await refund({ transaction_id: p.id, notify_user: true, reason: 'x'.repeat(501) })).json.messages.reason).toEqual(['must be at most 500 characters']);
+    expect((await refund({ transaction_id: p.id, notify_user: true, reason: '   ' })).json.messages.reason).toEqual([
+      'must not be empty: say why the transaction is refunded',
+    ]);
+    expect((await refund({ transaction_id: p.id, notify_user: true, reason: 'x'.repeat(501) })).json.messages.reason).toEqual([
+      'must be at most 500 characters',
+    ]);
     const extra = await refund({ transaction_id: p.id, notify_user: true, reason: 'x', currency: 'USD' });
     expect(extra.status).toBe(422);
     expect(extra.json.messages).toEqual({ currency: ['is not a recognised field'] });
@@ -277,22 +281,45 @@ describe('refund: the acquirer refuses', () => {
     expect(res.json.messages.transaction_id[0]).toMatch(/refund_not_supported/);
 
     const [row] = await refundRows(p.id);
-    expect(row).toMatchObject({ status: 'failed', failureCode: 'refund_not_supported', failureMessage: 'The card issuer does not accept refunds to this card.', failedAt: clock });
+    expect(row).toMatchObject({
+      status: 'failed',
+      failureCode: 'refund_not_supported',
+      failureMessage: 'The card issuer does not accept refunds to this card.',
+      failedAt: clock,
+    });
     expect(await paymentRow(p.id)).toMatchObject({ refundedMinor: 0n, refundReservedMinor: 0n, refundCount: 0, refundedAt: null });
     expect(await acquirerRefunded(p)).toBe(0n);
 
     const [event] = await refundEvents(p.id);
     expect(event).toMatchObject({ type: 'refund.failed', callbackState: 'pending', emailState: 'none', emailTo: null });
-    expect(event!.data).toMatchObject({ refund_id: row!.id, status: 'failed', failure_code: 'refund_not_supported', amount: '30.00', refunded_amount: '0.00', refundable_amount: '80.00' });
+    expect(event!.data).toMatchObject({
+      refund_id: row!.id,
+      status: 'failed',
+      failure_code: 'refund_not_supported',
+      amount: '30.00',
+      refunded_amount: '0.00',
+      refundable_amount: '80.00',
+    });
   });
 });
 
 describe('refund: notifications', () => {
   it('refund › writes refund.succeeded for the callback and an e-mail to the customer when notify_user is true', async () => {
-    const p = await createPayment(t, { amount: '45.00', customerEmail: 'maria@example.com', callbackUrl: 'https://shop.example/paylink', merchantReferenceId: 'order-77' });
+    const p = await createPayment(t, {
+      amount: '45.00',
+      customerEmail: 'maria@example.com',
+      callbackUrl: 'https://shop.example/paylink',
+      merchantReferenceId: 'order-77',
+    });
     const res = await refund({ transaction_id: p.id, notify_user: 'true', reason: 'Wrong size', amount: '15.00' });
     const [event] = await refundEvents(p.id);
-    expect(event).toMatchObject({ type: 'refund.succeeded', callbackUrl: 'https://shop.example/paylink', callbackState: 'pending', emailTo: 'maria@example.com', emailState: 'pending' });
+    expect(event).toMatchObject({
+      type: 'refund.succeeded',
+      callbackUrl: 'https://shop.example/paylink',
+      callbackState: 'pending',
+      emailTo: 'maria@example.com',
+      emailState: 'pending',
+    });
     expect(event!.data).toEqual({
       transaction_id: p.id,
       refund_id: res.json.data.refund_id,

@@ -15,7 +15,18 @@ import { createTestDatabaseUrl, defaultSeed, testDb, TEST_TOKEN } from '../suppo
 import { type PaylinkProcess, startPaylink } from '../support/process.ts';
 import { scheduleData, signSchedule } from '../support/schedules.ts';
 
-import { YEARLY, PAST, recordedIn, type Fixture, fixture, seedDueSchedules, until, stop, expectExactlyOnce, workerEnv } from '../support/scheduler-processes.ts';
+import {
+  YEARLY,
+  PAST,
+  recordedIn,
+  type Fixture,
+  fixture,
+  seedDueSchedules,
+  until,
+  stop,
+  expectExactlyOnce,
+  workerEnv,
+} from '../support/scheduler-processes.ts';
 
 /** Exactly-once with real processes: a server killed with SIGKILL mid-burst, then restarted. */
 describe('scheduler processes', () => {

@@ -51,10 +51,23 @@ describe('scheduler', () => {
     expect(runs).toHaveLength(1);
     expect(runs[0]).toMatchObject({ status: 'succeeded', attempts: 1, dueAt: new Date('2026-03-02T00:01:00.000Z') });
     const [payment] = await s.app.db.select().from(payments).where(eq(payments.id, runs[0]!.paymentId!));
-    expect(payment).toMatchObject({ status: 'succeeded', amountMinor: 15000n, currency: 'PHP', scheduleRunId: runs[0]!.id, merchantReferenceId: 'order-1', idempotencyKey: `schedule-run:${runs[0]!.id}:1` });
+    expect(payment).toMatchObject({
+      status: 'succeeded',
+      amountMinor: 15000n,
+      currency: 'PHP',
+      scheduleRunId: runs[0]!.id,
+      merchantReferenceId: 'order-1',
+      idempotencyKey: `schedule-run:${runs[0]!.id}:1`,
+    });
     expect((await s.scheduleRow(id)).nextRunAt).toEqual(new Date('2026-03-02T00:02:00.000Z'));
     const [event] = await s.app.db.select().from(outboxEvents).where(eq(outboxEvents.type, 'schedule.charge_succeeded'));
-    expect(event!.data).toMatchObject({ schedule_reference: id, transaction_id: payment!.id, run_id: runs[0]!.id, due_at: '2026-03-02T08:01:00.000+08:00', amount: '150.00' });
+    expect(event!.data).toMatchObject({
+      schedule_reference: id,
+      transaction_id: payment!.id,
+      run_id: runs[0]!.id,
+      due_at: '2026-03-02T08:01:00.000+08:00',
+      amount: '150.00',
+    });
   });
 
   it('collapses occurrences missed during downtime into one charge due at the latest of them', async () => {
@@ -129,7 +142,11 @@ describe('scheduler', () => {
       ['retrying', 3, '2027-01-02T07:00:00.500Z'],
       ['failed', 4, null],
     ]);
-    const failures = (await s.app.db.select().from(outboxEvents).where(eq(outboxEvents.type, 'schedule.charge_failed'))).map((e) => [e.data.attempt, e.data.will_retry, typeof e.data.transaction_id]);
+    const failures = (await s.app.db.select().from(outboxEvents).where(eq(outboxEvents.type, 'schedule.charge_failed'))).map((e) => [
+      e.data.attempt,
+      e.data.will_retry,
+      typeof e.data.transaction_id,
+    ]);
     expect(failures).toEqual([
       [1, true, 'string'],
       [2, true, 'string'],

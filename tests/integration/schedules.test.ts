@@ -9,13 +9,21 @@ const clock = testClock('2026-03-02T00:00:30.000Z');
 const served = useServedApp({ now: clock.now });
 
 const schedule = async (data: Record<string, unknown>, opts: { token?: string; secret?: string; headers?: Record<string, string> } = {}) =>
-  call(served.server.url, 'POST', '/api/v1/schedule', { body: { payload: await signSchedule(data, { secret: opts.secret, iat: clock.now() }) }, token: opts.token, headers: opts.headers });
+  call(served.server.url, 'POST', '/api/v1/schedule', {
+    body: { payload: await signSchedule(data, { secret: opts.secret, iat: clock.now() }) },
+    token: opts.token,
+    headers: opts.headers,
+  });
 
 describe('schedule › POST /api/v1/schedule', () => {
   it('creates a schedule from an HS256 JWT and answers OK.12.00 with its reference', async () => {
     const res = await schedule(scheduleData());
     expect(res.status).toBe(200);
-    expect(res.json).toMatchObject({ status: 200, path: '/api/v1/schedule', data: { status_code: 'OK.12.00', status_description: 'Payment scheduling successful' } });
+    expect(res.json).toMatchObject({
+      status: 200,
+      path: '/api/v1/schedule',
+      data: { status_code: 'OK.12.00', status_description: 'Payment scheduling successful' },
+    });
     expect(res.json.data.reference).toMatch(/^sch_[0-9a-f]{32}$/);
   });
 
@@ -47,7 +55,7 @@ describe('schedule › POST /api/v1/schedule', () => {
     expect(res.json).toMatchObject({ data: { status_code: 'ER.01.10' }, messages: { payload: [expect.stringMatching(/HS256/)] } });
   });
 
-  it('rejects a JWT signed with another integrator\'s secret', async () => {
+  it("rejects a JWT signed with another integrator's secret", async () => {
     const res = await schedule(scheduleData(), { secret: OTHER_SECRET });
     expect(res.status).toBe(422);
     expect(res.json.data.status_code).toBe('ER.01.10');
@@ -63,11 +71,15 @@ describe('schedule › POST /api/v1/schedule', () => {
   it('answers an unknown card reference with the spec sample: 422, ER.02.30, messages.reference "… does not exist"', async () => {
     const res = await schedule(scheduleData({ credit_card: { reference: '11111111-2222-4333-8444-555555555555' } }));
     expect(res.status).toBe(422);
-    expect(res.json).toMatchObject({ status: 422, message: 'Unprocessable Entity', data: { status_code: 'ER.02.30', status_description: 'Invalid client request due to invalid parameters' } });
+    expect(res.json).toMatchObject({
+      status: 422,
+      message: 'Unprocessable Entity',
+      data: { status_code: 'ER.02.30', status_description: 'Invalid client request due to invalid parameters' },
+    });
     expect(res.json.messages.reference).toEqual([expect.stringMatching(/does not exist$/)]);
   });
 
-  it('answers another integrator\'s card, a malformed reference and a pending registration the same way', async () => {
+  it("answers another integrator's card, a malformed reference and a pending registration the same way", async () => {
     const foreign = await schedule(scheduleData({ credit_card: { reference: OTHER_CARD } }));
     expect(foreign.status).toBe(422);
     expect(foreign.json.messages.reference[0]).toMatch(/does not exist/);
@@ -91,14 +103,24 @@ describe('schedule › POST /api/v1/schedule', () => {
     expect(res.status).toBe(422);
     expect(res.json.data.status_code).toBe('ER.02.30');
     expect(Object.keys(res.json.messages)).toEqual(expect.arrayContaining(['data.route.callback_url']));
-    const second = await schedule(scheduleData({ schedule: { second: '0', minute: '*', hour: '25', day_of_month: '*', month: '*', day_of_week: '*' }, payment: { amount: '10.001', currency: 'PHP' }, time_offset: '8' }));
+    const second = await schedule(
+      scheduleData({
+        schedule: { second: '0', minute: '*', hour: '25', day_of_month: '*', month: '*', day_of_week: '*' },
+        payment: { amount: '10.001', currency: 'PHP' },
+        time_offset: '8',
+      }),
+    );
     expect(second.json.messages).toMatchObject({
       'data.schedule.hour': [expect.stringMatching(/0-23/)],
       'data.payment.amount': [expect.stringMatching(/at most 2 decimal places/)],
       'data.time_offset': [expect.stringMatching(/\+08:00/)],
     });
     const missing = await schedule({ credit_card: { reference: ACME_CARD } });
-    expect(missing.json.messages).toMatchObject({ 'data.schedule': ['is required'], 'data.payment': ['is required'], 'data.time_offset': [expect.stringMatching(/required/)] });
+    expect(missing.json.messages).toMatchObject({
+      'data.schedule': ['is required'],
+      'data.payment': ['is required'],
+      'data.time_offset': [expect.stringMatching(/required/)],
+    });
   });
 
   it('rejects a pattern that fires more often than the minimum interval, and one that never fires, saying why', async () => {
@@ -137,7 +159,7 @@ describe('schedule › GET /api/v1/schedules/{reference}', () => {
     });
   });
 
-  it('does not show another integrator\'s schedule', async () => {
+  it("does not show another integrator's schedule", async () => {
     const created = await schedule(scheduleData());
     const res = await call(served.server.url, 'GET', `/api/v1/schedules/${created.json.data.reference}`, { token: OTHER_TOKEN });
     expect(res.status).toBe(404);
@@ -157,11 +179,14 @@ describe('schedule › DELETE /api/v1/schedule', () => {
     expect(again.json.data.status_code).toBe('OK.12.21');
     const shown = await call(served.server.url, 'GET', `/api/v1/schedules/${reference}`);
     expect(shown.json.data.schedule).toMatchObject({ status: 'cancelled', next_run_at: null });
-    const events = await served.t.app.db.select().from(outboxEvents).where(and(eq(outboxEvents.type, 'schedule.cancelled')));
+    const events = await served.t.app.db
+      .select()
+      .from(outboxEvents)
+      .where(and(eq(outboxEvents.type, 'schedule.cancelled')));
     expect(events.filter((e) => e.data.schedule_reference === reference)).toHaveLength(1);
   });
 
-  it('answers an unknown or another integrator\'s reference with 404 ER.02.30 and messages.reference', async () => {
+  it("answers an unknown or another integrator's reference with 404 ER.02.30 and messages.reference", async () => {
     const created = await schedule(scheduleData());
     for (const [reference, token] of [
       ['sch_00000000000000000000000000000000', undefined],

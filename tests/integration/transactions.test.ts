@@ -44,7 +44,13 @@ describe('transactions', () => {
     const p = await createPayment(served.t, { amount: '100.00' });
     const part = await refund({ transaction_id: p.id, notify_user: true, reason: 'Scratched', amount: '25.00' });
     let view = (await transaction(p.id)).json.data.transaction;
-    expect(view).toMatchObject({ refund_state: 'partially_refunded', refunded_amount: '25.00', refundable_amount: '75.00', refund_count: 1, refunded_at: null });
+    expect(view).toMatchObject({
+      refund_state: 'partially_refunded',
+      refunded_amount: '25.00',
+      refundable_amount: '75.00',
+      refund_count: 1,
+      refunded_at: null,
+    });
     expect(view.refunds).toEqual([
       {
         refund_id: part.json.data.refund_id,
@@ -65,7 +71,13 @@ describe('transactions', () => {
     clock = new Date(clock.getTime() + 1000); // refunds are listed oldest first
     await refund({ transaction_id: p.id, notify_user: 'false', reason: 'Cancelled' });
     view = (await transaction(p.id)).json.data.transaction;
-    expect(view).toMatchObject({ refund_state: 'refunded', refunded_amount: '100.00', refundable_amount: '0.00', refund_count: 2, refunded_at: clock.toISOString() });
+    expect(view).toMatchObject({
+      refund_state: 'refunded',
+      refunded_amount: '100.00',
+      refundable_amount: '0.00',
+      refund_count: 2,
+      refunded_at: clock.toISOString(),
+    });
     expect(view.refunds.map((r: { refund_type: string; amount: string }) => [r.refund_type, r.amount])).toEqual([
       ['PARTIAL', '25.00'],
       ['FULL', '75.00'],
@@ -77,7 +89,9 @@ describe('transactions', () => {
     await refund({ transaction_id: p.id, notify_user: true, reason: 'x' });
     const view = (await transaction(p.id)).json.data.transaction;
     expect(view).toMatchObject({ refund_state: 'not_refunded', refunded_amount: '0.00', refundable_amount: '60.00', refund_count: 0 });
-    expect(view.refunds).toMatchObject([{ refund_type: 'FULL', status: 'failed', amount: '60.00', failure_code: 'refund_not_supported', failed_at: clock.toISOString() }]);
+    expect(view.refunds).toMatchObject([
+      { refund_type: 'FULL', status: 'failed', amount: '60.00', failure_code: 'refund_not_supported', failed_at: clock.toISOString() },
+    ]);
   });
 
   it('transaction › shows a failed payment as not refundable', async () => {

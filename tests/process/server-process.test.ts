@@ -75,7 +75,9 @@ describe('server process', () => {
   });
 
   it('fails at once with a clear message on Node older than 22', () => {
-    const old = ['/usr/bin/node', '/bin/node'].find((p) => existsSync(p) && spawnSync(p, ['-p', 'process.versions.node.split(".")[0]']).stdout.toString().trim() < '22');
+    const old = ['/usr/bin/node', '/bin/node'].find(
+      (p) => existsSync(p) && spawnSync(p, ['-p', 'process.versions.node.split(".")[0]']).stdout.toString().trim() < '22',
+    );
     expect(old, 'this machine has an old system node to try it with').toBeDefined();
     const result = spawnSync(old!, [join(process.cwd(), 'scripts/check-node.mjs')]);
     expect(result.status).toBe(1);

@@ -136,7 +136,12 @@ export async function startTestServer(app: PaylinkApp): Promise<{ url: string; c
 }
 
 /** JSON call helper: returns status, headers and parsed body. */
-export async function call(base: string, method: string, path: string, opts: { body?: unknown; raw?: string; headers?: Record<string, string>; token?: string | null } = {}) {
+export async function call(
+  base: string,
+  method: string,
+  path: string,
+  opts: { body?: unknown; raw?: string; headers?: Record<string, string>; token?: string | null } = {},
+) {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token !== null) headers.authorization ??= opts.token ?? TEST_TOKEN;
   if (opts.body !== undefined || opts.raw !== undefined) headers['content-type'] ??= 'application/json';

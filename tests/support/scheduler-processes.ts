@@ -34,7 +34,11 @@ export interface Fixture {
 export async function fixture(): Promise<Fixture> {
   const dataDir = mkdtempSync(join(tmpdir(), 'paylink-sched-proc-'));
   const databaseUrl = testDb === 'postgres' ? await createTestDatabaseUrl() : undefined;
-  const env: Record<string, string> = { PAYLINK_DATA_DIR: dataDir, PAYLINK_MASTER_KEY: randomBytes(32).toString('base64'), ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) };
+  const env: Record<string, string> = {
+    PAYLINK_DATA_DIR: dataDir,
+    PAYLINK_MASTER_KEY: randomBytes(32).toString('base64'),
+    ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
+  };
   return {
     env,
     open: () => createApp({ config: loadConfig({ ...env, LOG_LEVEL: 'silent' }), log: createLogger('silent'), now: () => PAST }),
@@ -83,9 +87,10 @@ export async function expectExactlyOnce(app: PaylinkApp, count: number) {
   expect([Number(paid!.n), Number(paid!.runs)]).toEqual([count, count]);
   const [charged] = await app.db.select({ n: sql<number>`count(*)` }).from(sandboxCharges);
   expect(Number(charged!.n)).toBe(count);
-  const orphans = await app.db.execute(sql`select count(*) as n from sandbox_charges c where not exists (select 1 from payments p where p.acquirer_reference = c.id)`);
+  const orphans = await app.db.execute(
+    sql`select count(*) as n from sandbox_charges c where not exists (select 1 from payments p where p.acquirer_reference = c.id)`,
+  );
   expect(Number((orphans as unknown as { rows: { n: number }[] }).rows[0]!.n)).toBe(0);
 }
 
 export const workerEnv = { LOG_LEVEL: 'debug', PAYLINK_WORKER_POLL_MS: '50', PAYLINK_SCHEDULE_LEASE_SECONDS: '2', PAYLINK_WORKERS: '1' };
-

@@ -5,7 +5,12 @@ describe('log', () => {
   it('redacts secrets by key and card numbers anywhere', () => {
     const lines: string[] = [];
     const log = createLogger('info', (l) => lines.push(l));
-    log.info('charging 4242 4242 4242 4242 now', { token: 'pl_test_abc', card: { number: '4000000000000002', cvc: '123', last4: '0002', brand: 'visa' }, transaction_id: 'txn_1', authorization: 'Bearer x' });
+    log.info('charging 4242 4242 4242 4242 now', {
+      token: 'pl_test_abc',
+      card: { number: '4000000000000002', cvc: '123', last4: '0002', brand: 'visa' },
+      transaction_id: 'txn_1',
+      authorization: 'Bearer x',
+    });
     const line = lines.join('\n');
     expect(line).not.toContain('4242 4242');
     expect(line).not.toContain('4000000000000002');

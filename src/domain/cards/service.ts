@@ -87,9 +87,15 @@ export async function deleteCardRegistration(app: PaylinkApp, integrator: Integr
       .where(and(eq(cardRegistrations.reference, reference.toLowerCase()), eq(cardRegistrations.integratorId, integrator.id)))
       .for('update');
     if (!row) throw notFound('reference', 'Reference');
-    if (row.status === 'deleted') return { code: 'OK.11.21' as const, data: { reference: row.reference, timestamp: row.deletedAt?.toISOString() ?? now.toISOString() } };
+    if (row.status === 'deleted')
+      return { code: 'OK.11.21' as const, data: { reference: row.reference, timestamp: row.deletedAt?.toISOString() ?? now.toISOString() } };
     await tx.update(cardRegistrations).set({ status: 'deleted', deletedAt: now, pageTokenHash: null }).where(eq(cardRegistrations.reference, row.reference));
-    const cancelled = await cancelSchedulesTx(tx, { integratorId: integrator.id, cardRegistrationReference: row.reference, now, reason: 'card_registration_deleted' });
+    const cancelled = await cancelSchedulesTx(tx, {
+      integratorId: integrator.id,
+      cardRegistrationReference: row.reference,
+      now,
+      reason: 'card_registration_deleted',
+    });
     await enqueueEvent(tx, {
       integratorId: integrator.id,
       type: 'card_registration.deleted',
@@ -103,7 +109,10 @@ export async function deleteCardRegistration(app: PaylinkApp, integrator: Integr
 
 /** What the hosted page shows for a token (nothing that identifies the card before it exists). */
 export async function registrationForPage(app: PaylinkApp, token: string) {
-  const [row] = await app.db.select().from(cardRegistrations).where(eq(cardRegistrations.pageTokenHash, pageTokenHash(token)));
+  const [row] = await app.db
+    .select()
+    .from(cardRegistrations)
+    .where(eq(cardRegistrations.pageTokenHash, pageTokenHash(token)));
   if (!row) return { state: 'not_found' as const };
   if (row.status === 'active') return { state: 'completed' as const, row };
   if (row.status === 'deleted') return { state: 'not_found' as const };
@@ -120,15 +129,34 @@ export async function registrationForPage(app: PaylinkApp, token: string) {
  */
 export async function completeCardRegistration(app: PaylinkApp, token: string, card: CardInput) {
   const page = await registrationForPage(app, token);
-  if (page.state === 'not_found') throw new DomainError('ER.02.30', 'Card registration does not exist', { httpStatus: 404, messages: { token: ['This registration link is not valid. Ask the merchant for a new one.'] } });
-  if (page.state === 'completed') return { code: 'OK.11.00' as const, data: { reference: page.row.reference, status: 'active', return_url: page.row.returnUrl } };
-  if (page.state === 'expired') throw new DomainError('ER.12.30', 'Card registration is not active', { httpStatus: 410, messages: { token: ['This registration link has expired. Ask the merchant for a new one.'] } });
-  if (page.state === 'locked') throw new DomainError('ER.12.30', 'Card registration is not active', { httpStatus: 429, messages: { token: ['Too many attempts with this link. Ask the merchant for a new one.'] } });
+  if (page.state === 'not_found')
+    throw new DomainError('ER.02.30', 'Card registration does not exist', {
+      httpStatus: 404,
+      messages: { token: ['This registration link is not valid. Ask the merchant for a new one.'] },
+    });
+  if (page.state === 'completed')
+    return { code: 'OK.11.00' as const, data: { reference: page.row.reference, status: 'active', return_url: page.row.returnUrl } };
+  if (page.state === 'expired')
+    throw new DomainError('ER.12.30', 'Card registration is not active', {
+      httpStatus: 410,
+      messages: { token: ['This registration link has expired. Ask the merchant for a new one.'] },
+    });
+  if (page.state === 'locked')
+    throw new DomainError('ER.12.30', 'Card registration is not active', {
+      httpStatus: 429,
+      messages: { token: ['Too many attempts with this link. Ask the merchant for a new one.'] },
+    });
   const row = page.row;
   const [claimed] = await app.db
     .update(cardRegistrations)
     .set({ attempts: sql`${cardRegistrations.attempts} + 1` })
-    .where(and(eq(cardRegistrations.reference, row.reference), eq(cardRegistrations.status, 'pending'), sql`${cardRegistrations.attempts} < ${app.config.checkoutMaxAttempts}`))
+    .where(
+      and(
+        eq(cardRegistrations.reference, row.reference),
+        eq(cardRegistrations.status, 'pending'),
+        sql`${cardRegistrations.attempts} < ${app.config.checkoutMaxAttempts}`,
+      ),
+    )
     .returning({ attempts: cardRegistrations.attempts });
   if (!claimed) return completeCardRegistration(app, token, card);
   const verified = await app.acquirer.verifyCard(card, { idempotencyKey: `card-registration:${row.reference}:${claimed.attempts}` });
@@ -146,7 +174,11 @@ export async function completeCardRegistration(app: PaylinkApp, token: string, c
     await enqueueEvent(tx, {
       integratorId: row.integratorId,
       type: 'card_registration.completed',
-      data: { reference: row.reference, status: 'active', card: { brand: verified.brand, last4: verified.last4, exp_month: verified.expMonth, exp_year: verified.expYear } },
+      data: {
+        reference: row.reference,
+        status: 'active',
+        card: { brand: verified.brand, last4: verified.last4, exp_month: verified.expMonth, exp_year: verified.expYear },
+      },
       callbackUrl: row.callbackUrl,
       now,
     });

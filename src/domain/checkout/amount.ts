@@ -12,7 +12,11 @@ export function checkAmountBounds(link: Pick<Link, 'minAmountMinor' | 'maxAmount
   return undefined;
 }
 
-export function parseCustomerAmount(link: Pick<Link, 'minAmountMinor' | 'maxAmountMinor' | 'currency'>, input: string | undefined, currency: string): { minor: bigint } | { message: string } {
+export function parseCustomerAmount(
+  link: Pick<Link, 'minAmountMinor' | 'maxAmountMinor' | 'currency'>,
+  input: string | undefined,
+  currency: string,
+): { minor: bigint } | { message: string } {
   const text = (input ?? '').replace(/,/g, '').trim();
   if (text === '') return { message: 'Enter the amount to pay' };
   try {

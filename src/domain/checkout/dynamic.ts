@@ -50,7 +50,11 @@ export function flattenBody(body: DynamicLinkBody): Partial<Record<FieldPath, st
   return out;
 }
 
-export async function createDynamicLink(app: PaylinkApp, link: LinkWithMerchant, body: DynamicLinkBody): Promise<{ url: string; token: string; sessionId: string }> {
+export async function createDynamicLink(
+  app: PaylinkApp,
+  link: LinkWithMerchant,
+  body: DynamicLinkBody,
+): Promise<{ url: string; token: string; sessionId: string }> {
   const l = link.link;
   const sent = flattenBody(body);
   const messages: Messages = {};

@@ -62,11 +62,16 @@ const notFoundError = () =>
   new DomainError('ER.03.20', 'Checkout session not found', { messages: { '(request)': ['This payment page does not exist. Check the link you were sent.'] } });
 
 /** The session and link a submission is for; a static link's first submit has no session yet. */
-async function resolveSession(app: PaylinkApp, req: PayRequest, pageToken: unknown): Promise<{ token: string; session?: CheckoutSession; link: LinkWithMerchant }> {
+async function resolveSession(
+  app: PaylinkApp,
+  req: PayRequest,
+  pageToken: unknown,
+): Promise<{ token: string; session?: CheckoutSession; link: LinkWithMerchant }> {
   if (req.slug !== undefined) {
     const found = await findActiveLink(app.db, req.slug);
     const link = found && !isDynamicOnly(found.link) ? found : undefined;
-    if (!link) throw new DomainError('ER.03.10', 'Payment link not found', { messages: { '(request)': ['This payment link does not exist or is no longer active.'] } });
+    if (!link)
+      throw new DomainError('ER.03.10', 'Payment link not found', { messages: { '(request)': ['This payment link does not exist or is no longer active.'] } });
     const token = pageToken;
     if (typeof token !== 'string' || !SESSION_TOKEN.test(token)) throw invalidFields({ session: ['The payment form is out of date: reload the page'] });
     const existing = await findSessionByToken(app.db, token);
@@ -174,7 +179,10 @@ export async function payCheckout(app: PaylinkApp, req: PayRequest): Promise<Pay
   } catch (error) {
     // No answer: we cannot know whether money moved. The attempt stays open to be resumed under
     // the same key by the next submit (at once: the lease is released by dating it in the past).
-    await app.db.update(checkoutSessions).set({ processingAt: new Date(0) }).where(eq(checkoutSessions.id, session.id));
+    await app.db
+      .update(checkoutSessions)
+      .set({ processingAt: new Date(0) })
+      .where(eq(checkoutSessions.id, session.id));
     if (!claim.resumed) throw error;
     // A resumed attempt the acquirer refuses (e.g. another card than the interrupted one):
     // never start a new attempt over an unknown outcome.

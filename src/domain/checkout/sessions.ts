@@ -32,7 +32,11 @@ export function sessionState(session: CheckoutSession, now: Date): SessionState 
 
 const byTokenHash = new WeakMap<object, ReturnType<typeof prepareByTokenHash>>();
 const prepareByTokenHash = (db: Db) =>
-  db.select().from(checkoutSessions).where(eq(checkoutSessions.tokenHash, sql.placeholder('hash'))).prepare('paylink_checkout_by_token');
+  db
+    .select()
+    .from(checkoutSessions)
+    .where(eq(checkoutSessions.tokenHash, sql.placeholder('hash')))
+    .prepare('paylink_checkout_by_token');
 
 export async function findSessionByToken(db: Db, token: string): Promise<CheckoutSession | undefined> {
   if (!SESSION_TOKEN.test(token)) return undefined;
@@ -83,7 +87,12 @@ export async function insertSession(app: PaylinkApp, db: DbOrTx, token: string, 
 }
 
 export async function latestPaymentOf(db: DbOrTx, sessionId: string): Promise<Payment | undefined> {
-  const [row] = await db.select().from(payments).where(and(eq(payments.checkoutSessionId, sessionId))).orderBy(desc(payments.createdAt)).limit(1);
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.checkoutSessionId, sessionId)))
+    .orderBy(desc(payments.createdAt))
+    .limit(1);
   return row;
 }
 

@@ -7,11 +7,7 @@ import { idempotencyKeys } from '../../db/schema.ts';
  * concurrent duplicate sees `running` (409) instead of doing the work twice. A claim left by a
  * crashed process expires after `lockSeconds` and may then be taken over.
  */
-export type Claim =
-  | { kind: 'claimed' }
-  | { kind: 'replay'; status: number; body: string }
-  | { kind: 'mismatch' }
-  | { kind: 'running' };
+export type Claim = { kind: 'claimed' } | { kind: 'replay'; status: number; body: string } | { kind: 'mismatch' } | { kind: 'running' };
 
 export async function claimKey(
   db: Db,
@@ -20,7 +16,9 @@ export async function claimKey(
   const lockedUntil = new Date(opts.now.getTime() + (opts.lockSeconds ?? 60) * 1000);
   const expiresAt = new Date(opts.now.getTime() + opts.ttlSeconds * 1000);
   // Expired records no longer count: delete the one in the way, if any.
-  await db.delete(idempotencyKeys).where(and(eq(idempotencyKeys.scope, opts.scope), eq(idempotencyKeys.key, opts.key), lt(idempotencyKeys.expiresAt, opts.now)));
+  await db
+    .delete(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.scope, opts.scope), eq(idempotencyKeys.key, opts.key), lt(idempotencyKeys.expiresAt, opts.now)));
   const inserted = await db
     .insert(idempotencyKeys)
     .values({ scope: opts.scope, key: opts.key, method: opts.method, path: opts.path, requestHash: opts.requestHash, state: 'running', lockedUntil, expiresAt })
@@ -28,7 +26,10 @@ export async function claimKey(
     .returning({ key: idempotencyKeys.key });
   if (inserted.length > 0) return { kind: 'claimed' };
 
-  const [existing] = await db.select().from(idempotencyKeys).where(and(eq(idempotencyKeys.scope, opts.scope), eq(idempotencyKeys.key, opts.key)));
+  const [existing] = await db
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.scope, opts.scope), eq(idempotencyKeys.key, opts.key)));
   if (!existing) return claimKey(db, opts); // deleted in between: try again
   if (existing.requestHash !== opts.requestHash || existing.method !== opts.method || existing.path !== opts.path) return { kind: 'mismatch' };
   if (existing.state === 'done') return { kind: 'replay', status: existing.responseStatus!, body: existing.responseBody! };
@@ -36,7 +37,14 @@ export async function claimKey(
   const taken = await db
     .update(idempotencyKeys)
     .set({ lockedUntil })
-    .where(and(eq(idempotencyKeys.scope, opts.scope), eq(idempotencyKeys.key, opts.key), eq(idempotencyKeys.state, 'running'), lt(idempotencyKeys.lockedUntil, opts.now)))
+    .where(
+      and(
+        eq(idempotencyKeys.scope, opts.scope),
+        eq(idempotencyKeys.key, opts.key),
+        eq(idempotencyKeys.state, 'running'),
+        lt(idempotencyKeys.lockedUntil, opts.now),
+      ),
+    )
     .returning({ key: idempotencyKeys.key });
   return taken.length > 0 ? { kind: 'claimed' } : { kind: 'running' };
 }
@@ -57,4 +65,3 @@ export async function purgeExpiredKeys(db: Db, now: Date): Promise<number> {
   const rows = await db.delete(idempotencyKeys).where(lt(idempotencyKeys.expiresAt, now)).returning({ key: idempotencyKeys.key });
   return rows.length;
 }
-

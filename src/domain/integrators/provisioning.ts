@@ -129,7 +129,10 @@ async function upsertLink(app: PaylinkApp, tx: DbOrTx, integratorId: string, lin
       throw new ProvisioningError(`${where} logo: ${(error as Error).message}`);
     }
     const digest = sha256Hex(logo.bytes);
-    const [same] = await tx.select({ id: assets.id }).from(assets).where(and(eq(assets.integratorId, integratorId), eq(assets.sha256, digest)));
+    const [same] = await tx
+      .select({ id: assets.id })
+      .from(assets)
+      .where(and(eq(assets.integratorId, integratorId), eq(assets.sha256, digest)));
     logoAssetId = same?.id ?? newId('img');
     if (!same) await tx.insert(assets).values({ id: logoAssetId, integratorId, contentType: logo.contentType, sha256: digest, bytes: logo.bytes });
   }
@@ -230,9 +233,37 @@ async function createDemoIfEmpty(app: PaylinkApp): Promise<ProvisioningResult> {
     const token = `pl_test_${randomBytes(24).toString('base64url')}`;
     const secret = randomBytes(32).toString('base64url');
     const webhookSecret = newWebhookSecret();
-    const id = await upsertIntegrator(app, tx, { name: 'Demo Store', email: 'demo@paylink.localhost', token, secret, webhook_secret: webhookSecret, refund_capabilities: {}, links: [], cards: [] }, {});
-    await upsertLink(app, tx, id, { slug: 'demo', title: 'Demo Store', description: 'A demo payment link: pay with test card 4242 4242 4242 4242.', currency: 'PHP', amount: '250.00', labels: {}, fields: {}, active: true }, '.');
-    return { integrator: 'Demo Store', email: 'demo@paylink.localhost', token, secret, webhook_secret: webhookSecret, link: 'demo', link_url: `${app.origin()}/pay/demo` } satisfies DemoCredentials;
+    const id = await upsertIntegrator(
+      app,
+      tx,
+      { name: 'Demo Store', email: 'demo@paylink.localhost', token, secret, webhook_secret: webhookSecret, refund_capabilities: {}, links: [], cards: [] },
+      {},
+    );
+    await upsertLink(
+      app,
+      tx,
+      id,
+      {
+        slug: 'demo',
+        title: 'Demo Store',
+        description: 'A demo payment link: pay with test card 4242 4242 4242 4242.',
+        currency: 'PHP',
+        amount: '250.00',
+        labels: {},
+        fields: {},
+        active: true,
+      },
+      '.',
+    );
+    return {
+      integrator: 'Demo Store',
+      email: 'demo@paylink.localhost',
+      token,
+      secret,
+      webhook_secret: webhookSecret,
+      link: 'demo',
+      link_url: `${app.origin()}/pay/demo`,
+    } satisfies DemoCredentials;
   });
   if (!credentials) return { integrators: 0, links: 0, cards: 0 };
   const path = join(app.config.dataDir, 'demo-credentials.json');

@@ -10,7 +10,10 @@ export const hashToken = (token: string) => sha256Hex(`paylink-token:${token}`);
 
 export async function findIntegratorByToken(db: DbOrTx, token: string): Promise<Integrator | undefined> {
   if (token.length < 16 || token.length > 512) return undefined;
-  const [row] = await db.select().from(integrators).where(eq(integrators.tokenHash, hashToken(token)));
+  const [row] = await db
+    .select()
+    .from(integrators)
+    .where(eq(integrators.tokenHash, hashToken(token)));
   return row;
 }
 

@@ -98,7 +98,11 @@ export async function recordCallbackAttempts(
   };
   const nextAtById = new Map(decided.map((r) => [r.event.id, r.nextAt]));
   for (const row of result.rows) {
-    results.set(row.event_id, { attempt: Number(row.attempt), state: row.state, nextAt: row.state === 'pending' ? (nextAtById.get(row.event_id) ?? null) : null });
+    results.set(row.event_id, {
+      attempt: Number(row.attempt),
+      state: row.state,
+      nextAt: row.state === 'pending' ? (nextAtById.get(row.event_id) ?? null) : null,
+    });
   }
   return results;
 }

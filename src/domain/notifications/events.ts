@@ -56,7 +56,16 @@ export async function listEvents(db: DbOrTx, integratorId: string, query: Events
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
   const log = page.length
-    ? await db.select().from(webhookAttempts).where(inArray(webhookAttempts.eventId, page.map((r) => r.id))).orderBy(asc(webhookAttempts.attempt))
+    ? await db
+        .select()
+        .from(webhookAttempts)
+        .where(
+          inArray(
+            webhookAttempts.eventId,
+            page.map((r) => r.id),
+          ),
+        )
+        .orderBy(asc(webhookAttempts.attempt))
     : [];
   const byEvent = new Map<string, typeof log>();
   for (const a of log) byEvent.set(a.eventId, [...(byEvent.get(a.eventId) ?? []), a]);

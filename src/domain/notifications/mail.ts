@@ -24,7 +24,10 @@ export const isDeliverableAddress = (to: string | null | undefined): to is strin
  * integrator's name and, when the payment came from a link with a logo, that logo) and the
  * payment's masked card when the event does not carry it (refund events).
  */
-export async function emailContext(db: Db, event: Pick<OutboxEvent, 'integratorId' | 'data'>): Promise<{ merchant: MerchantView; card?: { brand: string | null; last4: string | null } }> {
+export async function emailContext(
+  db: Db,
+  event: Pick<OutboxEvent, 'integratorId' | 'data'>,
+): Promise<{ merchant: MerchantView; card?: { brand: string | null; last4: string | null } }> {
   const [integrator] = await db.select({ name: integrators.name }).from(integrators).where(eq(integrators.id, event.integratorId));
   const merchant: MerchantView = { name: integrator?.name ?? 'paylink' };
   const transactionId = typeof event.data.transaction_id === 'string' ? event.data.transaction_id : undefined;
@@ -71,7 +74,9 @@ export async function recordEmailOutcome(
         .where(eq(outboxEvents.id, opts.eventId));
       return { attempt, state: 'sent', nextAt: null };
     }
-    const decision = opts.outcome.permanent ? ({ kind: 'give-up' } as const) : nextRetry({ attempt, schedule: opts.schedule, now: opts.now, random: opts.random });
+    const decision = opts.outcome.permanent
+      ? ({ kind: 'give-up' } as const)
+      : nextRetry({ attempt, schedule: opts.schedule, now: opts.now, random: opts.random });
     const state = decision.kind === 'retry' ? 'pending' : 'failed';
     const nextAt = decision.kind === 'retry' ? decision.at : null;
     await tx

@@ -52,7 +52,12 @@ export async function enqueueEvent(tx: DbOrTx, event: NewEvent): Promise<string>
 
 /** The outbox's two delivery channels, each with its own state, due time and lease columns. */
 const channels = {
-  callback: { state: outboxEvents.callbackState, nextAt: outboxEvents.callbackNextAt, lockedUntil: outboxEvents.callbackLockedUntil, lease: 'callbackLockedUntil' },
+  callback: {
+    state: outboxEvents.callbackState,
+    nextAt: outboxEvents.callbackNextAt,
+    lockedUntil: outboxEvents.callbackLockedUntil,
+    lease: 'callbackLockedUntil',
+  },
   email: { state: outboxEvents.emailState, nextAt: outboxEvents.emailNextAt, lockedUntil: outboxEvents.emailLockedUntil, lease: 'emailLockedUntil' },
 } as const;
 

@@ -118,7 +118,10 @@ export async function resolveCallbackTarget(url: URL, opts: { allowPrivate: bool
     const reason = forbiddenReason(address);
     if (reason) {
       const subject = hostname === address ? address : `${hostname} resolves to ${address}, which`;
-      throw new CallbackAddressRefused(`${subject} ${reason}; callbacks go to public addresses only (PAYLINK_ALLOW_PRIVATE_CALLBACKS=1 lifts this for local development)`, address);
+      throw new CallbackAddressRefused(
+        `${subject} ${reason}; callbacks go to public addresses only (PAYLINK_ALLOW_PRIVATE_CALLBACKS=1 lifts this for local development)`,
+        address,
+      );
     }
   }
   const checked = addresses.map(({ address, family }) => ({ address, family: family === 6 ? (6 as const) : (4 as const) }));

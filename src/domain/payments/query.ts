@@ -20,8 +20,7 @@ export async function getTransactionView(db: DbOrTx, integratorId: string, trans
   if (!p) throw notFound('transaction_id', 'This transaction');
   const rows = await db.select().from(refunds).where(eq(refunds.paymentId, p.id)).orderBy(asc(refunds.createdAt), asc(refunds.id));
   const money = (minor: bigint) => formatDecimal(minor, p.currency);
-  const refundState: TransactionRefundState =
-    p.refundedMinor === 0n ? 'not_refunded' : p.refundedMinor >= p.amountMinor ? 'refunded' : 'partially_refunded';
+  const refundState: TransactionRefundState = p.refundedMinor === 0n ? 'not_refunded' : p.refundedMinor >= p.amountMinor ? 'refunded' : 'partially_refunded';
   return {
     transaction_id: p.id,
     status: p.status,

@@ -76,11 +76,15 @@ export async function beginRefund(app: PaylinkApp, integrator: Integrator, reque
       }
       return earlier;
     }
-    const refundMinor = checkRefund(locked!, { type, amountMinor }, {
-      capability: refundCapabilityFor(integrator, locked!.cardBrand),
-      limits: { maxCount: app.config.refundMaxCount, windowDays: app.config.refundWindowDays },
-      now,
-    });
+    const refundMinor = checkRefund(
+      locked!,
+      { type, amountMinor },
+      {
+        capability: refundCapabilityFor(integrator, locked!.cardBrand),
+        limits: { maxCount: app.config.refundMaxCount, windowDays: app.config.refundWindowDays },
+        now,
+      },
+    );
     const [refund] = await tx
       .insert(refunds)
       .values({

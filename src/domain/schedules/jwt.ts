@@ -43,7 +43,8 @@ export async function verifySchedulePayload(token: string, secret: string, now: 
       if (error.claim === 'nbf') throw invalidPayload('is not valid yet (nbf is in the future)');
       throw invalidPayload(`has an invalid ${error.claim} claim: ${error.reason}`);
     }
-    if (error instanceof errors.JWSSignatureVerificationFailed) throw invalidPayload('signature does not match: sign it with HS256 and the secret issued to you');
+    if (error instanceof errors.JWSSignatureVerificationFailed)
+      throw invalidPayload('signature does not match: sign it with HS256 and the secret issued to you');
     if (error instanceof errors.JOSEAlgNotAllowed) throw invalidPayload('must be signed with HS256');
     throw invalidPayload('could not be read as a signed JWT');
   }

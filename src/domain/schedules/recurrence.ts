@@ -83,10 +83,20 @@ export function parseRecurrence(
   try {
     cron = cronFor(cronPattern, offsetMinutes!);
   } catch (error) {
-    return { ok: false, messages: { [prefix.schedule.replace(/\.$/, '')]: [`is not a valid recurrence: ${(error as Error).message.replace(/^CronPattern:\s*/, '')}`] } };
+    return {
+      ok: false,
+      messages: { [prefix.schedule.replace(/\.$/, '')]: [`is not a valid recurrence: ${(error as Error).message.replace(/^CronPattern:\s*/, '')}`] },
+    };
   }
   if (!cron.nextRun(opts.now)) {
-    return { ok: false, messages: { [prefix.schedule.replace(/\.$/, '')]: [`never fires: no date matches ${cronPattern} (for example day 30 or 31 of February); check day_of_month and month`] } };
+    return {
+      ok: false,
+      messages: {
+        [prefix.schedule.replace(/\.$/, '')]: [
+          `never fires: no date matches ${cronPattern} (for example day 30 or 31 of February); check day_of_month and month`,
+        ],
+      },
+    };
   }
   const gap = minimumGapSeconds(cronPattern, offsetMinutes!, opts.now);
   if (gap < opts.minIntervalSeconds) {

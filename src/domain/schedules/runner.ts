@@ -124,7 +124,18 @@ export async function claimDueOccurrences(app: PaylinkApp, opts: { limit: number
     if (claims.length === 0) return [];
     const inserted = await tx
       .insert(scheduleRuns)
-      .values(claims.map((c) => ({ id: c.runId, scheduleId: c.scheduleId, dueAt: c.dueAt, status: 'pending' as const, attempts: 1, nextAttemptAt: lease, lockedUntil: lease, createdAt: now })))
+      .values(
+        claims.map((c) => ({
+          id: c.runId,
+          scheduleId: c.scheduleId,
+          dueAt: c.dueAt,
+          status: 'pending' as const,
+          attempts: 1,
+          nextAttemptAt: lease,
+          lockedUntil: lease,
+          createdAt: now,
+        })),
+      )
       .onConflictDoNothing({ target: [scheduleRuns.scheduleId, scheduleRuns.dueAt] })
       .returning({ id: scheduleRuns.id });
     await advanceNextRuns(tx, advance);
@@ -248,9 +259,20 @@ export async function recordClaimOutcome(app: PaylinkApp, claim: ClaimedCharge, 
     if (succeeded || willRetry) {
       await tx
         .update(scheduleRuns)
-        .set({ status: succeeded ? 'succeeded' : 'retrying', paymentId: payment.id, lockedUntil: null, nextAttemptAt, completedAt: succeeded ? now : null, ...failure })
+        .set({
+          status: succeeded ? 'succeeded' : 'retrying',
+          paymentId: payment.id,
+          lockedUntil: null,
+          nextAttemptAt,
+          completedAt: succeeded ? now : null,
+          ...failure,
+        })
         .where(eq(scheduleRuns.id, claim.runId));
-      if (succeeded) await tx.update(schedules).set({ consecutiveFailures: 0 }).where(and(eq(schedules.id, claim.scheduleId), sql`${schedules.consecutiveFailures} <> 0`));
+      if (succeeded)
+        await tx
+          .update(schedules)
+          .set({ consecutiveFailures: 0 })
+          .where(and(eq(schedules.id, claim.scheduleId), sql`${schedules.consecutiveFailures} <> 0`));
       return succeeded ? 'succeeded' : 'retrying';
     }
     await tx

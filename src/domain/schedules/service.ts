@@ -106,7 +106,10 @@ export async function createSchedule(app: PaylinkApp, integrator: Integrator, to
       .returning({ id: schedules.id });
     if (inserted.length === 0) {
       // The same JWT arrived twice at once: the other request created it.
-      const [first] = await tx.select({ id: schedules.id }).from(schedules).where(and(eq(schedules.integratorId, integrator.id), eq(schedules.payloadHash, hash)));
+      const [first] = await tx
+        .select({ id: schedules.id })
+        .from(schedules)
+        .where(and(eq(schedules.integratorId, integrator.id), eq(schedules.payloadHash, hash)));
       return { reference: first!.id, replayed: true };
     }
     await enqueueEvent(tx, {
@@ -139,7 +142,8 @@ export async function cancelSchedule(app: PaylinkApp, integrator: Integrator, re
       .where(and(eq(schedules.id, reference), eq(schedules.integratorId, integrator.id)))
       .for('update');
     if (!row) throw notFound('reference', 'Reference');
-    if (row.status === 'cancelled') return { code: 'OK.12.21' as const, data: { reference: row.id, timestamp: row.cancelledAt?.toISOString() ?? now.toISOString() } };
+    if (row.status === 'cancelled')
+      return { code: 'OK.12.21' as const, data: { reference: row.id, timestamp: row.cancelledAt?.toISOString() ?? now.toISOString() } };
     await cancelSchedulesTx(tx, { integratorId: integrator.id, scheduleId: row.id, now, reason: 'requested' });
     return { code: 'OK.12.20' as const, data: { reference: row.id, timestamp: now.toISOString() } };
   });
@@ -147,7 +151,10 @@ export async function cancelSchedule(app: PaylinkApp, integrator: Integrator, re
 
 /** GET /schedules/{reference}: state, the recurrence as given, the next run, and the runs. */
 export async function getSchedule(app: PaylinkApp, integrator: Integrator, reference: string, opts: { runLimit?: number } = {}) {
-  const [row] = await app.db.select().from(schedules).where(and(eq(schedules.id, reference), eq(schedules.integratorId, integrator.id)));
+  const [row] = await app.db
+    .select()
+    .from(schedules)
+    .where(and(eq(schedules.id, reference), eq(schedules.integratorId, integrator.id)));
   if (!row) throw notFound('reference', 'Schedule');
   const offset = parseTimeOffset(row.timeOffset) ?? 0;
   const at = (d: Date | null) => (d ? formatInOffset(d, offset) : null);
@@ -190,4 +197,3 @@ export async function getSchedule(app: PaylinkApp, integrator: Integrator, refer
     })),
   };
 }
-

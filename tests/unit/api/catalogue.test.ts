@@ -25,7 +25,13 @@ describe('status-code catalogue', () => {
 
 describe('envelope', () => {
   it('carries the spec fields: millisecond timestamp with offset, integer status, message, path, data codes', () => {
-    const envelope = buildEnvelope({ code: 'ER.02.30', path: '/api/v1/refund', httpStatus: 404, messages: { transaction_id: ['does not exist'] }, now: new Date('2026-01-02T03:04:05.006Z') });
+    const envelope = buildEnvelope({
+      code: 'ER.02.30',
+      path: '/api/v1/refund',
+      httpStatus: 404,
+      messages: { transaction_id: ['does not exist'] },
+      now: new Date('2026-01-02T03:04:05.006Z'),
+    });
     expect(envelope).toEqual({
       timestamp: '2026-01-02T03:04:05.006+00:00',
       status: 404,

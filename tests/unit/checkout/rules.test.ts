@@ -67,7 +67,7 @@ describe('customer field rules', () => {
 
 describe('customer amount', () => {
   const link = { currency: 'PHP', minAmountMinor: 10000n, maxAmountMinor: 500000n };
-  it('parses exactly and holds the link\'s bounds', () => {
+  it("parses exactly and holds the link's bounds", () => {
     expect(parseCustomerAmount(link, '1,234.50', 'PHP')).toEqual({ minor: 123450n });
     expect(parseCustomerAmount(link, '99.99', 'PHP')).toEqual({ message: 'The amount must be at least ₱100.00' });
     expect(parseCustomerAmount(link, '5000.01', 'PHP')).toEqual({ message: 'The amount must be at most ₱5,000.00' });

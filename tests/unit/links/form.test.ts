@@ -9,7 +9,7 @@ describe('link form', () => {
     expect(fieldMode(link(), 'customer.billing_address.zip')).toBe('hidden');
   });
 
-  it('follows the link\'s field modes and labels', () => {
+  it("follows the link's field modes and labels", () => {
     const l = link({ 'customer.contact.email': 'hidden', 'customer.contact.mobile': 'customer' }, { 'customer.contact.mobile': 'Phone' });
     expect(askedFields(l, {})).toEqual(['customer.first_name', 'customer.last_name', 'customer.contact.mobile']);
     expect(fieldLabel(l, 'customer.contact.mobile')).toBe('Phone');
@@ -17,7 +17,10 @@ describe('link form', () => {
   });
 
   it('shows values the integrator sent read-only and does not ask for them', () => {
-    const fields = customerFormFields(link({ 'customer.contact.email': 'system' }), { 'customer.first_name': 'Maria', 'customer.contact.email': 'm@example.com' });
+    const fields = customerFormFields(link({ 'customer.contact.email': 'system' }), {
+      'customer.first_name': 'Maria',
+      'customer.contact.email': 'm@example.com',
+    });
     expect(fields.map((f) => [f.name, f.readOnly ?? false])).toEqual([
       ['customer.first_name', true],
       ['customer.last_name', false],
@@ -27,7 +30,15 @@ describe('link form', () => {
   });
 
   it('offers countries as a list with their English names', () => {
-    const [country] = customerFormFields(link({ 'customer.first_name': 'hidden', 'customer.last_name': 'hidden', 'customer.contact.email': 'hidden', 'customer.billing_address.country_code': 'customer' }), {});
+    const [country] = customerFormFields(
+      link({
+        'customer.first_name': 'hidden',
+        'customer.last_name': 'hidden',
+        'customer.contact.email': 'hidden',
+        'customer.billing_address.country_code': 'customer',
+      }),
+      {},
+    );
     expect(country!.type).toBe('select');
     expect(country!.options).toContainEqual(['PH', 'Philippines']);
     expect(country!.options).toHaveLength(249);

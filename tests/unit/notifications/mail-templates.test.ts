@@ -37,7 +37,12 @@ describe('mail › templates', () => {
   });
 
   it('names a refund by its amount', () => {
-    const mail = renderEmail({ type: 'refund.succeeded', createdAt, merchant: { name: 'Acme Books' }, data: { amount: '50.00', currency: 'PHP', refund_id: 'rfd_1', transaction_id: 'txn_1' } });
+    const mail = renderEmail({
+      type: 'refund.succeeded',
+      createdAt,
+      merchant: { name: 'Acme Books' },
+      data: { amount: '50.00', currency: 'PHP', refund_id: 'rfd_1', transaction_id: 'txn_1' },
+    });
     expect(mail.subject).toBe('Refund of ₱50.00 — Acme Books');
     expect(mail.text).toMatch(/Refund amount: +₱50\.00/);
     expect(mail.text).toMatch(/Refund ID: +rfd_1/);

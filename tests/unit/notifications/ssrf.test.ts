@@ -41,7 +41,9 @@ describe('callbacks › SSRF guard', () => {
   }
 
   it('refuses a hostname that resolves to loopback (localhost)', async () => {
-    await expect(resolveCallbackTarget(new URL('http://localhost:9/hook'), { allowPrivate: false })).rejects.toThrow(/localhost resolves to (127\.0\.0\.1|::1), which is a loopback address/);
+    await expect(resolveCallbackTarget(new URL('http://localhost:9/hook'), { allowPrivate: false })).rejects.toThrow(
+      /localhost resolves to (127\.0\.0\.1|::1), which is a loopback address/,
+    );
   });
 
   it('refuses a hostname when any of its addresses is private, even if another is public', async () => {
@@ -85,6 +87,8 @@ describe('callbacks › SSRF guard', () => {
     const lookup = async () => {
       throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
     };
-    await expect(resolveCallbackTarget(new URL('https://nowhere.invalid/'), { allowPrivate: false, lookup })).rejects.toThrow(/cannot resolve nowhere.invalid: ENOTFOUND/);
+    await expect(resolveCallbackTarget(new URL('https://nowhere.invalid/'), { allowPrivate: false, lookup })).rejects.toThrow(
+      /cannot resolve nowhere.invalid: ENOTFOUND/,
+    );
   });
 });

@@ -6,7 +6,11 @@ const schedule = [5, 300, 1800];
 
 describe('callbacks › retry schedule', () => {
   it('waits the scheduled delay after each failed attempt, within ±10 % jitter', () => {
-    for (const [attempt, base] of [[1, 5], [2, 300], [3, 1800]] as const) {
+    for (const [attempt, base] of [
+      [1, 5],
+      [2, 300],
+      [3, 1800],
+    ] as const) {
       const low = nextRetry({ attempt, schedule, now, random: () => 0 });
       const high = nextRetry({ attempt, schedule, now, random: () => 0.999999 });
       expect(low).toMatchObject({ kind: 'retry', delaySeconds: base * 0.9 });
@@ -19,7 +23,10 @@ describe('callbacks › retry schedule', () => {
   });
 
   it('waits at least as long as Retry-After asks, never less than the schedule', () => {
-    expect(nextRetry({ attempt: 1, schedule, now, retryAfterSeconds: 120, random: () => 0.5 })).toMatchObject({ delaySeconds: 120, at: new Date(now.getTime() + 120_000) });
+    expect(nextRetry({ attempt: 1, schedule, now, retryAfterSeconds: 120, random: () => 0.5 })).toMatchObject({
+      delaySeconds: 120,
+      at: new Date(now.getTime() + 120_000),
+    });
     expect(nextRetry({ attempt: 2, schedule, now, retryAfterSeconds: 1, random: () => 0.5 })).toMatchObject({ delaySeconds: 300 });
   });
 

@@ -7,7 +7,10 @@ const base = { transaction_id: 'txn_1', notify_user: true, reason: 'Damaged' };
 describe('refund request schema', () => {
   it('refund request › reads the spec samples as they are', () => {
     expect(parseWith(refundRequestSchema, { ...base, notify_user: 'true' })).toEqual({ ok: true, value: { ...base, notify_user: true } });
-    expect(parseWith(refundRequestSchema, { ...base, notify_user: 'false', amount: 50 })).toEqual({ ok: true, value: { ...base, notify_user: false, amount: 50 } });
+    expect(parseWith(refundRequestSchema, { ...base, notify_user: 'false', amount: 50 })).toEqual({
+      ok: true,
+      value: { ...base, notify_user: false, amount: 50 },
+    });
     expect(parseWith(refundRequestSchema, { ...base, amount: '12.50' })).toEqual({ ok: true, value: { ...base, amount: '12.50' } });
   });
 

@@ -109,7 +109,16 @@ describe('refund amount parsing', () => {
   });
 
   it('refund amount › rejects zero, negatives, junk and extra decimals as 422 ER.02.30 on amount', () => {
-    for (const [input, currency] of [[0, 'PHP'], ['-1', 'PHP'], [-5, 'PHP'], ['abc', 'PHP'], ['1.234', 'PHP'], ['1.5', 'JPY'], ['1e3', 'PHP'], ['', 'PHP']] as const) {
+    for (const [input, currency] of [
+      [0, 'PHP'],
+      ['-1', 'PHP'],
+      [-5, 'PHP'],
+      ['abc', 'PHP'],
+      ['1.234', 'PHP'],
+      ['1.5', 'JPY'],
+      ['1e3', 'PHP'],
+      ['', 'PHP'],
+    ] as const) {
       const error = rejection(() => parseRefundAmount(input, currency));
       expect(error.code).toBe('ER.02.30');
       expect(error.httpStatus).toBe(422);

@@ -36,7 +36,16 @@ export function displayAmount(amount: unknown, currency: unknown): string | unde
   }
 }
 
-const BRANDS: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express', 'american-express': 'American Express', jcb: 'JCB', discover: 'Discover', unionpay: 'UnionPay', 'diners-club': 'Diners Club' };
+const BRANDS: Record<string, string> = {
+  visa: 'Visa',
+  mastercard: 'Mastercard',
+  amex: 'American Express',
+  'american-express': 'American Express',
+  jcb: 'JCB',
+  discover: 'Discover',
+  unionpay: 'UnionPay',
+  'diners-club': 'Diners Club',
+};
 
 /** "Visa •••• 4242": only the brand and the last four digits ever appear. */
 export function maskedCard(card: unknown): string | undefined {
@@ -88,7 +97,8 @@ const variants: Record<string, Variant> = {
   'schedule.suspended': {
     subject: (_a, m) => `Scheduled payments paused — ${m}`,
     heading: () => 'Your scheduled payments are paused',
-    intro: (d, m) => `The last scheduled payments to ${m} did not go through, so no more will be attempted. ${str(d.failure_message) ?? ''} Contact ${m} to update your card.`,
+    intro: (d, m) =>
+      `The last scheduled payments to ${m} did not go through, so no more will be attempted. ${str(d.failure_message) ?? ''} Contact ${m} to update your card.`,
   },
   'schedule.cancelled': {
     subject: (_a, m) => `Scheduled payments cancelled — ${m}`,

@@ -23,7 +23,10 @@ export const POST = apiEndpoint({
       cvc: parsed.data.cvc,
       holderName: parsed.data.name,
     });
-    return { code: result.code, data: { reference: result.data.reference, status: result.data.status, redirect_url: result.data.return_url ?? `/register/${encodeURIComponent(token)}` } };
+    return {
+      code: result.code,
+      data: { reference: result.data.reference, status: result.data.status, redirect_url: result.data.return_url ?? `/register/${encodeURIComponent(token)}` },
+    };
   },
 });
 export const ALL = methodNotAllowed(['POST']);
