@@ -6,7 +6,7 @@ import { integrators } from '../src/db/schema.ts';
 import { enqueueEvent } from '../src/domain/notifications/outbox.ts';
 import { startCallbackLoop } from '../src/workers/callbacks.ts';
 import { createTestApp, provision, type TestApp } from '../tests/support/app.ts';
-import { benchDatabases as databases, percentile, recordBench, round, type BenchRow } from './support/report.ts';
+import { type BenchRow, benchDatabases as databases, percentile, recordBench, round } from './support/report.ts';
 
 /**
  * Callback delivery: (1) throughput — a backlog of events drained by one process's callback

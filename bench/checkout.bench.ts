@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { findActiveLink } from '../src/domain/links/service.ts';
 import { createDynamicLink } from '../src/domain/checkout/dynamic.ts';
+import { findActiveLink } from '../src/domain/links/service.ts';
 import { createTestApp, provision, startTestServer, TEST_TOKEN, type TestApp } from '../tests/support/app.ts';
 import { CHECKOUT_JS_BUDGET, measurePageScripts } from '../tests/support/checkout-weight.ts';
-import { benchDatabases as databases, recordBench, round, type BenchRow } from './support/report.ts';
-import { loadRow as row, runLoad, type LoadResult } from './support/load.ts';
+import { loadRow as row, runLoad } from './support/load.ts';
+import { type BenchRow, benchDatabases as databases, recordBench, round } from './support/report.ts';
 
 /**
  * The payment pages over HTTP against the built app: GET /pay/{slug} (static link: link lookup,

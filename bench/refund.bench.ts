@@ -1,9 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { benchDatabases as databases, recordBench, round, type BenchRow } from './support/report.ts';
-import { loadRow as row, runLoad, type LoadResult } from './support/load.ts';
+import type { Payment } from '../src/domain/payments/record.ts';
 import { createTestApp, provision, startTestServer, TEST_TOKEN, type TestApp } from '../tests/support/app.ts';
 import { createPayment } from '../tests/support/payments.ts';
-import type { Payment } from '../src/domain/payments/record.ts';
+import { loadRow as row, runLoad } from './support/load.ts';
+import { type BenchRow, benchDatabases as databases, recordBench, round } from './support/report.ts';
 
 /**
  * POST /api/v1/refund throughput and latency over HTTP against the built app, next to a no-op

@@ -36,6 +36,6 @@ for (const file of files) {
 }
 const report = lines.join('\n');
 mkdirSync(join(root, 'bench', 'results'), { recursive: true });
-writeFileSync(join(root, 'bench', 'results', 'latest.md'), report + '\n');
-console.log('\n' + report);
+writeFileSync(join(root, 'bench', 'results', 'latest.md'), `${report}\n`);
+console.log(`\n${report}`);
 process.exit(result.status ?? 1);

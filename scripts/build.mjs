@@ -30,7 +30,7 @@ export function isStale() {
 /** One build at a time on a machine: concurrent test runs would empty dist/ under each other. */
 async function withBuildLock(fn) {
   const lock = join(root, 'dist.lock');
-  for (let waited = 0; ; waited += 200) {
+  for (let _waited = 0; ; _waited += 200) {
     try {
       mkdirSync(lock);
       break;
@@ -81,7 +81,7 @@ async function buildUnlocked({ quiet = false } = {}) {
   });
   // The migrations travel with the build: dist/paylink/server.mjs applies dist/drizzle.
   cpSync(join(root, 'drizzle'), join(out, 'drizzle'), { recursive: true });
-  writeFileSync(join(out, 'paylink', '.built'), new Date().toISOString() + '\n');
+  writeFileSync(join(out, 'paylink', '.built'), `${new Date().toISOString()}\n`);
   // Switch dist to the new build in one rename, then prune builds older than 30 minutes.
   const link = join(root, `dist.${process.pid}.tmp`);
   rmSync(link, { force: true });

@@ -2,7 +2,7 @@ import type { Acquirer } from './acquirer/acquirer.ts';
 import { SandboxAcquirer } from './acquirer/sandbox.ts';
 import { type Config, publicOrigin } from './config.ts';
 import { createFingerprinter, createSealer, loadMasterKey, type Sealer } from './crypto.ts';
-import { type Database, openDatabase, type OpenDatabaseOptions } from './db/client.ts';
+import { type Database, type OpenDatabaseOptions, openDatabase } from './db/client.ts';
 import { createLogger, type Logger } from './log.ts';
 
 /**

@@ -13,7 +13,7 @@ export function loadMasterKey(opts: { masterKey?: string; dataDir: string }): { 
   }
   mkdirSync(opts.dataDir, { recursive: true });
   const key = randomBytes(32);
-  writeFileSync(path, key.toString('base64') + '\n', { mode: 0o600, flag: 'wx' });
+  writeFileSync(path, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(path, 0o600);
   return { key, source: 'generated', path };
 }

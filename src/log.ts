@@ -35,7 +35,7 @@ export interface Logger {
 
 export type LogSink = (line: string) => void;
 
-export function createLogger(level: LogLevel, sink: LogSink = (line) => process.stdout.write(line + '\n'), base: Record<string, unknown> = {}): Logger {
+export function createLogger(level: LogLevel, sink: LogSink = (line) => process.stdout.write(`${line}\n`), base: Record<string, unknown> = {}): Logger {
   const write = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>) => {
     if (rank[lvl] < rank[level]) return;
     const entry = { time: new Date().toISOString(), level: lvl, msg: redact(msg), ...(redact({ ...base, ...fields }) as object) };

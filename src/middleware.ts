@@ -1,5 +1,5 @@
-import { randomUUID } from 'node:crypto';
 import { defineMiddleware } from 'astro:middleware';
+import { randomUUID } from 'node:crypto';
 import type { PaylinkApp } from './app.ts';
 
 /**

@@ -36,12 +36,12 @@ function banner(app: PaylinkApp, provisioning: ProvisioningResult, workerOnly: b
   if (provisioning.generatedWebhookSecretsPath) lines.push(`  webhook secrets generated: ${provisioning.generatedWebhookSecretsPath}`);
   if (app.masterKeyInfo.source === 'generated') lines.push(`  master key:   generated at ${app.masterKeyInfo.path} (back it up: secrets at rest need it)`);
   lines.push('  stop with Ctrl+C', '');
-  process.stdout.write(lines.join('\n') + '\n');
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 export async function main(argv = process.argv.slice(2)) {
   const workerOnly = argv.includes('--worker');
-  let config;
+  let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
   } catch (error) {

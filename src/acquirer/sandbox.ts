@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import cardValidator from 'card-validator';
 import { eq, sql } from 'drizzle-orm';
-import { type Sealer, newId } from '../crypto.ts';
+import { newId, type Sealer } from '../crypto.ts';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { sandboxCharges, sandboxOperations, sandboxVault } from '../db/schema.ts';
 import { type Acquirer, type CardInput, type CardSummary, type ChargeResult, declineMessages, type RefundResult, type VerifyResult } from './acquirer.ts';

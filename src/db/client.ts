@@ -14,6 +14,7 @@ import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
+// biome-ignore lint/suspicious/noExplicitAny: drizzle types a transaction's relations config this way
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, any>;
 /** Either the database or an open transaction: services accept both. */
 export type DbOrTx = Db | Tx;

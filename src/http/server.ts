@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import compression from 'compression';
 import sirv from 'sirv';
-import type { PaylinkApp } from '../app.ts';
 import { buildEnvelope, toJson } from '../api/envelope.ts';
+import type { PaylinkApp } from '../app.ts';
 
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void, locals?: object) => void | Promise<void>;
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { type CardField, cardDigits, cardRules, type CardValues } from './card-rules.ts';
+import { type CardField, type CardValues, cardDigits, cardRules } from './card-rules.ts';
 
 /**
  * Card entry as the browser sends it: the server's zod/mini schema, built from the very rule

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { cardSchema } from './card.ts';
-import { cleanCustomerValue, COUNTRY_MESSAGE, type CustomerFieldPath, customerFieldError as shapeError, optionalCustomerFields } from './checkout-rules.ts';
+import { COUNTRY_MESSAGE, type CustomerFieldPath, cleanCustomerValue, optionalCustomerFields, customerFieldError as shapeError } from './checkout-rules.ts';
 import { isCountryCode } from './countries.ts';
 import { customerFieldPaths } from './fields.ts';
 

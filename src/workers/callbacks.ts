@@ -1,6 +1,7 @@
 import { inArray } from 'drizzle-orm';
 import type { PaylinkApp } from '../app.ts';
 import { integrators } from '../db/schema.ts';
+import type { Integrator } from '../domain/integrators/service.ts';
 import {
   type AttemptRecord,
   claimDueCallbacks,
@@ -10,8 +11,7 @@ import {
   webhookBody,
 } from '../domain/notifications/callbacks.ts';
 import { signatureHeader, signingSecrets } from '../domain/notifications/signing.ts';
-import { WebhookClient } from '../domain/notifications/webhook-client.ts';
-import type { Integrator } from '../domain/integrators/service.ts';
+import { type AttemptOutcome, WebhookClient } from '../domain/notifications/webhook-client.ts';
 import type { Logger } from '../log.ts';
 import { type Loop, startLoop } from './loop.ts';
 
@@ -72,7 +72,7 @@ export function createCallbackSender(app: PaylinkApp, opts: { batchSize?: number
     const startedAt = app.now();
     const timestampSeconds = Math.floor(startedAt.getTime() / 1000);
     const body = webhookBody(event);
-    let outcome;
+    let outcome: AttemptOutcome;
     if (!integrator) {
       outcome = { ok: false, latencyMs: 0, error: 'integrator not found', permanent: true };
     } else {

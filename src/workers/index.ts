@@ -2,8 +2,8 @@ import type { PaylinkApp } from '../app.ts';
 import { purgeExpiredKeys } from '../domain/idempotency/store.ts';
 import { startCallbackLoop } from './callbacks.ts';
 import { type Loop, startLoop } from './loop.ts';
-import { startRefundRecoveryLoop } from './refund-recovery.ts';
 import { startMailerLoop } from './mailer.ts';
+import { startRefundRecoveryLoop } from './refund-recovery.ts';
 import { startSchedulerLoop } from './scheduler.ts';
 
 /**

@@ -2,9 +2,9 @@ import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import type { PaylinkApp } from '../app.ts';
+import type { OutboxEvent } from '../domain/notifications/callbacks.ts';
 import { renderEmail } from '../domain/notifications/email/templates.ts';
 import { claimDueEmails, emailContext, isDeliverableAddress, type MailOutcome, recordEmailOutcome } from '../domain/notifications/mail.ts';
-import type { OutboxEvent } from '../domain/notifications/callbacks.ts';
 import type { Logger } from '../log.ts';
 import { type Loop, startLoop } from './loop.ts';
 

@@ -1,6 +1,6 @@
 import type { PaylinkApp } from '../app.ts';
-import type { Logger } from '../log.ts';
 import { runSchedulerTick } from '../domain/schedules/runner.ts';
+import type { Logger } from '../log.ts';
 import { type Loop, startLoop } from './loop.ts';
 
 /**

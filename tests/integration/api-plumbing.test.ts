@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { apiEndpoint } from '../../src/api/endpoint.ts';
 import { DomainError } from '../../src/domain/errors.ts';
-import { createTestApp, OTHER_TOKEN, provision, type TestApp, TEST_TOKEN } from '../support/app.ts';
+import { createTestApp, OTHER_TOKEN, provision, TEST_TOKEN, type TestApp } from '../support/app.ts';
 
 /**
  * The API plumbing every /api/v1 route is built with, exercised through apiEndpoint with real

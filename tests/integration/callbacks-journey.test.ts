@@ -9,7 +9,7 @@ import { runSchedulerTick } from '../../src/domain/schedules/runner.ts';
 import { createSchedule } from '../../src/domain/schedules/service.ts';
 import { createCallbackSender } from '../../src/workers/callbacks.ts';
 import { createMailer, mailDir } from '../../src/workers/mailer.ts';
-import { call, createTestApp, defaultSeed, provision, startTestServer, type TestApp, TEST_TOKEN } from '../support/app.ts';
+import { call, createTestApp, defaultSeed, provision, startTestServer, TEST_TOKEN, type TestApp } from '../support/app.ts';
 import { scheduleData, signSchedule, testClock } from '../support/schedules.ts';
 import { startWebhookReceiver, verify, type WebhookReceiver } from '../support/webhook-receiver.ts';
 

@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { asc, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { integrators, outboxEvents, webhookAttempts } from '../../src/db/schema.ts';
-import { enqueueEvent, type EventType } from '../../src/domain/notifications/outbox.ts';
+import { type EventType, enqueueEvent } from '../../src/domain/notifications/outbox.ts';
 import { createCallbackSender } from '../../src/workers/callbacks.ts';
 import { createTestApp, defaultSeed, provision, type TestApp } from '../support/app.ts';
 import { ok, startWebhookReceiver, status, verify, type WebhookReceiver } from '../support/webhook-receiver.ts';
@@ -163,7 +163,7 @@ describe('callbacks', () => {
     });
     const id = await enqueue(receiver.url);
     await deliverDue();
-    held.forEach((release) => release());
+    for (const release of held) release();
     expect(await event(id)).toMatchObject({ callbackState: 'pending', callbackAttempts: 1 });
     const [attempt] = await attempts(id);
     expect(attempt).toMatchObject({ statusCode: null, error: 'timed out after 300 ms' });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxVault } from '../../src/db/schema.ts';
 import { findIntegratorByToken } from '../../src/domain/integrators/service.ts';
 import { recordCharge } from '../../src/domain/payments/record.ts';
-import { createTestApp, defaultSeed, provision, type TestApp, TEST_TOKEN } from '../support/app.ts';
+import { createTestApp, defaultSeed, provision, TEST_TOKEN, type TestApp } from '../support/app.ts';
 import { dumpTablesOutsideVault } from '../support/scan.ts';
 
 /**

@@ -2,7 +2,7 @@ import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutSessions, outboxEvents, payments, sandboxCharges } from '../../src/db/schema.ts';
 import { payCheckout } from '../../src/domain/checkout/pay.ts';
-import { call, createTestApp, defaultSeed, OTHER_TOKEN, provision, startTestServer, type TestApp, TEST_TOKEN } from '../support/app.ts';
+import { call, createTestApp, defaultSeed, OTHER_TOKEN, provision, startTestServer, TEST_TOKEN, type TestApp } from '../support/app.ts';
 
 /**
  * Dynamic links, the checkout pay endpoint and the receipt, against the built server and a real

@@ -7,7 +7,7 @@ import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newId } from '../../src/crypto.ts';
 import { assets, integrators, links, outboxEvents, payments } from '../../src/db/schema.ts';
-import { enqueueEvent, type EventType } from '../../src/domain/notifications/outbox.ts';
+import { type EventType, enqueueEvent } from '../../src/domain/notifications/outbox.ts';
 import { createMailer, mailDir } from '../../src/workers/mailer.ts';
 import { createTestApp, provision, type TestApp } from '../support/app.ts';
 

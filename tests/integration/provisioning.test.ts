@@ -6,7 +6,7 @@ import * as schema from '../../src/db/schema.ts';
 import { applyProvisioning } from '../../src/domain/integrators/provisioning.ts';
 import { findIntegratorByToken, hashToken } from '../../src/domain/integrators/service.ts';
 import { recordCharge } from '../../src/domain/payments/record.ts';
-import { createTestApp, defaultSeed, provision, type TestApp, TEST_SECRET, TEST_TOKEN } from '../support/app.ts';
+import { createTestApp, defaultSeed, provision, TEST_SECRET, TEST_TOKEN, type TestApp } from '../support/app.ts';
 
 let t: TestApp | undefined;
 afterEach(async () => {

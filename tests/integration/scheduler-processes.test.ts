@@ -1,32 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createApp, type PaylinkApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { payments, sandboxCharges, scheduleRuns, schedules } from '../../src/db/schema.ts';
-import { applyProvisioning } from '../../src/domain/integrators/provisioning.ts';
-import { findIntegratorByToken } from '../../src/domain/integrators/service.ts';
-import { createSchedule } from '../../src/domain/schedules/service.ts';
-import { createLogger } from '../../src/log.ts';
-import { createTestDatabaseUrl, defaultSeed, testDb, TEST_TOKEN } from '../support/app.ts';
-import { type PaylinkProcess, startPaylink } from '../support/process.ts';
-import { scheduleData, signSchedule } from '../support/schedules.ts';
-
-import {
-  YEARLY,
-  PAST,
-  recordedIn,
-  type Fixture,
-  fixture,
-  seedDueSchedules,
-  until,
-  stop,
-  expectExactlyOnce,
-  workerEnv,
-} from '../support/scheduler-processes.ts';
+import { startPaylink } from '../support/process.ts';
+import { expectExactlyOnce, fixture, recordedIn, seedDueSchedules, stop, until, workerEnv } from '../support/scheduler-processes.ts';
 
 /** Exactly-once with real processes: a server killed with SIGKILL mid-burst, then restarted. */
 describe('scheduler processes', () => {

@@ -1,32 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { createApp, type PaylinkApp } from '../../src/app.ts';
-import { loadConfig } from '../../src/config.ts';
-import { payments, sandboxCharges, scheduleRuns, schedules } from '../../src/db/schema.ts';
-import { applyProvisioning } from '../../src/domain/integrators/provisioning.ts';
-import { findIntegratorByToken } from '../../src/domain/integrators/service.ts';
-import { createSchedule } from '../../src/domain/schedules/service.ts';
-import { createLogger } from '../../src/log.ts';
-import { createTestDatabaseUrl, defaultSeed, testDb, TEST_TOKEN } from '../support/app.ts';
+import { scheduleRuns, schedules } from '../../src/db/schema.ts';
 import { type PaylinkProcess, startPaylink } from '../support/process.ts';
-import { scheduleData, signSchedule } from '../support/schedules.ts';
-
-import {
-  YEARLY,
-  PAST,
-  recordedIn,
-  type Fixture,
-  fixture,
-  seedDueSchedules,
-  until,
-  stop,
-  expectExactlyOnce,
-  workerEnv,
-} from '../support/scheduler-processes.ts';
+import { expectExactlyOnce, fixture, recordedIn, seedDueSchedules, stop, until, workerEnv } from '../support/scheduler-processes.ts';
 
 /**
  * Two `npm run worker` processes sharing one PostgreSQL (the embedded database is one process only,

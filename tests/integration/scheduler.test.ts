@@ -5,7 +5,7 @@ import { completeCardRegistration, createCardRegistration } from '../../src/doma
 import { findIntegratorByToken } from '../../src/domain/integrators/service.ts';
 import { chargeClaim, claimDueOccurrences, recordClaimOutcome, runSchedulerTick } from '../../src/domain/schedules/runner.ts';
 import { cancelSchedule, createSchedule } from '../../src/domain/schedules/service.ts';
-import { createTestApp, provision, type TestApp, TEST_TOKEN } from '../support/app.ts';
+import { createTestApp, provision, TEST_TOKEN, type TestApp } from '../support/app.ts';
 import { scheduleData, signSchedule, testClock } from '../support/schedules.ts';
 
 let t: TestApp | undefined;

@@ -76,7 +76,7 @@ describe('webhook secret rotation', () => {
     const secret = res.json.data.webhook_secret as string;
     const again = await call(server!.url, 'POST', '/api/v1/webhook-secret/rotate', { headers: { 'idempotency-key': 'rotate-1' } });
     expect(again.json.data.webhook_secret).not.toBe(secret);
-    const stored = await t!.app.db.execute(sql`select count(*)::int as n from idempotency_keys where response_body like ${'%' + secret.slice(6, 30) + '%'}`);
+    const stored = await t!.app.db.execute(sql`select count(*)::int as n from idempotency_keys where response_body like ${`%${secret.slice(6, 30)}%`}`);
     expect((stored as unknown as { rows: Array<{ n: number }> }).rows[0]!.n).toBe(0);
     for (const line of t!.logs) expect(line).not.toContain(secret.slice(6));
   });

@@ -3,13 +3,13 @@ import { mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { createApp, type PaylinkApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { applyProvisioning } from '../../src/domain/integrators/provisioning.ts';
 import { type AstroHandler, closeServer, createHttpServer, listen } from '../../src/http/server.ts';
 import { createLogger } from '../../src/log.ts';
 import type { Seed } from '../../src/schemas/provisioning.ts';
-import { afterAll, beforeAll, inject } from 'vitest';
 import { adminUrl } from './paths.ts';
 
 export const testDb = (process.env.PAYLINK_TEST_DB ?? 'pglite') as 'pglite' | 'postgres';

@@ -11,8 +11,8 @@ import { applyProvisioning } from '../../src/domain/integrators/provisioning.ts'
 import { findIntegratorByToken } from '../../src/domain/integrators/service.ts';
 import { createSchedule } from '../../src/domain/schedules/service.ts';
 import { createLogger } from '../../src/log.ts';
-import { createTestDatabaseUrl, defaultSeed, testDb, TEST_TOKEN } from './app.ts';
-import { type PaylinkProcess, startPaylink } from './process.ts';
+import { createTestDatabaseUrl, defaultSeed, TEST_TOKEN, testDb } from './app.ts';
+import type { PaylinkProcess } from './process.ts';
 import { scheduleData, signSchedule } from './schedules.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { PaylinkApp } from '../../app.ts';
 import type { CardInput } from '../../acquirer/acquirer.ts';
+import type { PaylinkApp } from '../../app.ts';
 import { newUrlToken, newUuid, sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { cardRegistrations } from '../../db/schema.ts';
@@ -8,8 +8,8 @@ import type { CardRegistrationCreate } from '../../schemas/card-registration.ts'
 import { DomainError, notFound } from '../errors.ts';
 import type { Integrator } from '../integrators/service.ts';
 import { enqueueEvent } from '../notifications/outbox.ts';
-import { activeCardColumns } from './activation.ts';
 import { cancelSchedulesTx } from '../schedules/cancel.ts';
+import { activeCardColumns } from './activation.ts';
 
 /**
  * Card registrations (the spec's "separate card registration operation"): the integrator asks

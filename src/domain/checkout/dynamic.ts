@@ -6,8 +6,8 @@ import { findIntegratorByToken } from '../integrators/service.ts';
 import { fieldMode } from '../links/form.ts';
 import { findActiveLink, type LinkWithMerchant } from '../links/service.ts';
 import { isCurrency, MoneyError, parseAmount } from '../money.ts';
-import { checkoutPath, insertSession, newSessionToken } from './sessions.ts';
 import { checkAmountBounds } from './amount.ts';
+import { checkoutPath, insertSession, newSessionToken } from './sessions.ts';
 
 /**
  * POST /pay/{slug}: the integrator sends spec §2.4's body with its API token in `key`; paylink

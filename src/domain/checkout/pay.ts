@@ -1,14 +1,14 @@
 import { eq } from 'drizzle-orm';
-import type { PaylinkApp } from '../../app.ts';
 import type { ChargeResult } from '../../acquirer/acquirer.ts';
+import type { PaylinkApp } from '../../app.ts';
 import { checkoutSessions } from '../../db/schema.ts';
 import { expiryInFuture, parseExpiry } from '../../schemas/card.ts';
-import { checkCustomerFields, checkoutSubmissionSchema, type CheckoutSubmission } from '../../schemas/checkout.ts';
+import { type CheckoutSubmission, checkCustomerFields, checkoutSubmissionSchema } from '../../schemas/checkout.ts';
 import { issuesToMessages } from '../../schemas/parse.ts';
 import { DomainError, invalidFields, type Messages } from '../errors.ts';
 import { askedFields, isDynamicOnly } from '../links/form.ts';
 import { findActiveLink, findLinkById, type LinkWithMerchant } from '../links/service.ts';
-import { recordCharge, type Payment } from '../payments/record.ts';
+import { type Payment, recordCharge } from '../payments/record.ts';
 import { parseCustomerAmount } from './amount.ts';
 import { type CheckoutSession, checkoutPath, findSessionByToken, insertSession, SESSION_TOKEN, sessionState } from './sessions.ts';
 

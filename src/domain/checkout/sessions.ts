@@ -3,8 +3,8 @@ import type { PaylinkApp } from '../../app.ts';
 import { newId, newUrlToken, sha256Hex } from '../../crypto.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { checkoutSessions, payments } from '../../db/schema.ts';
-import type { Payment } from '../payments/record.ts';
 import { findLinkById, type LinkWithMerchant } from '../links/service.ts';
+import type { Payment } from '../payments/record.ts';
 
 export type CheckoutSession = typeof checkoutSessions.$inferSelect;
 

@@ -8,9 +8,9 @@ import type { DbOrTx } from '../../db/client.ts';
 import { assets, cardRegistrations, integrators, links } from '../../db/schema.ts';
 import { issuesToMessages } from '../../schemas/parse.ts';
 import { type Seed, type SeedIntegrator, type SeedLink, seedSchema } from '../../schemas/provisioning.ts';
-import { isCurrency, MoneyError, parseAmount } from '../money.ts';
 import { activeCardColumns } from '../cards/activation.ts';
 import { readLogoSource, validateLogo } from '../links/logos.ts';
+import { isCurrency, type MoneyError, parseAmount } from '../money.ts';
 import { hashToken } from './service.ts';
 
 /**
@@ -122,7 +122,7 @@ async function upsertLink(app: PaylinkApp, tx: DbOrTx, integratorId: string, lin
   }
   let logoAssetId: string | null = null;
   if (link.logo) {
-    let logo;
+    let logo: ReturnType<typeof validateLogo>;
     try {
       logo = validateLogo(await readLogoSource(link.logo, baseDir));
     } catch (error) {
@@ -179,7 +179,7 @@ async function upsertCard(app: PaylinkApp, integratorId: string, card: SeedInteg
 }
 
 function writeSecretFile(path: string, value: unknown) {
-  writeFileSync(path, JSON.stringify(value, null, 2) + '\n', { mode: 0o600 });
+  writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
   chmodSync(path, 0o600);
 }
 

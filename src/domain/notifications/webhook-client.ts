@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
 import { parseRetryAfter } from './retry.ts';
-import { CallbackAddressRefused, resolveCallbackTarget, type ResolvedTarget } from './ssrf.ts';
+import { CallbackAddressRefused, type ResolvedTarget, resolveCallbackTarget } from './ssrf.ts';
 
 /**
  * POSTs one signed webhook. The host is resolved and checked by the SSRF guard first; the
@@ -121,7 +121,7 @@ export class WebhookClient {
       connect: {
         // Every connection of this agent goes to a checked address, whatever DNS says later
         // (several when the host has several, for Happy Eyeballs between IPv6 and IPv4).
-        lookup: (_hostname: string, opts: { all?: boolean }, callback: (...args: any[]) => void) => {
+        lookup: (_hostname: string, opts: { all?: boolean }, callback: (...args: unknown[]) => void) => {
           if (opts?.all) callback(null, addresses);
           else callback(null, address, family);
         },
@@ -168,7 +168,7 @@ async function readExcerpt(body: AsyncIterable<Buffer> & { destroy(): void }): P
 function describeError(error: unknown, signal: AbortSignal, timeoutMs: number): string {
   if (signal.aborted) return `timed out after ${timeoutMs} ms`;
   const e = error as NodeJS.ErrnoException & { cause?: NodeJS.ErrnoException };
-  const code = e?.code && e.code.startsWith('UND_ERR_') ? (e.cause?.code ?? e.code) : (e?.code ?? e?.cause?.code);
+  const code = e?.code?.startsWith('UND_ERR_') ? (e.cause?.code ?? e.code) : (e?.code ?? e?.cause?.code);
   if (code === 'ECONNREFUSED') return 'connection refused (ECONNREFUSED)';
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset by the receiver';
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return `connect timed out after ${timeoutMs} ms`;

@@ -3,7 +3,7 @@ import { newId } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { payments } from '../../db/schema.ts';
 import { formatDecimal } from '../money.ts';
-import { enqueueEvent, type EventType } from '../notifications/outbox.ts';
+import { type EventType, enqueueEvent } from '../notifications/outbox.ts';
 
 export type Payment = typeof payments.$inferSelect;
 

@@ -226,7 +226,7 @@ export async function recordClaimOutcome(app: PaylinkApp, claim: ClaimedCharge, 
       .from(scheduleRuns)
       .where(eq(scheduleRuns.id, claim.runId))
       .for('update');
-    if (!run || run.status !== 'pending' || run.attempts !== claim.attempt) return 'already_recorded';
+    if (run?.status !== 'pending' || run.attempts !== claim.attempt) return 'already_recorded';
     const succeeded = result.status === 'succeeded';
     const willRetry = !succeeded && claim.attempt <= retries.length;
     const nextAttemptAt = willRetry ? new Date(now.getTime() + retries[claim.attempt - 1]! * 1000) : null;
@@ -284,7 +284,7 @@ export async function recordClaimOutcome(app: PaylinkApp, claim: ClaimedCharge, 
       .set({ consecutiveFailures: sql`${schedules.consecutiveFailures} + 1` })
       .where(eq(schedules.id, claim.scheduleId))
       .returning({ failures: schedules.consecutiveFailures, status: schedules.status });
-    if (!schedule || schedule.status !== 'active' || schedule.failures < app.config.scheduleMaxFailedRuns) return 'failed';
+    if (schedule?.status !== 'active' || schedule.failures < app.config.scheduleMaxFailedRuns) return 'failed';
     await tx.update(schedules).set({ status: 'suspended', suspendedAt: now, nextRunAt: null }).where(eq(schedules.id, claim.scheduleId));
     await tx
       .update(scheduleRuns)

@@ -2,8 +2,8 @@ import { and, desc, eq } from 'drizzle-orm';
 import type { PaylinkApp } from '../../app.ts';
 import { newId, sha256Hex } from '../../crypto.ts';
 import { cardRegistrations, payments, scheduleRuns, schedules } from '../../db/schema.ts';
-import { scheduleDataSchema } from '../../schemas/schedule.ts';
 import { issuesToMessages } from '../../schemas/parse.ts';
+import { scheduleDataSchema } from '../../schemas/schedule.ts';
 import { isUuid } from '../cards/service.ts';
 import { invalidFields, type Messages, notFound } from '../errors.ts';
 import type { Integrator } from '../integrators/service.ts';
@@ -78,7 +78,7 @@ export async function createSchedule(app: PaylinkApp, integrator: Integrator, to
       .from(cardRegistrations)
       .where(and(eq(cardRegistrations.reference, data.credit_card.reference.toLowerCase()), eq(cardRegistrations.integratorId, integrator.id)))
       .for('share');
-    if (!card || card.status !== 'active') throw invalidFields({ reference: [CARD_REFERENCE_MISSING] });
+    if (card?.status !== 'active') throw invalidFields({ reference: [CARD_REFERENCE_MISSING] });
     const id = newId('sch');
     const inserted = await tx
       .insert(schedules)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCustomerAmount } from '../../../src/domain/checkout/amount.ts';
-import { cardErrors, detectBrand, formatCardNumber, formatExpiry, parseExpiry } from '../../../src/schemas/card-rules.ts';
 import { cardSchema } from '../../../src/schemas/card.ts';
+import { cardErrors, detectBrand, formatCardNumber, formatExpiry, parseExpiry } from '../../../src/schemas/card-rules.ts';
 import { checkCustomerFields, customerFieldError } from '../../../src/schemas/checkout.ts';
 
 const good = { number: '4242 4242 4242 4242', expiry: '12 / 30', cvc: '123', name: 'Juan Dela Cruz' };

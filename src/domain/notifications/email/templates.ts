@@ -1,4 +1,4 @@
-import { escape } from 'html-escaper';
+import { escape as escapeHtml } from 'html-escaper';
 import { formatMoney, parseAmount } from '../../money.ts';
 
 /**
@@ -145,7 +145,7 @@ export function renderEmail(opts: { type: string; data: Data; createdAt: Date; m
     `Questions? Reply to ${merchant.name} and quote the transaction ID.`,
     '',
   ].join('\n');
-  const h = escape;
+  const h = escapeHtml;
   const logo = merchant.logo
     ? `<img src="cid:${LOGO_CID}" alt="${h(merchant.name)}" style="max-height:48px;max-width:200px;display:block;margin:0 0 16px">`
     : `<div style="font-size:18px;font-weight:600;margin:0 0 16px">${h(merchant.name)}</div>`;
