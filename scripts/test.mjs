@@ -1,4 +1,4 @@
-// `npm test`: vitest (unit + integration on PGlite, and on PostgreSQL when DATABASE_URL is set),
+// `npm test`: the engineering gates (scripts/check.mjs: biome, tsc, astro check, knip), then vitest (unit + integration on PGlite, and on PostgreSQL when DATABASE_URL is set),
 // then the Playwright end-to-end suite in Debian's Chromium against the built server, on PGlite
 // and again on PostgreSQL when DATABASE_URL is set.
 import { spawnSync } from 'node:child_process';
@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildAll, isStale } from './build.mjs';
+import { runGates } from './check.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -20,6 +21,8 @@ if (isStale()) {
 }
 
 const failures = [];
+// The gates print each finding with its file and line; a failure fails the run at the end.
+if (!runGates()) failures.push('check (see "check FAILED" above)');
 const totals = { passed: 0, failed: 0 };
 const results = join(root, '.tmp', 'test-results');
 mkdirSync(results, { recursive: true });

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -50,12 +50,6 @@ export function createFingerprinter(masterKey: Buffer, purpose: string): (value:
 }
 
 export const sha256Hex = (value: string | Buffer) => createHash('sha256').update(value).digest('hex');
-
-export function constantTimeEqual(a: string, b: string): boolean {
-  const ab = Buffer.from(a);
-  const bb = Buffer.from(b);
-  return ab.length === bb.length && timingSafeEqual(ab, bb);
-}
 
 /** Readable prefixed id (`txn_…`) with 128 bits of randomness. */
 export const newId = (prefix: string) => `${prefix}_${randomBytes(16).toString('hex')}`;

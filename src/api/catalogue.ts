@@ -141,5 +141,3 @@ export const catalogue = {
 } as const satisfies Record<string, StatusEntry>;
 
 export type StatusCode = keyof typeof catalogue;
-
-export const describe = (code: StatusCode) => catalogue[code].description;

@@ -8,13 +8,6 @@ import type { PaylinkApp } from '../app.ts';
 
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void, locals?: object) => void | Promise<void>;
 
-export interface HttpServer {
-  server: Server;
-  port: number;
-  /** Stop accepting, let in-flight requests finish (up to timeoutMs), then close connections. */
-  close(timeoutMs?: number): Promise<void>;
-}
-
 /** Headers on every response. Page CSP (script/style hashes) comes from Astro in a <meta>; the
  * header adds what a <meta> policy cannot carry (frame-ancestors) and locks down everything else. */
 function securityHeaders(app: PaylinkApp, req: IncomingMessage, res: ServerResponse) {

@@ -20,5 +20,3 @@ export const cardSchema = z.object({ number: ruled('number'), expiry: ruled('exp
   }),
   z.overwrite((card) => ({ ...card, number: cardDigits(card.number), cvc: card.cvc.trim(), name: card.name.trim(), expiry: card.expiry.trim() })),
 );
-
-export type CardFormInput = z.infer<typeof cardSchema>;

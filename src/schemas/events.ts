@@ -18,7 +18,6 @@ export const eventTypes = [
   'schedule.charge_failed',
   'schedule.suspended',
 ] as const;
-export type EventTypeName = (typeof eventTypes)[number];
 
 export interface EventPayload {
   id: string;

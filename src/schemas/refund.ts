@@ -36,8 +36,6 @@ export const refundRequestSchema = z
   })
   .strict();
 
-export type RefundRequestBody = z.infer<typeof refundRequestSchema>;
-
 /** Wire names of the refund types and states (lower-case in the database). */
 export type RefundTypeName = 'FULL' | 'PARTIAL';
 export type RefundStatusName = 'pending' | 'succeeded' | 'failed';

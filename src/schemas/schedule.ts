@@ -50,11 +50,6 @@ export const scheduleDataSchema = z
   })
   .strict();
 
-export type ScheduleData = z.infer<typeof scheduleDataSchema>;
-
-/** The claims around `data`: registered JWT claims are allowed, anything else is ignored. */
-export const scheduleClaimsSchema = z.object({ data: z.unknown() }).passthrough();
-
 /** DELETE /api/v1/schedule and /api/v1/card-registration: `{ reference }`. */
 export const referenceBodySchema = z
   .object({ reference: z.string({ error: 'is required: a schedule or card registration reference' }).trim().min(1, 'is required').max(100) })

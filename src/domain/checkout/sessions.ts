@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { PaylinkApp } from '../../app.ts';
 import { newId, newUrlToken, sha256Hex } from '../../crypto.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
@@ -84,16 +84,6 @@ export async function insertSession(app: PaylinkApp, db: DbOrTx, token: string, 
     .onConflictDoNothing({ target: checkoutSessions.tokenHash });
   const [row] = await db.select().from(checkoutSessions).where(eq(checkoutSessions.tokenHash, tokenHash));
   return row!;
-}
-
-export async function latestPaymentOf(db: DbOrTx, sessionId: string): Promise<Payment | undefined> {
-  const [row] = await db
-    .select()
-    .from(payments)
-    .where(and(eq(payments.checkoutSessionId, sessionId)))
-    .orderBy(desc(payments.createdAt))
-    .limit(1);
-  return row;
 }
 
 export async function findPayment(db: DbOrTx, id: string): Promise<Payment | undefined> {

@@ -13,8 +13,6 @@ import { cancelSchedulesTx } from './cancel.ts';
 import { verifySchedulePayload } from './jwt.ts';
 import { formatInOffset, nextOccurrence, parseRecurrence, parseTimeOffset, type Recurrence } from './recurrence.ts';
 
-export type Schedule = typeof schedules.$inferSelect;
-
 /** Spec rule 1: an unknown, inactive or foreign card reference reads the same: it does not exist. */
 export const CARD_REFERENCE_MISSING = 'Card registration reference does not exist';
 
