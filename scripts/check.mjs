@@ -9,6 +9,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 
 export const gates = [
+  { name: 'lockfile installs on a clean clone', cmd: process.execPath, args: [join(root, 'scripts', 'check-lockfile.mjs')] },
   { name: 'lint and format (biome)', cmd: bin('biome'), args: ['check', '--error-on-warnings', '--max-diagnostics=200', '.'], fix: 'npm run format' },
   { name: 'types (tsc)', cmd: bin('tsc'), args: ['--noEmit', '-p', '.', '--pretty', 'false'] },
   { name: 'types in .astro files (astro check)', cmd: bin('astro'), args: ['check', '--minimumFailingSeverity', 'error'] },
