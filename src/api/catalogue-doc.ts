@@ -8,7 +8,7 @@ export function renderStatusCodesDoc(): string {
   return [
     '# Status codes',
     '',
-    '<!-- Generated from src/api/catalogue.ts by `npm run docs:status-codes`. Do not edit by hand. -->',
+    '<!-- Generated from src/status-codes.ts by `npm run docs:status-codes`. Do not edit by hand. -->',
     '',
     'Every API response carries `data.status_code` and `data.status_description`. Decide success from',
     '`data.status_code` as well as the HTTP status: business failures (a declined refund, say) arrive with',

@@ -1,4 +1,4 @@
-import type { StatusCode } from '../api/catalogue.ts';
+import type { StatusCode } from '../status-codes.ts';
 
 /** Per-field messages: dotted field path → what is wrong with it. */
 export type Messages = Record<string, string[]>;

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, lt } from 'drizzle-orm';
 import type { RefundResult } from '../../acquirer/acquirer.ts';
-import type { StatusCode } from '../../api/catalogue.ts';
+import type { StatusCode } from '../../status-codes.ts';
 import type { PaylinkApp } from '../../app.ts';
 import { newId } from '../../crypto.ts';
 import type { Tx } from '../../db/client.ts';

@@ -1,0 +1,144 @@
+/**
+ * The one status-code catalogue: the spec's codes plus paylink's own for conditions the spec
+ * does not show, in the same `OK.xx.yy` / `ER.xx.yy` pattern. A leaf module (it imports nothing),
+ * so the domain names codes in its errors without importing the API layer that builds envelopes. `http` is the status a response
+ * carries by default (a call site may pick another the catalogue allows, e.g. ER.02.30 is 422
+ * for bad fields and 404 for an unknown reference, as the spec's samples show).
+ * docs/status-codes.md is generated from this table (npm run docs:status-codes, src/api/catalogue-doc.ts).
+ */
+export interface StatusEntry {
+  http: number;
+  description: string;
+  /** When the code is returned. */
+  when: string;
+  /** Codes the spec itself defines. */
+  spec?: true;
+}
+
+export const catalogue = {
+  // Success
+  'OK.00.00': { http: 200, description: 'Request successful', when: 'A read (GET) or other request with no more specific code succeeded.' },
+  'OK.02.00': { http: 200, description: 'Full refund successful', when: 'POST /refund without `amount` refunded everything still refundable.', spec: true },
+  'OK.04.00': { http: 200, description: 'Partial refund successful', when: 'POST /refund with `amount` refunded that amount.', spec: true },
+  'OK.11.00': {
+    http: 200,
+    description: 'Card registration created',
+    when: 'POST /card-registrations created a registration; the customer completes it on the hosted page.',
+  },
+  'OK.11.20': {
+    http: 200,
+    description: 'Card registration deletion successful',
+    when: 'DELETE /schedule or /card-registration with a card registration reference deleted it and cancelled its schedules.',
+    spec: true,
+  },
+  'OK.11.21': { http: 200, description: 'Card registration already deleted', when: 'The card registration was deleted before; nothing changed.' },
+  'OK.12.00': {
+    http: 200,
+    description: 'Payment scheduling successful',
+    when: 'POST /schedule created a schedule (or replayed the first reply for the same JWT).',
+    spec: true,
+  },
+  'OK.12.20': { http: 200, description: 'Schedule cancellation successful', when: 'DELETE /schedule with a schedule reference cancelled it.' },
+  'OK.12.21': { http: 200, description: 'Schedule already cancelled', when: 'The schedule was cancelled before; nothing changed.' },
+  'OK.03.00': {
+    http: 200,
+    description: 'Payment successful',
+    when: 'A checkout card payment succeeded; `data.transaction_id` is the transaction and `data.redirect_url` its receipt.',
+  },
+
+  // Client errors (request shape, authentication, protocol)
+  'ER.01.00': {
+    http: 401,
+    description: 'Authentication failed: missing or unknown Authorization token',
+    when: 'The Authorization header is missing, malformed, or names no integrator.',
+  },
+  'ER.01.01': {
+    http: 401,
+    description: 'Authentication failed: invalid link key',
+    when: "A dynamic payment link request carries a `key` that is not the token of the link's integrator.",
+  },
+  'ER.01.10': {
+    http: 422,
+    description: 'Invalid signed payload',
+    when: "The schedule `payload` is not a JWT signed with HS256 by the integrator's secret, or it is expired, not yet valid, or issued in the future.",
+  },
+  'ER.02.30': {
+    http: 422,
+    description: 'Invalid client request due to invalid parameters',
+    when: 'A field is missing or invalid (422, with `messages`), or a referenced object does not exist for this integrator (404).',
+    spec: true,
+  },
+  'ER.02.31': { http: 400, description: 'Malformed JSON body', when: 'The body is not valid JSON, or not a JSON object.' },
+  'ER.02.32': { http: 415, description: 'Unsupported content type', when: 'The body is not sent as application/json.' },
+  'ER.02.33': { http: 413, description: 'Request body too large', when: 'The body exceeds 64 KiB.' },
+  'ER.02.34': { http: 404, description: 'Resource not found', when: 'No API route matches the path.' },
+  'ER.02.35': { http: 405, description: 'Method not allowed', when: 'The route exists but not for this method; `Allow` lists the methods it takes.' },
+  'ER.02.40': {
+    http: 422,
+    description: 'Idempotency key reused with a different request',
+    when: 'An `Idempotency-Key` was first used with another method, path or body.',
+  },
+  'ER.02.41': {
+    http: 409,
+    description: 'Idempotent request still in progress',
+    when: 'A request with the same `Idempotency-Key` is still being processed; retry after it finishes.',
+  },
+  'ER.02.42': { http: 400, description: 'Invalid idempotency key', when: 'The `Idempotency-Key` header is empty or longer than 255 characters.' },
+
+  // Payment links and checkout
+  'ER.03.10': { http: 404, description: 'Payment link not found', when: 'No active payment link has this address.' },
+  'ER.03.20': { http: 404, description: 'Checkout session not found', when: 'The checkout token is unknown.' },
+  'ER.03.21': { http: 410, description: 'Checkout session expired', when: 'The checkout link is past its expiry; ask the merchant for a new one.' },
+  'ER.03.22': { http: 409, description: 'Checkout session already paid', when: 'The session was paid; it can never be charged again.' },
+  'ER.03.23': { http: 429, description: 'Too many payment attempts', when: 'The session reached its limit of card attempts and is locked.' },
+  'ER.03.24': {
+    http: 409,
+    description: 'Payment already in progress',
+    when: 'Another card attempt on this checkout is still at the acquirer; wait for its answer instead of paying again.',
+  },
+  'ER.03.30': {
+    http: 200,
+    description: 'Card payment declined',
+    when: 'The acquirer declined the card; `data.decline_code` and `messages` say why in plain words.',
+  },
+
+  // Refunds
+  'ER.20.20': {
+    http: 200,
+    description: 'Unable to process client request because the transaction is already refunded',
+    when: 'Nothing is left to refund on the transaction.',
+    spec: true,
+  },
+  'ER.20.21': {
+    http: 200,
+    description: 'Refund amount exceeds the refundable amount',
+    when: 'A PARTIAL refund asks for more than remains refundable; `messages.amount` says how much remains.',
+  },
+  'ER.20.22': { http: 200, description: 'Transaction cannot be refunded', when: 'The transaction failed or was never paid.' },
+  'ER.20.23': {
+    http: 200,
+    description: 'Refund type not available for this card brand',
+    when: "The integrator's account does not allow this refund type (FULL/PARTIAL) for the card brand.",
+  },
+  'ER.20.24': { http: 200, description: 'Refund limit reached', when: 'The transaction already has the maximum number of refunds.' },
+  'ER.20.25': { http: 200, description: 'Refund window closed', when: 'The transaction is older than the refund window.' },
+  'ER.20.26': {
+    http: 200,
+    description: 'Refund declined by the acquirer',
+    when: 'The acquirer refused the refund; the refund is recorded as failed with its reason and the balance is unchanged.',
+  },
+
+  // Card registrations and schedules
+  'ER.11.30': {
+    http: 200,
+    description: 'Card verification failed',
+    when: 'The card could not be verified for registration; the customer may try another card.',
+  },
+  'ER.12.30': { http: 200, description: 'Card registration is not active', when: 'The card registration is pending or deleted.' },
+
+  // Server
+  'ER.99.00': { http: 500, description: 'Internal server error', when: 'Something unexpected failed; the response carries a request id to quote to support.' },
+  'ER.99.01': { http: 503, description: 'Service unavailable', when: 'The database is unreachable or the service is shutting down; retry later.' },
+} as const satisfies Record<string, StatusEntry>;
+
+export type StatusCode = keyof typeof catalogue;
