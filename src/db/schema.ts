@@ -38,6 +38,7 @@ export const integrators = pgTable('integrators', {
   createdAt: createdAt(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
+export type Integrator = typeof integrators.$inferSelect;
 
 export const assets = pgTable('assets', {
   id: text('id').primaryKey(),
@@ -49,6 +50,7 @@ export const assets = pgTable('assets', {
   bytes: bytea('bytes').notNull(),
   createdAt: createdAt(),
 });
+export type Asset = typeof assets.$inferSelect;
 
 export const links = pgTable('links', {
   id: text('id').primaryKey(),
@@ -72,6 +74,7 @@ export const links = pgTable('links', {
   createdAt: createdAt(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
+export type Link = typeof links.$inferSelect;
 
 export const checkoutSessions = pgTable(
   'checkout_sessions',
@@ -106,6 +109,7 @@ export const checkoutSessions = pgTable(
   },
   (t) => [index('checkout_sessions_link_idx').on(t.linkId)],
 );
+export type CheckoutSession = typeof checkoutSessions.$inferSelect;
 
 export const cardRegistrations = pgTable(
   'card_registrations',
@@ -137,6 +141,7 @@ export const cardRegistrations = pgTable(
   },
   (t) => [index('card_registrations_integrator_idx').on(t.integratorId)],
 );
+export type CardRegistration = typeof cardRegistrations.$inferSelect;
 
 export const payments = pgTable(
   'payments',
@@ -178,6 +183,7 @@ export const payments = pgTable(
   },
   (t) => [index('payments_integrator_created_idx').on(t.integratorId, t.createdAt), index('payments_session_idx').on(t.checkoutSessionId)],
 );
+export type Payment = typeof payments.$inferSelect;
 
 export const refunds = pgTable(
   'refunds',
@@ -206,6 +212,7 @@ export const refunds = pgTable(
   },
   (t) => [index('refunds_payment_idx').on(t.paymentId), index('refunds_pending_idx').on(t.createdAt).where(sql`status = 'pending'`)],
 );
+export type Refund = typeof refunds.$inferSelect;
 
 export const schedules = pgTable(
   'schedules',
@@ -241,6 +248,7 @@ export const schedules = pgTable(
   },
   (t) => [uniqueIndex('schedules_payload_idx').on(t.integratorId, t.payloadHash), index('schedules_due_idx').on(t.nextRunAt).where(sql`status = 'active'`)],
 );
+export type Schedule = typeof schedules.$inferSelect;
 
 export const scheduleRuns = pgTable(
   'schedule_runs',
@@ -265,6 +273,7 @@ export const scheduleRuns = pgTable(
     index('schedule_runs_pending_idx').on(t.nextAttemptAt).where(sql`status in ('pending', 'retrying')`),
   ],
 );
+export type ScheduleRun = typeof scheduleRuns.$inferSelect;
 
 /**
  * The outbox: one row per event, written in the same transaction as the change it reports.
@@ -301,6 +310,7 @@ export const outboxEvents = pgTable(
     index('outbox_email_due_idx').on(t.emailNextAt).where(sql`email_state = 'pending'`),
   ],
 );
+export type OutboxEvent = typeof outboxEvents.$inferSelect;
 
 export const webhookAttempts = pgTable(
   'webhook_attempts',
@@ -317,6 +327,7 @@ export const webhookAttempts = pgTable(
   },
   (t) => [index('webhook_attempts_event_idx').on(t.eventId)],
 );
+export type WebhookAttempt = typeof webhookAttempts.$inferSelect;
 
 export const idempotencyKeys = pgTable(
   'idempotency_keys',

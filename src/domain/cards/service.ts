@@ -3,10 +3,10 @@ import type { CardInput } from '../../acquirer/acquirer.ts';
 import type { PaylinkApp } from '../../app.ts';
 import { newUrlToken, newUuid, sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import type { CardRegistration, Integrator } from '../../db/schema.ts';
 import { cardRegistrations } from '../../db/schema.ts';
 import type { CardRegistrationCreate } from '../../schemas/card-registration.ts';
 import { DomainError, notFound } from '../errors.ts';
-import type { Integrator } from '../integrators/service.ts';
 import { enqueueEvent } from '../notifications/outbox.ts';
 import { cancelSchedulesTx } from '../schedules/cancel.ts';
 import { activeCardColumns } from './activation.ts';
@@ -17,7 +17,6 @@ import { activeCardColumns } from './activation.ts';
  * and the registration's UUID becomes the `credit_card.reference` schedules charge. paylink
  * keeps only the acquirer's token, brand, last 4 and expiry.
  */
-export type CardRegistration = typeof cardRegistrations.$inferSelect;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string) => UUID.test(value);

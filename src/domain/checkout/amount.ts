@@ -1,4 +1,4 @@
-import type { Link } from '../links/service.ts';
+import type { Link } from '../../db/schema.ts';
 import { formatMoney, MoneyError, parseAmount } from '../money.ts';
 
 /**

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { ChargeResult } from '../../acquirer/acquirer.ts';
 import type { PaylinkApp } from '../../app.ts';
+import type { CheckoutSession, Payment } from '../../db/schema.ts';
 import { checkoutSessions } from '../../db/schema.ts';
 import { expiryInFuture, parseExpiry } from '../../schemas/card.ts';
 import { type CheckoutSubmission, checkCustomerFields, checkoutSubmissionSchema } from '../../schemas/checkout.ts';
@@ -8,9 +9,9 @@ import { issuesToMessages } from '../../schemas/parse.ts';
 import { DomainError, invalidFields, type Messages } from '../errors.ts';
 import { askedFields, isDynamicOnly } from '../links/form.ts';
 import { findActiveLink, findLinkById, type LinkWithMerchant } from '../links/service.ts';
-import { type Payment, recordCharge } from '../payments/record.ts';
+import { recordCharge } from '../payments/record.ts';
 import { parseCustomerAmount } from './amount.ts';
-import { type CheckoutSession, checkoutPath, findSessionByToken, insertSession, SESSION_TOKEN, sessionState } from './sessions.ts';
+import { checkoutPath, findSessionByToken, insertSession, SESSION_TOKEN, sessionState } from './sessions.ts';
 
 /**
  * One card attempt on a checkout session, in three steps so no database transaction is open

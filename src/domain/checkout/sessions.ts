@@ -2,11 +2,11 @@ import { eq, sql } from 'drizzle-orm';
 import type { PaylinkApp } from '../../app.ts';
 import { newId, newUrlToken, sha256Hex } from '../../crypto.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
+import type { CheckoutSession, Payment } from '../../db/schema.ts';
 import { checkoutSessions, payments } from '../../db/schema.ts';
 import { findLinkById, type LinkWithMerchant } from '../links/service.ts';
-import type { Payment } from '../payments/record.ts';
 
-export type CheckoutSession = typeof checkoutSessions.$inferSelect;
+export type { CheckoutSession } from '../../db/schema.ts';
 
 /**
  * A checkout session is one customer's attempt to pay one link. Dynamic sessions are created by

@@ -1,7 +1,7 @@
 import { count, eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
+import type { Integrator } from '../../db/schema.ts';
 import { links } from '../../db/schema.ts';
-import type { Integrator } from './service.ts';
 
 /** What GET /api/v1/integrator shows an integrator about its own account (never secrets). */
 export async function integratorProfile(db: DbOrTx, integrator: Integrator) {

@@ -1,9 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import type { Integrator } from '../../db/schema.ts';
 import { integrators, type RefundCapability } from '../../db/schema.ts';
 
-export type Integrator = typeof integrators.$inferSelect;
+export type { Integrator };
 
 /** API tokens are stored only as their SHA-256: they are long random strings, so a fast hash is enough. */
 export const hashToken = (token: string) => sha256Hex(`paylink-token:${token}`);

@@ -1,8 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import { assets } from '../../db/schema.ts';
-
-export type Asset = typeof assets.$inferSelect;
+import { type Asset, assets } from '../../db/schema.ts';
 
 export async function findAsset(db: DbOrTx, id: string): Promise<Asset | undefined> {
   if (!/^img_[0-9a-f]{32}$/.test(id)) return undefined;

@@ -1,7 +1,7 @@
+import type { Link } from '../../db/schema.ts';
 import { type CustomerFieldPath, customerFieldPaths, optionalCustomerFields } from '../../schemas/checkout.ts';
 import { countryCodes } from '../../schemas/countries.ts';
 import { defaultLabels, type FieldMode, type FieldPath, fieldPaths } from '../../schemas/fields.ts';
-import type { Link } from './service.ts';
 
 /**
  * Which customer fields a payment page shows and how. Each spec §2.4 field has a mode from the

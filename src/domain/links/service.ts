@@ -1,8 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
+import type { Link } from '../../db/schema.ts';
 import { integrators, links } from '../../db/schema.ts';
 
-export type Link = typeof links.$inferSelect;
+export type { Link };
 
 /** A link with the merchant it belongs to: what a payment page shows. */
 export interface LinkWithMerchant {

@@ -1,18 +1,19 @@
 import { sql } from 'drizzle-orm';
 import { newId } from '../../crypto.ts';
 import type { Db } from '../../db/client.ts';
+/**
+ * The callback side of the outbox, in the database: claim due events under a lease, then
+ * record each attempt and the event's new delivery state. No network I/O happens here; the
+ * worker delivers between the two, outside any transaction.
+ */
+import type { OutboxEvent } from '../../db/schema.ts';
 import { outboxEvents, webhookAttempts } from '../../db/schema.ts';
 import type { EventPayload } from '../../schemas/events.ts';
 import { claimDue } from './outbox.ts';
 import { nextRetry } from './retry.ts';
 import type { AttemptOutcome } from './webhook-client.ts';
 
-/**
- * The callback side of the outbox, in the database: claim due events under a lease, then
- * record each attempt and the event's new delivery state. No network I/O happens here; the
- * worker delivers between the two, outside any transaction.
- */
-export type OutboxEvent = typeof outboxEvents.$inferSelect;
+export type { OutboxEvent };
 
 /** The JSON body POSTed for an event; byte-for-byte the same on every attempt. */
 export function eventPayload(event: Pick<OutboxEvent, 'id' | 'type' | 'createdAt' | 'data'>): EventPayload {

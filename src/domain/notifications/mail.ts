@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
+import type { OutboxEvent } from '../../db/schema.ts';
 import { assets, integrators, links, outboxEvents, payments } from '../../db/schema.ts';
-import type { OutboxEvent } from './callbacks.ts';
 import type { MerchantView } from './email/templates.ts';
 import { claimDue } from './outbox.ts';
 import { nextRetry } from './retry.ts';

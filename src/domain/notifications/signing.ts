@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import type { PaylinkApp } from '../../app.ts';
-import type { Integrator } from '../integrators/service.ts';
+import type { Integrator } from '../../db/schema.ts';
 
 /**
  * Standard Webhooks 1.0 signatures: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed by

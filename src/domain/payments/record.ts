@@ -1,11 +1,12 @@
 import type { ChargeResult } from '../../acquirer/acquirer.ts';
 import { newId } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
+import type { Payment } from '../../db/schema.ts';
 import { payments } from '../../db/schema.ts';
 import { formatDecimal } from '../money.ts';
 import { type EventType, enqueueEvent } from '../notifications/outbox.ts';
 
-export type Payment = typeof payments.$inferSelect;
+export type { Payment };
 
 /**
  * Records the outcome of an acquirer charge as a transaction (the spec's transaction_id) and

@@ -1,15 +1,15 @@
 import { and, asc, desc, eq, gt, lt } from 'drizzle-orm';
 import type { RefundResult } from '../../acquirer/acquirer.ts';
-import type { StatusCode } from '../../status-codes.ts';
 import type { PaylinkApp } from '../../app.ts';
 import { newId } from '../../crypto.ts';
 import type { Tx } from '../../db/client.ts';
+import type { Integrator, Payment, Refund } from '../../db/schema.ts';
 import { payments, refunds } from '../../db/schema.ts';
+import type { StatusCode } from '../../status-codes.ts';
 import { DomainError, type Messages, notFound } from '../errors.ts';
-import { type Integrator, refundCapabilityFor } from '../integrators/service.ts';
+import { refundCapabilityFor } from '../integrators/service.ts';
 import { formatDecimal } from '../money.ts';
 import { enqueueEvent } from '../notifications/outbox.ts';
-import type { Payment } from '../payments/record.ts';
 import { balances, checkRefund, parseRefundAmount, type RefundType } from './rules.ts';
 
 /**
@@ -24,7 +24,6 @@ import { balances, checkRefund, parseRefundAmount, type RefundType } from './rul
  * with the same key, which returns the first result, then runs tx2. tx2 only acts on a refund
  * that is still pending, so finishing one twice changes nothing.
  */
-export type Refund = typeof refunds.$inferSelect;
 
 export interface RefundRequest {
   transactionId: string;

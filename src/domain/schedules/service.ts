@@ -1,12 +1,12 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { PaylinkApp } from '../../app.ts';
 import { newId, sha256Hex } from '../../crypto.ts';
+import type { Integrator } from '../../db/schema.ts';
 import { cardRegistrations, payments, scheduleRuns, schedules } from '../../db/schema.ts';
 import { issuesToMessages } from '../../schemas/parse.ts';
 import { scheduleDataSchema } from '../../schemas/schedule.ts';
 import { isUuid } from '../cards/service.ts';
 import { invalidFields, type Messages, notFound } from '../errors.ts';
-import type { Integrator } from '../integrators/service.ts';
 import { formatDecimal, isCurrency, MoneyError, parseAmount } from '../money.ts';
 import { enqueueEvent } from '../notifications/outbox.ts';
 import { cancelSchedulesTx } from './cancel.ts';
