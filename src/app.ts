@@ -1,8 +1,10 @@
 import type { Acquirer } from './acquirer/acquirer.ts';
 import { SandboxAcquirer } from './acquirer/sandbox.ts';
+import { presentEvent } from './api/presenters/events.ts';
 import { type Config, publicOrigin } from './config.ts';
 import { createFingerprinter, createSealer, loadMasterKey, type Sealer } from './crypto.ts';
 import { type Database, type OpenDatabaseOptions, openDatabase } from './db/client.ts';
+import type { EventPresenter } from './domain/notifications/domain-events.ts';
 import { createLogger, type Logger } from './log.ts';
 
 /**
@@ -18,6 +20,8 @@ export interface PaylinkApp {
   acquirer: Acquirer;
   /** Seals integrator secrets (JWT and webhook secrets) at rest. */
   secrets: Sealer;
+  /** Words a domain event as the `data` integrators receive (the API layer's presenter, injected). */
+  presentEvent: EventPresenter;
   now: () => Date;
   /** Origin for generated links (PUBLIC_URL, or the bound address). */
   origin(): string;
@@ -60,6 +64,7 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     log,
     now,
     secrets: createSealer(master.key, 'integrator-secrets'),
+    presentEvent,
     acquirer:
       options.acquirer ??
       new SandboxAcquirer({

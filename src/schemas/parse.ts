@@ -1,10 +1,10 @@
-import type { z } from 'zod';
+import * as core from 'zod/v4/core';
 
 /**
  * Turns zod issues into the envelope's `messages`: dotted field path → messages.
  * Shared by the server and the islands, so a browser shows the same words the API returns.
  */
-export function issuesToMessages(issues: readonly z.core.$ZodIssue[], prefix = ''): Record<string, string[]> {
+export function issuesToMessages(issues: readonly core.$ZodIssue[], prefix = ''): Record<string, string[]> {
   const messages: Record<string, string[]> = {};
   for (const issue of issues) {
     const path = [prefix, ...issue.path.map(String)].filter(Boolean).join('.') || '(body)';
@@ -21,7 +21,8 @@ export function issuesToMessages(issues: readonly z.core.$ZodIssue[], prefix = '
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; messages: Record<string, string[]> };
 
-export function parseWith<S extends z.ZodType>(schema: S, input: unknown): ParseResult<z.infer<S>> {
-  const result = schema.safeParse(input);
-  return result.success ? { ok: true, value: result.data } : { ok: false, messages: issuesToMessages(result.error.issues) };
+/** Parses with a zod (classic or mini) schema; failures become `messages`, keys prefixed with `prefix` when given. */
+export function parseWith<S extends core.$ZodType>(schema: S, input: unknown, prefix = ''): ParseResult<core.output<S>> {
+  const result = core.safeParse(schema, input);
+  return result.success ? { ok: true, value: result.data } : { ok: false, messages: issuesToMessages(result.error.issues, prefix) };
 }

@@ -28,7 +28,7 @@ beforeAll(async () => {
       { idempotencyKey: key },
     );
     await t.app.db.transaction((tx) =>
-      recordCharge(tx, { integratorId: acme.id, result, amountMinor: 1000n, currency: 'PHP', idempotencyKey: key, now: t.app.now() }),
+      recordCharge(t.app, tx, { integratorId: acme.id, result, amountMinor: 1000n, currency: 'PHP', idempotencyKey: key, now: t.app.now() }),
     );
   }
 });

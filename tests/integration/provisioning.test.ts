@@ -47,7 +47,7 @@ describe('provisioning', () => {
       { idempotencyKey: 'prov-test' },
     );
     await t.app.db.transaction((tx) =>
-      recordCharge(tx, { integratorId: acme.id, result: charge, amountMinor: 100n, currency: 'PHP', idempotencyKey: 'prov-test', now: t!.app.now() }),
+      recordCharge(t!.app, tx, { integratorId: acme.id, result: charge, amountMinor: 100n, currency: 'PHP', idempotencyKey: 'prov-test', now: t!.app.now() }),
     );
     const seed = defaultSeed();
     seed.integrators[0]!.name = 'Acme Books Ltd';

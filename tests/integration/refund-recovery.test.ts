@@ -4,11 +4,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
+import { presentRefund } from '../../src/api/presenters/refunds.ts';
+import { transactionView } from '../../src/api/presenters/transactions.ts';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { outboxEvents, payments, refunds, sandboxCharges } from '../../src/db/schema.ts';
 import { findIntegratorByToken } from '../../src/domain/integrators/service.ts';
-import { getTransactionView } from '../../src/domain/payments/query.ts';
+import { findTransaction } from '../../src/domain/payments/query.ts';
 import { acquirerRefundKey, beginRefund, recoverPendingRefunds, refundPayment } from '../../src/domain/refunds/service.ts';
 import { createLogger } from '../../src/log.ts';
 import { createTestApp, provision, TEST_TOKEN, type TestApp, testDb } from '../support/app.ts';
@@ -105,7 +107,10 @@ describe('refund recovery', () => {
     const before = await state(restarted, payment.id);
     expect(before.payment).toMatchObject({ refundedMinor: 0n, refundReservedMinor: 4_000n, refundCount: 1 });
     expect(before.acquirerRefunded).toBe(0n);
-    expect(await getTransactionView(restarted.app.db, integrator.id, payment.id)).toMatchObject({ pending_refund_amount: '40.00', refundable_amount: '60.00' });
+    expect(transactionView(await findTransaction(restarted.app, integrator, payment.id))).toMatchObject({
+      pending_refund_amount: '40.00',
+      refundable_amount: '60.00',
+    });
     // Too young to be presumed interrupted: nothing happens yet.
     expect(await recoverPendingRefunds(restarted.app)).toBe(0);
 
@@ -148,9 +153,9 @@ describe('refund recovery', () => {
     await crash(t);
 
     const restarted = await start(store);
-    const reply = await refundPayment(restarted.app, integrator, request);
+    const reply = presentRefund(await refundPayment(restarted.app, integrator, request));
     expect(reply).toMatchObject({ code: 'OK.04.00', data: { refund_id: refund.id, amount: '40.00', refunded_amount: '40.00', refundable_amount: '60.00' } });
-    const again = await refundPayment(restarted.app, integrator, request);
+    const again = presentRefund(await refundPayment(restarted.app, integrator, request));
     expect(again.data.refund_id).toBe(refund.id);
     const after = await state(restarted, payment.id);
     expect(after.refunds).toHaveLength(1);
@@ -167,7 +172,7 @@ describe('refund recovery', () => {
 
     const restarted = await start(store);
     afterRecoveryDelay();
-    const reply = await refundPayment(restarted.app, integrator, { transactionId: payment.id, notifyUser: true, reason: 'The rest' });
+    const reply = presentRefund(await refundPayment(restarted.app, integrator, { transactionId: payment.id, notifyUser: true, reason: 'The rest' }));
     expect(reply).toMatchObject({ code: 'OK.02.00', data: { amount: '60.00', refunded_amount: '100.00', refundable_amount: '0.00' } });
     const after = await state(restarted, payment.id);
     expect(after.acquirerRefunded).toBe(10_000n);
@@ -208,7 +213,7 @@ describe('refund recovery', () => {
     const store = await newStore();
     const { t, integrator, payment } = await preparePayment(store);
     await beginRefund(t.app, integrator, { transactionId: payment.id, notifyUser: true, reason: 'In flight', amount: '70.00' });
-    const full = await refundPayment(t.app, integrator, { transactionId: payment.id, notifyUser: true, reason: 'Everything' });
+    const full = presentRefund(await refundPayment(t.app, integrator, { transactionId: payment.id, notifyUser: true, reason: 'Everything' }));
     expect(full.data).toMatchObject({ amount: '30.00', refundable_amount: '0.00' });
     await expect(refundPayment(t.app, integrator, { transactionId: payment.id, notifyUser: true, reason: 'More', amount: '0.01' })).rejects.toMatchObject({
       code: 'ER.20.20',

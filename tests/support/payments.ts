@@ -43,7 +43,7 @@ export async function createPayment(t: TestApp, opts: CreatePaymentOptions = {})
     { idempotencyKey },
   );
   return app.db.transaction((tx) =>
-    recordCharge(tx, {
+    recordCharge(app, tx, {
       integratorId: integrator.id,
       result,
       amountMinor,

@@ -5,7 +5,7 @@ import type { CheckoutSession, Payment } from '../../db/schema.ts';
 import { checkoutSessions } from '../../db/schema.ts';
 import { expiryInFuture, parseExpiry } from '../../schemas/card.ts';
 import { type CheckoutSubmission, checkCustomerFields, checkoutSubmissionSchema } from '../../schemas/checkout.ts';
-import { issuesToMessages } from '../../schemas/parse.ts';
+import { parseWith } from '../../schemas/parse.ts';
 import { DomainError, invalidFields, type Messages } from '../errors.ts';
 import { askedFields, isDynamicOnly } from '../links/form.ts';
 import { findActiveLink, findLinkById, type LinkWithMerchant } from '../links/service.ts';
@@ -63,11 +63,14 @@ const notFoundError = () =>
   new DomainError('ER.03.20', 'Checkout session not found', { messages: { '(request)': ['This payment page does not exist. Check the link you were sent.'] } });
 
 /** The session and link a submission is for; a static link's first submit has no session yet. */
-async function resolveSession(
-  app: PaylinkApp,
-  req: PayRequest,
-  pageToken: unknown,
-): Promise<{ token: string; session?: CheckoutSession; link: LinkWithMerchant }> {
+interface ResolvedSession {
+  token: string;
+  /** Absent on a static link's first submit. */
+  session?: CheckoutSession;
+  link: LinkWithMerchant;
+}
+
+async function resolveSession(app: PaylinkApp, req: PayRequest, pageToken: unknown): Promise<ResolvedSession> {
   if (req.slug !== undefined) {
     const found = await findActiveLink(app.db, req.slug);
     const link = found && !isDynamicOnly(found.link) ? found : undefined;
@@ -115,34 +118,65 @@ function ensurePayable(session: CheckoutSession, token: string, now: Date) {
 
 export async function payCheckout(app: PaylinkApp, req: PayRequest): Promise<PayOutcome> {
   const raw = isRecord(req.input) ? req.input : {};
-  const resolved = await resolveSession(app, req, raw.session);
-  const { token, link } = resolved;
-  if (resolved.session) ensurePayable(resolved.session, token, app.now());
-  if (req.slug === undefined && !link.link.active) throw notFoundError();
-  const systemValues = resolved.session?.systemValues ?? {};
-  const currency = resolved.session?.currency ?? link.link.currency;
+  const target = await resolveSession(app, req, raw.session);
+  if (target.session) ensurePayable(target.session, target.token, app.now());
+  if (req.slug === undefined && !target.link.link.active) throw notFoundError();
+  const submission = validateSubmission(app, target, req.input);
+  const session = target.session ?? (await staticSession(app, target.link, target.token));
+  const claim = await claimAttempt(app, session, target.token);
+  const result = await chargeAttempt(app, session, claim, submission);
+  return recordAttempt(app, session, target, claim, submission, result);
+}
 
-  // Everything the customer typed is checked, all at once, before a session is created or an
-  // attempt counted.
-  const parsed = checkoutSubmissionSchema.safeParse(req.input);
-  const messages: Messages = parsed.success ? {} : issuesToMessages(parsed.error.issues);
+interface ValidSubmission {
+  card: CheckoutSubmission['card'];
+  expiry: { month: number; year: number };
+  amountMinor: bigint;
+  /** The customer's own field values, cleaned, by dotted path. */
+  customerValues: Record<string, string>;
+}
+
+/**
+ * Everything the customer typed is checked, all at once, before a session is created or an
+ * attempt counted: the card, the asked fields, the amount on an open-amount link, the expiry
+ * against our clock. Throws ER.02.30 with every message.
+ */
+function validateSubmission(app: PaylinkApp, target: ResolvedSession, input: unknown): ValidSubmission {
+  const raw = isRecord(input) ? input : {};
+  const { link, session } = target;
+  const systemValues = session?.systemValues ?? {};
+  const currency = session?.currency ?? link.link.currency;
+  const parsed = parseWith(checkoutSubmissionSchema, input);
+  const messages: Messages = parsed.ok ? {} : parsed.messages;
   const customer = checkCustomerFields(askedFields(link.link, systemValues), isRecord(raw.fields) ? raw.fields : {});
   for (const [path, list] of Object.entries(customer.messages)) messages[path] ??= list;
-  let amountMinor = resolved.session ? resolved.session.amountMinor : link.link.amountMinor;
+  let amountMinor = session ? session.amountMinor : link.link.amountMinor;
   if (amountMinor === null) {
     const amount = parseCustomerAmount(link.link, typeof raw.amount === 'string' ? raw.amount : undefined, currency);
     if ('message' in amount) messages.amount ??= [amount.message];
     else amountMinor = amount.minor;
   }
-  const submission: CheckoutSubmission | undefined = parsed.success ? parsed.data : undefined;
-  const expiry = submission ? parseExpiry(submission.card.expiry)! : undefined;
+  const card = parsed.ok ? parsed.value.card : undefined;
+  const expiry = card ? parseExpiry(card.expiry) : undefined;
   if (expiry && !expiryInFuture(expiry, app.now())) messages['card.expiry'] = ['This card has expired: check the expiry date'];
-  if (Object.keys(messages).length > 0 || !submission || !expiry) throw invalidFields(messages);
-  const session = resolved.session ?? (await staticSession(app, link, token));
+  if (Object.keys(messages).length > 0 || !card || !expiry || amountMinor === null) throw invalidFields(messages);
+  return { card, expiry, amountMinor, customerValues: { ...systemValues, ...customer.values } };
+}
 
-  // tx1: claim an attempt — or resume one that never got its answer recorded.
+interface AttemptClaim {
+  attempt: number;
+  /** An interrupted attempt tried again under its own key, rather than a new one. */
+  resumed: boolean;
+}
+
+/**
+ * tx1: lock the session; refuse if paid, expired, locked or another attempt is in flight; count
+ * the attempt and mark the session as processing — or resume an attempt that never got its
+ * answer recorded.
+ */
+function claimAttempt(app: PaylinkApp, session: CheckoutSession, token: string): Promise<AttemptClaim> {
   const now = app.now();
-  const claim = await app.db.transaction(async (tx) => {
+  return app.db.transaction(async (tx) => {
     const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id)).for('update');
     ensurePayable(row!, token, now);
     if (row!.processingAt) {
@@ -161,21 +195,22 @@ export async function payCheckout(app: PaylinkApp, req: PayRequest): Promise<Pay
     await tx.update(checkoutSessions).set({ attempts: next, processingAt: now }).where(eq(checkoutSessions.id, session.id));
     return { attempt: next, resumed: false };
   });
-  const { attempt } = claim;
+}
 
-  const idempotencyKey = `checkout:${session.id}:${attempt}`;
-  let result: ChargeResult;
+const attemptKey = (session: CheckoutSession, claim: AttemptClaim) => `checkout:${session.id}:${claim.attempt}`;
+
+/** The acquirer call, outside any transaction, under the attempt's own idempotency key. */
+async function chargeAttempt(app: PaylinkApp, session: CheckoutSession, claim: AttemptClaim, submission: ValidSubmission): Promise<ChargeResult> {
+  const { card, expiry } = submission;
   try {
-    result = await app.acquirer.charge(
+    return await app.acquirer.charge(
       {
-        source: {
-          card: { number: submission.card.number, expMonth: expiry.month, expYear: expiry.year, cvc: submission.card.cvc, holderName: submission.card.name },
-        },
-        amountMinor: amountMinor!,
+        source: { card: { number: card.number, expMonth: expiry.month, expYear: expiry.year, cvc: card.cvc, holderName: card.name } },
+        amountMinor: submission.amountMinor,
         currency: session.currency,
         description: session.description ?? undefined,
       },
-      { idempotencyKey },
+      { idempotencyKey: attemptKey(session, claim) },
     );
   } catch (error) {
     // No answer: we cannot know whether money moved. The attempt stays open to be resumed under
@@ -187,32 +222,40 @@ export async function payCheckout(app: PaylinkApp, req: PayRequest): Promise<Pay
     if (!claim.resumed) throw error;
     // A resumed attempt the acquirer refuses (e.g. another card than the interrupted one):
     // never start a new attempt over an unknown outcome.
-    app.log.warn('checkout: interrupted attempt could not be resumed', { sessionId: session.id, attempt, error: (error as Error).message });
+    app.log.warn('checkout: interrupted attempt could not be resumed', { sessionId: session.id, attempt: claim.attempt, error: (error as Error).message });
     throw new DomainError('ER.03.24', 'Payment already in progress', {
       messages: { '(request)': ['We are still confirming your previous payment attempt. Try again with the same card and amount, or contact the merchant.'] },
     });
   }
+}
 
-  // tx2: record the outcome and its event together.
-  const customerValues: Record<string, string> = { ...session.systemValues, ...customer.values };
+/** tx2: record the outcome and its event together; mark the session paid, or count the decline. */
+function recordAttempt(
+  app: PaylinkApp,
+  session: CheckoutSession,
+  target: ResolvedSession,
+  claim: AttemptClaim,
+  submission: ValidSubmission,
+  result: ChargeResult,
+): Promise<PayOutcome> {
   const done = app.now();
   return app.db.transaction(async (tx): Promise<PayOutcome> => {
     const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id)).for('update');
-    const payment = await recordCharge(tx, {
+    const payment = await recordCharge(app, tx, {
       integratorId: session.integratorId,
       result,
-      amountMinor: amountMinor!,
+      amountMinor: submission.amountMinor,
       currency: session.currency,
-      idempotencyKey,
+      idempotencyKey: attemptKey(session, claim),
       linkId: session.linkId,
       checkoutSessionId: session.id,
       description: session.description,
       merchantReferenceId: session.merchantReferenceId,
-      customer: customerValues,
-      customerEmail: customerValues['customer.contact.email'] ?? null,
+      customer: submission.customerValues,
+      customerEmail: submission.customerValues['customer.contact.email'] ?? null,
       callbackUrl: session.callbackUrl,
       notifyUser: session.notifyUser,
-      eventData: { checkout: { kind: session.kind, link: link.link.slug, attempt } },
+      checkout: { kind: session.kind, linkSlug: target.link.link.slug, attempt: claim.attempt },
       now: done,
     });
     if (result.status === 'succeeded') {
@@ -220,7 +263,7 @@ export async function payCheckout(app: PaylinkApp, req: PayRequest): Promise<Pay
         .update(checkoutSessions)
         .set({ status: 'paid', paidAt: done, paymentId: payment.id, processingAt: null })
         .where(eq(checkoutSessions.id, session.id));
-      return { status: 'succeeded', payment, receiptPath: checkoutPath(token) };
+      return { status: 'succeeded', payment, receiptPath: checkoutPath(target.token) };
     }
     const exhausted = row!.attempts >= app.config.checkoutMaxAttempts;
     await tx

@@ -1,62 +1,24 @@
 import { and, asc, eq } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
-import { payments, refunds } from '../../db/schema.ts';
-import type { RefundView, TransactionRefundState, TransactionView } from '../../schemas/transaction.ts';
+import type { PaylinkApp } from '../../app.ts';
+import { type Integrator, type Payment, payments, type Refund, refunds } from '../../db/schema.ts';
 import { notFound } from '../errors.ts';
-import { formatDecimal } from '../money.ts';
-import { refundableMinor } from '../refunds/rules.ts';
 
-const iso = (d: Date | null) => (d ? d.toISOString() : null);
+/** A transaction and its refunds, oldest refund first. */
+export interface TransactionRecord {
+  payment: Payment;
+  refunds: Refund[];
+}
 
 /**
  * One of the integrator's transactions with its refunds (GET /transactions/{transaction_id}).
  * Another integrator's transaction is answered exactly like a missing one.
  */
-export async function getTransactionView(db: DbOrTx, integratorId: string, transactionId: string): Promise<TransactionView> {
-  const [p] = await db
+export async function findTransaction(app: PaylinkApp, integrator: Pick<Integrator, 'id'>, transactionId: string): Promise<TransactionRecord> {
+  const [payment] = await app.db
     .select()
     .from(payments)
-    .where(and(eq(payments.id, transactionId), eq(payments.integratorId, integratorId)));
-  if (!p) throw notFound('transaction_id', 'This transaction');
-  const rows = await db.select().from(refunds).where(eq(refunds.paymentId, p.id)).orderBy(asc(refunds.createdAt), asc(refunds.id));
-  const money = (minor: bigint) => formatDecimal(minor, p.currency);
-  const refundState: TransactionRefundState = p.refundedMinor === 0n ? 'not_refunded' : p.refundedMinor >= p.amountMinor ? 'refunded' : 'partially_refunded';
-  return {
-    transaction_id: p.id,
-    status: p.status,
-    refund_state: refundState,
-    amount: money(p.amountMinor),
-    currency: p.currency,
-    refunded_amount: money(p.refundedMinor),
-    pending_refund_amount: money(p.refundReservedMinor),
-    refundable_amount: money(p.status === 'succeeded' ? refundableMinor(p) : 0n),
-    refund_count: p.refundCount,
-    description: p.description,
-    merchant_reference_id: p.merchantReferenceId,
-    other_references: p.otherReferences,
-    card: p.cardBrand || p.cardLast4 ? { brand: p.cardBrand, last4: p.cardLast4 } : null,
-    failure_code: p.failureCode,
-    failure_message: p.failureMessage,
-    created_at: p.createdAt.toISOString(),
-    paid_at: iso(p.paidAt),
-    failed_at: iso(p.failedAt),
-    refunded_at: iso(p.refundedAt),
-    refunds: rows.map(
-      (r): RefundView => ({
-        refund_id: r.id,
-        refund_type: r.type === 'full' ? 'FULL' : 'PARTIAL',
-        status: r.status,
-        amount: formatDecimal(r.amountMinor, r.currency),
-        currency: r.currency,
-        reason: r.reason,
-        notify_user: r.notifyUser,
-        acquirer_reference: r.acquirerReference,
-        failure_code: r.failureCode,
-        failure_message: r.failureMessage,
-        created_at: r.createdAt.toISOString(),
-        succeeded_at: iso(r.succeededAt),
-        failed_at: iso(r.failedAt),
-      }),
-    ),
-  };
+    .where(and(eq(payments.id, transactionId), eq(payments.integratorId, integrator.id)));
+  if (!payment) throw notFound('transaction_id', 'This transaction');
+  const rows = await app.db.select().from(refunds).where(eq(refunds.paymentId, payment.id)).orderBy(asc(refunds.createdAt), asc(refunds.id));
+  return { payment, refunds: rows };
 }

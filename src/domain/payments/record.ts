@@ -1,10 +1,10 @@
 import type { ChargeResult } from '../../acquirer/acquirer.ts';
+import type { PaylinkApp } from '../../app.ts';
 import { newId } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Payment } from '../../db/schema.ts';
 import { payments } from '../../db/schema.ts';
-import { formatDecimal } from '../money.ts';
-import { type EventType, enqueueEvent } from '../notifications/outbox.ts';
+import { type CheckoutContext, type DomainEvent, recordEvent, type ScheduleRunContext } from '../notifications/domain-events.ts';
 
 export type { Payment };
 
@@ -23,7 +23,6 @@ export interface RecordChargeInput {
   linkId?: string | null;
   checkoutSessionId?: string | null;
   scheduleRunId?: string | null;
-  scheduleId?: string | null;
   cardRegistrationReference?: string | null;
   description?: string | null;
   merchantReferenceId?: string | null;
@@ -32,14 +31,14 @@ export interface RecordChargeInput {
   customerEmail?: string | null;
   callbackUrl?: string | null;
   notifyUser?: boolean;
-  /** Event type override (the scheduler reports schedule.charge_*). */
-  eventType?: EventType;
-  /** Extra fields for the event's data (e.g. schedule reference). */
-  eventData?: Record<string, unknown>;
+  /** A checkout attempt: the event is payment.*, with the link and attempt. */
+  checkout?: CheckoutContext;
+  /** A scheduled charge: the event is schedule.charge_*, with the run. */
+  run?: ScheduleRunContext;
   now: Date;
 }
 
-export async function recordCharge(tx: DbOrTx, input: RecordChargeInput): Promise<Payment> {
+export async function recordCharge(app: Pick<PaylinkApp, 'presentEvent'>, tx: DbOrTx, input: RecordChargeInput): Promise<Payment> {
   const succeeded = input.result.status === 'succeeded';
   const declined = input.result.status === 'declined' ? input.result : undefined;
   const [payment] = await tx
@@ -73,28 +72,16 @@ export async function recordCharge(tx: DbOrTx, input: RecordChargeInput): Promis
       failedAt: succeeded ? null : input.now,
     })
     .returning();
-  await enqueueEvent(tx, {
+  const event: DomainEvent = input.run
+    ? { type: succeeded ? 'schedule.charge_succeeded' : 'schedule.charge_failed', payment: payment!, run: input.run }
+    : { type: succeeded ? 'payment.succeeded' : 'payment.failed', payment: payment!, checkout: input.checkout };
+  await recordEvent(app.presentEvent, tx, {
     integratorId: input.integratorId,
-    type: input.eventType ?? (succeeded ? 'payment.succeeded' : 'payment.failed'),
-    data: {
-      transaction_id: payment!.id,
-      status: payment!.status,
-      amount: formatDecimal(input.amountMinor, input.currency),
-      currency: input.currency,
-      merchant_reference_id: payment!.merchantReferenceId,
-      other_references: payment!.otherReferences,
-      description: payment!.description,
-      card: payment!.cardBrand ? { brand: payment!.cardBrand, last4: payment!.cardLast4 } : null,
-      failure_code: payment!.failureCode,
-      failure_message: payment!.failureMessage,
-      callback_url: payment!.callbackUrl,
-      notify_user: payment!.notifyUser,
-      ...input.eventData,
-    },
+    event,
     callbackUrl: input.callbackUrl,
     // The customer paying on a checkout page sees a decline there; a scheduled charge happens
     // while they are away, so they hear about a failed one too.
-    emailTo: input.notifyUser && (succeeded || input.eventType === 'schedule.charge_failed') ? input.customerEmail : null,
+    emailTo: input.notifyUser && (succeeded || input.run !== undefined) ? input.customerEmail : null,
     now: input.now,
   });
   return payment!;

@@ -5,12 +5,10 @@ import { newId } from '../../crypto.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Integrator, Payment, Refund } from '../../db/schema.ts';
 import { payments, refunds } from '../../db/schema.ts';
-import type { StatusCode } from '../../status-codes.ts';
-import { DomainError, type Messages, notFound } from '../errors.ts';
+import { DomainError, notFound } from '../errors.ts';
 import { refundCapabilityFor } from '../integrators/service.ts';
-import { formatDecimal } from '../money.ts';
-import { enqueueEvent } from '../notifications/outbox.ts';
-import { balances, checkRefund, parseRefundAmount, type RefundType } from './rules.ts';
+import { recordEvent } from '../notifications/domain-events.ts';
+import { checkRefund, parseRefundAmount, type RefundType } from './rules.ts';
 
 /**
  * A refund is three steps, so money is never lost or moved twice:
@@ -35,19 +33,18 @@ export interface RefundRequest {
   idempotencyKey?: string;
 }
 
-export interface RefundReply {
-  code: StatusCode;
-  data: Record<string, unknown>;
-  messages?: Messages;
+/** A refund as it stands after the request, with its payment's balances (src/api/presenters/refunds.ts words it). */
+export interface RefundOutcome {
+  refund: Refund;
+  payment: Payment;
 }
 
 /** The acquirer's idempotency key for a refund: one refund id, one movement of money. */
 export const acquirerRefundKey = (refundId: string) => `paylink-refund:${refundId}`;
 
-export async function refundPayment(app: PaylinkApp, integrator: Integrator, request: RefundRequest): Promise<RefundReply> {
+export async function refundPayment(app: PaylinkApp, integrator: Integrator, request: RefundRequest): Promise<RefundOutcome> {
   const { refund, payment } = await beginRefund(app, integrator, request);
-  const finished = refund.status === 'pending' ? await completeRefund(app, refund, payment) : await current(app, refund.id);
-  return replyFor(finished.refund, finished.payment);
+  return refund.status === 'pending' ? completeRefund(app, refund, payment) : current(app, refund.id);
 }
 
 /**
@@ -137,7 +134,7 @@ export async function recoverPendingRefunds(app: PaylinkApp, opts: { paymentId?:
 }
 
 /** The acquirer call (same key on every try), then tx2. */
-async function completeRefund(app: PaylinkApp, refund: Refund, payment: Payment): Promise<{ refund: Refund; payment: Payment }> {
+async function completeRefund(app: PaylinkApp, refund: Refund, payment: Payment): Promise<RefundOutcome> {
   const result = await app.acquirer.refund(
     { chargeId: payment.acquirerReference!, amountMinor: refund.amountMinor, currency: refund.currency },
     { idempotencyKey: acquirerRefundKey(refund.id) },
@@ -146,7 +143,7 @@ async function completeRefund(app: PaylinkApp, refund: Refund, payment: Payment)
 }
 
 /** tx2: record the acquirer's answer on a still-pending refund, move the money and write the event. */
-async function settleRefund(app: PaylinkApp, refundId: string, paymentId: string, result: RefundResult): Promise<{ refund: Refund; payment: Payment }> {
+async function settleRefund(app: PaylinkApp, refundId: string, paymentId: string, result: RefundResult): Promise<RefundOutcome> {
   const now = app.now();
   return app.db.transaction(async (tx) => {
     const [locked] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
@@ -178,10 +175,9 @@ async function settleRefund(app: PaylinkApp, refundId: string, paymentId: string
       })
       .where(eq(payments.id, paymentId))
       .returning();
-    await enqueueEvent(tx, {
+    await recordEvent(app.presentEvent, tx, {
       integratorId: refund.integratorId,
-      type: succeeded ? 'refund.succeeded' : 'refund.failed',
-      data: eventData(refund, payment!),
+      event: { type: succeeded ? 'refund.succeeded' : 'refund.failed', refund, payment: payment! },
       callbackUrl: payment!.callbackUrl,
       // The customer hears about money coming back; a refused refund is the merchant's to resolve.
       emailTo: succeeded && refund.notifyUser ? payment!.customerEmail : null,
@@ -189,54 +185,6 @@ async function settleRefund(app: PaylinkApp, refundId: string, paymentId: string
     });
     return { refund, payment: payment! };
   });
-}
-
-function replyFor(refund: Refund, payment: Payment): RefundReply {
-  if (refund.status === 'failed') {
-    return {
-      code: 'ER.20.26',
-      data: {
-        refund_id: refund.id,
-        refund_type: refund.type.toUpperCase(),
-        refund_status: refund.status,
-        amount: formatDecimal(refund.amountMinor, refund.currency),
-        failure_code: refund.failureCode,
-        failure_message: refund.failureMessage,
-        ...balances(payment),
-      },
-      messages: { transaction_id: [`the acquirer refused the refund (${refund.failureCode}): ${refund.failureMessage}`] },
-    };
-  }
-  return {
-    code: refund.type === 'full' ? 'OK.02.00' : 'OK.04.00',
-    data: {
-      transaction_id: payment.id,
-      refund_id: refund.id,
-      refund_type: refund.type.toUpperCase(),
-      refund_status: refund.status,
-      amount: formatDecimal(refund.amountMinor, refund.currency),
-      ...balances(payment),
-    },
-  };
-}
-
-function eventData(refund: Refund, payment: Payment) {
-  return {
-    transaction_id: payment.id,
-    refund_id: refund.id,
-    refund_type: refund.type.toUpperCase(),
-    status: refund.status,
-    amount: formatDecimal(refund.amountMinor, refund.currency),
-    currency: refund.currency,
-    reason: refund.reason,
-    notify_user: refund.notifyUser,
-    failure_code: refund.failureCode,
-    failure_message: refund.failureMessage,
-    merchant_reference_id: payment.merchantReferenceId,
-    payment_amount: formatDecimal(payment.amountMinor, payment.currency),
-    refunded_amount: balances(payment).refunded_amount,
-    refundable_amount: balances(payment).refundable_amount,
-  };
 }
 
 async function findOwnPayment(app: PaylinkApp, integratorId: string, transactionId: string): Promise<Payment> {
@@ -261,7 +209,7 @@ async function findByIdempotencyKey(tx: Tx, app: PaylinkApp, paymentId: string, 
   return refund;
 }
 
-async function current(app: PaylinkApp, refundId: string): Promise<{ refund: Refund; payment: Payment }> {
+async function current(app: PaylinkApp, refundId: string): Promise<RefundOutcome> {
   const [refund] = await app.db.select().from(refunds).where(eq(refunds.id, refundId));
   const [payment] = await app.db.select().from(payments).where(eq(payments.id, refund!.paymentId));
   return { refund: refund!, payment: payment! };

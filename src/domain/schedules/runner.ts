@@ -4,10 +4,10 @@ import type { PaylinkApp } from '../../app.ts';
 import { newId } from '../../crypto.ts';
 import type { Tx } from '../../db/client.ts';
 import { cardRegistrations, scheduleRuns, schedules } from '../../db/schema.ts';
-import { enqueueEvent } from '../notifications/outbox.ts';
+import { recordEvent } from '../notifications/domain-events.ts';
 import { recordCharge } from '../payments/record.ts';
 import { cancelSchedulesTx } from './cancel.ts';
-import { formatInOffset, latestOccurrenceAtOrBefore, nextOccurrence, parseTimeOffset } from './recurrence.ts';
+import { latestOccurrenceAtOrBefore, nextOccurrence, parseTimeOffset } from './recurrence.ts';
 
 /**
  * The scheduler: every occurrence is charged exactly once.
@@ -75,6 +75,30 @@ const scheduleColumns = {
   customerEmail: cardRegistrations.customerEmail,
 };
 
+/** What charging one attempt of one occurrence needs, from the schedule and its card. */
+function toClaim(
+  s: Omit<ClaimedCharge, 'runId' | 'attempt' | 'dueAt' | 'cardToken'>,
+  cardToken: string,
+  run: Pick<ClaimedCharge, 'runId' | 'attempt' | 'dueAt'>,
+): ClaimedCharge {
+  return {
+    ...run,
+    scheduleId: s.scheduleId,
+    integratorId: s.integratorId,
+    amountMinor: s.amountMinor,
+    currency: s.currency,
+    cardToken,
+    cardRegistrationReference: s.cardRegistrationReference,
+    customerEmail: s.customerEmail,
+    description: s.description,
+    merchantReferenceId: s.merchantReferenceId,
+    otherReferences: s.otherReferences,
+    callbackUrl: s.callbackUrl,
+    notifyUser: s.notifyUser,
+    timeOffset: s.timeOffset,
+  };
+}
+
 /** tx1 for new occurrences: claims up to `limit` due schedules and records one occurrence each. */
 export async function claimDueOccurrences(app: PaylinkApp, opts: { limit: number }): Promise<ClaimedCharge[]> {
   const now = app.now();
@@ -102,24 +126,7 @@ export async function claimDueOccurrences(app: PaylinkApp, opts: { limit: number
       const dueAt = latest && latest.getTime() >= s.nextRunAt!.getTime() ? latest : s.nextRunAt!;
       const next = nextOccurrence(rec, now);
       advance.push({ id: s.scheduleId, next: next?.toISOString() ?? null });
-      claims.push({
-        runId: newId('run'),
-        attempt: 1,
-        dueAt,
-        scheduleId: s.scheduleId,
-        integratorId: s.integratorId,
-        amountMinor: s.amountMinor,
-        currency: s.currency,
-        cardToken: s.cardToken,
-        cardRegistrationReference: s.cardRegistrationReference,
-        customerEmail: s.customerEmail,
-        description: s.description,
-        merchantReferenceId: s.merchantReferenceId,
-        otherReferences: s.otherReferences,
-        callbackUrl: s.callbackUrl,
-        notifyUser: s.notifyUser,
-        timeOffset: s.timeOffset,
-      });
+      claims.push(toClaim(s, s.cardToken, { runId: newId('run'), attempt: 1, dueAt }));
     }
     if (claims.length === 0) return [];
     const inserted = await tx
@@ -182,24 +189,7 @@ export async function claimDueAttempts(app: PaylinkApp, opts: { limit: number })
       if (!row.cardToken) continue; // never happens: a pending run was claimed with an active card, and tokens are kept
       const attempt = retry ? run.attempts + 1 : run.attempts;
       await tx.update(scheduleRuns).set({ status: 'pending', attempts: attempt, nextAttemptAt: lease, lockedUntil: lease }).where(eq(scheduleRuns.id, run.id));
-      claims.push({
-        runId: run.id,
-        attempt,
-        dueAt: run.dueAt,
-        scheduleId: row.scheduleId,
-        integratorId: row.integratorId,
-        amountMinor: row.amountMinor,
-        currency: row.currency,
-        cardToken: row.cardToken,
-        cardRegistrationReference: row.cardRegistrationReference,
-        customerEmail: row.customerEmail,
-        description: row.description,
-        merchantReferenceId: row.merchantReferenceId,
-        otherReferences: row.otherReferences,
-        callbackUrl: row.callbackUrl,
-        notifyUser: row.notifyUser,
-        timeOffset: row.timeOffset,
-      });
+      claims.push(toClaim(row, row.cardToken, { runId: run.id, attempt, dueAt: run.dueAt }));
     }
     return claims;
   });
@@ -230,14 +220,13 @@ export async function recordClaimOutcome(app: PaylinkApp, claim: ClaimedCharge, 
     const succeeded = result.status === 'succeeded';
     const willRetry = !succeeded && claim.attempt <= retries.length;
     const nextAttemptAt = willRetry ? new Date(now.getTime() + retries[claim.attempt - 1]! * 1000) : null;
-    const payment = await recordCharge(tx, {
+    const payment = await recordCharge(app, tx, {
       integratorId: claim.integratorId,
       result,
       amountMinor: claim.amountMinor,
       currency: claim.currency,
       idempotencyKey: chargeKey(claim),
       scheduleRunId: claim.runId,
-      scheduleId: claim.scheduleId,
       cardRegistrationReference: claim.cardRegistrationReference,
       description: claim.description,
       merchantReferenceId: claim.merchantReferenceId,
@@ -245,13 +234,13 @@ export async function recordClaimOutcome(app: PaylinkApp, claim: ClaimedCharge, 
       customerEmail: claim.customerEmail,
       callbackUrl: claim.callbackUrl,
       notifyUser: claim.notifyUser,
-      eventType: succeeded ? 'schedule.charge_succeeded' : 'schedule.charge_failed',
-      eventData: {
-        schedule_reference: claim.scheduleId,
-        run_id: claim.runId,
-        due_at: formatInOffset(claim.dueAt, offset),
+      run: {
+        scheduleId: claim.scheduleId,
+        runId: claim.runId,
+        dueAt: claim.dueAt,
+        offsetMinutes: offset,
         attempt: claim.attempt,
-        ...(succeeded ? {} : { will_retry: willRetry, next_attempt_at: nextAttemptAt ? formatInOffset(nextAttemptAt, offset) : null }),
+        retry: succeeded ? undefined : { willRetry, nextAttemptAt },
       },
       now,
     });
@@ -290,16 +279,9 @@ export async function recordClaimOutcome(app: PaylinkApp, claim: ClaimedCharge, 
       .update(scheduleRuns)
       .set({ status: 'cancelled', nextAttemptAt: null, completedAt: now })
       .where(and(eq(scheduleRuns.scheduleId, claim.scheduleId), eq(scheduleRuns.status, 'retrying')));
-    await enqueueEvent(tx, {
+    await recordEvent(app.presentEvent, tx, {
       integratorId: claim.integratorId,
-      type: 'schedule.suspended',
-      data: {
-        schedule_reference: claim.scheduleId,
-        transaction_id: payment.id,
-        consecutive_failed_runs: schedule.failures,
-        failure_code: payment.failureCode,
-        failure_message: payment.failureMessage,
-      },
+      event: { type: 'schedule.suspended', scheduleId: claim.scheduleId, payment, consecutiveFailedRuns: schedule.failures },
       callbackUrl: claim.callbackUrl,
       emailTo: claim.notifyUser ? claim.customerEmail : null,
       now,

@@ -1,0 +1,66 @@
+import { formatDecimal } from '../../domain/money.ts';
+import type { DomainEvent } from '../../domain/notifications/domain-events.ts';
+import { formatInOffset } from '../../domain/schedules/recurrence.ts';
+import { paymentEventData } from './payments.ts';
+import { refundEventData } from './refunds.ts';
+
+/**
+ * The `data` of every event integrators receive (callbacks and GET /api/v1/events), built from
+ * the domain's facts. It is rendered once, when the event is written, so each delivery carries
+ * the same bytes; docs/callbacks.md lists the fields.
+ */
+export function presentEvent(event: DomainEvent): Record<string, unknown> {
+  switch (event.type) {
+    case 'payment.succeeded':
+    case 'payment.failed':
+      return {
+        ...paymentEventData(event.payment),
+        ...(event.checkout ? { checkout: { kind: event.checkout.kind, link: event.checkout.linkSlug, attempt: event.checkout.attempt } } : {}),
+      };
+    case 'schedule.charge_succeeded':
+    case 'schedule.charge_failed': {
+      const { run } = event;
+      const at = (d: Date | null) => (d ? formatInOffset(d, run.offsetMinutes) : null);
+      return {
+        ...paymentEventData(event.payment),
+        schedule_reference: run.scheduleId,
+        run_id: run.runId,
+        due_at: at(run.dueAt),
+        attempt: run.attempt,
+        ...(run.retry ? { will_retry: run.retry.willRetry, next_attempt_at: at(run.retry.nextAttemptAt) } : {}),
+      };
+    }
+    case 'refund.succeeded':
+    case 'refund.failed':
+      return refundEventData(event.refund, event.payment);
+    case 'card_registration.completed': {
+      const r = event.registration;
+      return { reference: r.reference, status: r.status, card: { brand: r.brand, last4: r.last4, exp_month: r.expMonth, exp_year: r.expYear } };
+    }
+    case 'card_registration.deleted':
+      return { reference: event.registration.reference, cancelled_schedules: event.cancelledSchedules };
+    case 'schedule.created': {
+      const s = event.schedule;
+      return {
+        schedule_reference: s.id,
+        card_registration_reference: s.cardRegistrationReference,
+        amount: formatDecimal(s.amountMinor, s.currency),
+        currency: s.currency,
+        recurrence: s.recurrence,
+        time_offset: s.timeOffset,
+        next_run_at: s.nextRunAt ? formatInOffset(s.nextRunAt, event.offsetMinutes) : null,
+        merchant_reference_id: s.merchantReferenceId,
+      };
+    }
+    case 'schedule.cancelled':
+      return { schedule_reference: event.scheduleId, reason: event.reason };
+    case 'schedule.suspended':
+      return {
+        schedule_reference: event.scheduleId,
+        transaction_id: event.payment.id,
+        consecutive_failed_runs: event.consecutiveFailedRuns,
+        failure_code: event.payment.failureCode,
+        failure_message: event.payment.failureMessage,
+      };
+  }
+}

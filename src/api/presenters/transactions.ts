@@ -1,0 +1,53 @@
+import type { Refund } from '../../db/schema.ts';
+import { formatDecimal } from '../../domain/money.ts';
+import type { TransactionRecord } from '../../domain/payments/query.ts';
+import { refundableMinor } from '../../domain/refunds/rules.ts';
+import type { RefundView, TransactionRefundState, TransactionView } from '../../schemas/transaction.ts';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export function refundView(r: Refund): RefundView {
+  return {
+    refund_id: r.id,
+    refund_type: r.type === 'full' ? 'FULL' : 'PARTIAL',
+    status: r.status,
+    amount: formatDecimal(r.amountMinor, r.currency),
+    currency: r.currency,
+    reason: r.reason,
+    notify_user: r.notifyUser,
+    acquirer_reference: r.acquirerReference,
+    failure_code: r.failureCode,
+    failure_message: r.failureMessage,
+    created_at: r.createdAt.toISOString(),
+    succeeded_at: iso(r.succeededAt),
+    failed_at: iso(r.failedAt),
+  };
+}
+
+/** A payment with its refunds, as integrators reconcile it (GET /transactions/{transaction_id}). */
+export function transactionView({ payment: p, refunds }: TransactionRecord): TransactionView {
+  const money = (minor: bigint) => formatDecimal(minor, p.currency);
+  const refundState: TransactionRefundState = p.refundedMinor === 0n ? 'not_refunded' : p.refundedMinor >= p.amountMinor ? 'refunded' : 'partially_refunded';
+  return {
+    transaction_id: p.id,
+    status: p.status,
+    refund_state: refundState,
+    amount: money(p.amountMinor),
+    currency: p.currency,
+    refunded_amount: money(p.refundedMinor),
+    pending_refund_amount: money(p.refundReservedMinor),
+    refundable_amount: money(p.status === 'succeeded' ? refundableMinor(p) : 0n),
+    refund_count: p.refundCount,
+    description: p.description,
+    merchant_reference_id: p.merchantReferenceId,
+    other_references: p.otherReferences,
+    card: p.cardBrand || p.cardLast4 ? { brand: p.cardBrand, last4: p.cardLast4 } : null,
+    failure_code: p.failureCode,
+    failure_message: p.failureMessage,
+    created_at: p.createdAt.toISOString(),
+    paid_at: iso(p.paidAt),
+    failed_at: iso(p.failedAt),
+    refunded_at: iso(p.refundedAt),
+    refunds: refunds.map(refundView),
+  };
+}

@@ -1,0 +1,56 @@
+import type { DbOrTx } from '../../db/client.ts';
+import type { CardRegistration, Payment, Refund, Schedule } from '../../db/schema.ts';
+import { type EventType, enqueueEvent } from './outbox.ts';
+
+/**
+ * What happened, as domain facts. The domain records facts; the API layer's event presenter
+ * (src/api/presenters/events.ts) turns each into the snake_case `data` integrators receive, once,
+ * when the event is written, so every delivery of one event carries the same bytes. The presenter
+ * reaches the domain through the application (`app.presentEvent`), never by import.
+ */
+export interface CheckoutContext {
+  kind: 'static' | 'dynamic';
+  linkSlug: string;
+  attempt: number;
+}
+
+export interface ScheduleRunContext {
+  scheduleId: string;
+  runId: string;
+  dueAt: Date;
+  /** The schedule's UTC offset in minutes: times in the event are written in it. */
+  offsetMinutes: number;
+  attempt: number;
+  /** Declined charges only. */
+  retry?: { willRetry: boolean; nextAttemptAt: Date | null };
+}
+
+export type DomainEvent =
+  | { type: 'payment.succeeded' | 'payment.failed'; payment: Payment; checkout?: CheckoutContext }
+  | { type: 'schedule.charge_succeeded' | 'schedule.charge_failed'; payment: Payment; run: ScheduleRunContext }
+  | { type: 'refund.succeeded' | 'refund.failed'; refund: Refund; payment: Payment }
+  | { type: 'card_registration.completed'; registration: CardRegistration }
+  | { type: 'card_registration.deleted'; registration: CardRegistration; cancelledSchedules: string[] }
+  | { type: 'schedule.created'; schedule: Schedule; offsetMinutes: number }
+  | { type: 'schedule.cancelled'; scheduleId: string; reason: 'requested' | 'card_registration_deleted' }
+  | { type: 'schedule.suspended'; scheduleId: string; payment: Payment; consecutiveFailedRuns: number };
+
+/** Renders a fact as the event's wire `data` (bigints as decimal strings, times as ISO 8601). */
+export type EventPresenter = (event: DomainEvent) => Record<string, unknown>;
+
+/** Writes a fact to the outbox in the caller's transaction, presented once for every delivery. */
+export function recordEvent(
+  present: EventPresenter,
+  tx: DbOrTx,
+  opts: { integratorId: string; event: DomainEvent; callbackUrl?: string | null; emailTo?: string | null; now: Date },
+): Promise<string> {
+  const type: EventType = opts.event.type;
+  return enqueueEvent(tx, {
+    integratorId: opts.integratorId,
+    type,
+    data: present(opts.event),
+    callbackUrl: opts.callbackUrl,
+    emailTo: opts.emailTo,
+    now: opts.now,
+  });
+}
