@@ -1,11 +1,11 @@
 import type { APIContext, APIRoute } from 'astro';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { PaylinkApp } from '../app.ts';
 import { sha256Hex } from '../crypto.ts';
-import { DomainError, type Messages } from '../domain/errors.ts';
+import { DomainError, invalidFields, type Messages } from '../domain/errors.ts';
 import { claimKey, completeKey, releaseKey } from '../domain/idempotency/store.ts';
 import type { Integrator } from '../domain/integrators/service.ts';
-import { issuesToMessages } from '../schemas/parse.ts';
+import { parseWith } from '../schemas/parse.ts';
 import { authenticate } from './auth.ts';
 import { readJsonBody } from './body.ts';
 import type { StatusCode } from './catalogue.ts';
@@ -39,6 +39,9 @@ export interface EndpointOptions<S extends z.ZodType | undefined> {
 
 const IDEMPOTENCY_KEY_MAX = 255;
 
+/** A browser form's body: any JSON object; the domain parses it with the form's own rules. */
+export const anyJsonObject = z.looseObject({});
+
 export function apiEndpoint<S extends z.ZodType | undefined = undefined>(options: EndpointOptions<S>): APIRoute {
   return async (context) => {
     const app = context.locals.paylink;
@@ -56,14 +59,9 @@ export function apiEndpoint<S extends z.ZodType | undefined = undefined>(options
             : await auth(app, context.request, raw?.value);
       let body: unknown;
       if (options.body) {
-        const parsed = options.body.safeParse(raw!.value);
-        if (!parsed.success) {
-          throw new DomainError('ER.02.30', 'Invalid client request due to invalid parameters', {
-            messages: issuesToMessages(parsed.error.issues),
-            httpStatus: 422,
-          });
-        }
-        body = parsed.data;
+        const parsed = parseWith(options.body, raw!.value);
+        if (!parsed.ok) throw invalidFields(parsed.messages);
+        body = parsed.value;
       }
       const execute = async () =>
         toResponse(

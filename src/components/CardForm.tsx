@@ -23,8 +23,9 @@
  * (src/schemas/card.ts, src/schemas/checkout.ts); the server checks everything again.
  */
 import { Component } from 'preact';
+import { type AmountRule, customerAmount } from '../schemas/amount-rules.ts';
 import { brandLabels, cardErrors as cardRuleErrors, cvcLength, detectBrand, formatCardNumber, formatExpiry } from '../schemas/card-rules.ts';
-import { type CustomerFieldPath, customerFieldError, customerRules } from '../schemas/checkout-rules.ts';
+import { type CustomerFieldPath, customerFieldError } from '../schemas/checkout-rules.ts';
 import type { FormField } from '../schemas/form-field.ts';
 
 export type ExtraField = FormField;
@@ -33,7 +34,8 @@ export interface CardFormProps {
   submitUrl: string;
   buttonLabel: string;
   fields?: ExtraField[];
-  amount?: { label: string; currency: string; hint?: string };
+  /** Ask for an amount, checked with the server's own rule. */
+  amount?: { label: string; currency: string; hint?: string; rule: AmountRule };
   extraBody?: Record<string, unknown>;
   cardLegend?: string;
   busyLabel?: string;
@@ -44,25 +46,19 @@ const CARD_KEYS = ['card.number', 'card.expiry', 'card.cvc', 'card.name'];
 
 const idFor = (name: string) => `f-${name.replace(/[^\w-]/g, '-')}`;
 
-function fieldError(field: ExtraField, value: string): string | undefined {
-  if (field.name in customerRules) return customerFieldError(field.name as CustomerFieldPath, value, field.required);
-  return value.trim() === '' && field.required ? `Enter ${field.label.toLowerCase()}` : undefined;
+// Every extra field is a customer field (src/domain/links/form.ts), checked by the server's own rule.
+const fieldError = (field: ExtraField, value: string) => customerFieldError(field.name as CustomerFieldPath, value, field.required);
+
+function amountError(value: string, rule: AmountRule): string | undefined {
+  const result = customerAmount(value, rule);
+  return 'message' in result ? result.message : undefined;
 }
 
-function amountError(value: string): string | undefined {
-  const text = value.replace(/,/g, '').trim();
-  if (text === '') return 'Enter the amount to pay';
-  return /^\d+(\.\d+)?$/.test(text) && Number(text) > 0 ? undefined : 'Enter an amount such as 100.00';
-}
-
-function formatAmount(value: string, currency: string): string | undefined {
-  const text = value.replace(/,/g, '').trim();
-  if (amountError(text)) return undefined;
-  try {
-    return new Intl.NumberFormat('en-US', { style: 'currency', currency }).format(Number(text));
-  } catch {
-    return undefined;
-  }
+function formatAmount(value: string, rule: AmountRule): string | undefined {
+  const result = customerAmount(value, rule);
+  return 'minor' in result
+    ? new Intl.NumberFormat('en-US', { style: 'currency', currency: rule.currency }).format(Number(result.minor) / 10 ** rule.exponent)
+    : undefined;
 }
 
 interface State {
@@ -111,7 +107,7 @@ export default class CardForm extends Component<CardFormProps, State> {
 
   private errorFor(name: string): string | undefined {
     if (name.startsWith('card.')) return this.cardErrors()[name];
-    if (name === 'amount') return amountError(this.value(name));
+    if (name === 'amount') return this.props.amount ? amountError(this.value(name), this.props.amount.rule) : undefined;
     const field = this.props.fields?.find((f) => f.name === name);
     return field && !field.readOnly ? fieldError(field, this.value(name)) : undefined;
   }
@@ -165,7 +161,6 @@ export default class CardForm extends Component<CardFormProps, State> {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
         body: JSON.stringify(body),
-        credentials: 'same-origin',
       });
       const json = await response.json().catch(() => undefined);
       const redirect = json?.data?.redirect_url;
@@ -275,7 +270,7 @@ export default class CardForm extends Component<CardFormProps, State> {
     const { busy, ready, alert } = this.state;
     const brand = detectBrand(this.value('card.number'));
     const numberId = idFor('card.number');
-    const shownAmount = amount ? formatAmount(this.value('amount'), amount.currency) : undefined;
+    const shownAmount = amount ? formatAmount(this.value('amount'), amount.rule) : undefined;
     const label = busy ? (this.props.busyLabel ?? 'Processing…') : shownAmount ? `${buttonLabel} ${shownAmount}` : buttonLabel;
     const onInput = (name: string, format: (v: string) => string) => (e: Event) => this.set(name, format((e.currentTarget as HTMLInputElement).value));
     return (

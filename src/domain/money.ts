@@ -16,8 +16,9 @@ export class MoneyError extends Error {
   }
 }
 
-/** Upper bound for any single amount: 10^15 minor units keeps well inside int8 and JS safe display. */
-export const MAX_MINOR_UNITS = 10n ** 15n;
+import { MAX_MINOR_UNITS } from '../schemas/amount-rules.ts';
+
+export { MAX_MINOR_UNITS };
 
 /** ISO 4217 codes that are funds, precious metals or testing codes: never card currencies. */
 const NOT_PAYABLE = new Set([

@@ -1,15 +1,9 @@
 import { inArray } from 'drizzle-orm';
+import { webhookBody } from '../api/presenters/events.ts';
 import type { PaylinkApp } from '../app.ts';
 import { integrators } from '../db/schema.ts';
 import type { Integrator } from '../domain/integrators/service.ts';
-import {
-  type AttemptRecord,
-  claimDueCallbacks,
-  type OutboxEvent,
-  type RecordedAttempt,
-  recordCallbackAttempts,
-  webhookBody,
-} from '../domain/notifications/callbacks.ts';
+import { type AttemptRecord, claimDueCallbacks, type OutboxEvent, type RecordedAttempt, recordCallbackAttempts } from '../domain/notifications/callbacks.ts';
 import { signatureHeader, signingSecrets } from '../domain/notifications/signing.ts';
 import { type AttemptOutcome, WebhookClient } from '../domain/notifications/webhook-client.ts';
 import type { Logger } from '../log.ts';

@@ -1,6 +1,9 @@
+import type { OutboxEvent, WebhookAttempt } from '../../db/schema.ts';
 import { formatDecimal } from '../../domain/money.ts';
 import type { DomainEvent } from '../../domain/notifications/domain-events.ts';
+import type { EventPage } from '../../domain/notifications/events.ts';
 import { formatInOffset } from '../../domain/schedules/recurrence.ts';
+import type { EventPayload } from '../../schemas/events.ts';
 import { paymentEventData } from './payments.ts';
 import { refundEventData } from './refunds.ts';
 
@@ -63,4 +66,49 @@ export function presentEvent(event: DomainEvent): Record<string, unknown> {
         failure_message: event.payment.failureMessage,
       };
   }
+}
+
+/** The JSON body POSTed for an event; byte-for-byte the same on every attempt. */
+export function eventPayload(event: Pick<OutboxEvent, 'id' | 'type' | 'createdAt' | 'data'>): EventPayload {
+  return { id: event.id, type: event.type, created_at: event.createdAt.toISOString(), data: event.data };
+}
+export const webhookBody = (event: Pick<OutboxEvent, 'id' | 'type' | 'createdAt' | 'data'>) => JSON.stringify(eventPayload(event));
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+/** An event with its callback and e-mail delivery state (GET /api/v1/events). */
+function eventView(row: OutboxEvent, attempts: WebhookAttempt[]) {
+  return {
+    ...eventPayload(row),
+    callback: {
+      url: row.callbackUrl,
+      state: row.callbackState,
+      attempts: row.callbackAttempts,
+      next_attempt_at: row.callbackState === 'pending' ? iso(row.callbackNextAt) : null,
+      delivered_at: iso(row.callbackDeliveredAt),
+      attempt_log: attempts.map((a) => ({
+        attempt: a.attempt,
+        started_at: a.startedAt.toISOString(),
+        status_code: a.statusCode,
+        latency_ms: a.latencyMs,
+        error: a.error,
+      })),
+    },
+    email: {
+      state: row.emailState,
+      attempts: row.emailAttempts,
+      next_attempt_at: row.emailState === 'pending' ? iso(row.emailNextAt) : null,
+      sent_at: iso(row.emailSentAt),
+      last_error: row.emailLastError,
+    },
+  };
+}
+
+/** A page of events; `next_after` is the last event's id, to pass as `after` for the next page. */
+export function eventPageView(page: EventPage) {
+  return {
+    events: page.events.map(({ event, attempts }) => eventView(event, attempts)),
+    has_more: page.hasMore,
+    next_after: page.events.at(-1)?.event.id ?? null,
+  };
 }

@@ -5,9 +5,11 @@ import { newUrlToken, newUuid, sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { CardRegistration, Integrator } from '../../db/schema.ts';
 import { cardRegistrations } from '../../db/schema.ts';
+import { cardSchema, expiryInFuture, parseExpiry } from '../../schemas/card.ts';
 import type { CardRegistrationCreate } from '../../schemas/card-registration.ts';
-import { DomainError, notFound } from '../errors.ts';
-import { enqueueEvent } from '../notifications/outbox.ts';
+import { parseWith } from '../../schemas/parse.ts';
+import { DomainError, invalidFields, notFound } from '../errors.ts';
+import { recordEvent } from '../notifications/domain-events.ts';
 import { cancelSchedulesTx } from '../schedules/cancel.ts';
 import { activeCardColumns } from './activation.ts';
 
@@ -40,11 +42,11 @@ export async function createCardRegistration(app: PaylinkApp, integrator: Integr
     expiresAt,
     createdAt: now,
   });
-  return { reference, link: `${app.origin()}/register/${token}`, expires_at: expiresAt.toISOString() };
+  return { reference, link: `${app.origin()}/register/${token}`, expiresAt };
 }
 
 /** The integrator's own registration, or undefined (another integrator's is never visible). */
-export async function findOwnRegistration(db: DbOrTx, integratorId: string, reference: string): Promise<CardRegistration | undefined> {
+async function findOwnRegistration(db: DbOrTx, integratorId: string, reference: string): Promise<CardRegistration | undefined> {
   if (!isUuid(reference)) return undefined;
   const [row] = await db
     .select()
@@ -53,30 +55,25 @@ export async function findOwnRegistration(db: DbOrTx, integratorId: string, refe
   return row;
 }
 
-export function registrationView(row: CardRegistration) {
-  return {
-    reference: row.reference,
-    status: row.status,
-    customer: { name: row.customerName, email: row.customerEmail },
-    card: row.cardToken ? { brand: row.brand, last4: row.last4, exp_month: row.expMonth, exp_year: row.expYear } : null,
-    created_at: row.createdAt.toISOString(),
-    expires_at: row.status === 'pending' ? (row.expiresAt?.toISOString() ?? null) : null,
-    activated_at: row.activatedAt?.toISOString() ?? null,
-    deleted_at: row.deletedAt?.toISOString() ?? null,
-  };
-}
-
-export async function getCardRegistration(app: PaylinkApp, integrator: Integrator, reference: string) {
+export async function getCardRegistration(app: PaylinkApp, integrator: Integrator, reference: string): Promise<CardRegistration> {
   const row = await findOwnRegistration(app.db, integrator.id, reference);
   if (!row) throw notFound('reference', 'Card registration');
-  return registrationView(row);
+  return row;
+}
+
+/** What a deletion did; `deletedNow` is false when it had been deleted before (nothing changed). */
+export interface CardDeletion {
+  registration: CardRegistration;
+  deletedNow: boolean;
+  cancelledSchedules: string[];
+  at: Date;
 }
 
 /**
  * Deletes a registration and cancels every schedule that charges it, in one transaction.
- * Deleting twice is harmless (OK.11.21).
+ * Deleting twice is harmless.
  */
-export async function deleteCardRegistration(app: PaylinkApp, integrator: Integrator, reference: string) {
+export async function deleteCardRegistration(app: PaylinkApp, integrator: Integrator, reference: string): Promise<CardDeletion> {
   const now = app.now();
   return app.db.transaction(async (tx) => {
     if (!isUuid(reference)) throw notFound('reference', 'Reference');
@@ -86,23 +83,25 @@ export async function deleteCardRegistration(app: PaylinkApp, integrator: Integr
       .where(and(eq(cardRegistrations.reference, reference.toLowerCase()), eq(cardRegistrations.integratorId, integrator.id)))
       .for('update');
     if (!row) throw notFound('reference', 'Reference');
-    if (row.status === 'deleted')
-      return { code: 'OK.11.21' as const, data: { reference: row.reference, timestamp: row.deletedAt?.toISOString() ?? now.toISOString() } };
-    await tx.update(cardRegistrations).set({ status: 'deleted', deletedAt: now, pageTokenHash: null }).where(eq(cardRegistrations.reference, row.reference));
-    const cancelled = await cancelSchedulesTx(tx, {
+    if (row.status === 'deleted') return { registration: row, deletedNow: false, cancelledSchedules: [], at: row.deletedAt ?? now };
+    const [deleted] = await tx
+      .update(cardRegistrations)
+      .set({ status: 'deleted', deletedAt: now, pageTokenHash: null })
+      .where(eq(cardRegistrations.reference, row.reference))
+      .returning();
+    const cancelled = await cancelSchedulesTx(app, tx, {
       integratorId: integrator.id,
       cardRegistrationReference: row.reference,
       now,
       reason: 'card_registration_deleted',
     });
-    await enqueueEvent(tx, {
+    await recordEvent(app.presentEvent, tx, {
       integratorId: integrator.id,
-      type: 'card_registration.deleted',
-      data: { reference: row.reference, cancelled_schedules: cancelled },
+      event: { type: 'card_registration.deleted', registration: deleted!, cancelledSchedules: cancelled },
       callbackUrl: row.callbackUrl,
       now,
     });
-    return { code: 'OK.11.20' as const, data: { reference: row.reference, cancelled_schedules: cancelled, timestamp: now.toISOString() } };
+    return { registration: deleted!, deletedNow: true, cancelledSchedules: cancelled, at: now };
   });
 }
 
@@ -121,20 +120,37 @@ export async function registrationForPage(app: PaylinkApp, token: string) {
 }
 
 /**
+ * The hosted page's submission as the browser sends it (`{ card: { number, expiry, cvc, name } }`),
+ * checked with the card form's own rules and the expiry against our clock, then completed.
+ */
+export async function submitRegistrationCard(app: PaylinkApp, token: string, input: unknown): Promise<CardRegistration> {
+  const parsed = parseWith(cardSchema, (input as { card?: unknown } | null)?.card ?? {}, 'card');
+  if (!parsed.ok) throw invalidFields(parsed.messages);
+  const expiry = parseExpiry(parsed.value.expiry)!;
+  if (!expiryInFuture(expiry, app.now())) throw invalidFields({ 'card.expiry': ['This card has expired: check the expiry date'] });
+  return completeCardRegistration(app, token, {
+    number: parsed.value.number,
+    expMonth: expiry.month,
+    expYear: expiry.year,
+    cvc: parsed.value.cvc,
+    holderName: parsed.value.name,
+  });
+}
+
+/**
  * The customer submits a card on the hosted page. One attempt is counted first (a bounded
  * number per registration), then the acquirer verifies and vaults the card outside any
  * transaction, then the registration becomes active and `card_registration.completed` is
  * written to the outbox. Submitting again after success changes nothing.
  */
-export async function completeCardRegistration(app: PaylinkApp, token: string, card: CardInput) {
+export async function completeCardRegistration(app: PaylinkApp, token: string, card: CardInput): Promise<CardRegistration> {
   const page = await registrationForPage(app, token);
   if (page.state === 'not_found')
     throw new DomainError('ER.02.30', 'Card registration does not exist', {
       httpStatus: 404,
       messages: { token: ['This registration link is not valid. Ask the merchant for a new one.'] },
     });
-  if (page.state === 'completed')
-    return { code: 'OK.11.00' as const, data: { reference: page.row.reference, status: 'active', return_url: page.row.returnUrl } };
+  if (page.state === 'completed') return page.row;
   if (page.state === 'expired')
     throw new DomainError('ER.12.30', 'Card registration is not active', {
       httpStatus: 410,
@@ -169,18 +185,17 @@ export async function completeCardRegistration(app: PaylinkApp, token: string, c
       .set(activeCardColumns(verified, card.holderName, now))
       .where(and(eq(cardRegistrations.reference, row.reference), eq(cardRegistrations.status, 'pending')))
       .returning();
-    if (!activated) return { code: 'OK.11.00' as const, data: { reference: row.reference, status: 'active', return_url: row.returnUrl } };
-    await enqueueEvent(tx, {
+    if (!activated) {
+      // Completed meanwhile by a concurrent submit: report what it recorded.
+      const [current] = await tx.select().from(cardRegistrations).where(eq(cardRegistrations.reference, row.reference));
+      return current!;
+    }
+    await recordEvent(app.presentEvent, tx, {
       integratorId: row.integratorId,
-      type: 'card_registration.completed',
-      data: {
-        reference: row.reference,
-        status: 'active',
-        card: { brand: verified.brand, last4: verified.last4, exp_month: verified.expMonth, exp_year: verified.expYear },
-      },
+      event: { type: 'card_registration.completed', registration: activated },
       callbackUrl: row.callbackUrl,
       now,
     });
-    return { code: 'OK.11.00' as const, data: { reference: row.reference, status: 'active', return_url: row.returnUrl } };
+    return activated;
   });
 }

@@ -1,14 +1,22 @@
 import type { Link } from '../../db/schema.ts';
-import { formatMoney, MoneyError, parseAmount } from '../money.ts';
+import { type AmountRule, customerAmount } from '../../schemas/amount-rules.ts';
+import { currencyExponent, formatMoney } from '../money.ts';
 
 /**
- * The amount a customer types on an open-amount link: parsed exactly (never floats), then held
- * to the link's min/max when they are in the same currency.
+ * The rule for an amount the customer types on an open-amount link: the currency's exponent and
+ * the link's min/max when they are in the same currency. The card island runs the same rule.
  */
+export function amountRule(link: Pick<Link, 'minAmountMinor' | 'maxAmountMinor' | 'currency'>, currency: string): AmountRule {
+  const sameCurrency = currency === link.currency;
+  const bound = (minor: bigint | null) => (sameCurrency && minor !== null ? { minor: minor.toString(), shown: formatMoney(minor, currency) } : undefined);
+  return { currency, exponent: currencyExponent(currency) ?? 2, min: bound(link.minAmountMinor), max: bound(link.maxAmountMinor) };
+}
+
+/** Words a bound the way the dynamic link API reports it ("must be at least ₱100.00"). */
 export function checkAmountBounds(link: Pick<Link, 'minAmountMinor' | 'maxAmountMinor' | 'currency'>, minor: bigint, currency: string): string | undefined {
-  if (currency !== link.currency) return undefined;
-  if (link.minAmountMinor !== null && minor < link.minAmountMinor) return `must be at least ${formatMoney(link.minAmountMinor, currency)}`;
-  if (link.maxAmountMinor !== null && minor > link.maxAmountMinor) return `must be at most ${formatMoney(link.maxAmountMinor, currency)}`;
+  const rule = amountRule(link, currency);
+  if (rule.min && minor < BigInt(rule.min.minor)) return `must be at least ${rule.min.shown}`;
+  if (rule.max && minor > BigInt(rule.max.minor)) return `must be at most ${rule.max.shown}`;
   return undefined;
 }
 
@@ -17,15 +25,5 @@ export function parseCustomerAmount(
   input: string | undefined,
   currency: string,
 ): { minor: bigint } | { message: string } {
-  const text = (input ?? '').replace(/,/g, '').trim();
-  if (text === '') return { message: 'Enter the amount to pay' };
-  try {
-    const { minor } = parseAmount(text, currency);
-    const bounds = checkAmountBounds(link, minor, currency);
-    return bounds ? { message: `The amount ${bounds}` } : { minor };
-  } catch (error) {
-    if (!(error instanceof MoneyError)) throw error;
-    // MoneyError reads either as a predicate ("must be …") or as a sentence ("PHP allows …").
-    return { message: /^(must|is)\b/.test(error.message) ? `The amount ${error.message}` : `${error.message} in the amount` };
-  }
+  return customerAmount(input ?? '', amountRule(link, currency));
 }

@@ -6,7 +6,8 @@ import type { PaylinkApp } from '../../app.ts';
 import { newId, sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, cardRegistrations, integrators, links } from '../../db/schema.ts';
-import { issuesToMessages } from '../../schemas/parse.ts';
+import { parseExpiry } from '../../schemas/card-rules.ts';
+import { parseWith } from '../../schemas/parse.ts';
 import { type Seed, type SeedIntegrator, type SeedLink, seedSchema } from '../../schemas/provisioning.ts';
 import { activeCardColumns } from '../cards/activation.ts';
 import { readLogoSource, validateLogo } from '../links/logos.ts';
@@ -55,12 +56,12 @@ export function readSeedFile(path: string): Seed {
   } catch (error) {
     throw new ProvisioningError(`PAYLINK_SEED ${path} cannot be read as JSON: ${(error as Error).message}`);
   }
-  const parsed = seedSchema.safeParse(json);
-  if (!parsed.success) {
-    const lines = Object.entries(issuesToMessages(parsed.error.issues)).map(([k, v]) => `  ${k}: ${v.join('; ')}`);
+  const parsed = parseWith(seedSchema, json);
+  if (!parsed.ok) {
+    const lines = Object.entries(parsed.messages).map(([k, v]) => `  ${k}: ${v.join('; ')}`);
     throw new ProvisioningError(`PAYLINK_SEED ${path} is invalid:\n${lines.join('\n')}`);
   }
-  return parsed.data;
+  return parsed.value;
 }
 
 function amountOrUndefined(value: string | undefined, currency: string, field: string): bigint | undefined {
@@ -164,11 +165,11 @@ async function upsertCard(app: PaylinkApp, integratorId: string, card: SeedInteg
     if (existing.integratorId !== integratorId) throw new ProvisioningError(`card ${card.reference}: the reference belongs to another integrator`);
     return; // a registration is immutable once made; delete it through the API to replace it
   }
-  const [mm, yy] = card.expiry.split('/') as [string, string];
-  const expYear = yy.length === 2 ? 2000 + Number(yy) : Number(yy);
+  const expiry = parseExpiry(card.expiry);
+  if (!expiry) throw new ProvisioningError(`card ${card.reference}: expiry must be MM/YY`);
   // The acquirer call happens outside any transaction; its idempotency key makes a retry safe.
   const verified = await app.acquirer.verifyCard(
-    { number: card.number, expMonth: Number(mm), expYear, holderName: card.holder },
+    { number: card.number, expMonth: expiry.month, expYear: expiry.year, holderName: card.holder },
     { idempotencyKey: `seed-card:${card.reference}` },
   );
   if (verified.status !== 'verified') throw new ProvisioningError(`card ${card.reference}: the sandbox declined it (${verified.code})`);

@@ -8,18 +8,11 @@ import type { Db } from '../../db/client.ts';
  */
 import type { OutboxEvent } from '../../db/schema.ts';
 import { outboxEvents, webhookAttempts } from '../../db/schema.ts';
-import type { EventPayload } from '../../schemas/events.ts';
 import { claimDue } from './outbox.ts';
 import { nextRetry } from './retry.ts';
 import type { AttemptOutcome } from './webhook-client.ts';
 
 export type { OutboxEvent };
-
-/** The JSON body POSTed for an event; byte-for-byte the same on every attempt. */
-export function eventPayload(event: Pick<OutboxEvent, 'id' | 'type' | 'createdAt' | 'data'>): EventPayload {
-  return { id: event.id, type: event.type, created_at: event.createdAt.toISOString(), data: event.data };
-}
-export const webhookBody = (event: Pick<OutboxEvent, 'id' | 'type' | 'createdAt' | 'data'>) => JSON.stringify(eventPayload(event));
 
 /** Claims due callbacks under a lease (see claimDue). */
 export const claimDueCallbacks = (db: Db, opts: { now: Date; leaseMs: number; limit: number }): Promise<OutboxEvent[]> => claimDue(db, 'callback', opts);

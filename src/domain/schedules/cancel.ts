@@ -1,7 +1,8 @@
 import { and, eq, inArray, ne } from 'drizzle-orm';
+import type { PaylinkApp } from '../../app.ts';
 import type { Tx } from '../../db/client.ts';
 import { scheduleRuns, schedules } from '../../db/schema.ts';
-import { enqueueEvent } from '../notifications/outbox.ts';
+import { recordEvent } from '../notifications/domain-events.ts';
 
 /**
  * Cancels schedules in the caller's transaction: no further occurrences, and retries waiting
@@ -10,6 +11,7 @@ import { enqueueEvent } from '../notifications/outbox.ts';
  * Returns the references cancelled now (already-cancelled ones are left as they are).
  */
 export async function cancelSchedulesTx(
+  app: Pick<PaylinkApp, 'presentEvent'>,
   tx: Tx,
   opts: { integratorId: string; scheduleId?: string; cardRegistrationReference?: string; now: Date; reason: 'requested' | 'card_registration_deleted' },
 ): Promise<string[]> {
@@ -28,10 +30,9 @@ export async function cancelSchedulesTx(
     .set({ status: 'cancelled', nextAttemptAt: null, completedAt: opts.now })
     .where(and(inArray(scheduleRuns.scheduleId, ids), eq(scheduleRuns.status, 'retrying')));
   for (const schedule of cancelled) {
-    await enqueueEvent(tx, {
+    await recordEvent(app.presentEvent, tx, {
       integratorId: opts.integratorId,
-      type: 'schedule.cancelled',
-      data: { schedule_reference: schedule.id, reason: opts.reason },
+      event: { type: 'schedule.cancelled', scheduleId: schedule.id, reason: opts.reason },
       callbackUrl: schedule.callbackUrl,
       now: opts.now,
     });

@@ -117,7 +117,7 @@ export async function claimDueOccurrences(app: PaylinkApp, opts: { limit: number
     const advance: { id: string; next: string | null }[] = [];
     for (const s of due) {
       if (s.cardStatus !== 'active' || !s.cardToken) {
-        await cancelSchedulesTx(tx, { integratorId: s.integratorId, scheduleId: s.scheduleId, now, reason: 'card_registration_deleted' });
+        await cancelSchedulesTx(app, tx, { integratorId: s.integratorId, scheduleId: s.scheduleId, now, reason: 'card_registration_deleted' });
         continue;
       }
       const rec = { cronPattern: s.cronPattern, offsetMinutes: parseTimeOffset(s.timeOffset) ?? 0 };

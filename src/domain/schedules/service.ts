@@ -1,17 +1,17 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { PaylinkApp } from '../../app.ts';
 import { newId, sha256Hex } from '../../crypto.ts';
-import type { Integrator } from '../../db/schema.ts';
+import type { Integrator, Payment, Schedule, ScheduleRun } from '../../db/schema.ts';
 import { cardRegistrations, payments, scheduleRuns, schedules } from '../../db/schema.ts';
-import { issuesToMessages } from '../../schemas/parse.ts';
+import { parseWith } from '../../schemas/parse.ts';
 import { scheduleDataSchema } from '../../schemas/schedule.ts';
 import { isUuid } from '../cards/service.ts';
 import { invalidFields, type Messages, notFound } from '../errors.ts';
-import { formatDecimal, isCurrency, MoneyError, parseAmount } from '../money.ts';
-import { enqueueEvent } from '../notifications/outbox.ts';
+import { isCurrency, MoneyError, parseAmount } from '../money.ts';
+import { recordEvent } from '../notifications/domain-events.ts';
 import { cancelSchedulesTx } from './cancel.ts';
 import { verifySchedulePayload } from './jwt.ts';
-import { formatInOffset, nextOccurrence, parseRecurrence, parseTimeOffset, type Recurrence } from './recurrence.ts';
+import { nextOccurrence, parseRecurrence, type Recurrence } from './recurrence.ts';
 
 /** Spec rule 1: an unknown, inactive or foreign card reference reads the same: it does not exist. */
 export const CARD_REFERENCE_MISSING = 'Card registration reference does not exist';
@@ -39,14 +39,13 @@ export async function createSchedule(app: PaylinkApp, integrator: Integrator, to
   if (claims.data === undefined || claims.data === null || typeof claims.data !== 'object') {
     throw invalidFields({ data: ['is required: the JWT must carry the schedule as its `data` claim (spec §2.2)'] });
   }
-  const parsed = scheduleDataSchema.safeParse(claims.data);
-  const messages: Messages = {};
-  if (!parsed.success) Object.assign(messages, issuesToMessages(parsed.error.issues, 'data'));
+  const parsed = parseWith(scheduleDataSchema, claims.data, 'data');
+  const messages: Messages = parsed.ok ? {} : { ...parsed.messages };
   // Spec rule 1 (and the 422 sample): a card reference that is not usable is `messages.reference`.
   const rawReference = (claims.data as { credit_card?: { reference?: unknown } }).credit_card?.reference;
   if (typeof rawReference === 'string' && !isUuid(rawReference)) messages.reference = [CARD_REFERENCE_MISSING];
-  if (!parsed.success) throw invalidFields(messages);
-  const data = parsed.data;
+  if (!parsed.ok) throw invalidFields(messages);
+  const data = parsed.value;
 
   let amountMinor: bigint | undefined;
   if (!isCurrency(data.payment.currency)) messages['data.payment.currency'] = ['is not a supported ISO 4217 currency code'];
@@ -101,7 +100,7 @@ export async function createSchedule(app: PaylinkApp, integrator: Integrator, to
         createdAt: now,
       })
       .onConflictDoNothing({ target: [schedules.integratorId, schedules.payloadHash] })
-      .returning({ id: schedules.id });
+      .returning();
     if (inserted.length === 0) {
       // The same JWT arrived twice at once: the other request created it.
       const [first] = await tx
@@ -110,19 +109,9 @@ export async function createSchedule(app: PaylinkApp, integrator: Integrator, to
         .where(and(eq(schedules.integratorId, integrator.id), eq(schedules.payloadHash, hash)));
       return { reference: first!.id, replayed: true };
     }
-    await enqueueEvent(tx, {
+    await recordEvent(app.presentEvent, tx, {
       integratorId: integrator.id,
-      type: 'schedule.created',
-      data: {
-        schedule_reference: id,
-        card_registration_reference: card.reference,
-        amount: formatDecimal(amountMinor!, data.payment.currency),
-        currency: data.payment.currency,
-        recurrence: data.schedule,
-        time_offset: data.time_offset,
-        next_run_at: nextRunAt ? formatInOffset(nextRunAt, rec!.offsetMinutes) : null,
-        merchant_reference_id: data.payment.merchant_reference_id ?? null,
-      },
+      event: { type: 'schedule.created', schedule: inserted[0]!, offsetMinutes: rec!.offsetMinutes },
       callbackUrl: data.route?.callback_url ?? null,
       now,
     });
@@ -130,8 +119,15 @@ export async function createSchedule(app: PaylinkApp, integrator: Integrator, to
   });
 }
 
-/** DELETE /schedule with a schedule reference. Cancelling twice is harmless (OK.12.21). */
-export async function cancelSchedule(app: PaylinkApp, integrator: Integrator, reference: string) {
+/** What a cancellation did; `cancelledNow` is false when it had been cancelled before (nothing changed). */
+export interface ScheduleCancellation {
+  reference: string;
+  cancelledNow: boolean;
+  at: Date;
+}
+
+/** DELETE /schedule with a schedule reference. Cancelling twice is harmless. */
+export async function cancelSchedule(app: PaylinkApp, integrator: Integrator, reference: string): Promise<ScheduleCancellation> {
   const now = app.now();
   return app.db.transaction(async (tx) => {
     const [row] = await tx
@@ -140,58 +136,31 @@ export async function cancelSchedule(app: PaylinkApp, integrator: Integrator, re
       .where(and(eq(schedules.id, reference), eq(schedules.integratorId, integrator.id)))
       .for('update');
     if (!row) throw notFound('reference', 'Reference');
-    if (row.status === 'cancelled')
-      return { code: 'OK.12.21' as const, data: { reference: row.id, timestamp: row.cancelledAt?.toISOString() ?? now.toISOString() } };
-    await cancelSchedulesTx(tx, { integratorId: integrator.id, scheduleId: row.id, now, reason: 'requested' });
-    return { code: 'OK.12.20' as const, data: { reference: row.id, timestamp: now.toISOString() } };
+    if (row.status === 'cancelled') return { reference: row.id, cancelledNow: false, at: row.cancelledAt ?? now };
+    await cancelSchedulesTx(app, tx, { integratorId: integrator.id, scheduleId: row.id, now, reason: 'requested' });
+    return { reference: row.id, cancelledNow: true, at: now };
   });
 }
 
-/** GET /schedules/{reference}: state, the recurrence as given, the next run, and the runs. */
-export async function getSchedule(app: PaylinkApp, integrator: Integrator, reference: string, opts: { runLimit?: number } = {}) {
-  const [row] = await app.db
+/** A schedule with its most recent runs (newest first) and each run's transaction. */
+export interface ScheduleRecord {
+  schedule: Schedule;
+  runs: Array<{ run: ScheduleRun; payment: Pick<Payment, 'id' | 'status' | 'refundedMinor'> | null }>;
+}
+
+/** GET /schedules/{reference}: the schedule and its runs. */
+export async function getSchedule(app: PaylinkApp, integrator: Integrator, reference: string, opts: { runLimit?: number } = {}): Promise<ScheduleRecord> {
+  const [schedule] = await app.db
     .select()
     .from(schedules)
     .where(and(eq(schedules.id, reference), eq(schedules.integratorId, integrator.id)));
-  if (!row) throw notFound('reference', 'Schedule');
-  const offset = parseTimeOffset(row.timeOffset) ?? 0;
-  const at = (d: Date | null) => (d ? formatInOffset(d, offset) : null);
+  if (!schedule) throw notFound('reference', 'Schedule');
   const runs = await app.db
     .select({ run: scheduleRuns, payment: { id: payments.id, status: payments.status, refundedMinor: payments.refundedMinor } })
     .from(scheduleRuns)
     .leftJoin(payments, eq(payments.id, scheduleRuns.paymentId))
-    .where(eq(scheduleRuns.scheduleId, row.id))
+    .where(eq(scheduleRuns.scheduleId, schedule.id))
     .orderBy(desc(scheduleRuns.dueAt))
     .limit(opts.runLimit ?? 100);
-  return {
-    reference: row.id,
-    status: row.status,
-    card_registration_reference: row.cardRegistrationReference,
-    recurrence: row.recurrence,
-    time_offset: row.timeOffset,
-    amount: formatDecimal(row.amountMinor, row.currency),
-    currency: row.currency,
-    description: row.description,
-    merchant_reference_id: row.merchantReferenceId,
-    other_references: row.otherReferences,
-    notify_user: row.notifyUser,
-    next_run_at: row.status === 'active' ? at(row.nextRunAt) : null,
-    consecutive_failures: row.consecutiveFailures,
-    created_at: at(row.createdAt),
-    cancelled_at: at(row.cancelledAt),
-    suspended_at: at(row.suspendedAt),
-    runs: runs.map(({ run, payment }) => ({
-      id: run.id,
-      due_at: at(run.dueAt),
-      status: run.status,
-      attempts: run.attempts,
-      next_attempt_at: run.status === 'retrying' ? at(run.nextAttemptAt) : null,
-      transaction_id: payment?.id ?? null,
-      transaction_status: payment?.status ?? null,
-      refunded_amount: payment ? formatDecimal(payment.refundedMinor, row.currency) : null,
-      failure_code: run.lastFailureCode,
-      failure_message: run.lastFailureMessage,
-      completed_at: at(run.completedAt),
-    })),
-  };
+  return { schedule, runs };
 }

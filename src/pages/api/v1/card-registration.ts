@@ -1,4 +1,5 @@
 import { apiEndpoint, methodNotAllowed } from '../../../api/endpoint.ts';
+import { presentDeletion } from '../../../api/presenters/cards.ts';
 import { deleteCardRegistration } from '../../../domain/cards/service.ts';
 import { referenceBodySchema } from '../../../schemas/schedule.ts';
 
@@ -6,6 +7,6 @@ import { referenceBodySchema } from '../../../schemas/schedule.ts';
 export const DELETE = apiEndpoint({
   body: referenceBodySchema,
   idempotent: false,
-  run: async ({ app, integrator, body }) => deleteCardRegistration(app, integrator, body.reference),
+  run: async ({ app, integrator, body }) => presentDeletion(await deleteCardRegistration(app, integrator, body.reference)),
 });
 export const ALL = methodNotAllowed(['DELETE']);

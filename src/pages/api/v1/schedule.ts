@@ -1,4 +1,6 @@
 import { apiEndpoint, methodNotAllowed } from '../../../api/endpoint.ts';
+import { presentDeletion } from '../../../api/presenters/cards.ts';
+import { presentCancellation } from '../../../api/presenters/schedules.ts';
 import { deleteCardRegistration, isUuid } from '../../../domain/cards/service.ts';
 import { notFound } from '../../../domain/errors.ts';
 import { cancelSchedule, createSchedule, isScheduleReference } from '../../../domain/schedules/service.ts';
@@ -21,8 +23,8 @@ export const DELETE = apiEndpoint({
   body: referenceBodySchema,
   idempotent: false,
   run: async ({ app, integrator, body }) => {
-    if (isScheduleReference(body.reference)) return cancelSchedule(app, integrator, body.reference);
-    if (isUuid(body.reference)) return deleteCardRegistration(app, integrator, body.reference);
+    if (isScheduleReference(body.reference)) return presentCancellation(await cancelSchedule(app, integrator, body.reference));
+    if (isUuid(body.reference)) return presentDeletion(await deleteCardRegistration(app, integrator, body.reference));
     throw notFound('reference', 'Reference');
   },
 });

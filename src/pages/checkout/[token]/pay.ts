@@ -1,5 +1,5 @@
+import { payBySessionToken } from '../../../api/checkout-endpoints.ts';
 import { methodNotAllowed } from '../../../api/endpoint.ts';
-import { payBySessionToken } from '../_routes.ts';
 
 /** The checkout form's card submission (same origin, JSON; see src/components/CardForm.tsx). */
 export const POST = payBySessionToken;

@@ -1,5 +1,5 @@
+import { payStaticLink } from '../../../api/checkout-endpoints.ts';
 import { methodNotAllowed } from '../../../api/endpoint.ts';
-import { payStaticLink } from '../../checkout/_routes.ts';
 
 /** A static link's card submission: the first one creates the session named by the page's token. */
 export const POST = payStaticLink;
