@@ -3,13 +3,13 @@ import { z } from 'zod';
 import type { PaylinkApp } from '../app.ts';
 import { sha256Hex } from '../crypto.ts';
 import { DomainError, invalidFields, type Messages } from '../domain/errors.ts';
-import { claimKey, completeKey, releaseKey } from '../domain/idempotency/store.ts';
 import type { Integrator } from '../domain/integrators/service.ts';
 import { parseWith } from '../schemas/parse.ts';
 import { authenticate } from './auth.ts';
 import { readJsonBody } from './body.ts';
 import type { StatusCode } from './catalogue.ts';
 import { buildEnvelope, envelopeResponse } from './envelope.ts';
+import { claimKey, completeKey, releaseKey } from './idempotency.ts';
 
 /** What a route's `run` returns: an envelope's code and data, or a finished Response. */
 export type EndpointResult = { code: StatusCode; data?: Record<string, unknown>; httpStatus?: number; messages?: Messages | string } | Response;

@@ -1,12 +1,13 @@
 import { inArray } from 'drizzle-orm';
+import pMap from 'p-map';
 import { webhookBody } from '../api/presenters/events.ts';
 import type { PaylinkApp } from '../app.ts';
 import { integrators } from '../db/schema.ts';
 import type { Integrator } from '../domain/integrators/service.ts';
 import { type AttemptRecord, claimDueCallbacks, type OutboxEvent, type RecordedAttempt, recordCallbackAttempts } from '../domain/notifications/callbacks.ts';
 import { signatureHeader, signingSecrets } from '../domain/notifications/signing.ts';
-import { type AttemptOutcome, WebhookClient } from '../domain/notifications/webhook-client.ts';
 import type { Logger } from '../log.ts';
+import { type AttemptOutcome, WebhookClient } from '../outbound/webhook-client.ts';
 import { type Loop, startLoop } from './loop.ts';
 
 /**
@@ -96,19 +97,18 @@ export function createCallbackSender(app: PaylinkApp, opts: { batchSize?: number
       const ids = [...new Set(events.map((e) => e.integratorId))];
       const rows = await app.db.select().from(integrators).where(inArray(integrators.id, ids));
       const byId = new Map(rows.map((r) => [r.id, r]));
-      let next = 0;
-      const worker = async () => {
-        while (next < events.length) {
-          const event = events[next++]!;
+      await pMap(
+        events,
+        async (event) => {
           try {
             await deliverOne(event, byId.get(event.integratorId));
           } catch (error) {
             // The lease lapses and the event is claimed again.
             log.error('callback delivery crashed', { event_id: event.id, error });
           }
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(concurrency, events.length) }, worker));
+        },
+        { concurrency },
+      );
       return events.length;
     },
     close: () => client.close(),

@@ -1,5 +1,5 @@
+import { purgeExpiredKeys } from '../api/idempotency.ts';
 import type { PaylinkApp } from '../app.ts';
-import { purgeExpiredKeys } from '../domain/idempotency/store.ts';
 import { startCallbackLoop } from './callbacks.ts';
 import { type Loop, startLoop } from './loop.ts';
 import { startMailerLoop } from './mailer.ts';

@@ -1,6 +1,7 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import nodemailer from 'nodemailer';
+import pMap from 'p-map';
 import type { PaylinkApp } from '../app.ts';
 import type { OutboxEvent } from '../domain/notifications/callbacks.ts';
 import { renderEmail } from '../domain/notifications/email/templates.ts';
@@ -95,18 +96,17 @@ export function createMailer(app: PaylinkApp, opts: { random?: () => number } = 
   return {
     async sendDue() {
       const events = await claimDueEmails(app.db, { now: app.now(), leaseMs: LEASE_MS, limit: BATCH });
-      let next = 0;
-      const worker = async () => {
-        while (next < events.length) {
-          const event = events[next++]!;
+      await pMap(
+        events,
+        async (event) => {
           try {
             await sendOne(event);
           } catch (error) {
             log.error('mail sending crashed', { event_id: event.id, error });
           }
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(CONCURRENCY, events.length) }, worker));
+        },
+        { concurrency: CONCURRENCY },
+      );
       return events.length;
     },
     async close() {

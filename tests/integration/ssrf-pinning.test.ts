@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { WebhookClient } from '../../src/domain/notifications/webhook-client.ts';
+import { WebhookClient } from '../../src/outbound/webhook-client.ts';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
 /**

@@ -1,17 +1,9 @@
 import { count, eq } from 'drizzle-orm';
-import type { DbOrTx } from '../../db/client.ts';
-import type { Integrator } from '../../db/schema.ts';
-import { links } from '../../db/schema.ts';
+import type { PaylinkApp } from '../../app.ts';
+import { type Integrator, links } from '../../db/schema.ts';
 
-/** What GET /api/v1/integrator shows an integrator about its own account (never secrets). */
-export async function integratorProfile(db: DbOrTx, integrator: Integrator) {
-  const [row] = await db.select({ n: count() }).from(links).where(eq(links.integratorId, integrator.id));
-  return {
-    id: integrator.id,
-    name: integrator.name,
-    email: integrator.email,
-    refund_capabilities: { default: 'full_partial', ...integrator.refundCapabilities },
-    links: row?.n ?? 0,
-    created_at: integrator.createdAt.toISOString(),
-  };
+/** What an integrator may see of its own account (never secrets), and how many links it has. */
+export async function integratorProfile(app: PaylinkApp, integrator: Integrator): Promise<{ integrator: Integrator; linkCount: number }> {
+  const [row] = await app.db.select({ n: count() }).from(links).where(eq(links.integratorId, integrator.id));
+  return { integrator, linkCount: row?.n ?? 0 };
 }

@@ -8,9 +8,9 @@ import type { Db } from '../../db/client.ts';
  */
 import type { OutboxEvent } from '../../db/schema.ts';
 import { outboxEvents, webhookAttempts } from '../../db/schema.ts';
+import type { AttemptOutcome } from '../../outbound/webhook-client.ts';
 import { claimDue } from './outbox.ts';
 import { nextRetry } from './retry.ts';
-import type { AttemptOutcome } from './webhook-client.ts';
 
 export type { OutboxEvent };
 

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { PaylinkApp } from '../../app.ts';
-import { integrators } from '../../db/schema.ts';
+import { type Integrator, integrators } from '../../db/schema.ts';
 import { newWebhookSecret } from '../integrators/provisioning.ts';
 import { ROTATION_GRACE_MS } from './signing.ts';
 
@@ -10,7 +10,8 @@ import { ROTATION_GRACE_MS } from './signing.ts';
  * the integrator can switch receivers over without dropping a message. A second rotation inside
  * the window retires the older secret at once: only one previous secret is kept.
  */
-export async function rotateWebhookSecret(app: PaylinkApp, integratorId: string): Promise<{ secret: string; previousValidUntil: Date }> {
+export async function rotateWebhookSecret(app: PaylinkApp, integrator: Pick<Integrator, 'id'>): Promise<{ secret: string; previousValidUntil: Date }> {
+  const integratorId = integrator.id;
   const secret = newWebhookSecret();
   const now = app.now();
   await app.db.transaction(async (tx) => {

@@ -1,4 +1,5 @@
 import { and, eq, lte, sql } from 'drizzle-orm';
+import pMap from 'p-map';
 import type { ChargeResult } from '../../acquirer/acquirer.ts';
 import type { PaylinkApp } from '../../app.ts';
 import { newId } from '../../crypto.ts';
@@ -305,11 +306,10 @@ export async function runSchedulerTick(app: PaylinkApp, opts: { batchSize?: numb
   const concurrency = opts.concurrency ?? (app.database.kind === 'pglite' ? 1 : Math.max(1, Math.min(8, app.config.databasePoolSize - 2)));
   const claims = [...(await claimDueAttempts(app, { limit: batchSize })), ...(await claimDueOccurrences(app, { limit: batchSize }))];
   const outcomes: TickResult['outcomes'] = { succeeded: 0, retrying: 0, failed: 0, suspended: 0, already_recorded: 0, error: 0 };
-  let next = 0;
   const log = app.log.child({ component: 'scheduler' });
-  const work = async () => {
-    while (next < claims.length) {
-      const claim = claims[next++]!;
+  await pMap(
+    claims,
+    async (claim) => {
       try {
         const result = await chargeClaim(app, claim);
         const outcome = await recordClaimOutcome(app, claim, result);
@@ -320,8 +320,8 @@ export async function runSchedulerTick(app: PaylinkApp, opts: { batchSize?: numb
         outcomes.error++;
         log.error('scheduled charge interrupted; it will be recovered', { run: claim.runId, schedule: claim.scheduleId, error });
       }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, claims.length) }, work));
+    },
+    { concurrency },
+  );
   return { claimed: claims.length, outcomes };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CallbackAddressRefused, forbiddenReason, resolveCallbackTarget } from '../../../src/domain/notifications/ssrf.ts';
+import { CallbackAddressRefused, forbiddenReason, resolveCallbackTarget } from '../../../src/outbound/ssrf.ts';
 
 const refusedUrls = [
   'http://127.0.0.1/hook',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_RETRY_AFTER_SECONDS, nextRetry, parseRetryAfter } from '../../../src/domain/notifications/retry.ts';
+import { nextRetry } from '../../../src/domain/notifications/retry.ts';
+import { MAX_RETRY_AFTER_SECONDS, parseRetryAfter } from '../../../src/outbound/retry-after.ts';
 
 const now = new Date('2025-01-01T00:00:00Z');
 const schedule = [5, 300, 1800];

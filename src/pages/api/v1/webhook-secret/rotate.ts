@@ -8,7 +8,7 @@ import { rotateWebhookSecret } from '../../../../domain/notifications/secrets.ts
 export const POST = apiEndpoint({
   idempotent: false,
   run: async ({ app, integrator }) => {
-    const { secret, previousValidUntil } = await rotateWebhookSecret(app, integrator.id);
+    const { secret, previousValidUntil } = await rotateWebhookSecret(app, integrator);
     app.log.info('webhook secret rotated', { integrator_id: integrator.id });
     return { code: 'OK.00.00', data: { webhook_secret: secret, previous_secret_valid_until: previousValidUntil.toISOString() } };
   },

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { Agent, request } from 'undici';
-import { parseRetryAfter } from './retry.ts';
+import { parseRetryAfter } from './retry-after.ts';
 import { CallbackAddressRefused, type ResolvedTarget, resolveCallbackTarget } from './ssrf.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { and, eq, lt } from 'drizzle-orm';
-import type { Db } from '../../db/client.ts';
-import { idempotencyKeys } from '../../db/schema.ts';
+import type { Db } from '../db/client.ts';
+import { idempotencyKeys } from '../db/schema.ts';
 
 /**
  * Stored first responses for `Idempotency-Key`. A key is claimed before the work runs, so a

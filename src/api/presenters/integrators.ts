@@ -1,0 +1,13 @@
+import type { Integrator } from '../../db/schema.ts';
+
+/** GET /api/v1/integrator: the account as its owner sees it (never secrets). */
+export function integratorView({ integrator, linkCount }: { integrator: Integrator; linkCount: number }) {
+  return {
+    id: integrator.id,
+    name: integrator.name,
+    email: integrator.email,
+    refund_capabilities: { default: 'full_partial', ...integrator.refundCapabilities },
+    links: linkCount,
+    created_at: integrator.createdAt.toISOString(),
+  };
+}

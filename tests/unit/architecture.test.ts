@@ -1,0 +1,87 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The layer map (docs/architecture.md), checked on every run: each rule lists the imports that
+ * break it as `file → import`, so a leak names its file.
+ */
+const root = resolve(import.meta.dirname, '../..');
+const src = join(root, 'src');
+
+interface Import {
+  file: string;
+  /** Resolved path relative to the repository (`src/db/schema.ts`), or the package name. */
+  target: string;
+  typeOnly: boolean;
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.(ts|tsx|astro)$/.test(name) && !name.endsWith('.d.ts') ? [path] : [];
+  });
+}
+
+const IMPORT = /(import|export)\s+(type\s+)?(?:[^'";]*?\s+from\s+)?['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g;
+
+const imports: Import[] = sourceFiles(src).flatMap((path) => {
+  const text = readFileSync(path, 'utf8');
+  const file = relative(root, path);
+  return [...text.matchAll(IMPORT)].map((m) => {
+    const spec = m[3] ?? m[4] ?? '';
+    const target = spec.startsWith('.') ? relative(root, resolve(dirname(path), spec)) : spec;
+    return { file, target, typeOnly: Boolean(m[2]) };
+  });
+});
+
+const under = (dir: string) => (path: string) => path.startsWith(`src/${dir}/`) || path === `src/${dir}`;
+const violations = (from: (file: string) => boolean, forbidden: (i: Import) => boolean) =>
+  imports.filter((i) => from(i.file) && forbidden(i)).map((i) => `${i.file} → ${i.target}`);
+
+describe('architecture › the layer map holds', () => {
+  it('reads the imports of every source file', () => {
+    expect(imports.length).toBeGreaterThan(300);
+    expect(imports).toContainEqual({ file: 'src/domain/refunds/service.ts', target: 'src/db/schema.ts', typeOnly: false });
+  });
+
+  it('the domain knows nothing of HTTP, Astro, the API layer, pages or workers', () => {
+    const outer = ['api', 'pages', 'http', 'workers', 'components', 'layouts'].map(under);
+    expect(
+      violations(under('domain'), (i) => outer.some((o) => o(i.target)) || i.target.startsWith('astro') || (i.target === 'src/app.ts' && !i.typeOnly)),
+    ).toEqual([]);
+  });
+
+  it('schemas import only schemas and zod, so islands can share them', () => {
+    expect(violations(under('schemas'), (i) => !under('schemas')(i.target) && !/^zod(\/|$)/.test(i.target))).toEqual([]);
+  });
+
+  it('islands import only schemas and preact', () => {
+    const islands = (file: string) => file.startsWith('src/components/') && file.endsWith('.tsx');
+    expect(violations(islands, (i) => !under('schemas')(i.target) && !under('components')(i.target) && !/^preact(\/|$)/.test(i.target))).toEqual([]);
+  });
+
+  it('pages, components and layouts reach the database only through the domain', () => {
+    const front = (file: string) => ['pages', 'components', 'layouts'].some((d) => under(d)(file));
+    expect(violations(front, (i) => under('db')(i.target) && !i.typeOnly)).toEqual([]);
+  });
+
+  it('the API layer never imports routes, workers or components', () => {
+    expect(violations(under('api'), (i) => ['pages', 'workers', 'components'].some((d) => under(d)(i.target)))).toEqual([]);
+  });
+
+  it('adapters (acquirer, outbound HTTP) and the database layer import no business rules', () => {
+    const adapters = (file: string) => ['acquirer', 'outbound', 'db'].some((d) => under(d)(file));
+    expect(violations(adapters, (i) => ['domain', 'api', 'pages', 'workers'].some((d) => under(d)(i.target)))).toEqual([]);
+  });
+
+  it('the status-code catalogue is a leaf module', () => {
+    expect(
+      violations(
+        (file) => file === 'src/status-codes.ts',
+        () => true,
+      ),
+    ).toEqual([]);
+  });
+});
