@@ -31,3 +31,13 @@ export const invalidFields = (messages: Messages) =>
 /** ER.02.30 for a reference that does not exist for this integrator (404, as the spec's samples). */
 export const notFound = (field: string, what: string, status = 404) =>
   new DomainError('ER.02.30', `${what} does not exist`, { messages: { [field]: [`${what} does not exist`] }, httpStatus: status });
+
+/**
+ * The one row a statement must return (a row this operation locked, inserted or just read):
+ * an invariant, so a miss is a bug reported as such, never a business answer.
+ */
+export function theRow<T>(rows: T[], what: string): T {
+  const row = rows[0];
+  if (row === undefined) throw new Error(`invariant: ${what} was expected but not found`);
+  return row;
+}

@@ -213,6 +213,8 @@ test('error pages › unknown link and unknown checkout are clear, accessible 40
 });
 
 test('error pages › an expired checkout says so', async ({ page }) => {
+  // A fresh embedded database (initdb and migrations) can take a while on a loaded machine.
+  test.setTimeout(120_000);
   // A second server whose checkout links live one second. It runs on PGlite: serve.mjs on
   // PostgreSQL drops the e2e databases it finds, which would pull the main server's away.
   // (Expiry on PostgreSQL is covered by tests/integration/checkout.test.ts.)
@@ -223,7 +225,7 @@ test('error pages › an expired checkout says so', async ({ page }) => {
     stdio: 'ignore',
   });
   try {
-    await expect.poll(async () => (await fetch(`${base}/healthz`).catch(() => undefined))?.status, { timeout: 20_000 }).toBe(200);
+    await expect.poll(async () => (await fetch(`${base}/healthz`).catch(() => undefined))?.status, { timeout: 90_000 }).toBe(200);
     const link = await dynamicLink(base, 'acme-books', {});
     await expect.poll(async () => (await fetch(link)).status, { timeout: 10_000 }).toBe(410);
     await page.goto(link);

@@ -4,6 +4,7 @@ import { newId } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Payment } from '../../db/schema.ts';
 import { payments } from '../../db/schema.ts';
+import { theRow } from '../errors.ts';
 import { type CheckoutContext, type DomainEvent, recordEvent, type ScheduleRunContext } from '../notifications/domain-events.ts';
 
 export type { Payment };
@@ -41,7 +42,7 @@ export interface RecordChargeInput {
 export async function recordCharge(app: Pick<PaylinkApp, 'presentEvent'>, tx: DbOrTx, input: RecordChargeInput): Promise<Payment> {
   const succeeded = input.result.status === 'succeeded';
   const declined = input.result.status === 'declined' ? input.result : undefined;
-  const [payment] = await tx
+  const inserted = await tx
     .insert(payments)
     .values({
       id: newId('txn'),
@@ -72,9 +73,10 @@ export async function recordCharge(app: Pick<PaylinkApp, 'presentEvent'>, tx: Db
       failedAt: succeeded ? null : input.now,
     })
     .returning();
+  const payment = theRow(inserted, 'the recorded payment');
   const event: DomainEvent = input.run
-    ? { type: succeeded ? 'schedule.charge_succeeded' : 'schedule.charge_failed', payment: payment!, run: input.run }
-    : { type: succeeded ? 'payment.succeeded' : 'payment.failed', payment: payment!, checkout: input.checkout };
+    ? { type: succeeded ? 'schedule.charge_succeeded' : 'schedule.charge_failed', payment, run: input.run }
+    : { type: succeeded ? 'payment.succeeded' : 'payment.failed', payment, checkout: input.checkout };
   await recordEvent(app.presentEvent, tx, {
     integratorId: input.integratorId,
     event,
@@ -84,5 +86,5 @@ export async function recordCharge(app: Pick<PaylinkApp, 'presentEvent'>, tx: Db
     emailTo: input.notifyUser && (succeeded || input.run !== undefined) ? input.customerEmail : null,
     now: input.now,
   });
-  return payment!;
+  return payment;
 }

@@ -5,7 +5,7 @@ import { newId } from '../../crypto.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Integrator, Payment, Refund } from '../../db/schema.ts';
 import { payments, refunds } from '../../db/schema.ts';
-import { DomainError, notFound } from '../errors.ts';
+import { DomainError, notFound, theRow } from '../errors.ts';
 import { refundCapabilityFor } from '../integrators/service.ts';
 import { recordEvent } from '../notifications/domain-events.ts';
 import { checkRefund, parseRefundAmount, type RefundType } from './rules.ts';
@@ -62,7 +62,7 @@ export async function beginRefund(app: PaylinkApp, integrator: Integrator, reque
 
   const now = app.now();
   const started = await app.db.transaction(async (tx) => {
-    const [locked] = await tx.select().from(payments).where(eq(payments.id, payment.id)).for('update');
+    const locked = theRow(await tx.select().from(payments).where(eq(payments.id, payment.id)).for('update'), 'the payment being refunded');
     const earlier = request.idempotencyKey ? await findByIdempotencyKey(tx, app, payment.id, request.idempotencyKey, now) : undefined;
     if (earlier) {
       if (earlier.type !== type || (amountMinor !== undefined && earlier.amountMinor !== amountMinor)) {
@@ -73,15 +73,15 @@ export async function beginRefund(app: PaylinkApp, integrator: Integrator, reque
       return earlier;
     }
     const refundMinor = checkRefund(
-      locked!,
+      locked,
       { type, amountMinor },
       {
-        capability: refundCapabilityFor(integrator, locked!.cardBrand),
+        capability: refundCapabilityFor(integrator, locked.cardBrand),
         limits: { maxCount: app.config.refundMaxCount, windowDays: app.config.refundWindowDays },
         now,
       },
     );
-    const [refund] = await tx
+    const refund = await tx
       .insert(refunds)
       .values({
         id: newId('rfd'),
@@ -99,9 +99,9 @@ export async function beginRefund(app: PaylinkApp, integrator: Integrator, reque
       .returning();
     await tx
       .update(payments)
-      .set({ refundReservedMinor: locked!.refundReservedMinor + refundMinor, refundCount: locked!.refundCount + 1 })
+      .set({ refundReservedMinor: locked.refundReservedMinor + refundMinor, refundCount: locked.refundCount + 1 })
       .where(eq(payments.id, payment.id));
-    return refund!;
+    return theRow(refund, 'the new refund');
   });
   return { refund: started, payment };
 }
@@ -121,8 +121,8 @@ export async function recoverPendingRefunds(app: PaylinkApp, opts: { paymentId?:
   let recovered = 0;
   for (const refund of stale) {
     try {
-      const [payment] = await app.db.select().from(payments).where(eq(payments.id, refund.paymentId));
-      const { refund: settled } = await completeRefund(app, refund, payment!);
+      const payment = theRow(await app.db.select().from(payments).where(eq(payments.id, refund.paymentId)), 'the refunded payment');
+      const { refund: settled } = await completeRefund(app, refund, payment);
       recovered++;
       app.log.info('refund recovered', { refundId: refund.id, transactionId: refund.paymentId, status: settled.status });
     } catch (error) {
@@ -146,7 +146,7 @@ async function completeRefund(app: PaylinkApp, refund: Refund, payment: Payment)
 async function settleRefund(app: PaylinkApp, refundId: string, paymentId: string, result: RefundResult): Promise<RefundOutcome> {
   const now = app.now();
   return app.db.transaction(async (tx) => {
-    const [locked] = await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update');
+    const p = theRow(await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update'), 'the refunded payment');
     const succeeded = result.status === 'succeeded';
     const [refund] = await tx
       .update(refunds)
@@ -159,31 +159,32 @@ async function settleRefund(app: PaylinkApp, refundId: string, paymentId: string
       .returning();
     if (!refund) {
       // Settled meanwhile by a recovery or a resumed retry: report what was recorded.
-      const [settled] = await tx.select().from(refunds).where(eq(refunds.id, refundId));
-      return { refund: settled!, payment: locked! };
+      return { refund: theRow(await tx.select().from(refunds).where(eq(refunds.id, refundId)), 'the settled refund'), payment: p };
     }
-    const p = locked!;
     const refundedMinor = succeeded ? p.refundedMinor + refund.amountMinor : p.refundedMinor;
-    const [payment] = await tx
-      .update(payments)
-      .set({
-        refundedMinor,
-        refundReservedMinor: p.refundReservedMinor - refund.amountMinor,
-        // A failed refund gives its place back: only refunds that hold or moved money count.
-        refundCount: succeeded ? p.refundCount : p.refundCount - 1,
-        refundedAt: succeeded && refundedMinor >= p.amountMinor ? now : p.refundedAt,
-      })
-      .where(eq(payments.id, paymentId))
-      .returning();
+    const payment = theRow(
+      await tx
+        .update(payments)
+        .set({
+          refundedMinor,
+          refundReservedMinor: p.refundReservedMinor - refund.amountMinor,
+          // A failed refund gives its place back: only refunds that hold or moved money count.
+          refundCount: succeeded ? p.refundCount : p.refundCount - 1,
+          refundedAt: succeeded && refundedMinor >= p.amountMinor ? now : p.refundedAt,
+        })
+        .where(eq(payments.id, paymentId))
+        .returning(),
+      'the refunded payment',
+    );
     await recordEvent(app.presentEvent, tx, {
       integratorId: refund.integratorId,
-      event: { type: succeeded ? 'refund.succeeded' : 'refund.failed', refund, payment: payment! },
-      callbackUrl: payment!.callbackUrl,
+      event: { type: succeeded ? 'refund.succeeded' : 'refund.failed', refund, payment },
+      callbackUrl: payment.callbackUrl,
       // The customer hears about money coming back; a refused refund is the merchant's to resolve.
-      emailTo: succeeded && refund.notifyUser ? payment!.customerEmail : null,
+      emailTo: succeeded && refund.notifyUser ? payment.customerEmail : null,
       now,
     });
-    return { refund, payment: payment! };
+    return { refund, payment };
   });
 }
 
@@ -210,7 +211,7 @@ async function findByIdempotencyKey(tx: Tx, app: PaylinkApp, paymentId: string, 
 }
 
 async function current(app: PaylinkApp, refundId: string): Promise<RefundOutcome> {
-  const [refund] = await app.db.select().from(refunds).where(eq(refunds.id, refundId));
-  const [payment] = await app.db.select().from(payments).where(eq(payments.id, refund!.paymentId));
-  return { refund: refund!, payment: payment! };
+  const refund = theRow(await app.db.select().from(refunds).where(eq(refunds.id, refundId)), 'the refund');
+  const payment = theRow(await app.db.select().from(payments).where(eq(payments.id, refund.paymentId)), 'the refunded payment');
+  return { refund, payment };
 }
