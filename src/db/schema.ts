@@ -35,6 +35,10 @@ export const integrators = pgTable('integrators', {
   webhookSecretSeedSha256: text('webhook_secret_seed_sha256'),
   /** Card brand → refund capability; brands not listed use `default`. */
   refundCapabilities: jsonb('refund_capabilities').$type<Record<string, RefundCapability>>().notNull().default({}),
+  /** Shown to customers on payment pages and e-mails (Reply-To); null: the account e-mail is not shown. */
+  supportEmail: text('support_email'),
+  /** Where events go when a payment names no callback_url (and its link has none). */
+  defaultCallbackUrl: text('default_callback_url'),
   createdAt: createdAt(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
@@ -71,6 +75,15 @@ export const links = pgTable('links', {
   fields: jsonb('fields').$type<Record<string, FieldMode>>().notNull().default({}),
   callbackUrl: text('callback_url'),
   active: boolean('active').notNull().default(true),
+  /** After this instant the link can no longer be paid (410); null: no expiry. */
+  expiresAt: ts('expires_at'),
+  /** How many successful payments the link accepts (1: single use); null: no limit. */
+  maxPayments: integer('max_payments'),
+  /** Where the receipt's "Return to merchant" and the form's cancel link go (http/https only). */
+  successUrl: text('success_url'),
+  cancelUrl: text('cancel_url'),
+  /** The payment page's language (BCP 47: en, fil, es); the customer's Accept-Language may override it. */
+  locale: text('locale'),
   createdAt: createdAt(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });

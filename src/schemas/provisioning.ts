@@ -1,9 +1,11 @@
 import { z } from 'zod';
 import { fieldModes, fieldPaths } from './fields.ts';
+import { locales } from './locales.ts';
 
 /** PAYLINK_SEED: integrators, their links and sandbox cards (docs/provisioning.md). */
 const decimalAmount = z.union([z.string(), z.number()]).transform(String);
 const fieldPath = z.enum(fieldPaths);
+const httpUrl = z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }).max(2048);
 
 export const seedLinkSchema = z
   .object({
@@ -23,6 +25,11 @@ export const seedLinkSchema = z
     fields: z.partialRecord(fieldPath, z.enum(fieldModes)).default({}),
     callback_url: z.url({ protocol: /^https?$/ }).optional(),
     active: z.boolean().default(true),
+    expires_at: z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date and time with a UTC offset, such as 2027-01-31T23:59:59+08:00' }).optional(),
+    max_payments: z.number().int().min(1, 'must be at least 1 (1 makes a single-use link)').optional(),
+    success_url: httpUrl.optional(),
+    cancel_url: httpUrl.optional(),
+    locale: z.enum(locales, { error: `must be one of ${locales.join(', ')}` }).optional(),
   })
   .strict();
 
@@ -41,6 +48,8 @@ export const seedIntegratorSchema = z
   .object({
     name: z.string().trim().min(1).max(120),
     email: z.email(),
+    support_email: z.email().optional(),
+    default_callback_url: httpUrl.optional(),
     token: z
       .string()
       .min(32, 'must be at least 32 characters')

@@ -79,6 +79,8 @@ async function upsertIntegrator(app: PaylinkApp, tx: DbOrTx, seed: SeedIntegrato
     name: seed.name,
     tokenHash: hashToken(seed.token),
     refundCapabilities: seed.refund_capabilities,
+    supportEmail: seed.support_email ?? null,
+    defaultCallbackUrl: seed.default_callback_url ?? null,
     updatedAt: app.now(),
   };
   if (existing) {
@@ -151,6 +153,11 @@ async function upsertLink(app: PaylinkApp, tx: DbOrTx, integratorId: string, lin
     fields: link.fields as Record<string, 'customer' | 'system' | 'hidden'>,
     callbackUrl: link.callback_url ?? null,
     active: link.active,
+    expiresAt: link.expires_at ? new Date(link.expires_at) : null,
+    maxPayments: link.max_payments ?? null,
+    successUrl: link.success_url ?? null,
+    cancelUrl: link.cancel_url ?? null,
+    locale: link.locale ?? null,
     updatedAt: app.now(),
   };
   const [existing] = await tx.select({ id: links.id, integratorId: links.integratorId }).from(links).where(eq(links.slug, link.slug));
