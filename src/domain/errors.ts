@@ -13,14 +13,21 @@ export class DomainError extends Error {
   readonly messages?: Messages | string;
   readonly httpStatus?: number;
   readonly data?: Record<string, unknown>;
+  /** When a limit refused the request: how long to wait before trying again (`Retry-After`). */
+  readonly retryAfterSeconds?: number;
 
-  constructor(code: StatusCode, message: string, opts: { messages?: Messages | string; httpStatus?: number; data?: Record<string, unknown> } = {}) {
+  constructor(
+    code: StatusCode,
+    message: string,
+    opts: { messages?: Messages | string; httpStatus?: number; data?: Record<string, unknown>; retryAfterSeconds?: number } = {},
+  ) {
     super(message);
     this.name = 'DomainError';
     this.code = code;
     this.messages = opts.messages;
     this.httpStatus = opts.httpStatus;
     this.data = opts.data;
+    this.retryAfterSeconds = opts.retryAfterSeconds;
   }
 }
 

@@ -64,6 +64,9 @@ export async function createTestApp(
     PAYLINK_MASTER_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'debug',
     PAYLINK_ALLOW_PRIVATE_CALLBACKS: '1',
+    // Many tests pay, decline and authenticate far more often than a customer would: the
+    // velocity limits are off unless a test sets them (tests/integration/rate-limits.test.ts).
+    ...VELOCITY_LIMITS_OFF,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...opts.env,
   });
@@ -84,6 +87,15 @@ export async function createTestApp(
     },
   };
 }
+
+export const VELOCITY_LIMITS_OFF = {
+  PAYLINK_LIMIT_CARD_ATTEMPTS_PER_IP: 'off',
+  PAYLINK_LIMIT_CARD_ATTEMPTS_PER_LINK: 'off',
+  PAYLINK_LIMIT_DECLINES_PER_CARD: 'off',
+  PAYLINK_LIMIT_DECLINE_REASONS: 'off',
+  PAYLINK_LIMIT_API_REQUESTS: 'off',
+  PAYLINK_LIMIT_AUTH_FAILURES: 'off',
+};
 
 export const TEST_TOKEN = 'test_token_acme_0123456789abcdefghijklmnop';
 export const TEST_SECRET = 'test_secret_acme_0123456789abcdefghijklmnop';

@@ -1,16 +1,17 @@
 import { eq } from 'drizzle-orm';
-import type { ChargeResult } from '../../acquirer/acquirer.ts';
+import { type ChargeResult, declineMessages } from '../../acquirer/acquirer.ts';
 import type { PaylinkApp } from '../../app.ts';
 import { checkoutSessions } from '../../db/schema.ts';
 import { expiryInFuture, parseExpiry } from '../../schemas/card.ts';
 import { type CheckoutSubmission, checkCustomerFields, checkoutSubmissionSchema } from '../../schemas/checkout.ts';
-import { issuesToMessages } from '../../schemas/parse.ts';
+import { emptyMessages, issuesToMessages } from '../../schemas/parse.ts';
 import { DomainError, invalidFields, type Messages } from '../errors.ts';
 import { askedFields, isDynamicOnly } from '../links/form.ts';
 import { findActiveLink, findLinkById, type LinkWithMerchant } from '../links/service.ts';
 import { type Payment, recordCharge } from '../payments/record.ts';
 import { parseCustomerAmount } from './amount.ts';
-import { type CheckoutSession, checkoutPath, findSessionByToken, insertSession, SESSION_TOKEN, sessionState } from './sessions.ts';
+import { type CheckoutSession, checkoutPath, findSessionByToken, insertSession, openStaticTicket, sessionState } from './sessions.ts';
+import type { CardAttempt } from './velocity.ts';
 
 /**
  * One card attempt on a checkout session, in three steps so no database transaction is open
@@ -36,9 +37,11 @@ export type PayOutcome =
 export interface PayRequest {
   /** /checkout/{token}: the session's token. */
   token?: string;
-  /** /pay/{slug}: a static link; the session is the page's token in `input.session`. */
+  /** /pay/{slug}: a static link; the session is named by the page's ticket in `input.session`. */
   slug?: string;
   input: unknown;
+  /** The customer's address, for the velocity limits (src/domain/checkout/velocity.ts). */
+  clientIp?: string;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -60,8 +63,16 @@ const lockedError = () =>
   });
 const notFoundError = () =>
   new DomainError('ER.03.20', 'Checkout session not found', { messages: { '(request)': ['This payment page does not exist. Check the link you were sent.'] } });
+const notIssuedError = () =>
+  new DomainError('ER.03.20', 'Checkout session not found', {
+    messages: { '(request)': ['This payment form was not issued by this payment page. Reload the page, then pay there.'] },
+  });
+const staleTicketError = () =>
+  new DomainError('ER.03.21', 'Checkout session expired', {
+    messages: { '(request)': ['This payment form has been open too long and has expired. Reload the page to pay.'] },
+  });
 
-/** The session and link a submission is for; a static link's first submit has no session yet. */
+/** The session and link a submission is for; a static link's first submit has no session yet (its ticket names one). */
 async function resolveSession(
   app: PaylinkApp,
   req: PayRequest,
@@ -72,13 +83,19 @@ async function resolveSession(
     const link = found && !isDynamicOnly(found.link) ? found : undefined;
     if (!link)
       throw new DomainError('ER.03.10', 'Payment link not found', { messages: { '(request)': ['This payment link does not exist or is no longer active.'] } });
-    const token = pageToken;
-    if (typeof token !== 'string' || !SESSION_TOKEN.test(token)) throw invalidFields({ session: ['The payment form is out of date: reload the page'] });
+    if (typeof pageToken !== 'string') throw invalidFields({ session: ['The payment form is out of date: reload the page'] });
+    const ticket = openStaticTicket(app, link.link.id, pageToken);
+    if (!ticket.ok) {
+      if (ticket.reason === 'malformed') throw invalidFields({ session: ['The payment form is out of date: reload the page'] });
+      throw notIssuedError();
+    }
+    const { token } = ticket;
     const existing = await findSessionByToken(app.db, token);
     if (existing) {
       if (existing.linkId !== link.link.id) throw notFoundError();
       return { token, session: existing, link };
     }
+    if (ticket.stale) throw staleTicketError();
     return { token, link };
   }
   const token = req.token ?? '';
@@ -124,7 +141,7 @@ export async function payCheckout(app: PaylinkApp, req: PayRequest): Promise<Pay
   // Everything the customer typed is checked, all at once, before a session is created or an
   // attempt counted.
   const parsed = checkoutSubmissionSchema.safeParse(req.input);
-  const messages: Messages = parsed.success ? {} : issuesToMessages(parsed.error.issues);
+  const messages: Messages = parsed.success ? emptyMessages() : issuesToMessages(parsed.error.issues);
   const customer = checkCustomerFields(askedFields(link.link, systemValues), isRecord(raw.fields) ? raw.fields : {});
   for (const [path, list] of Object.entries(customer.messages)) messages[path] ??= list;
   let amountMinor = resolved.session ? resolved.session.amountMinor : link.link.amountMinor;
@@ -137,6 +154,15 @@ export async function payCheckout(app: PaylinkApp, req: PayRequest): Promise<Pay
   const expiry = submission ? parseExpiry(submission.card.expiry)! : undefined;
   if (expiry && !expiryInFuture(expiry, app.now())) messages['card.expiry'] = ['This card has expired: check the expiry date'];
   if (Object.keys(messages).length > 0 || !submission || !expiry) throw invalidFields(messages);
+
+  // Velocity limits (card testing): counted before a session is created or an attempt claimed.
+  const velocity: CardAttempt = {
+    clientIp: req.clientIp ?? 'unknown',
+    scope: link.link.id,
+    open: (resolved.session?.kind ?? 'static') === 'static',
+    fingerprint: app.acquirer.fingerprint(submission.card.number),
+  };
+  await app.cardVelocity.beforeAttempt(velocity);
   const session = resolved.session ?? (await staticSession(app, link, token));
 
   // tx1: claim an attempt — or resume one that never got its answer recorded.
@@ -186,7 +212,7 @@ export async function payCheckout(app: PaylinkApp, req: PayRequest): Promise<Pay
     if (!claim.resumed) throw error;
     // A resumed attempt the acquirer refuses (e.g. another card than the interrupted one):
     // never start a new attempt over an unknown outcome.
-    app.log.warn('checkout: interrupted attempt could not be resumed', { sessionId: session.id, attempt, error: (error as Error).message });
+    app.log.warn('checkout: interrupted attempt could not be resumed', { sessionId: session.id, attempt, error });
     throw new DomainError('ER.03.24', 'Payment already in progress', {
       messages: { '(request)': ['We are still confirming your previous payment attempt. Try again with the same card and amount, or contact the merchant.'] },
     });
@@ -195,7 +221,7 @@ export async function payCheckout(app: PaylinkApp, req: PayRequest): Promise<Pay
   // tx2: record the outcome and its event together.
   const customerValues: Record<string, string> = { ...session.systemValues, ...customer.values };
   const done = app.now();
-  return app.db.transaction(async (tx): Promise<PayOutcome> => {
+  const outcome = await app.db.transaction(async (tx): Promise<PayOutcome> => {
     const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id)).for('update');
     const payment = await recordCharge(tx, {
       integratorId: session.integratorId,
@@ -228,4 +254,9 @@ export async function payCheckout(app: PaylinkApp, req: PayRequest): Promise<Pay
       .where(eq(checkoutSessions.id, session.id));
     return { status: 'declined', payment, code: result.code, message: result.message, attemptsLeft: app.config.checkoutMaxAttempts - row!.attempts };
   });
+  if (outcome.status === 'succeeded') return outcome;
+  // Once declines repeat (from this client, or of this card) the page stops saying why: a
+  // card tester learns nothing more than "declined". The transaction keeps the real reason.
+  const { showReason } = await app.cardVelocity.afterDecline(velocity);
+  return showReason ? outcome : { ...outcome, code: 'card_declined', message: declineMessages.card_declined };
 }

@@ -8,16 +8,17 @@ import { dynamicLinkBodySchema } from '../../schemas/dynamic-link.ts';
 
 /** Route helpers shared by the payment pages (the `_` keeps this file out of routing). */
 
-const slugOf = (request: Request) => decodeURIComponent(new URL(request.url).pathname.split('/')[2] ?? '');
 const linkOfRequest = new WeakMap<Request, LinkWithMerchant>();
 
-/** POST /pay/{slug}: spec §4.4. Success is `{link}` (not the envelope); failures are envelopes. */
+/**
+ * POST /pay/{slug}: spec §4.4, server to server (Content-Type optional, no Origin check).
+ * Success is `{link}` (not the envelope); failures are envelopes.
+ */
 export const dynamicLinkPost = apiEndpoint({
-  auth: async (app, request, body) => {
-    const link = await requireLink(app, slugOf(request));
-    linkOfRequest.set(request, link);
-    return authenticateLinkKey(app, link, body?.key);
+  before: async ({ app, request, params }) => {
+    linkOfRequest.set(request, await requireLink(app, params.slug ?? ''));
   },
+  auth: (app, request, body) => authenticateLinkKey(app, linkOfRequest.get(request)!, body?.key),
   body: dynamicLinkBodySchema,
   run: async ({ app, request, body }) => {
     const created = await createDynamicLink(app, linkOfRequest.get(request)!, body);
@@ -45,16 +46,18 @@ const anyObject = z.looseObject({});
 
 export const payBySessionToken = apiEndpoint({
   auth: 'none',
+  browser: true,
   idempotent: false,
   body: anyObject,
-  run: async ({ app, params, body }) => payResult(await payCheckout(app, { token: params.token ?? '', input: body })),
+  run: async ({ app, params, body, clientIp }) => payResult(await payCheckout(app, { token: params.token ?? '', input: body, clientIp })),
 });
 
 export const payStaticLink = apiEndpoint({
   auth: 'none',
+  browser: true,
   idempotent: false,
   body: anyObject,
-  run: async ({ app, params, body }) => payResult(await payCheckout(app, { slug: params.slug ?? '', input: body })),
+  run: async ({ app, params, body, clientIp }) => payResult(await payCheckout(app, { slug: params.slug ?? '', input: body, clientIp })),
 });
 
 export type RouteContext = APIContext;
