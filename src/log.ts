@@ -13,22 +13,22 @@ const PAN_LIKE = /\b(?:\d[ -]?){12,19}\b/g;
 
 /** Drizzle's query error: `Failed query: <sql>\nparams: <every parameter>`. */
 const isQueryError = (error: Error): error is Error & { query: string } => typeof (error as { query?: unknown }).query === 'string' && 'params' in error;
-/** A database's own error (node-postgres, PGlite): a SQLSTATE code, and messages that quote values. */
+/** A database's own error (node-postgres, PGlite): a SQLSTATE code, messages that quote values, and (PGlite) the query's parameters. */
 const isDatabaseError = (error: Error): error is Error & Record<'code' | 'constraint' | 'table' | 'column', unknown> => {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
 };
 
 function redactError(error: Error, depth: number): Record<string, unknown> {
-  if (isQueryError(error)) {
-    const out: Record<string, unknown> = { name: 'DrizzleQueryError', message: 'database query failed', query: redact(error.query, depth + 1) };
-    if (error.cause instanceof Error) out.cause = redactError(error.cause, depth + 1);
-    return out;
-  }
   if (isDatabaseError(error)) {
     // `invalid input syntax for type integer: "<value>"`: the quoted part is the parameter.
     const out: Record<string, unknown> = { name: error.name, message: error.message.replace(/"[^"]*"/g, '"…"'), code: error.code };
     for (const key of ['constraint', 'table', 'column'] as const) if (typeof error[key] === 'string') out[key] = error[key];
+    return out;
+  }
+  if (isQueryError(error)) {
+    const out: Record<string, unknown> = { name: 'DrizzleQueryError', message: 'database query failed', query: redact(error.query, depth + 1) };
+    if (error.cause instanceof Error) out.cause = redactError(error.cause, depth + 1);
     return out;
   }
   const out: Record<string, unknown> = { name: error.name, message: redact(error.message, depth + 1) };
