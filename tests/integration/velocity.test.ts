@@ -23,7 +23,7 @@ async function ticketFor(served: Served, slug = 'acme-books', headers: Record<st
 }
 /** One card attempt on a static link with a fresh page (as a card tester reloading would). */
 async function attempt(served: Served, number: string, opts: { ip?: string; slug?: string; ticket?: string } = {}) {
-  const headers = opts.ip ? { 'x-forwarded-for': opts.ip } : {};
+  const headers: Record<string, string> = opts.ip ? { 'x-forwarded-for': opts.ip } : {};
   const ticket = opts.ticket ?? (await ticketFor(served, opts.slug, headers));
   const body: Record<string, unknown> = { session: ticket, fields, card: card(number) };
   if (opts.slug === 'acme-open') body.amount = '10.00';

@@ -10,7 +10,7 @@ describe('messages', () => {
     const parsed = z.object({ a: z.string().optional() }).strict().safeParse(body);
     const messages = issuesToMessages(parsed.error!.issues);
     expect(Object.keys(messages).sort()).toEqual(['__proto__', 'constructor', 'hasOwnProperty', 'toString']);
-    expect(JSON.parse(JSON.stringify(messages)).__proto__).toEqual(['is not a recognised field']);
+    expect(Object.getOwnPropertyDescriptor(JSON.parse(JSON.stringify(messages)), '__proto__')?.value).toEqual(['is not a recognised field']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 });
