@@ -62,5 +62,5 @@ describe('log › database errors', () => {
     } finally {
       await client.close();
     }
-  });
+  }, 60_000); // an embedded database starts in a few seconds on a busy machine
 });
