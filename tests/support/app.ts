@@ -48,6 +48,16 @@ export async function createTestDatabaseUrl(): Promise<string> {
   return url.toString();
 }
 
+/** Many tests pay, decline and authenticate far more often than a customer would. */
+const VELOCITY_LIMITS_OFF = {
+  PAYLINK_LIMIT_CARD_ATTEMPTS_PER_IP: 'off',
+  PAYLINK_LIMIT_CARD_ATTEMPTS_PER_LINK: 'off',
+  PAYLINK_LIMIT_DECLINES_PER_CARD: 'off',
+  PAYLINK_LIMIT_DECLINE_REASONS: 'off',
+  PAYLINK_LIMIT_API_REQUESTS: 'off',
+  PAYLINK_LIMIT_AUTH_FAILURES: 'off',
+};
+
 /**
  * A PaylinkApp on a fresh database: PGlite in memory from the migrated template, or a new
  * PostgreSQL database (PAYLINK_TEST_DB=postgres, or `db: 'postgres'`). Logs are captured.
@@ -87,15 +97,6 @@ export async function createTestApp(
     },
   };
 }
-
-export const VELOCITY_LIMITS_OFF = {
-  PAYLINK_LIMIT_CARD_ATTEMPTS_PER_IP: 'off',
-  PAYLINK_LIMIT_CARD_ATTEMPTS_PER_LINK: 'off',
-  PAYLINK_LIMIT_DECLINES_PER_CARD: 'off',
-  PAYLINK_LIMIT_DECLINE_REASONS: 'off',
-  PAYLINK_LIMIT_API_REQUESTS: 'off',
-  PAYLINK_LIMIT_AUTH_FAILURES: 'off',
-};
 
 export const TEST_TOKEN = 'test_token_acme_0123456789abcdefghijklmnop';
 export const TEST_SECRET = 'test_secret_acme_0123456789abcdefghijklmnop';
