@@ -1,9 +1,13 @@
+import { RateLimiterDrizzle, RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Acquirer } from './acquirer/acquirer.ts';
 import { SandboxAcquirer } from './acquirer/sandbox.ts';
 import { presentEvent } from './api/presenters/events.ts';
+import { type LimiterFactory, memoryLimiters, RateLimits } from './api/rate-limits.ts';
 import { type Config, publicOrigin } from './config.ts';
-import { createFingerprinter, createSealer, loadMasterKey, type Sealer } from './crypto.ts';
+import { createFingerprinter, createMac, createSealer, loadMasterKey, type Mac, type Sealer } from './crypto.ts';
 import { type Database, type OpenDatabaseOptions, openDatabase } from './db/client.ts';
+import { rateLimits } from './db/schema.ts';
+import type { CardVelocity } from './domain/checkout/velocity.ts';
 import type { EventPresenter } from './domain/notifications/domain-events.ts';
 import { createLogger, type Logger } from './log.ts';
 
@@ -22,6 +26,12 @@ export interface PaylinkApp {
   secrets: Sealer;
   /** Words a domain event as the `data` integrators receive (the API layer's presenter, injected). */
   presentEvent: EventPresenter;
+  /** Signs the session tickets static payment pages are rendered with. */
+  staticSessionMac: Mac;
+  /** The velocity limits (API requests, failed authentications, card attempts). */
+  rateLimits: RateLimits;
+  /** The same limits, as the checkout sees them. */
+  cardVelocity: CardVelocity;
   now: () => Date;
   /** Origin for generated links (PUBLIC_URL, or the bound address). */
   origin(): string;
@@ -57,6 +67,7 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     throw error;
   }
   const now = options.now ?? (() => new Date());
+  const limits = new RateLimits(config.limits, database.kind === 'postgres' ? sharedLimiters(database.db) : memoryLimiters);
   const app: PaylinkApp = {
     config,
     database,
@@ -65,6 +76,9 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     now,
     secrets: createSealer(master.key, 'integrator-secrets'),
     presentEvent,
+    staticSessionMac: createMac(master.key, 'static-session-ticket'),
+    rateLimits: limits,
+    cardVelocity: limits,
     acquirer:
       options.acquirer ??
       new SandboxAcquirer({
@@ -77,4 +91,21 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     masterKeyInfo: { source: master.source, path: master.path },
   };
   return app;
+}
+
+/**
+ * On PostgreSQL the counters live in the `rate_limits` table (created by a migration) so every
+ * process counts together; if the database cannot be reached for a moment, a counter in memory
+ * stands in rather than failing the request.
+ */
+function sharedLimiters(db: Database['db']): LimiterFactory {
+  return (opts) =>
+    new RateLimiterDrizzle({
+      ...opts,
+      storeClient: db,
+      schema: rateLimits,
+      // Expired rows are purged by the workers (src/workers/index.ts), not by a timer per limiter.
+      clearExpiredByTimeout: false,
+      insuranceLimiter: new RateLimiterMemory(opts),
+    });
 }

@@ -28,6 +28,30 @@ const secondsList = (fallback: string) =>
       return parts;
     });
 
+/** A velocity limit: at most `points` events per `seconds` (a fixed window per key). */
+export interface RateLimit {
+  points: number;
+  seconds: number;
+}
+
+/** `count/seconds` (e.g. `20/3600`), or `off`. */
+const rateLimit = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((v, ctx): RateLimit | undefined => {
+      const text = v.trim().toLowerCase();
+      if (text === 'off') return undefined;
+      const match = /^(\d+)\s*\/\s*(\d+)$/.exec(text);
+      const points = Number(match?.[1]);
+      const seconds = Number(match?.[2]);
+      if (!match || !Number.isSafeInteger(points) || points < 1 || !Number.isSafeInteger(seconds) || seconds < 1) {
+        ctx.addIssue({ code: 'custom', message: 'must be `count/seconds` with whole numbers of at least 1 (e.g. 20/3600), or `off`' });
+        return z.NEVER;
+      }
+      return { points, seconds };
+    });
+
 export const configSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: z.coerce.number().int().min(0).max(65535).default(4321),
@@ -69,6 +93,12 @@ export const configSchema = z.object({
   PAYLINK_WEBHOOK_CONCURRENCY: positiveInt(16),
   PAYLINK_MAIL_RETRY_SECONDS: secondsList('60,300,1800,7200,21600,43200,86400'),
   PAYLINK_IDEMPOTENCY_TTL_SECONDS: positiveInt(24 * 60 * 60),
+  PAYLINK_LIMIT_CARD_ATTEMPTS_PER_IP: rateLimit('20/3600'),
+  PAYLINK_LIMIT_CARD_ATTEMPTS_PER_LINK: rateLimit('300/3600'),
+  PAYLINK_LIMIT_DECLINES_PER_CARD: rateLimit('5/86400'),
+  PAYLINK_LIMIT_DECLINE_REASONS: rateLimit('3/3600'),
+  PAYLINK_LIMIT_API_REQUESTS: rateLimit('100/1'),
+  PAYLINK_LIMIT_AUTH_FAILURES: rateLimit('20/900'),
   PAYLINK_SHUTDOWN_TIMEOUT_MS: nonNegativeInt(10_000),
   SMTP_URL: z
     .string()
@@ -93,6 +123,7 @@ export interface Config {
   masterKey: string | undefined;
   allowPrivateCallbacks: boolean;
   runWorkers: boolean;
+  /** One reverse proxy in front: X-Forwarded-For (client IP) and X-Forwarded-Proto (HSTS) are believed. */
   trustProxy: boolean;
   checkoutTtlSeconds: number;
   checkoutMaxAttempts: number;
@@ -114,6 +145,21 @@ export interface Config {
   /** Waits between e-mail attempts after a temporary failure; then the e-mail is failed. */
   mailRetrySeconds: number[];
   idempotencyTtlSeconds: number;
+  /** Velocity limits (src/api/rate-limits.ts, docs/security.md); undefined when set to `off`. */
+  limits: {
+    /** Card attempts per client IP per payment link. */
+    cardAttemptsPerIp: RateLimit | undefined;
+    /** Card attempts per static payment link, from everyone. */
+    cardAttemptsPerLink: RateLimit | undefined;
+    /** Declines per card (acquirer fingerprint) before the card is refused outright. */
+    declinesPerCard: RateLimit | undefined;
+    /** Declines per client IP per link (and per card) whose precise reason is shown; later ones read "declined". */
+    declineReasons: RateLimit | undefined;
+    /** API requests per integrator. */
+    apiRequests: RateLimit | undefined;
+    /** Failed authentications (unknown API token or link key) per client IP. */
+    authFailures: RateLimit | undefined;
+  };
   shutdownTimeoutMs: number;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -165,6 +211,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookConcurrency: e.PAYLINK_WEBHOOK_CONCURRENCY,
     mailRetrySeconds: e.PAYLINK_MAIL_RETRY_SECONDS,
     idempotencyTtlSeconds: e.PAYLINK_IDEMPOTENCY_TTL_SECONDS,
+    limits: {
+      cardAttemptsPerIp: e.PAYLINK_LIMIT_CARD_ATTEMPTS_PER_IP,
+      cardAttemptsPerLink: e.PAYLINK_LIMIT_CARD_ATTEMPTS_PER_LINK,
+      declinesPerCard: e.PAYLINK_LIMIT_DECLINES_PER_CARD,
+      declineReasons: e.PAYLINK_LIMIT_DECLINE_REASONS,
+      apiRequests: e.PAYLINK_LIMIT_API_REQUESTS,
+      authFailures: e.PAYLINK_LIMIT_AUTH_FAILURES,
+    },
     shutdownTimeoutMs: e.PAYLINK_SHUTDOWN_TIMEOUT_MS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,

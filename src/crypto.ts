@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, hkdfSync, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -47,6 +47,28 @@ export function createSealer(masterKey: Buffer, purpose: string): Sealer {
 export function createFingerprinter(masterKey: Buffer, purpose: string): (value: string) => string {
   const key = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), `paylink/${purpose}`, 32));
   return (value) => createHash('sha256').update(key).update(value).digest('base64url').slice(0, 32);
+}
+
+export interface Mac {
+  /** HMAC-SHA256 of `data`, base64url (43 characters). */
+  sign(data: string): string;
+  /** Constant-time comparison of `mac` with the MAC of `data`. */
+  verify(data: string, mac: string): boolean;
+}
+
+/** A message authentication code under a key derived for one purpose. */
+export function createMac(masterKey: Buffer, purpose: string): Mac {
+  const key = Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), `paylink/${purpose}`, 32));
+  const sign = (data: string) => createHmac('sha256', key).update(data).digest();
+  return {
+    sign: (data) => sign(data).toString('base64url'),
+    verify(data, mac) {
+      const given = Buffer.from(mac, 'base64url');
+      const expected = sign(data);
+      // base64url decoding ignores unused trailing bits: compare the canonical spelling too.
+      return given.length === expected.length && timingSafeEqual(given, expected) && given.toString('base64url') === mac;
+    },
+  };
 }
 
 export const sha256Hex = (value: string | Buffer) => createHash('sha256').update(value).digest('hex');

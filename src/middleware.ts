@@ -12,14 +12,24 @@ let devApp: Promise<PaylinkApp> | undefined;
 async function buildDevApp(): Promise<PaylinkApp> {
   const { loadConfig } = await import('./config.ts');
   const { createApp } = await import('./app.ts');
+  const { makeDataDirPrivate } = await import('./data-dir.ts');
   const { applyProvisioning } = await import('./domain/integrators/provisioning.ts');
-  const app = await createApp({ config: loadConfig() });
+  const config = loadConfig();
+  makeDataDirPrivate(config.dataDir);
+  const app = await createApp({ config });
   await applyProvisioning(app);
   return app;
 }
 
 export const onRequest = defineMiddleware(async (context, next) => {
   context.locals.requestId ??= `req_${randomUUID().replaceAll('-', '')}`;
+  if (context.locals.clientIp === undefined) {
+    try {
+      context.locals.clientIp = context.clientAddress; // `astro dev`; src/server.ts passes its own
+    } catch {
+      /* no address known */
+    }
+  }
   if (!context.locals.paylink) {
     const registered = (globalThis as Record<symbol, PaylinkApp | undefined>)[Symbol.for('paylink.app')];
     if (registered) context.locals.paylink = registered;

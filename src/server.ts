@@ -6,6 +6,7 @@
 import { fileURLToPath } from 'node:url';
 import { createApp, type PaylinkApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
+import { makeDataDirPrivate } from './data-dir.ts';
 import { DataDirLockedError } from './db/lock.ts';
 import { applyProvisioning, ProvisioningError, type ProvisioningResult } from './domain/integrators/provisioning.ts';
 import { type AstroHandler, closeServer, createHttpServer, listen } from './http/server.ts';
@@ -53,6 +54,7 @@ export async function main(argv = process.argv.slice(2)) {
 
   let app: PaylinkApp;
   try {
+    makeDataDirPrivate(config.dataDir);
     app = await createApp({ config, database: { migrationsFolder: fileURLToPath(new URL('../drizzle/', import.meta.url)) } });
   } catch (error) {
     if (error instanceof DataDirLockedError) fail(error.message);

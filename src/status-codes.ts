@@ -57,6 +57,11 @@ export const catalogue = {
     description: 'Authentication failed: invalid link key',
     when: "A dynamic payment link request carries a `key` that is not the token of the link's integrator.",
   },
+  'ER.01.02': {
+    http: 429,
+    description: 'Too many failed authentication attempts',
+    when: 'Requests from this client address carried too many unknown API tokens or link keys; `Retry-After` says when to try again.',
+  },
   'ER.01.10': {
     http: 422,
     description: 'Invalid signed payload',
@@ -84,6 +89,16 @@ export const catalogue = {
     when: 'A request with the same `Idempotency-Key` is still being processed; retry after it finishes.',
   },
   'ER.02.42': { http: 400, description: 'Invalid idempotency key', when: 'The `Idempotency-Key` header is empty or longer than 255 characters.' },
+  'ER.02.43': {
+    http: 429,
+    description: 'Too many requests',
+    when: 'The integrator sent more API requests than its rate limit allows; `Retry-After` says when to try again.',
+  },
+  'ER.02.44': {
+    http: 403,
+    description: 'Cross-site request refused',
+    when: "A payment or card form submission came from another site's page (Sec-Fetch-Site or Origin), not from paylink's own page.",
+  },
 
   // Payment links and checkout
   'ER.03.10': { http: 404, description: 'Payment link not found', when: 'No active payment link has this address.' },
@@ -95,6 +110,11 @@ export const catalogue = {
     http: 409,
     description: 'Payment already in progress',
     when: 'Another card attempt on this checkout is still at the acquirer; wait for its answer instead of paying again.',
+  },
+  'ER.03.25': {
+    http: 429,
+    description: 'Too many card attempts',
+    when: 'A velocity limit on card attempts was reached (per client address, per payment link, or declines of one card); `Retry-After` says when to try again.',
   },
   'ER.03.30': {
     http: 200,
@@ -135,6 +155,11 @@ export const catalogue = {
     when: 'The card could not be verified for registration; the customer may try another card.',
   },
   'ER.12.30': { http: 200, description: 'Card registration is not active', when: 'The card registration is pending or deleted.' },
+  'ER.12.31': {
+    http: 409,
+    description: 'Schedule for this signed payload was cancelled',
+    when: 'POST /schedule with a payload (same signed header and claims) whose schedule was cancelled; sign a new payload to schedule again.',
+  },
 
   // Server
   'ER.99.00': { http: 500, description: 'Internal server error', when: 'Something unexpected failed; the response carries a request id to quote to support.' },

@@ -35,6 +35,12 @@ export type VerifyResult =
 
 export interface Acquirer {
   readonly name: string;
+  /**
+   * The acquirer's fingerprint of a card number: the same card always gives the same value, and
+   * the number cannot be recovered from it. The velocity limits count declines per card with it,
+   * before the card is sent to be charged.
+   */
+  fingerprint(cardNumber: string): string;
   /** Verify a card and keep it in the acquirer's vault; returns a token for later charges. */
   verifyCard(card: CardInput, opts: { idempotencyKey: string }): Promise<VerifyResult>;
   /** Charge a card entered now, or a token from verifyCard. */

@@ -39,6 +39,10 @@ export class SandboxAcquirer implements Acquirer {
   readonly name = 'sandbox';
   constructor(private readonly opts: SandboxOptions) {}
 
+  fingerprint(cardNumber: string): string {
+    return this.opts.fingerprint(digitsOnly(cardNumber));
+  }
+
   private now() {
     return this.opts.now?.() ?? new Date();
   }

@@ -10,16 +10,17 @@ import { presentPayOutcome } from './presenters/checkout.ts';
  * src/pages/checkout: the dynamic link API (spec §4.4) and the card form's submissions.
  */
 
-const slugOf = (request: Request) => decodeURIComponent(new URL(request.url).pathname.split('/')[2] ?? '');
 const linkOfRequest = new WeakMap<Request, LinkWithMerchant>();
 
-/** POST /pay/{slug}: spec §4.4. Success is `{link}` (not the envelope); failures are envelopes. */
+/**
+ * POST /pay/{slug}: spec §4.4, server to server (Content-Type optional, no Origin check).
+ * Success is `{link}` (not the envelope); failures are envelopes.
+ */
 export const dynamicLinkPost = apiEndpoint({
-  auth: async (app, request, body) => {
-    const link = await requireLink(app, slugOf(request));
-    linkOfRequest.set(request, link);
-    return authenticateLinkKey(app, link, body?.key);
+  before: async ({ app, request, params }) => {
+    linkOfRequest.set(request, await requireLink(app, params.slug ?? ''));
   },
+  auth: (app, request, body) => authenticateLinkKey(app, linkOfRequest.get(request)!, body?.key),
   body: dynamicLinkBodySchema,
   run: async ({ app, request, body }) => {
     const created = await createDynamicLink(app, linkOfRequest.get(request)!, body);
@@ -33,15 +34,17 @@ export const dynamicLinkPost = apiEndpoint({
 /** POST /checkout/{token}/pay: the checkout form's card submission. */
 export const payBySessionToken = apiEndpoint({
   auth: 'none',
+  browser: true,
   idempotent: false,
   body: anyJsonObject,
-  run: async ({ app, params, body }) => presentPayOutcome(await payCheckout(app, { token: params.token ?? '', input: body })),
+  run: async ({ app, params, body, clientIp }) => presentPayOutcome(await payCheckout(app, { token: params.token ?? '', input: body, clientIp })),
 });
 
 /** POST /pay/{slug}/pay: a static link's card submission. */
 export const payStaticLink = apiEndpoint({
   auth: 'none',
+  browser: true,
   idempotent: false,
   body: anyJsonObject,
-  run: async ({ app, params, body }) => presentPayOutcome(await payCheckout(app, { slug: params.slug ?? '', input: body })),
+  run: async ({ app, params, body, clientIp }) => presentPayOutcome(await payCheckout(app, { slug: params.slug ?? '', input: body, clientIp })),
 });

@@ -5,11 +5,13 @@ import { sha256Hex } from '../crypto.ts';
 import { DomainError, invalidFields, type Messages } from '../domain/errors.ts';
 import type { Integrator } from '../domain/integrators/service.ts';
 import { parseWith } from '../schemas/parse.ts';
-import { authenticate } from './auth.ts';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../schemas/text.ts';
+import { authenticate, tokenFromAuthorization } from './auth.ts';
 import { readJsonBody } from './body.ts';
 import type { StatusCode } from './catalogue.ts';
 import { buildEnvelope, envelopeResponse } from './envelope.ts';
 import { claimKey, completeKey, releaseKey } from './idempotency.ts';
+import { assertSameOriginJson } from './same-origin.ts';
 
 /** What a route's `run` returns: an envelope's code and data, or a finished Response. */
 export type EndpointResult = { code: StatusCode; data?: Record<string, unknown>; httpStatus?: number; messages?: Messages | string } | Response;
@@ -23,17 +25,27 @@ export interface EndpointContext<Body> {
   integrator: Integrator;
   body: Body;
   requestId: string;
+  /** The client's address (see clientIpOf). */
+  clientIp: string;
 }
 
-type Authenticator = (app: PaylinkApp, request: Request, body: Record<string, unknown> | undefined) => Promise<Integrator>;
+/** Custom authentication from the body (a dynamic link's `key`): the integrator, or undefined when the credential is unknown. */
+type Authenticator = (app: PaylinkApp, request: Request, body: Record<string, unknown> | undefined) => Promise<Integrator | undefined>;
 
 export interface EndpointOptions<S extends z.ZodType | undefined> {
-  /** 'header' (default): the Authorization token. A function: custom (e.g. a link's `key`). */
+  /**
+   * 'header' (default): the Authorization token, checked before the body is read. 'none': no
+   * credential. A function: a credential inside the body (a dynamic link's `key`).
+   */
   auth?: 'header' | 'none' | Authenticator;
+  /** Customer-facing form endpoints: same-origin JSON only (src/api/same-origin.ts). */
+  browser?: boolean;
   /** zod schema for a JSON body; invalid → 422 ER.02.30 with `messages`. */
   body?: S;
   /** Honour `Idempotency-Key` (default: true for POST). */
   idempotent?: boolean;
+  /** Checks that need no body and no credential (e.g. the link exists), before the body is read. */
+  before?(ctx: { app: PaylinkApp; request: Request; params: APIContext['params'] }): Promise<void>;
   run(ctx: EndpointContext<S extends z.ZodType ? z.infer<S> : undefined>): Promise<EndpointResult>;
 }
 
@@ -42,21 +54,51 @@ const IDEMPOTENCY_KEY_MAX = 255;
 /** A browser form's body: any JSON object; the domain parses it with the form's own rules. */
 export const anyJsonObject = z.looseObject({});
 
+/** Path parameters and query values are text too: one the database cannot store names nothing that exists. */
+function checkUrlText(url: URL, params: APIContext['params']) {
+  for (const value of Object.values(params)) {
+    if (value !== undefined && !isStorableText(value)) throw new DomainError('ER.02.34', 'Resource not found', { messages: { path: ['does not exist'] } });
+  }
+  for (const [name, value] of url.searchParams) {
+    if (!isStorableText(name) || !isStorableText(value)) throw invalidFields({ [isStorableText(name) ? name : '(query)']: [UNSTORABLE_TEXT_MESSAGE] });
+  }
+}
+
+/** The client address src/http/server.ts worked out (socket, or X-Forwarded-For behind PAYLINK_TRUST_PROXY=1). */
+export const clientIpOf = (context: Pick<APIContext, 'locals'>) => context.locals.clientIp ?? 'unknown';
+
+/** The origins paylink's own pages are served from: the request's, and PUBLIC_URL's. */
+export const ownOrigins = (app: PaylinkApp, url: URL) => [url.origin, ...(app.config.publicUrl ? [new URL(app.config.publicUrl).origin] : [])];
+
+/**
+ * Every API route and form endpoint is built with this. Order matters: cheap refusals come
+ * first and the body is read last, so a client without a credential gets 401 (not 400, 413 or
+ * 415) and nobody makes paylink read a body it will refuse anyway.
+ */
 export function apiEndpoint<S extends z.ZodType | undefined = undefined>(options: EndpointOptions<S>): APIRoute {
   return async (context) => {
     const app = context.locals.paylink;
     const requestId = context.locals.requestId;
     const path = context.url.pathname;
+    const clientIp = clientIpOf(context);
     try {
+      checkUrlText(context.url, context.params);
+      if (options.browser) assertSameOriginJson(context.request, ownOrigins(app, context.url));
+      const auth = options.auth ?? 'header';
+      let integrator: Integrator | undefined;
+      if (auth === 'header') integrator = await authenticateHeader(app, context.request, clientIp);
+      else if (auth !== 'none') await app.rateLimits.assertMayAuthenticate(clientIp);
+      await options.before?.({ app, request: context.request, params: context.params });
       let raw: { value: Record<string, unknown>; text: string } | undefined;
       if (options.body) raw = await readJsonBody(context.request);
-      const auth = options.auth ?? 'header';
-      const integrator =
-        auth === 'none'
-          ? (undefined as unknown as Integrator)
-          : auth === 'header'
-            ? await authenticate(app, context.request)
-            : await auth(app, context.request, raw?.value);
+      if (typeof auth === 'function') {
+        integrator = await auth(app, context.request, raw?.value);
+        if (!integrator) {
+          await app.rateLimits.authenticationFailed(clientIp);
+          throw new DomainError('ER.01.01', 'Invalid link key', { messages: { key: ["is not the API token of this link's owner"] } });
+        }
+        await app.rateLimits.countApiRequest(integrator.id);
+      }
       let body: unknown;
       if (options.body) {
         const parsed = parseWith(options.body, raw!.value);
@@ -65,7 +107,16 @@ export function apiEndpoint<S extends z.ZodType | undefined = undefined>(options
       }
       const execute = async () =>
         toResponse(
-          await options.run({ app, request: context.request, url: context.url, params: context.params, integrator, body: body as never, requestId }),
+          await options.run({
+            app,
+            request: context.request,
+            url: context.url,
+            params: context.params,
+            integrator: integrator as Integrator,
+            body: body as never,
+            requestId,
+            clientIp,
+          }),
           path,
           app.now(),
         );
@@ -84,6 +135,21 @@ export function apiEndpoint<S extends z.ZodType | undefined = undefined>(options
       return errorResponse(app, error, path, requestId);
     }
   };
+}
+
+/** The Authorization token, with failed attempts counted per client address and requests per integrator. */
+async function authenticateHeader(app: PaylinkApp, request: Request, clientIp: string): Promise<Integrator> {
+  await app.rateLimits.assertMayAuthenticate(clientIp);
+  let integrator: Integrator;
+  try {
+    integrator = await authenticate(app, request);
+  } catch (error) {
+    // A token was sent and matched nobody: a guess, or a wrong credential.
+    if (error instanceof DomainError && tokenFromAuthorization(request.headers.get('authorization'))) await app.rateLimits.authenticationFailed(clientIp);
+    throw error;
+  }
+  await app.rateLimits.countApiRequest(integrator.id);
+  return integrator;
 }
 
 async function withIdempotency(
@@ -135,6 +201,7 @@ export function errorResponse(app: PaylinkApp | undefined, error: unknown, path:
   if (error instanceof DomainError) {
     return envelopeResponse(
       buildEnvelope({ code: error.code, path, httpStatus: error.httpStatus, data: error.data, messages: error.messages ?? { '(request)': [error.message] } }),
+      error.retryAfterSeconds !== undefined ? { 'retry-after': String(error.retryAfterSeconds) } : {},
     );
   }
   app?.log.error('request failed', { requestId, path, error });

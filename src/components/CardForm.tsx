@@ -18,7 +18,8 @@
  *   messages[name]           → shown under that input (`card.number`, `card.expiry`, `card.cvc`,
  *                              `card.name`, `amount`, or an extra field's name);
  *   any other messages       → shown in the alert above the button, with the card number and
- *                              security code cleared so the customer can try another card.
+ *                              security code cleared so the customer can try another card (a
+ *                              429 says in plain words how long to wait; see docs/security.md).
  * Inputs are checked in the browser with the same zod/mini schemas the server uses
  * (src/schemas/card.ts, src/schemas/checkout.ts); the server checks everything again.
  */
@@ -179,6 +180,7 @@ export default class CardForm extends Component<CardFormProps, State> {
           else general.push(...m.map(String));
         }
       } else if (typeof messages === 'string') general.push(messages);
+      // paylink words every refusal, a 429 included (how long to wait): see docs/security.md.
       if (Object.keys(inline).length === 0 && general.length === 0) general.push(json?.data?.status_description ?? 'Something went wrong. Please try again.');
       this.setState({ errors: inline });
       if (general.length > 0) this.showAlert(general.join(' '));

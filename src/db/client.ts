@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { makeTreePrivate } from '../data-dir.ts';
 import { acquireDataDirLock, type DataDirLock } from './lock.ts';
 import * as schema from './schema.ts';
 
@@ -80,14 +81,18 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 
   let lock: DataDirLock | undefined;
   let client: PGlite;
+  /** On disk (not in memory): kept private, see src/data-dir.ts. */
+  let pgliteDir: string | undefined;
   if (options.inMemory || options.pgliteLoadDataDir) {
     client = await PGlite.create({ loadDataDir: options.pgliteLoadDataDir });
   } else {
     lock = acquireDataDirLock(options.dataDir);
     try {
       const dir = join(options.dataDir, 'pglite');
-      mkdirSync(dir, { recursive: true });
+      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      pgliteDir = dir;
       client = await PGlite.create({ dataDir: dir });
+      makeTreePrivate(dir);
     } catch (error) {
       lock.release();
       throw error;
@@ -100,6 +105,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     kind: 'pglite',
     async migrate() {
       await migratePglite(db as never, { migrationsFolder });
+      if (pgliteDir) makeTreePrivate(pgliteDir);
     },
     async ping() {
       await db.execute(sql`select 1`);
@@ -109,6 +115,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       closed = true;
       try {
         await client.close();
+        if (pgliteDir) makeTreePrivate(pgliteDir);
       } finally {
         lock?.release();
       }

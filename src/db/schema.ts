@@ -391,3 +391,18 @@ export const sandboxOperations = pgTable('sandbox_operations', {
   result: jsonb('result').$type<Record<string, unknown>>().notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Counters of the velocity limits (src/api/rate-limits.ts) on PostgreSQL, shared by every
+ * process: one row per limited key, its points in the current window and when the window ends.
+ * The layout is the one rate-limiter-flexible's Drizzle store reads and writes.
+ */
+export const rateLimits = pgTable(
+  'rate_limits',
+  {
+    key: text('key').primaryKey(),
+    points: integer('points').notNull().default(0),
+    expire: ts('expire'),
+  },
+  (t) => [index('rate_limits_expire_idx').on(t.expire)],
+);

@@ -8,19 +8,38 @@ export type Messages = Record<string, string[]>;
  * `httpStatus` picks a status the catalogue allows for the code (e.g. 404 for ER.02.30 when a
  * referenced object does not exist); `data` adds fields to the envelope's data object.
  */
+const DOMAIN_ERROR = Symbol.for('paylink.DomainError');
+
 export class DomainError extends Error {
+  /**
+   * Recognised by a registered symbol, not by class identity: the process entry and the Astro
+   * build each bundle their own copy of this module, and objects built at start (the rate
+   * limits on PaylinkApp) throw errors the routes must still know as refusals, not crashes.
+   */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[DOMAIN_ERROR] === true;
+  }
+  readonly [DOMAIN_ERROR] = true;
+
   readonly code: StatusCode;
   readonly messages?: Messages | string;
   readonly httpStatus?: number;
   readonly data?: Record<string, unknown>;
+  /** When a limit refused the request: how long to wait before trying again (`Retry-After`). */
+  readonly retryAfterSeconds?: number;
 
-  constructor(code: StatusCode, message: string, opts: { messages?: Messages | string; httpStatus?: number; data?: Record<string, unknown> } = {}) {
+  constructor(
+    code: StatusCode,
+    message: string,
+    opts: { messages?: Messages | string; httpStatus?: number; data?: Record<string, unknown>; retryAfterSeconds?: number } = {},
+  ) {
     super(message);
     this.name = 'DomainError';
     this.code = code;
     this.messages = opts.messages;
     this.httpStatus = opts.httpStatus;
     this.data = opts.data;
+    this.retryAfterSeconds = opts.retryAfterSeconds;
   }
 }
 

@@ -5,6 +5,8 @@ import compression from 'compression';
 import sirv from 'sirv';
 import { buildEnvelope, toJson } from '../api/envelope.ts';
 import type { PaylinkApp } from '../app.ts';
+import { clientIpOf } from './client-ip.ts';
+import { guardRequestBody, hasBody } from './request-body.ts';
 
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void, locals?: object) => void | Promise<void>;
 
@@ -68,7 +70,9 @@ export function createHttpServer(app: PaylinkApp, opts: { astroHandler: AstroHan
           return;
         }
         statics(req, res, () => {
-          void opts.astroHandler(req, res, undefined, { paylink: app, requestId });
+          // Astro reads `req.body` when it is set: the guarded view (src/http/request-body.ts).
+          if (hasBody(req)) (req as IncomingMessage & { body?: unknown }).body = guardRequestBody(req, res);
+          void opts.astroHandler(req, res, undefined, { paylink: app, requestId, clientIp: clientIpOf(req, app.config.trustProxy) });
         });
       } catch (error) {
         app.log.error('unhandled request error', { requestId, error });

@@ -1,16 +1,31 @@
 import { z } from 'zod';
 
+const URL_MAX_LENGTH = 2048;
+
 /**
- * A `callback_url` as integrators send it (spec §2.2 route.callback_url, §2.4): refused at input
- * when obviously unusable — not http/https, credentials in the URL, or too long. Whether the
- * host may be called (SSRF guard) is decided again at delivery time, after DNS resolution.
+ * An http(s) URL as a browser or an HTTP client reads it (WHATWG URL). A string that
+ * `new URL()` refuses (a port above 65535, `256.256.256.256`, an IPv6 zone id, no host…) is a
+ * field error, never an exception later.
+ *
+ * A `callback_url` (spec §2.2 route.callback_url, §2.4) is one of these; whether its host may
+ * ever be called (a private, loopback or metadata address) is checked by the service that takes
+ * it (src/domain/notifications/callback-url.ts), and again at delivery after DNS.
  */
-export const callbackUrlSchema = z
+export const httpUrlSchema = z
   .string()
   .trim()
-  .max(2048, 'must be at most 2048 characters')
-  .pipe(z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }))
-  .refine((value) => {
-    const url = new URL(value);
-    return url.username === '' && url.password === '';
-  }, 'must not contain a user name or password');
+  .max(URL_MAX_LENGTH, `must be at most ${URL_MAX_LENGTH} characters`)
+  .superRefine((value, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'must be an http:// or https:// URL' });
+      return;
+    }
+    if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+      ctx.addIssue({ code: 'custom', message: 'must be an http:// or https:// URL' });
+    } else if (url.username !== '' || url.password !== '') {
+      ctx.addIssue({ code: 'custom', message: 'must not contain a user name or password' });
+    }
+  });

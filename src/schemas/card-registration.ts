@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { callbackUrlSchema } from './callback.ts';
+import { httpUrlSchema } from './callback.ts';
 
 /**
  * POST /api/v1/card-registrations: who the card belongs to (shown on the hosted page, and the
@@ -14,13 +14,8 @@ export const cardRegistrationCreateSchema = z
       })
       .strict()
       .optional(),
-    callback_url: callbackUrlSchema.optional(),
-    return_url: z
-      .string()
-      .trim()
-      .max(2048, 'must be at most 2048 characters')
-      .pipe(z.url({ protocol: /^https?$/, error: 'must be an http:// or https:// URL' }))
-      .optional(),
+    callback_url: httpUrlSchema.optional(),
+    return_url: httpUrlSchema.optional(),
   })
   .strict();
 

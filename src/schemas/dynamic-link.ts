@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { callbackUrlSchema } from './callback.ts';
+import { httpUrlSchema } from './callback.ts';
 import { customerFieldSchemas } from './checkout.ts';
 
 /**
@@ -68,7 +68,7 @@ export const dynamicLinkBodySchema = z
       .optional(),
     route: z
       .object({
-        callback_url: callbackUrlSchema.optional(),
+        callback_url: httpUrlSchema.optional(),
         notify_user: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')], { error: 'must be true or false' }).optional(),
       })
       .strict()

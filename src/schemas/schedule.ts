@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { callbackUrlSchema } from './callback.ts';
+import { httpUrlSchema } from './callback.ts';
 
 /**
  * POST /api/v1/schedule: `{ payload }`, a JWT whose `data` claim is the schedule (spec §2.2).
@@ -40,7 +40,7 @@ export const scheduleDataSchema = z
       .strict(),
     route: z
       .object({
-        callback_url: callbackUrlSchema.optional(),
+        callback_url: httpUrlSchema.optional(),
         notify_user: boolish.optional(),
       })
       .strict()

@@ -1,5 +1,7 @@
+import { lt } from 'drizzle-orm';
 import { purgeExpiredKeys } from '../api/idempotency.ts';
 import type { PaylinkApp } from '../app.ts';
+import { rateLimits } from '../db/schema.ts';
 import { startCallbackLoop } from './callbacks.ts';
 import { type Loop, startLoop } from './loop.ts';
 import { startMailerLoop } from './mailer.ts';
@@ -20,11 +22,13 @@ export function startWorkers(app: PaylinkApp): Workers {
   const log = app.log.child({ component: 'workers' });
   const loops: Loop[] = [
     startLoop({
-      name: 'idempotency-purge',
+      name: 'expired-keys-purge',
       intervalMs: 60 * 60 * 1000,
       log,
       tick: async () => {
         await purgeExpiredKeys(app.db, app.now());
+        // Velocity-limit counters whose window has ended (PostgreSQL store; empty on PGlite).
+        await app.db.delete(rateLimits).where(lt(rateLimits.expire, new Date()));
         return false;
       },
     }),

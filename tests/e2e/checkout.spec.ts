@@ -235,3 +235,46 @@ test('error pages › an expired checkout says so', async ({ page }) => {
     child.kill('SIGTERM');
   }
 });
+
+test('static link › card testing is stopped: declines stop saying why, then the card is refused in plain words', async ({ page }) => {
+  const attempt = async () => {
+    await page.getByLabel('Card number').fill('4000000000000127'); // declined: incorrect security code
+    await page.getByLabel('Security code').fill('123');
+    await page.getByRole('button', { name: /^Pay/ }).click();
+  };
+  const alert = page.getByRole('alert');
+  await page.goto('/pay/acme-tips');
+  await page.getByLabel('Amount').fill('25');
+  await fillCustomer(page);
+  await fillCard(page, '4000000000000127');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await expect(alert).toContainText('The security code is incorrect');
+  for (let i = 2; i <= 3; i++) {
+    await attempt();
+    await expect(alert).toContainText('The security code is incorrect');
+  }
+  // From the fourth decline (PAYLINK_LIMIT_DECLINE_REASONS, 3 per hour) the page only says "declined".
+  await attempt();
+  await expect(alert).toContainText('Your card was declined. Try another card or contact your bank.');
+  await expect(alert).not.toContainText('security code');
+  // A fresh page (a new session) does not help: the card has been declined 5 times
+  // (PAYLINK_LIMIT_DECLINES_PER_CARD) and is refused before it reaches the acquirer.
+  await attempt();
+  await page.goto('/pay/acme-tips');
+  await page.getByLabel('Amount').fill('25');
+  await fillCustomer(page);
+  await fillCard(page, '4000000000000127');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await expect(alert).toHaveText('This card has been declined too many times. Use another card, or try this one again in 24 hours.');
+  await expect(alert).toBeFocused();
+  await expectNoAxeViolations(page);
+  mkdirSync(shots, { recursive: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.screenshot({ path: join(shots, 'card-refused-phone.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: join(shots, 'card-refused-desktop.png'), fullPage: true });
+  // Another card is welcome.
+  await fillCard(page, '4242424242424242');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await expect(page.getByTestId('receipt-amount')).toHaveText('₱25.00');
+});

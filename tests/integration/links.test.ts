@@ -37,7 +37,9 @@ async function page(path: string) {
   const res = await fetch(server.url + path);
   return { status: res.status, headers: res.headers, html: await res.text() };
 }
-const pageToken = (html: string) => /&quot;session&quot;:\[0,&quot;([A-Za-z0-9_-]{43})&quot;\]/.exec(html)![1]!;
+/** The session ticket the page was rendered with (`<session token>.<issued at>.<mac>`). */
+const pageToken = (html: string) => /&quot;session&quot;:\[0,&quot;([A-Za-z0-9_-]{43}\.\d+\.[A-Za-z0-9_-]{43})&quot;\]/.exec(html)![1]!;
+const sessionTokenOf = (ticket: string) => ticket.split('.')[0]!;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -130,9 +132,9 @@ describe('static link', () => {
     expect((await t.app.db.select({ n: count() }).from(checkoutSessions))[0]!.n).toBe(before);
     const res = await call(server.url, 'POST', '/pay/acme-books/pay', { token: null, body: { session: token, fields: customer, card: card() } });
     expect(res.status, res.text).toBe(200);
-    expect(res.json.data).toMatchObject({ status_code: 'OK.03.00', redirect_url: `/checkout/${token}` });
+    expect(res.json.data).toMatchObject({ status_code: 'OK.03.00', redirect_url: `/checkout/${sessionTokenOf(token)}` });
     expect((await t.app.db.select({ n: count() }).from(checkoutSessions))[0]!.n).toBe(before + 1);
-    const receipt = await page(`/checkout/${token}`);
+    const receipt = await page(`/checkout/${sessionTokenOf(token)}`);
     expect(receipt.html).toContain('Payment received');
     expect(receipt.html).toContain(res.json.data.transaction_id);
     const again = await call(server.url, 'POST', '/pay/acme-books/pay', { token: null, body: { session: token, fields: customer, card: card() } });

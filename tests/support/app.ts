@@ -48,6 +48,16 @@ export async function createTestDatabaseUrl(): Promise<string> {
   return url.toString();
 }
 
+/** Many tests pay, decline and authenticate far more often than a customer would. */
+const VELOCITY_LIMITS_OFF = {
+  PAYLINK_LIMIT_CARD_ATTEMPTS_PER_IP: 'off',
+  PAYLINK_LIMIT_CARD_ATTEMPTS_PER_LINK: 'off',
+  PAYLINK_LIMIT_DECLINES_PER_CARD: 'off',
+  PAYLINK_LIMIT_DECLINE_REASONS: 'off',
+  PAYLINK_LIMIT_API_REQUESTS: 'off',
+  PAYLINK_LIMIT_AUTH_FAILURES: 'off',
+};
+
 /**
  * A PaylinkApp on a fresh database: PGlite in memory from the migrated template, or a new
  * PostgreSQL database (PAYLINK_TEST_DB=postgres, or `db: 'postgres'`). Logs are captured.
@@ -64,6 +74,9 @@ export async function createTestApp(
     PAYLINK_MASTER_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'debug',
     PAYLINK_ALLOW_PRIVATE_CALLBACKS: '1',
+    // Many tests pay, decline and authenticate far more often than a customer would: the
+    // velocity limits are off unless a test sets them (tests/integration/rate-limits.test.ts).
+    ...VELOCITY_LIMITS_OFF,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     ...opts.env,
   });

@@ -29,12 +29,29 @@ describe('config', () => {
     expect(publicOrigin(config)).toBe('https://pay.example.com');
     expect(() => loadConfig({ PAYLINK_SCHEDULE_RETRY_SECONDS: '60,-1' })).toThrow('PAYLINK_SCHEDULE_RETRY_SECONDS');
   });
+
+  it('has a velocity limit for each kind of abuse by default, each one adjustable or `off`', () => {
+    expect(loadConfig({}).limits).toEqual({
+      cardAttemptsPerIp: { points: 20, seconds: 3600 },
+      cardAttemptsPerLink: { points: 300, seconds: 3600 },
+      declinesPerCard: { points: 5, seconds: 86400 },
+      declineReasons: { points: 3, seconds: 3600 },
+      apiRequests: { points: 100, seconds: 1 },
+      authFailures: { points: 20, seconds: 900 },
+    });
+    const set = loadConfig({ PAYLINK_LIMIT_API_REQUESTS: ' 25 / 1 ', PAYLINK_LIMIT_CARD_ATTEMPTS_PER_LINK: 'OFF' }).limits;
+    expect(set.apiRequests).toEqual({ points: 25, seconds: 1 });
+    expect(set.cardAttemptsPerLink).toBeUndefined();
+    for (const bad of ['0/60', '10', '10/0', 'ten/60', '1.5/60', '-1/60'])
+      expect(() => loadConfig({ PAYLINK_LIMIT_AUTH_FAILURES: bad }), bad).toThrow('PAYLINK_LIMIT_AUTH_FAILURES: must be `count/seconds`');
+  });
 });
 
 describe('config › README', () => {
   it('documents every setting in the README', () => {
     const readme = readFileSync('README.md', 'utf8');
-    const missing = Object.keys(configSchema.shape).filter((name) => !readme.includes(`| \`${name}\` |`));
+    // A row of the settings table, however its columns are padded.
+    const missing = Object.keys(configSchema.shape).filter((name) => !new RegExp(`^\\|\\s*\`${name}\`\\s*\\|`, 'm').test(readme));
     expect(missing).toEqual([]);
   });
 });

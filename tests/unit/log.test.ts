@@ -1,3 +1,6 @@
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/pglite';
 import { describe, expect, it } from 'vitest';
 import { createLogger, redact } from '../../src/log.ts';
 
@@ -29,4 +32,35 @@ describe('log', () => {
     expect(JSON.parse(lines[0]!)).toMatchObject({ msg: 'shown', component: 'x' });
     expect(redact(10n)).toBe('10');
   });
+});
+
+describe('log › database errors', () => {
+  it('logs a failing query by its SQL, code and constraint, never by its parameters or the values the database quotes', async () => {
+    const client = await PGlite.create();
+    const db = drizzle({ client });
+    try {
+      await db.execute(sql`create table customers (email text primary key, age int not null)`);
+      await db.execute(sql`insert into customers values (${'juana.lunacruz@example.com'}, 30)`);
+      const failures: unknown[] = [];
+      for (const statement of [
+        sql`insert into customers values (${'juana.lunacruz@example.com'}, ${31})`, // duplicate key: detail quotes the value
+        sql`select ${'Juana Lunacruz, 12 Mabini St'}::int`, // invalid input: the message quotes the value
+        sql`insert into customers values (${'Juana\u0000Lunacruz'}, 1)`, // NUL: refused by the encoding
+      ]) {
+        await db.execute(statement).catch((error: unknown) => failures.push(error));
+      }
+      expect(failures).toHaveLength(3);
+      const lines: string[] = [];
+      const log = createLogger('error', (l) => lines.push(l));
+      for (const error of failures) log.error('request failed', { error });
+      const text = lines.join('\n');
+      expect(text).not.toMatch(/juana|lunacruz|mabini|params/i);
+      const first = JSON.parse(lines[0]!).error;
+      expect(first).toMatchObject({ name: 'DrizzleQueryError', message: 'database query failed', query: expect.stringContaining('insert into customers') });
+      expect(first.cause).toMatchObject({ code: '23505', constraint: 'customers_pkey' });
+      expect(JSON.parse(lines[1]!).error.cause).toMatchObject({ code: '22P02', message: expect.stringContaining('"…"') });
+    } finally {
+      await client.close();
+    }
+  }, 60_000); // an embedded database starts in a few seconds on a busy machine
 });

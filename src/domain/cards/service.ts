@@ -1,5 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { CardInput } from '../../acquirer/acquirer.ts';
+import { type CardInput, declineMessages } from '../../acquirer/acquirer.ts';
 import type { PaylinkApp } from '../../app.ts';
 import { newUrlToken, newUuid, sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
@@ -8,7 +8,9 @@ import { cardRegistrations } from '../../db/schema.ts';
 import { cardSchema, expiryInFuture, parseExpiry } from '../../schemas/card.ts';
 import type { CardRegistrationCreate } from '../../schemas/card-registration.ts';
 import { parseWith } from '../../schemas/parse.ts';
+import type { CardAttempt } from '../checkout/velocity.ts';
 import { DomainError, invalidFields, notFound } from '../errors.ts';
+import { callbackUrlProblem } from '../notifications/callback-url.ts';
 import { recordEvent } from '../notifications/domain-events.ts';
 import { cancelSchedulesTx } from '../schedules/cancel.ts';
 import { activeCardColumns } from './activation.ts';
@@ -26,6 +28,8 @@ export const isUuid = (value: string) => UUID.test(value);
 export const pageTokenHash = (token: string) => sha256Hex(`paylink-card-registration:${token}`);
 
 export async function createCardRegistration(app: PaylinkApp, integrator: Integrator, input: CardRegistrationCreate) {
+  const callbackProblem = input.callback_url && callbackUrlProblem(input.callback_url, app.config.allowPrivateCallbacks);
+  if (callbackProblem) throw invalidFields({ callback_url: [callbackProblem] });
   const reference = newUuid();
   const token = newUrlToken();
   const now = app.now();
@@ -123,18 +127,23 @@ export async function registrationForPage(app: PaylinkApp, token: string) {
  * The hosted page's submission as the browser sends it (`{ card: { number, expiry, cvc, name } }`),
  * checked with the card form's own rules and the expiry against our clock, then completed.
  */
-export async function submitRegistrationCard(app: PaylinkApp, token: string, input: unknown): Promise<CardRegistration> {
+export async function submitRegistrationCard(app: PaylinkApp, token: string, input: unknown, clientIp = 'unknown'): Promise<CardRegistration> {
   const parsed = parseWith(cardSchema, (input as { card?: unknown } | null)?.card ?? {}, 'card');
   if (!parsed.ok) throw invalidFields(parsed.messages);
   const expiry = parseExpiry(parsed.value.expiry)!;
   if (!expiryInFuture(expiry, app.now())) throw invalidFields({ 'card.expiry': ['This card has expired: check the expiry date'] });
-  return completeCardRegistration(app, token, {
-    number: parsed.value.number,
-    expMonth: expiry.month,
-    expYear: expiry.year,
-    cvc: parsed.value.cvc,
-    holderName: parsed.value.name,
-  });
+  return completeCardRegistration(
+    app,
+    token,
+    {
+      number: parsed.value.number,
+      expMonth: expiry.month,
+      expYear: expiry.year,
+      cvc: parsed.value.cvc,
+      holderName: parsed.value.name,
+    },
+    clientIp,
+  );
 }
 
 /**
@@ -143,7 +152,7 @@ export async function submitRegistrationCard(app: PaylinkApp, token: string, inp
  * transaction, then the registration becomes active and `card_registration.completed` is
  * written to the outbox. Submitting again after success changes nothing.
  */
-export async function completeCardRegistration(app: PaylinkApp, token: string, card: CardInput): Promise<CardRegistration> {
+export async function completeCardRegistration(app: PaylinkApp, token: string, card: CardInput, clientIp = 'unknown'): Promise<CardRegistration> {
   const page = await registrationForPage(app, token);
   if (page.state === 'not_found')
     throw new DomainError('ER.02.30', 'Card registration does not exist', {
@@ -162,6 +171,9 @@ export async function completeCardRegistration(app: PaylinkApp, token: string, c
       messages: { token: ['Too many attempts with this link. Ask the merchant for a new one.'] },
     });
   const row = page.row;
+  // The velocity limits of the checkout apply here too (per client per integrator, per card).
+  const velocity: CardAttempt = { clientIp, scope: `registration:${row.integratorId}`, open: false, fingerprint: app.acquirer.fingerprint(card.number) };
+  await app.cardVelocity.beforeAttempt(velocity);
   const [claimed] = await app.db
     .update(cardRegistrations)
     .set({ attempts: sql`${cardRegistrations.attempts} + 1` })
@@ -173,10 +185,12 @@ export async function completeCardRegistration(app: PaylinkApp, token: string, c
       ),
     )
     .returning({ attempts: cardRegistrations.attempts });
-  if (!claimed) return completeCardRegistration(app, token, card);
+  if (!claimed) return completeCardRegistration(app, token, card, clientIp);
   const verified = await app.acquirer.verifyCard(card, { idempotencyKey: `card-registration:${row.reference}:${claimed.attempts}` });
   if (verified.status !== 'verified') {
-    throw new DomainError('ER.11.30', 'Card verification failed', { data: { decline_code: verified.code }, messages: { card: [verified.message] } });
+    const { showReason } = await app.cardVelocity.afterDecline(velocity);
+    const code = showReason ? verified.code : 'card_declined';
+    throw new DomainError('ER.11.30', 'Card verification failed', { data: { decline_code: code }, messages: { card: [declineMessages[code]] } });
   }
   const now = app.now();
   return app.db.transaction(async (tx) => {

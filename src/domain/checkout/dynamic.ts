@@ -1,11 +1,13 @@
 import type { PaylinkApp } from '../../app.ts';
 import type { DynamicLinkBody } from '../../schemas/dynamic-link.ts';
 import { type FieldPath, fieldPaths } from '../../schemas/fields.ts';
+import { emptyMessages } from '../../schemas/parse.ts';
 import { DomainError, invalidFields, type Messages } from '../errors.ts';
 import { findIntegratorByToken } from '../integrators/service.ts';
 import { fieldMode } from '../links/form.ts';
 import { findActiveLink, type LinkWithMerchant } from '../links/service.ts';
 import { isCurrency, MoneyError, parseAmount } from '../money.ts';
+import { callbackUrlProblem } from '../notifications/callback-url.ts';
 import { checkAmountBounds } from './amount.ts';
 import { checkoutPath, insertSession, newSessionToken } from './sessions.ts';
 
@@ -25,16 +27,17 @@ export async function requireLink(app: PaylinkApp, slug: string): Promise<LinkWi
   return found;
 }
 
-/** `key` must be the API token of the integrator who owns the link (ER.01.01, 401). */
+/**
+ * `key` must be the API token of the integrator who owns the link: a missing key is ER.01.01
+ * (401); the owner, or undefined for a key that is not the owner's (the caller refuses it and
+ * counts the failure against the client's address).
+ */
 export async function authenticateLinkKey(app: PaylinkApp, link: LinkWithMerchant, key: unknown) {
   if (typeof key !== 'string' || key.trim() === '') {
     throw new DomainError('ER.01.01', 'Missing link key', { messages: { key: ['is required: send your API token in the body field `key`'] } });
   }
   const integrator = await findIntegratorByToken(app.db, key.trim());
-  if (!integrator || integrator.id !== link.link.integratorId) {
-    throw new DomainError('ER.01.01', 'Invalid link key', { messages: { key: ["is not the API token of this link's owner"] } });
-  }
-  return integrator;
+  return integrator && integrator.id === link.link.integratorId ? integrator : undefined;
 }
 
 /** The body's values by spec §2.4 dotted path (only those sent). */
@@ -57,12 +60,14 @@ export async function createDynamicLink(
 ): Promise<{ url: string; token: string; sessionId: string }> {
   const l = link.link;
   const sent = flattenBody(body);
-  const messages: Messages = {};
+  const messages: Messages = emptyMessages();
   for (const path of fieldPaths) {
     if (fieldMode(l, path) === 'system' && sent[path] === undefined) {
       (messages[path] ??= []).push('is required: this link has it filled by the system, so the request must send it');
     }
   }
+  const callbackProblem = body.route?.callback_url && callbackUrlProblem(body.route.callback_url, app.config.allowPrivateCallbacks);
+  if (callbackProblem) messages['route.callback_url'] = [callbackProblem];
   const currency = body.payment?.currency ?? l.currency;
   if (!isCurrency(currency)) (messages['payment.currency'] ??= []).push(`${currency} is not a supported ISO 4217 currency code`);
   let amountMinor: bigint | null = null;

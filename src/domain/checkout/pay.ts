@@ -1,17 +1,18 @@
 import { eq } from 'drizzle-orm';
-import type { ChargeResult } from '../../acquirer/acquirer.ts';
+import { type ChargeResult, declineMessages } from '../../acquirer/acquirer.ts';
 import type { PaylinkApp } from '../../app.ts';
 import type { CheckoutSession, Payment } from '../../db/schema.ts';
 import { checkoutSessions } from '../../db/schema.ts';
 import { expiryInFuture, parseExpiry } from '../../schemas/card.ts';
 import { type CheckoutSubmission, checkCustomerFields, checkoutSubmissionSchema } from '../../schemas/checkout.ts';
-import { parseWith } from '../../schemas/parse.ts';
+import { emptyMessages, parseWith } from '../../schemas/parse.ts';
 import { DomainError, invalidFields, type Messages } from '../errors.ts';
 import { askedFields, isDynamicOnly } from '../links/form.ts';
 import { findActiveLink, findLinkById, type LinkWithMerchant } from '../links/service.ts';
 import { recordCharge } from '../payments/record.ts';
 import { parseCustomerAmount } from './amount.ts';
-import { checkoutPath, findSessionByToken, insertSession, SESSION_TOKEN, sessionState } from './sessions.ts';
+import { checkoutPath, findSessionByToken, insertSession, openStaticTicket, sessionState } from './sessions.ts';
+import type { CardAttempt } from './velocity.ts';
 
 /**
  * One card attempt on a checkout session, in three steps so no database transaction is open
@@ -37,9 +38,11 @@ export type PayOutcome =
 export interface PayRequest {
   /** /checkout/{token}: the session's token. */
   token?: string;
-  /** /pay/{slug}: a static link; the session is the page's token in `input.session`. */
+  /** /pay/{slug}: a static link; the session is named by the page's ticket in `input.session`. */
   slug?: string;
   input: unknown;
+  /** The customer's address, for the velocity limits (src/domain/checkout/velocity.ts). */
+  clientIp?: string;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -61,6 +64,14 @@ const lockedError = () =>
   });
 const notFoundError = () =>
   new DomainError('ER.03.20', 'Checkout session not found', { messages: { '(request)': ['This payment page does not exist. Check the link you were sent.'] } });
+const notIssuedError = () =>
+  new DomainError('ER.03.20', 'Checkout session not found', {
+    messages: { '(request)': ['This payment form was not issued by this payment page. Reload the page, then pay there.'] },
+  });
+const staleTicketError = () =>
+  new DomainError('ER.03.21', 'Checkout session expired', {
+    messages: { '(request)': ['This payment form has been open too long and has expired. Reload the page to pay.'] },
+  });
 
 /** The session and link a submission is for; a static link's first submit has no session yet. */
 interface ResolvedSession {
@@ -76,13 +87,19 @@ async function resolveSession(app: PaylinkApp, req: PayRequest, pageToken: unkno
     const link = found && !isDynamicOnly(found.link) ? found : undefined;
     if (!link)
       throw new DomainError('ER.03.10', 'Payment link not found', { messages: { '(request)': ['This payment link does not exist or is no longer active.'] } });
-    const token = pageToken;
-    if (typeof token !== 'string' || !SESSION_TOKEN.test(token)) throw invalidFields({ session: ['The payment form is out of date: reload the page'] });
+    if (typeof pageToken !== 'string') throw invalidFields({ session: ['The payment form is out of date: reload the page'] });
+    const ticket = openStaticTicket(app, link.link.id, pageToken);
+    if (!ticket.ok) {
+      if (ticket.reason === 'malformed') throw invalidFields({ session: ['The payment form is out of date: reload the page'] });
+      throw notIssuedError();
+    }
+    const { token } = ticket;
     const existing = await findSessionByToken(app.db, token);
     if (existing) {
       if (existing.linkId !== link.link.id) throw notFoundError();
       return { token, session: existing, link };
     }
+    if (ticket.stale) throw staleTicketError();
     return { token, link };
   }
   const token = req.token ?? '';
@@ -122,10 +139,23 @@ export async function payCheckout(app: PaylinkApp, req: PayRequest): Promise<Pay
   if (target.session) ensurePayable(target.session, target.token, app.now());
   if (req.slug === undefined && !target.link.link.active) throw notFoundError();
   const submission = validateSubmission(app, target, req.input);
+  // Velocity limits (card testing): counted before a session is created or an attempt claimed.
+  const velocity: CardAttempt = {
+    clientIp: req.clientIp ?? 'unknown',
+    scope: target.link.link.id,
+    open: (target.session?.kind ?? 'static') === 'static',
+    fingerprint: app.acquirer.fingerprint(submission.card.number),
+  };
+  await app.cardVelocity.beforeAttempt(velocity);
   const session = target.session ?? (await staticSession(app, target.link, target.token));
   const claim = await claimAttempt(app, session, target.token);
   const result = await chargeAttempt(app, session, claim, submission);
-  return recordAttempt(app, session, target, claim, submission, result);
+  const outcome = await recordAttempt(app, session, target, claim, submission, result);
+  if (outcome.status === 'succeeded') return outcome;
+  // Once declines repeat (from this client, or of this card) the page stops saying why: a
+  // card tester learns nothing more than "declined". The transaction keeps the real reason.
+  const { showReason } = await app.cardVelocity.afterDecline(velocity);
+  return showReason ? outcome : { ...outcome, code: 'card_declined', message: declineMessages.card_declined };
 }
 
 interface ValidSubmission {
@@ -147,7 +177,7 @@ function validateSubmission(app: PaylinkApp, target: ResolvedSession, input: unk
   const systemValues = session?.systemValues ?? {};
   const currency = session?.currency ?? link.link.currency;
   const parsed = parseWith(checkoutSubmissionSchema, input);
-  const messages: Messages = parsed.ok ? {} : parsed.messages;
+  const messages: Messages = parsed.ok ? emptyMessages() : parsed.messages;
   const customer = checkCustomerFields(askedFields(link.link, systemValues), isRecord(raw.fields) ? raw.fields : {});
   for (const [path, list] of Object.entries(customer.messages)) messages[path] ??= list;
   let amountMinor = session ? session.amountMinor : link.link.amountMinor;
@@ -222,7 +252,7 @@ async function chargeAttempt(app: PaylinkApp, session: CheckoutSession, claim: A
     if (!claim.resumed) throw error;
     // A resumed attempt the acquirer refuses (e.g. another card than the interrupted one):
     // never start a new attempt over an unknown outcome.
-    app.log.warn('checkout: interrupted attempt could not be resumed', { sessionId: session.id, attempt: claim.attempt, error: (error as Error).message });
+    app.log.warn('checkout: interrupted attempt could not be resumed', { sessionId: session.id, attempt: claim.attempt, error });
     throw new DomainError('ER.03.24', 'Payment already in progress', {
       messages: { '(request)': ['We are still confirming your previous payment attempt. Try again with the same card and amount, or contact the merchant.'] },
     });

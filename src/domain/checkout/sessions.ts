@@ -11,15 +11,49 @@ export type { CheckoutSession } from '../../db/schema.ts';
 /**
  * A checkout session is one customer's attempt to pay one link. Dynamic sessions are created by
  * the integrator's POST; static sessions by the customer's first submit on /pay/{slug}, with the
- * token the page was rendered with. Only the token's hash is stored; the token is the session's
- * address (/checkout/{token}), 256 bits from the CSPRNG.
+ * ticket the server issued when it rendered the page (below). Only the token's hash is stored;
+ * the token is the session's address (/checkout/{token}), 256 bits from the CSPRNG.
  */
 export const hashSessionToken = (token: string) => sha256Hex(`paylink-checkout:${token}`);
 export const newSessionToken = newUrlToken;
 export const checkoutPath = (token: string) => `/checkout/${token}`;
 
 /** Shape of a session token (43 base64url characters = 256 bits). */
-export const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+const SESSION_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+/**
+ * A static link's page carries a ticket the server issued: `<token>.<issued at>.<mac>`, the
+ * session token, the issue time (Unix seconds) and an HMAC over both and the link's id, under a
+ * key derived from the master key. Rendering a page stores nothing (page views cannot fill the
+ * database); the first valid submit creates the session named by the token. A ticket the server
+ * did not issue, or issued for another link, is refused; so is one older than the checkout TTL
+ * that never became a session. Reloading the page gets a fresh ticket: the velocity limits
+ * (src/api/rate-limits.ts), not the ticket, stop a client that does that to try more cards.
+ */
+const STATIC_TICKET = /^([A-Za-z0-9_-]{43})\.(\d{1,12})\.([A-Za-z0-9_-]{43})$/;
+/** A ticket issued this far ahead of the server's clock (another process's clock) is still accepted. */
+const TICKET_CLOCK_SKEW_SECONDS = 300;
+
+const ticketData = (linkId: string, token: string, issuedAt: string) => `static-session/v1|${linkId}|${token}|${issuedAt}`;
+
+export function issueStaticTicket(app: PaylinkApp, linkId: string): string {
+  const token = newSessionToken();
+  const issuedAt = String(Math.floor(app.now().getTime() / 1000));
+  return `${token}.${issuedAt}.${app.staticSessionMac.sign(ticketData(linkId, token, issuedAt))}`;
+}
+
+export type OpenedTicket = { ok: true; token: string; stale: boolean } | { ok: false; reason: 'malformed' | 'not_issued' };
+
+/** Checks a ticket against the link it is presented to. */
+export function openStaticTicket(app: PaylinkApp, linkId: string, ticket: string): OpenedTicket {
+  const match = STATIC_TICKET.exec(ticket);
+  if (!match) return { ok: false, reason: 'malformed' };
+  const [, token, issuedAt, mac] = match as unknown as [string, string, string, string];
+  if (!app.staticSessionMac.verify(ticketData(linkId, token, issuedAt), mac)) return { ok: false, reason: 'not_issued' };
+  const ageSeconds = app.now().getTime() / 1000 - Number(issuedAt);
+  if (ageSeconds < -TICKET_CLOCK_SKEW_SECONDS) return { ok: false, reason: 'not_issued' };
+  return { ok: true, token, stale: ageSeconds > app.config.checkoutTtlSeconds };
+}
 
 export type SessionState = 'open' | 'paid' | 'expired' | 'locked';
 

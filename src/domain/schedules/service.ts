@@ -1,16 +1,18 @@
 import { and, desc, eq } from 'drizzle-orm';
 import type { PaylinkApp } from '../../app.ts';
-import { newId, sha256Hex } from '../../crypto.ts';
+import { newId } from '../../crypto.ts';
 import type { Integrator, Payment, Schedule, ScheduleRun } from '../../db/schema.ts';
 import { cardRegistrations, payments, scheduleRuns, schedules } from '../../db/schema.ts';
-import { parseWith } from '../../schemas/parse.ts';
+import { emptyMessages, parseWith } from '../../schemas/parse.ts';
 import { scheduleDataSchema } from '../../schemas/schedule.ts';
+import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from '../../schemas/text.ts';
 import { isUuid } from '../cards/service.ts';
-import { invalidFields, type Messages, notFound } from '../errors.ts';
+import { DomainError, invalidFields, type Messages, notFound } from '../errors.ts';
 import { isCurrency, MoneyError, parseAmount } from '../money.ts';
+import { callbackUrlProblem } from '../notifications/callback-url.ts';
 import { recordEvent } from '../notifications/domain-events.ts';
 import { cancelSchedulesTx } from './cancel.ts';
-import { verifySchedulePayload } from './jwt.ts';
+import { signedContentHash, verifySchedulePayload, verifySchedulePayloadSignature } from './jwt.ts';
 import { nextOccurrence, parseRecurrence, type Recurrence } from './recurrence.ts';
 
 /** Spec rule 1: an unknown, inactive or foreign card reference reads the same: it does not exist. */
@@ -19,33 +21,57 @@ export const CARD_REFERENCE_MISSING = 'Card registration reference does not exis
 /** Schedule references carry a readable prefix; card registration references are UUIDs. */
 export const isScheduleReference = (value: string) => /^sch_[0-9a-f]{32}$/.test(value);
 
-const payloadHash = (token: string) => sha256Hex(`paylink-schedule-jwt:${token}`);
+const cancelledPayload = (reference: string) =>
+  new DomainError('ER.12.31', 'Schedule for this signed payload was cancelled', {
+    messages: {
+      payload: [
+        `created schedule ${reference}, which was cancelled; a cancelled schedule is never restarted: sign a new payload (e.g. with a new iat or jti) to schedule again`,
+      ],
+    },
+  });
+
+/** A payload seen before: its schedule again, or ER.12.31 when that schedule was cancelled. */
+function replayOf(seen: { id: string; status: string }) {
+  if (seen.status === 'cancelled') throw cancelledPayload(seen.id);
+  return { reference: seen.id, replayed: true };
+}
 
 /**
- * POST /schedule. The same JWT presented again (by the same integrator) replies with the
- * schedule it created first: the JWT's hash is unique per integrator. The reply carries only
- * the reference so a replay is byte-for-byte the first reply's data.
+ * POST /schedule. The same signed payload presented again (by the same integrator) replies with
+ * the schedule it created first: the hash of the JWT's signed content (header and payload, not
+ * their spelling) is unique per integrator. The reply carries only the reference so a replay is
+ * byte-for-byte the first reply's data; a replay of a payload whose schedule was cancelled is
+ * refused (ER.12.31) rather than answered as if it had scheduled something.
  */
 export async function createSchedule(app: PaylinkApp, integrator: Integrator, token: string): Promise<{ reference: string; replayed: boolean }> {
-  const hash = payloadHash(token);
+  const hash = signedContentHash(token);
+  const secret = app.secrets.open(integrator.secretEnc);
   const [seen] = await app.db
-    .select({ id: schedules.id })
+    .select({ id: schedules.id, status: schedules.status })
     .from(schedules)
     .where(and(eq(schedules.integratorId, integrator.id), eq(schedules.payloadHash, hash)));
-  if (seen) return { reference: seen.id, replayed: true };
+  if (seen) {
+    // Its claims were checked when it was first accepted; its signature is checked every time.
+    await verifySchedulePayloadSignature(token, secret);
+    return replayOf(seen);
+  }
 
   const now = app.now();
-  const claims = await verifySchedulePayload(token, app.secrets.open(integrator.secretEnc), now);
+  const claims = await verifySchedulePayload(token, secret, now);
   if (claims.data === undefined || claims.data === null || typeof claims.data !== 'object') {
     throw invalidFields({ data: ['is required: the JWT must carry the schedule as its `data` claim (spec §2.2)'] });
   }
+  const unstorable = findUnstorableText(claims.data, 'data');
+  if (unstorable !== undefined) throw invalidFields({ [unstorable]: [UNSTORABLE_TEXT_MESSAGE] });
   const parsed = parseWith(scheduleDataSchema, claims.data, 'data');
-  const messages: Messages = parsed.ok ? {} : { ...parsed.messages };
+  const messages: Messages = parsed.ok ? emptyMessages() : parsed.messages;
   // Spec rule 1 (and the 422 sample): a card reference that is not usable is `messages.reference`.
   const rawReference = (claims.data as { credit_card?: { reference?: unknown } }).credit_card?.reference;
   if (typeof rawReference === 'string' && !isUuid(rawReference)) messages.reference = [CARD_REFERENCE_MISSING];
   if (!parsed.ok) throw invalidFields(messages);
   const data = parsed.value;
+  const callbackProblem = data.route?.callback_url && callbackUrlProblem(data.route.callback_url, app.config.allowPrivateCallbacks);
+  if (callbackProblem) messages['data.route.callback_url'] = [callbackProblem];
 
   let amountMinor: bigint | undefined;
   if (!isCurrency(data.payment.currency)) messages['data.payment.currency'] = ['is not a supported ISO 4217 currency code'];
@@ -63,7 +89,7 @@ export async function createSchedule(app: PaylinkApp, integrator: Integrator, to
     now,
     prefix: { schedule: 'data.schedule.', timeOffset: 'data.time_offset' },
   });
-  if (!parsedRecurrence.ok) Object.assign(messages, parsedRecurrence.messages);
+  if (!parsedRecurrence.ok) for (const [path, list] of Object.entries(parsedRecurrence.messages)) messages[path] = list;
   if (Object.keys(messages).length > 0) throw invalidFields(messages);
   const rec = parsedRecurrence.ok ? parsedRecurrence.value : undefined;
   const nextRunAt = nextOccurrence(rec!, now);
@@ -102,12 +128,12 @@ export async function createSchedule(app: PaylinkApp, integrator: Integrator, to
       .onConflictDoNothing({ target: [schedules.integratorId, schedules.payloadHash] })
       .returning();
     if (inserted.length === 0) {
-      // The same JWT arrived twice at once: the other request created it.
+      // The same payload arrived twice at once: the other request created it.
       const [first] = await tx
-        .select({ id: schedules.id })
+        .select({ id: schedules.id, status: schedules.status })
         .from(schedules)
         .where(and(eq(schedules.integratorId, integrator.id), eq(schedules.payloadHash, hash)));
-      return { reference: first!.id, replayed: true };
+      return replayOf(first!);
     }
     await recordEvent(app.presentEvent, tx, {
       integratorId: integrator.id,

@@ -1,0 +1,159 @@
+import ipaddr from 'ipaddr.js';
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Config, RateLimit } from '../config.ts';
+import type { CardAttempt, CardVelocity } from '../domain/checkout/velocity.ts';
+import { DomainError } from '../domain/errors.ts';
+import type { StatusCode } from './catalogue.ts';
+
+/**
+ * The velocity limits, one rate-limiter-flexible limiter each (fixed windows per key). Counters
+ * live in memory on the embedded database (one process) and in the `rate_limits` table on
+ * PostgreSQL, where every process shares them (src/app.ts picks the store). Each limit, its
+ * default and its setting are listed in docs/security.md.
+ */
+export type LimiterFactory = (opts: { keyPrefix: string; points: number; duration: number }) => RateLimiterAbstract;
+
+export const memoryLimiters: LimiterFactory = (opts) => new RateLimiterMemory(opts);
+
+/**
+ * The key a client address is counted under: an IPv4 address as it is, an IPv6 address by its
+ * /64 prefix (one subscriber gets a whole /64, so single addresses cost an attacker nothing).
+ */
+export function clientKey(ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  const address = ipaddr.process(ip);
+  if (address.kind() === 'ipv4') return address.toString();
+  const parts = (address as ipaddr.IPv6).parts.slice(0, 4);
+  return `${parts.map((p) => p.toString(16)).join(':')}::/64`;
+}
+
+const waitInWords = (ms: number) => {
+  const minutes = Math.ceil(ms / 60_000);
+  if (ms < 60_000) return `${Math.max(1, Math.ceil(ms / 1000))} seconds`;
+  if (minutes < 120) return `${minutes} minute${minutes === 1 ? '' : 's'}`;
+  return `${Math.ceil(minutes / 60)} hours`;
+};
+
+function tooMany(code: StatusCode, description: string, field: string, text: (wait: string) => string, msBeforeNext: number) {
+  const ms = Math.max(msBeforeNext, 1000);
+  return new DomainError(code, description, {
+    messages: { [field]: [text(waitInWords(ms))] },
+    retryAfterSeconds: Math.ceil(ms / 1000),
+  });
+}
+
+/** True when `error` is the library's answer for a key over its limit (not a store failure). */
+const isOverLimit = (error: unknown): error is RateLimiterRes => error instanceof RateLimiterRes;
+
+export class RateLimits implements CardVelocity {
+  private readonly limiters = new Map<string, RateLimiterAbstract>();
+
+  constructor(
+    private readonly limits: Config['limits'],
+    private readonly factory: LimiterFactory = memoryLimiters,
+  ) {}
+
+  private limiter(name: keyof Config['limits']): { limiter: RateLimiterAbstract; limit: RateLimit } | undefined {
+    const limit = this.limits[name];
+    if (!limit) return undefined;
+    let limiter = this.limiters.get(name);
+    if (!limiter) this.limiters.set(name, (limiter = this.factory({ keyPrefix: `paylink:${name}`, points: limit.points, duration: limit.seconds })));
+    return { limiter, limit };
+  }
+
+  /** Consumes a point; resolves with the wait (ms) when the key is over its limit, else undefined. */
+  private async consume(name: keyof Config['limits'], key: string): Promise<number | undefined> {
+    const found = this.limiter(name);
+    if (!found) return undefined;
+    try {
+      await found.limiter.consume(key);
+      return undefined;
+    } catch (error) {
+      if (isOverLimit(error)) return error.msBeforeNext;
+      throw error;
+    }
+  }
+
+  /** The wait (ms) when the key has already used all its points, else undefined. */
+  private async exhausted(name: keyof Config['limits'], key: string): Promise<number | undefined> {
+    const found = this.limiter(name);
+    if (!found) return undefined;
+    const state = await found.limiter.get(key);
+    return state && state.consumedPoints >= found.limit.points ? state.msBeforeNext : undefined;
+  }
+
+  /** Before a token or link key is checked: a client that failed too often waits (ER.01.02, 429). */
+  async assertMayAuthenticate(clientIp: string): Promise<void> {
+    const wait = await this.exhausted('authFailures', clientKey(clientIp));
+    if (wait !== undefined) {
+      throw tooMany(
+        'ER.01.02',
+        'Too many failed authentication attempts',
+        'authorization',
+        (w) => `too many requests from your address carried an unknown API token or link key; try again in ${w}`,
+        wait,
+      );
+    }
+  }
+
+  /** An unknown API token or link key was presented. */
+  async authenticationFailed(clientIp: string): Promise<void> {
+    await this.consume('authFailures', clientKey(clientIp));
+  }
+
+  /** One API request by an authenticated integrator (ER.02.43, 429, over the limit). */
+  async countApiRequest(integratorId: string): Promise<void> {
+    const wait = await this.consume('apiRequests', integratorId);
+    if (wait !== undefined) {
+      const limit = this.limits.apiRequests!;
+      throw tooMany(
+        'ER.02.43',
+        'Too many requests',
+        '(request)',
+        (w) => `more than ${limit.points} requests in ${limit.seconds} second${limit.seconds === 1 ? '' : 's'} with this API token; retry in ${w}`,
+        wait,
+      );
+    }
+  }
+
+  async beforeAttempt(attempt: CardAttempt): Promise<void> {
+    const cardWait = await this.exhausted('declinesPerCard', attempt.fingerprint);
+    if (cardWait !== undefined) {
+      throw tooMany(
+        'ER.03.25',
+        'Too many card attempts',
+        '(request)',
+        (w) => `This card has been declined too many times. Use another card, or try this one again in ${w}.`,
+        cardWait,
+      );
+    }
+    const ipWait = await this.consume('cardAttemptsPerIp', `${attempt.scope}:${clientKey(attempt.clientIp)}`);
+    if (ipWait !== undefined) {
+      throw tooMany(
+        'ER.03.25',
+        'Too many card attempts',
+        '(request)',
+        (w) => `Too many payment attempts were made from your network. Please wait ${w}, then try again.`,
+        ipWait,
+      );
+    }
+    if (!attempt.open) return;
+    const linkWait = await this.consume('cardAttemptsPerLink', attempt.scope);
+    if (linkWait !== undefined) {
+      throw tooMany(
+        'ER.03.25',
+        'Too many card attempts',
+        '(request)',
+        (w) => `This payment page is receiving too many payment attempts right now. Please try again in ${w}.`,
+        linkWait,
+      );
+    }
+  }
+
+  async afterDecline(attempt: CardAttempt): Promise<{ showReason: boolean }> {
+    await this.consume('declinesPerCard', attempt.fingerprint);
+    const byClient = await this.consume('declineReasons', `ip:${attempt.scope}:${clientKey(attempt.clientIp)}`);
+    const byCard = await this.consume('declineReasons', `card:${attempt.fingerprint}`);
+    return { showReason: byClient === undefined && byCard === undefined };
+  }
+}
