@@ -110,7 +110,6 @@ export async function openConsole(ctx: ConsoleRequestContext): Promise<ConsolePa
   const app = ctx.locals.paylink;
   const identity = await resolveSession(app, sessionToken(ctx));
   if (!identity) {
-    if (sessionToken(ctx)) clearSessionCookie(ctx);
     const next = ctx.request.method === 'GET' && ctx.url.pathname !== '/console' ? `?next=${encodeURIComponent(ctx.url.pathname + ctx.url.search)}` : '';
     return ctx.redirect(`/console/sign-in${next}`, 303);
   }
