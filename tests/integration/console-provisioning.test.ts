@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { consoleUsers } from '../../src/db/schema.ts';
-import { signIn } from '../../src/domain/accounts/sessions.ts';
+import { consoleSessions, consoleUsers } from '../../src/db/schema.ts';
+import { purgeSessions, signIn } from '../../src/domain/accounts/sessions.ts';
 import { applyProvisioning } from '../../src/domain/integrators/provisioning.ts';
 import { createTestApp, defaultSeed, provision, type TestApp, useServedApp } from '../support/app.ts';
 import { ConsoleClient, textOf } from '../support/console.ts';
@@ -80,5 +80,19 @@ describe('console › sign-ins per client address', () => {
     expect(textOf(limited.html)).toMatch(/Too many sign-ins from your network failed\. Try again in \d+ minutes\./);
     const row = (await served.t.app.db.select().from(consoleUsers).where(eq(consoleUsers.email, 'owner@other.example')))[0]!;
     expect(row.lastSignInAt).toBeNull();
+  });
+});
+
+describe('console › session purge', () => {
+  it('deletes sessions past their idle timeout or lifetime and keeps live ones', async () => {
+    let now = new Date('2026-03-02T09:00:00Z');
+    t = await createTestApp({ now: () => now });
+    await provision(t);
+    await signIn(t.app, { email: 'owner@acme.example', password: 'acme owner passphrase 1' }, from);
+    now = new Date('2026-03-02T09:10:00Z');
+    await signIn(t.app, { email: 'staff@acme.example', password: 'acme staff passphrase 2' }, from);
+    now = new Date('2026-03-02T09:16:00Z');
+    expect(await purgeSessions(t.app)).toBe(1);
+    expect(await t.app.db.select().from(consoleSessions)).toHaveLength(1);
   });
 });
