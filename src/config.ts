@@ -104,8 +104,18 @@ export const configSchema = z.object({
   PAYLINK_CONSOLE_IDLE_MINUTES: z.coerce.number().int().min(1).max(15, 'must be at most 15 (PCI DSS 8.2.8)').default(15),
   PAYLINK_CONSOLE_SESSION_HOURS: z.coerce.number().int().min(1).max(24).default(12),
   PAYLINK_CONSOLE_LOCKOUT_ATTEMPTS: z.coerce.number().int().min(1).max(10, 'must be at most 10 (PCI DSS 8.3.4)').default(10),
-  PAYLINK_CONSOLE_LOCKOUT_MINUTES: z.coerce.number().int().min(30, 'must be at least 30 (PCI DSS 8.3.4)').max(24 * 60).default(30),
-  PAYLINK_CONSOLE_INVITE_HOURS: z.coerce.number().int().min(1).max(24 * 7).default(72),
+  PAYLINK_CONSOLE_LOCKOUT_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(30, 'must be at least 30 (PCI DSS 8.3.4)')
+    .max(24 * 60)
+    .default(30),
+  PAYLINK_CONSOLE_INVITE_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 7)
+    .default(72),
   PAYLINK_SHUTDOWN_TIMEOUT_MS: nonNegativeInt(10_000),
   SMTP_URL: z
     .string()

@@ -118,7 +118,8 @@ export async function openConsole(ctx: ConsoleRequestContext): Promise<ConsolePa
   if (ctx.request.method === 'POST') {
     try {
       form = await readForm(ctx);
-      if (!equalStrings(field(form, CSRF_FIELD), csrf)) throw new FormRefused('Its security token is missing or out of date (the page may have been open across a sign-in). Reload the page and try again.');
+      if (!equalStrings(field(form, CSRF_FIELD), csrf))
+        throw new FormRefused('Its security token is missing or out of date (the page may have been open across a sign-in). Reload the page and try again.');
     } catch (error) {
       if (error instanceof FormRefused) return refusedPage(error.reason);
       throw error;

@@ -105,13 +105,7 @@ export class RateLimits implements CardVelocity {
   async assertMaySignIn(clientIp: string): Promise<void> {
     const wait = await this.exhausted('signInFailures', clientKey(clientIp));
     if (wait !== undefined) {
-      throw tooMany(
-        'ER.01.03',
-        'Too many failed sign-in attempts',
-        'email',
-        (w) => `Too many sign-ins from your network failed. Try again in ${w}.`,
-        wait,
-      );
+      throw tooMany('ER.01.03', 'Too many failed sign-in attempts', 'email', (w) => `Too many sign-ins from your network failed. Try again in ${w}.`, wait);
     }
   }
 

@@ -51,7 +51,10 @@ export const seedUserSchema = z
     role: z.enum(['owner', 'staff'], { error: 'must be owner or staff' }),
   })
   .strict()
-  .refine((u) => (u.password === undefined) !== (u.password_hash === undefined), { message: 'give exactly one of password and password_hash', path: ['password'] });
+  .refine((u) => (u.password === undefined) !== (u.password_hash === undefined), {
+    message: 'give exactly one of password and password_hash',
+    path: ['password'],
+  });
 
 export const refundCapabilitySchema = z.enum(['full_partial', 'full', 'none']);
 

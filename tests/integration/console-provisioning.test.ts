@@ -74,7 +74,8 @@ describe('console › sign-ins per client address', () => {
 
   it('refuses an address after 3 failed sign-ins across accounts (429), the right password too, and says when to retry', async () => {
     const c = () => new ConsoleClient(served.server.url);
-    for (const email of ['owner@acme.example', 'staff@acme.example', 'nobody@example.com']) expect((await c().signIn(email, 'wrong password here')).status).toBe(401);
+    for (const email of ['owner@acme.example', 'staff@acme.example', 'nobody@example.com'])
+      expect((await c().signIn(email, 'wrong password here')).status).toBe(401);
     const limited = await c().signIn('owner@other.example', 'other owner passphrase 3');
     expect(limited.status).toBe(429);
     expect(textOf(limited.html)).toMatch(/Too many sign-ins from your network failed\. Try again in \d+ minutes\./);

@@ -24,7 +24,10 @@ export class ConsoleClient {
   }
 
   async get(path: string): Promise<{ status: number; html: string; location: string | null; headers: Headers }> {
-    const res = await fetch(this.base + path, { redirect: 'manual', headers: { cookie: this.cookieHeader(), 'user-agent': this.opts.userAgent ?? 'console-test' } });
+    const res = await fetch(this.base + path, {
+      redirect: 'manual',
+      headers: { cookie: this.cookieHeader(), 'user-agent': this.opts.userAgent ?? 'console-test' },
+    });
     this.keep(res);
     return { status: res.status, html: await res.text(), location: res.headers.get('location'), headers: res.headers };
   }

@@ -32,7 +32,10 @@ describe('config', () => {
 
   it('keeps the console account settings within PCI DSS 4.0 (idle ≤ 15 min, lockout after ≤ 10 failures for ≥ 30 min)', () => {
     expect(loadConfig({}).console).toEqual({ idleMinutes: 15, sessionHours: 12, lockoutAttempts: 10, lockoutMinutes: 30, inviteHours: 72 });
-    expect(loadConfig({ PAYLINK_CONSOLE_IDLE_MINUTES: '5', PAYLINK_CONSOLE_LOCKOUT_ATTEMPTS: '6' }).console).toMatchObject({ idleMinutes: 5, lockoutAttempts: 6 });
+    expect(loadConfig({ PAYLINK_CONSOLE_IDLE_MINUTES: '5', PAYLINK_CONSOLE_LOCKOUT_ATTEMPTS: '6' }).console).toMatchObject({
+      idleMinutes: 5,
+      lockoutAttempts: 6,
+    });
     expect(() => loadConfig({ PAYLINK_CONSOLE_IDLE_MINUTES: '16' })).toThrow('PAYLINK_CONSOLE_IDLE_MINUTES: must be at most 15');
     expect(() => loadConfig({ PAYLINK_CONSOLE_LOCKOUT_ATTEMPTS: '11' })).toThrow('PAYLINK_CONSOLE_LOCKOUT_ATTEMPTS: must be at most 10');
     expect(() => loadConfig({ PAYLINK_CONSOLE_LOCKOUT_MINUTES: '29' })).toThrow('PAYLINK_CONSOLE_LOCKOUT_MINUTES: must be at least 30');

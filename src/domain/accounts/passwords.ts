@@ -1,6 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { dictionary } from '@zxcvbn-ts/language-common';
 import { argon2id, argon2Verify } from 'hash-wasm';
-import { randomBytes } from 'node:crypto';
 
 /**
  * Console passwords (PCI DSS 4.0 8.3.6; NIST SP 800-63B 5.1.1.2): long rather than "complex",

@@ -44,7 +44,13 @@ export async function upsertSeedUser(app: PaylinkApp, tx: DbOrTx, integratorId: 
   }
   const update: Partial<typeof consoleUsers.$inferInsert> = { role: seed.role };
   if (existing.passwordSeedSha256 !== fingerprint) {
-    Object.assign(update, { passwordHash: await passwordHash(), passwordChangedAt: now, passwordSeedSha256: fingerprint, inviteTokenHash: null, inviteExpiresAt: null });
+    Object.assign(update, {
+      passwordHash: await passwordHash(),
+      passwordChangedAt: now,
+      passwordSeedSha256: fingerprint,
+      inviteTokenHash: null,
+      inviteExpiresAt: null,
+    });
   }
   await tx.update(consoleUsers).set(update).where(eq(consoleUsers.id, existing.id));
   if (update.passwordHash || update.role !== existing.role) await endSessionsOf(tx, existing.id);

@@ -4,7 +4,7 @@ import { newId, newUrlToken, sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { type ConsoleSession, type ConsoleUser, consoleSessions, consoleUsers, integrators } from '../../db/schema.ts';
 import { type Actor, recordAudit } from './audit.ts';
-import { verifyPassword, timingDummyHash } from './passwords.ts';
+import { timingDummyHash, verifyPassword } from './passwords.ts';
 import { afterFailedSignIn, isLocked, normaliseEmail, SESSION_TOUCH_SECONDS, secondFactorExpiry, sessionExpiry, sessionState } from './rules.ts';
 import { verifyTotp } from './totp.ts';
 
@@ -179,7 +179,5 @@ export async function purgeSessions(app: PaylinkApp): Promise<number> {
 
 /** Ends every session of a user but one (after a password change) or all of them. */
 export async function endSessionsOf(tx: DbOrTx, userId: string, keepSessionId?: string): Promise<void> {
-  await tx
-    .delete(consoleSessions)
-    .where(and(eq(consoleSessions.userId, userId), keepSessionId ? sql`${consoleSessions.id} <> ${keepSessionId}` : undefined));
+  await tx.delete(consoleSessions).where(and(eq(consoleSessions.userId, userId), keepSessionId ? sql`${consoleSessions.id} <> ${keepSessionId}` : undefined));
 }

@@ -1,5 +1,5 @@
-import QRCode from 'qrcode';
 import { Secret, TOTP } from 'otpauth';
+import QRCode from 'qrcode';
 
 /**
  * TOTP (RFC 6238) as authenticator apps expect it: SHA-1, 6 digits, 30-second steps, a 160-bit

@@ -91,7 +91,12 @@ export async function findInvite(app: PaylinkApp, token: string): Promise<{ emai
 }
 
 /** Sets the invited user's password; the link is spent. */
-export async function acceptInvite(app: PaylinkApp, token: string, input: { password: string; confirm: string }, from: RequestOrigin): Promise<{ email: string }> {
+export async function acceptInvite(
+  app: PaylinkApp,
+  token: string,
+  input: { password: string; confirm: string },
+  from: RequestOrigin,
+): Promise<{ email: string }> {
   const invite = await findInvite(app, token);
   if (!invite) throw notFound('token', 'This invitation');
   const problems = passwordProblems(input.password, invite.email);
@@ -188,9 +193,13 @@ export async function changePassword(
  */
 export async function startTotpEnrolment(app: PaylinkApp, identity: ConsoleIdentity): Promise<{ secret: string; uri: string; svg: string }> {
   assertOwner(identity);
-  if (identity.user.totpEnabledAt) throw new DomainError('ER.02.30', 'Two-step sign-in is already on', { httpStatus: 409, messages: { code: ['two-step sign-in is already on'] } });
+  if (identity.user.totpEnabledAt)
+    throw new DomainError('ER.02.30', 'Two-step sign-in is already on', { httpStatus: 409, messages: { code: ['two-step sign-in is already on'] } });
   const secret = newTotpSecret();
-  await app.db.update(consoleUsers).set({ totpSecretEnc: app.secrets.seal(secret), totpLastStep: null }).where(eq(consoleUsers.id, identity.user.id));
+  await app.db
+    .update(consoleUsers)
+    .set({ totpSecretEnc: app.secrets.seal(secret), totpLastStep: null })
+    .where(eq(consoleUsers.id, identity.user.id));
   return { secret, ...(await enrolmentView(secret, identity.user.email)) };
 }
 
