@@ -55,5 +55,4 @@ export const secondFactorExpiry = (now: Date) => new Date(now.getTime() + minute
 /** What a role may do: owners everything; staff payments and refunds, never users, credentials or the activity log. */
 export const canManageAccount = (role: ConsoleRole) => role === 'owner';
 
-export const roles = ['owner', 'staff'] as const satisfies readonly ConsoleRole[];
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();
