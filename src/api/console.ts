@@ -23,25 +23,31 @@ export interface ConsoleRequestContext {
 /** The hidden form field that carries the CSRF token. */
 export const CSRF_FIELD = '_csrf';
 
-/** Over HTTPS the cookie is `Secure` and `__Host-` prefixed (bound to this host, path /). */
-const isHttps = (app: PaylinkApp, url: URL) => url.protocol === 'https:' || app.origin().startsWith('https:');
+/**
+ * Over HTTPS the cookie is `Secure` and `__Host-` prefixed (bound to this host, path /): when
+ * PUBLIC_URL is https, or a trusted proxy (PAYLINK_TRUST_PROXY) says the request came over https.
+ */
+function isHttps(app: PaylinkApp, url: URL, request?: Request): boolean {
+  if (url.protocol === 'https:' || app.origin().startsWith('https:')) return true;
+  return app.config.trustProxy && request?.headers.get('x-forwarded-proto')?.split(',')[0]?.trim() === 'https';
+}
 const sessionCookieName = (secure: boolean) => (secure ? '__Host-paylink_console' : 'paylink_console');
 const signInCookieName = (secure: boolean) => (secure ? '__Host-paylink_sign_in' : 'paylink_sign_in');
 
 const cookieOptions = (secure: boolean) => ({ httpOnly: true, sameSite: 'lax' as const, secure, path: '/' });
 
 export function setSessionCookie(ctx: ConsoleRequestContext, token: string): void {
-  const secure = isHttps(ctx.locals.paylink, ctx.url);
+  const secure = isHttps(ctx.locals.paylink, ctx.url, ctx.request);
   // No Max-Age: a browser session cookie; the server ends the session on idle or lifetime anyway.
   ctx.cookies.set(sessionCookieName(secure), token, cookieOptions(secure));
 }
 
 export function clearSessionCookie(ctx: ConsoleRequestContext): void {
-  const secure = isHttps(ctx.locals.paylink, ctx.url);
+  const secure = isHttps(ctx.locals.paylink, ctx.url, ctx.request);
   ctx.cookies.delete(sessionCookieName(secure), { path: '/' });
 }
 
-export const sessionToken = (ctx: ConsoleRequestContext) => ctx.cookies.get(sessionCookieName(isHttps(ctx.locals.paylink, ctx.url)))?.value;
+export const sessionToken = (ctx: ConsoleRequestContext) => ctx.cookies.get(sessionCookieName(isHttps(ctx.locals.paylink, ctx.url, ctx.request)))?.value;
 
 /** Where the request comes from, for the audit log. */
 export const requestOrigin = (ctx: ConsoleRequestContext): RequestOrigin => ({
@@ -136,7 +142,7 @@ export async function openConsole(ctx: ConsoleRequestContext): Promise<ConsolePa
  * another site cannot sign a visitor in to an account of its choosing.
  */
 export function preSessionToken(ctx: ConsoleRequestContext): string {
-  const secure = isHttps(ctx.locals.paylink, ctx.url);
+  const secure = isHttps(ctx.locals.paylink, ctx.url, ctx.request);
   const existing = ctx.cookies.get(signInCookieName(secure))?.value;
   if (existing && /^[A-Za-z0-9_-]{43}$/.test(existing)) return existing;
   const token = randomBytes(32).toString('base64url');
@@ -145,7 +151,7 @@ export function preSessionToken(ctx: ConsoleRequestContext): string {
 }
 
 export async function readPreSessionForm(ctx: ConsoleRequestContext): Promise<{ field(name: string): string } | Response> {
-  const secure = isHttps(ctx.locals.paylink, ctx.url);
+  const secure = isHttps(ctx.locals.paylink, ctx.url, ctx.request);
   const expected = ctx.cookies.get(signInCookieName(secure))?.value;
   try {
     const form = await readForm(ctx);

@@ -97,3 +97,19 @@ describe('console › session purge', () => {
     expect(await t.app.db.select().from(consoleSessions)).toHaveLength(1);
   });
 });
+
+describe('console › cookies over HTTPS', () => {
+  const served = useServedApp({ env: { PUBLIC_URL: 'https://pay.acme.example' } });
+
+  it('marks the session cookie Secure and binds it to the host (__Host- prefix) when paylink is served over HTTPS', async () => {
+    const c = new ConsoleClient(served.server.url);
+    const res = await c.signIn('owner@acme.example', 'acme owner passphrase 1');
+    expect(res.status).toBe(303);
+    const cookie = res.headers.getSetCookie().find((l) => l.startsWith('__Host-paylink_console='))!;
+    expect(cookie).toMatch(/; Path=\/;/);
+    expect(cookie).toMatch(/; HttpOnly/);
+    expect(cookie).toMatch(/; Secure/);
+    expect(cookie).toMatch(/; SameSite=Lax/);
+    expect((await c.get('/console')).status).toBe(200);
+  });
+});
