@@ -28,6 +28,8 @@ export interface PaylinkApp {
   presentEvent: EventPresenter;
   /** Signs the session tickets static payment pages are rendered with. */
   staticSessionMac: Mac;
+  /** Keyed MACs of the console: CSRF tokens (src/api/console.ts) and fingerprints of seeded passwords. */
+  consoleMac: Mac;
   /** The velocity limits (API requests, failed authentications, card attempts). */
   rateLimits: RateLimits;
   /** The same limits, as the checkout sees them. */
@@ -77,6 +79,7 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     secrets: createSealer(master.key, 'integrator-secrets'),
     presentEvent,
     staticSessionMac: createMac(master.key, 'static-session-ticket'),
+    consoleMac: createMac(master.key, 'console'),
     rateLimits: limits,
     cardVelocity: limits,
     acquirer:

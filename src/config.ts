@@ -99,6 +99,23 @@ export const configSchema = z.object({
   PAYLINK_LIMIT_DECLINE_REASONS: rateLimit('3/3600'),
   PAYLINK_LIMIT_API_REQUESTS: rateLimit('100/1'),
   PAYLINK_LIMIT_AUTH_FAILURES: rateLimit('20/900'),
+  PAYLINK_LIMIT_SIGN_IN_FAILURES: rateLimit('30/900'),
+  // PCI DSS 4.0 8.2.8 and 8.3.4 are the bar: the settings can be stricter, never looser.
+  PAYLINK_CONSOLE_IDLE_MINUTES: z.coerce.number().int().min(1).max(15, 'must be at most 15 (PCI DSS 8.2.8)').default(15),
+  PAYLINK_CONSOLE_SESSION_HOURS: z.coerce.number().int().min(1).max(24).default(12),
+  PAYLINK_CONSOLE_LOCKOUT_ATTEMPTS: z.coerce.number().int().min(1).max(10, 'must be at most 10 (PCI DSS 8.3.4)').default(10),
+  PAYLINK_CONSOLE_LOCKOUT_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(30, 'must be at least 30 (PCI DSS 8.3.4)')
+    .max(24 * 60)
+    .default(30),
+  PAYLINK_CONSOLE_INVITE_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 7)
+    .default(72),
   PAYLINK_SHUTDOWN_TIMEOUT_MS: nonNegativeInt(10_000),
   SMTP_URL: z
     .string()
@@ -159,6 +176,16 @@ export interface Config {
     apiRequests: RateLimit | undefined;
     /** Failed authentications (unknown API token or link key) per client IP. */
     authFailures: RateLimit | undefined;
+    /** Failed console sign-ins per client IP (every account together). */
+    signInFailures: RateLimit | undefined;
+  };
+  /** The merchant console's accounts (docs/console.md). */
+  console: {
+    idleMinutes: number;
+    sessionHours: number;
+    lockoutAttempts: number;
+    lockoutMinutes: number;
+    inviteHours: number;
   };
   shutdownTimeoutMs: number;
   smtpUrl: string | undefined;
@@ -218,6 +245,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       declineReasons: e.PAYLINK_LIMIT_DECLINE_REASONS,
       apiRequests: e.PAYLINK_LIMIT_API_REQUESTS,
       authFailures: e.PAYLINK_LIMIT_AUTH_FAILURES,
+      signInFailures: e.PAYLINK_LIMIT_SIGN_IN_FAILURES,
+    },
+    console: {
+      idleMinutes: e.PAYLINK_CONSOLE_IDLE_MINUTES,
+      sessionHours: e.PAYLINK_CONSOLE_SESSION_HOURS,
+      lockoutAttempts: e.PAYLINK_CONSOLE_LOCKOUT_ATTEMPTS,
+      lockoutMinutes: e.PAYLINK_CONSOLE_LOCKOUT_MINUTES,
+      inviteHours: e.PAYLINK_CONSOLE_INVITE_HOURS,
     },
     shutdownTimeoutMs: e.PAYLINK_SHUTDOWN_TIMEOUT_MS,
     smtpUrl: e.SMTP_URL,

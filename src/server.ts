@@ -24,15 +24,20 @@ function banner(app: PaylinkApp, provisioning: ProvisioningResult, workerOnly: b
     workerOnly ? '  paylink worker is running' : `  paylink is running at ${origin}`,
     `  database:     ${app.database.kind === 'pglite' ? `embedded PGlite in ${app.config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}`,
   ];
-  if (!workerOnly) lines.push(`  health:       ${origin}/healthz`);
+  if (!workerOnly) lines.push(`  health:       ${origin}/healthz`, `  console:      ${origin}/console`);
   if (provisioning.demo) {
-    lines.push(`  demo link:    ${provisioning.demo.linkUrl}`, `  credentials:  written to ${provisioning.demo.path} (API token, JWT secret, webhook secret)`);
+    lines.push(
+      `  demo link:    ${provisioning.demo.linkUrl}`,
+      `  credentials:  written to ${provisioning.demo.path} (console sign-in, API token, JWT secret, webhook secret)`,
+    );
   } else if (app.config.seedPath) {
     lines.push(
       `  provisioning: ${app.config.seedPath} applied (${provisioning.integrators} integrators, ${provisioning.links} links, ${provisioning.cards} cards)`,
     );
   } else {
-    lines.push(`  demo link:    ${origin}/pay/demo (credentials in ${app.config.dataDir}/demo-credentials.json, if this data has the demo)`);
+    lines.push(
+      `  demo link:    ${origin}/pay/demo (console sign-in and API credentials in ${app.config.dataDir}/demo-credentials.json, if this data has the demo)`,
+    );
   }
   if (provisioning.generatedWebhookSecretsPath) lines.push(`  webhook secrets generated: ${provisioning.generatedWebhookSecretsPath}`);
   if (app.masterKeyInfo.source === 'generated') lines.push(`  master key:   generated at ${app.masterKeyInfo.path} (back it up: secrets at rest need it)`);

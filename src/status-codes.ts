@@ -62,6 +62,11 @@ export const catalogue = {
     description: 'Too many failed authentication attempts',
     when: 'Requests from this client address carried too many unknown API tokens or link keys; `Retry-After` says when to try again.',
   },
+  'ER.01.03': {
+    http: 429,
+    description: 'Too many failed sign-in attempts',
+    when: 'Too many console sign-ins from this client address failed (PAYLINK_LIMIT_SIGN_IN_FAILURES); `Retry-After` says when to try again.',
+  },
   'ER.01.10': {
     http: 422,
     description: 'Invalid signed payload',

@@ -101,6 +101,19 @@ export class RateLimits implements CardVelocity {
     await this.consume('authFailures', clientKey(clientIp));
   }
 
+  /** Before a console sign-in is checked: an address with too many failed sign-ins waits (ER.01.03, 429). */
+  async assertMaySignIn(clientIp: string): Promise<void> {
+    const wait = await this.exhausted('signInFailures', clientKey(clientIp));
+    if (wait !== undefined) {
+      throw tooMany('ER.01.03', 'Too many failed sign-in attempts', 'email', (w) => `Too many sign-ins from your network failed. Try again in ${w}.`, wait);
+    }
+  }
+
+  /** A console sign-in failed (wrong e-mail, password or code, or a locked account). */
+  async signInFailed(clientIp: string): Promise<void> {
+    await this.consume('signInFailures', clientKey(clientIp));
+  }
+
   /** One API request by an authenticated integrator (ER.02.43, 429, over the limit). */
   async countApiRequest(integratorId: string): Promise<void> {
     const wait = await this.consume('apiRequests', integratorId);

@@ -16,9 +16,14 @@ const crossSite = (why: string) =>
   });
 
 export function assertSameOriginJson(request: Request, ownOrigins: readonly string[]): void {
+  assertSameOrigin(request, ownOrigins);
+  checkJsonContentType(request, true);
+}
+
+/** The same check for the console's HTML forms, which also carry a CSRF token (src/api/console.ts). */
+export function assertSameOrigin(request: Request, ownOrigins: readonly string[]): void {
   const site = request.headers.get('sec-fetch-site');
   if (site !== null && site !== 'same-origin' && site !== 'none') throw crossSite(`Sec-Fetch-Site: ${site}`);
   const origin = request.headers.get('origin');
   if (origin !== null && !ownOrigins.includes(origin)) throw crossSite(origin === 'null' ? 'an opaque origin' : `sent from ${origin}`);
-  checkJsonContentType(request, true);
 }

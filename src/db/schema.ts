@@ -406,3 +406,91 @@ export const rateLimits = pgTable(
   },
   (t) => [index('rate_limits_expire_idx').on(t.expire)],
 );
+
+export type ConsoleRole = 'owner' | 'staff';
+
+/**
+ * People who sign in to the merchant console (/console), each belonging to one integrator.
+ * Passwords are Argon2id hashes (PHC strings); a user invited but not yet set up has none.
+ * Failed sign-ins and the lockout live here so every process counts together.
+ */
+export const consoleUsers = pgTable(
+  'console_users',
+  {
+    id: text('id').primaryKey(),
+    integratorId: text('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
+    /** Lower-cased; one account per address across all integrators (sign-in is by e-mail alone). */
+    email: text('email').notNull().unique(),
+    role: text('role').$type<ConsoleRole>().notNull(),
+    passwordHash: text('password_hash'),
+    passwordChangedAt: ts('password_changed_at'),
+    /**
+     * Fingerprint of the seed's password (or password_hash) last applied: a seed re-applied at
+     * start sets the password only when the seed's value changed, so a password changed in the
+     * console is not reset by a restart.
+     */
+    passwordSeedSha256: text('password_seed_sha256'),
+    failedSignIns: integer('failed_sign_ins').notNull().default(0),
+    lockedUntil: ts('locked_until'),
+    /** TOTP secret (base32), AES-256-GCM under the master key; set at enrolment, used once enabled. */
+    totpSecretEnc: text('totp_secret_enc'),
+    totpEnabledAt: ts('totp_enabled_at'),
+    /** The last TOTP time step accepted: a code is never accepted twice. */
+    totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+    /** sha256 of the one-time invite token (null once used or for seeded users). */
+    inviteTokenHash: text('invite_token_hash').unique(),
+    inviteExpiresAt: ts('invite_expires_at'),
+    lastSignInAt: ts('last_sign_in_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('console_users_integrator_idx').on(t.integratorId)],
+);
+export type ConsoleUser = typeof consoleUsers.$inferSelect;
+
+/**
+ * Console sessions, server-side so every process shares them. Only the sha256 of the cookie's
+ * token is stored. `stage` is `password` between a correct password and the TOTP code.
+ */
+export const consoleSessions = pgTable(
+  'console_sessions',
+  {
+    id: text('id').primaryKey(),
+    tokenHash: text('token_hash').notNull().unique(),
+    userId: text('user_id')
+      .notNull()
+      .references(() => consoleUsers.id, { onDelete: 'cascade' }),
+    stage: text('stage').$type<'password' | 'complete'>().notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: ts('last_seen_at').notNull(),
+    /** The absolute end, whatever the activity. */
+    expiresAt: ts('expires_at').notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('console_sessions_user_idx').on(t.userId), index('console_sessions_expires_idx').on(t.expiresAt)],
+);
+export type ConsoleSession = typeof consoleSessions.$inferSelect;
+
+/**
+ * The console's audit log (PCI DSS 10.2): every console action and sign-in, written in the
+ * transaction that makes the change. The actor's e-mail is copied so the entry outlives the user;
+ * `integrator_id` is null only for a sign-in attempt with an unknown e-mail.
+ */
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    integratorId: text('integrator_id').references(() => integrators.id),
+    actorUserId: text('actor_user_id'),
+    actorEmail: text('actor_email'),
+    action: text('action').notNull(),
+    target: text('target'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    at: ts('at').notNull(),
+  },
+  (t) => [index('audit_log_integrator_idx').on(t.integratorId, t.id)],
+);
+export type AuditEntry = typeof auditLog.$inferSelect;

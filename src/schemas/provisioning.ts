@@ -42,6 +42,20 @@ export const seedCardSchema = z
   })
   .strict();
 
+/** A console user: `password` (hashed on apply, never stored) or `password_hash` (Argon2id PHC string). */
+export const seedUserSchema = z
+  .object({
+    email: z.email().max(254),
+    password: z.string().optional(),
+    password_hash: z.string().startsWith('$argon2id$', 'must be an Argon2id hash ($argon2id$v=19$…)').optional(),
+    role: z.enum(['owner', 'staff'], { error: 'must be owner or staff' }),
+  })
+  .strict()
+  .refine((u) => (u.password === undefined) !== (u.password_hash === undefined), {
+    message: 'give exactly one of password and password_hash',
+    path: ['password'],
+  });
+
 export const refundCapabilitySchema = z.enum(['full_partial', 'full', 'none']);
 
 export const seedIntegratorSchema = z
@@ -63,6 +77,7 @@ export const seedIntegratorSchema = z
     refund_capabilities: z.record(z.string(), refundCapabilitySchema).default({}),
     links: z.array(seedLinkSchema).default([]),
     cards: z.array(seedCardSchema).default([]),
+    users: z.array(seedUserSchema).default([]),
   })
   .strict();
 
@@ -71,3 +86,4 @@ export const seedSchema = z.object({ integrators: z.array(seedIntegratorSchema).
 export type Seed = z.infer<typeof seedSchema>;
 export type SeedIntegrator = z.infer<typeof seedIntegratorSchema>;
 export type SeedLink = z.infer<typeof seedLinkSchema>;
+export type SeedUser = z.infer<typeof seedUserSchema>;

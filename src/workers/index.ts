@@ -2,6 +2,7 @@ import { lt } from 'drizzle-orm';
 import { purgeExpiredKeys } from '../api/idempotency.ts';
 import type { PaylinkApp } from '../app.ts';
 import { rateLimits } from '../db/schema.ts';
+import { purgeSessions } from '../domain/accounts/sessions.ts';
 import { startCallbackLoop } from './callbacks.ts';
 import { type Loop, startLoop } from './loop.ts';
 import { startMailerLoop } from './mailer.ts';
@@ -29,6 +30,8 @@ export function startWorkers(app: PaylinkApp): Workers {
         await purgeExpiredKeys(app.db, app.now());
         // Velocity-limit counters whose window has ended (PostgreSQL store; empty on PGlite).
         await app.db.delete(rateLimits).where(lt(rateLimits.expire, new Date()));
+        // Console sessions past their idle timeout or lifetime (each is refused on use anyway).
+        await purgeSessions(app);
         return false;
       },
     }),

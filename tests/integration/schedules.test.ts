@@ -212,6 +212,7 @@ describe('schedule › DELETE /api/v1/schedule', () => {
           secret: 'test_secret_acme_0123456789abcdefghijklmnop',
           refund_capabilities: {},
           links: [],
+          users: [],
           cards: [{ reference: '7a7a7a7a-1111-4222-8333-444455556666', number: '4242424242424242', expiry: '12/30' }],
         },
       ],

@@ -56,6 +56,7 @@ const VELOCITY_LIMITS_OFF = {
   PAYLINK_LIMIT_DECLINE_REASONS: 'off',
   PAYLINK_LIMIT_API_REQUESTS: 'off',
   PAYLINK_LIMIT_AUTH_FAILURES: 'off',
+  PAYLINK_LIMIT_SIGN_IN_FAILURES: 'off',
 };
 
 /**
@@ -103,6 +104,16 @@ export const TEST_SECRET = 'test_secret_acme_0123456789abcdefghijklmnop';
 export const OTHER_TOKEN = 'test_token_other_0123456789abcdefghijklmnop';
 export const OTHER_SECRET = 'test_secret_other_0123456789abcdefghijklmno';
 
+/**
+ * Console users of the default seed. Their Argon2id hashes are seeded (password_hash) so that
+ * provisioning a test app does not spend three Argon2 hashes per file.
+ */
+export const CONSOLE_USERS = {
+  acmeOwner: { email: 'owner@acme.example', password: 'acme owner passphrase 1' },
+  acmeStaff: { email: 'staff@acme.example', password: 'acme staff passphrase 2' },
+  otherOwner: { email: 'owner@other.example', password: 'other owner passphrase 3' },
+} as const;
+
 /** The seed most tests start from: two integrators, a fixed-amount link and a sandbox card each. */
 export function defaultSeed(): Seed {
   return {
@@ -118,6 +129,18 @@ export function defaultSeed(): Seed {
           { slug: 'acme-open', title: 'Acme donation', currency: 'PHP', labels: {}, fields: {}, active: true },
         ],
         cards: [{ reference: '6f1c1b0e-8a53-4d0e-9d0e-2f5b2a1c9e11', number: '4242424242424242', expiry: '12/30', holder: 'Juan Dela Cruz' }],
+        users: [
+          {
+            email: CONSOLE_USERS.acmeOwner.email,
+            password_hash: '$argon2id$v=19$m=19456,t=2,p=1$8OdGoAtz6CZPznFw1Z8mPQ$v6dd537KJWnp39SKPNxTSkKRUwAuryWZLQlbIIYDcOk',
+            role: 'owner',
+          },
+          {
+            email: CONSOLE_USERS.acmeStaff.email,
+            password_hash: '$argon2id$v=19$m=19456,t=2,p=1$ZpR3CY2cuuJVBdo5iqIuXg$F3VBnPx42beB7Tz5pf/+FEdkz+sLv/MSdPBieZnzf/M',
+            role: 'staff',
+          },
+        ],
       },
       {
         name: 'Other Shop',
@@ -127,6 +150,13 @@ export function defaultSeed(): Seed {
         refund_capabilities: {},
         links: [{ slug: 'other-shop', title: 'Other Shop', currency: 'USD', amount: '10.00', labels: {}, fields: {}, active: true }],
         cards: [{ reference: '0b7e2f4a-1c3d-4e5f-8a9b-0c1d2e3f4a5b', number: '5555555555554444', expiry: '12/30' }],
+        users: [
+          {
+            email: CONSOLE_USERS.otherOwner.email,
+            password_hash: '$argon2id$v=19$m=19456,t=2,p=1$47OH9FWwpadY6hfQ81eSkw$tLbcekAu4nfCfyVkET6z3XdU8V/isJca9WdhFcycLO0',
+            role: 'owner',
+          },
+        ],
       },
     ],
   };

@@ -30,6 +30,17 @@ describe('config', () => {
     expect(() => loadConfig({ PAYLINK_SCHEDULE_RETRY_SECONDS: '60,-1' })).toThrow('PAYLINK_SCHEDULE_RETRY_SECONDS');
   });
 
+  it('keeps the console account settings within PCI DSS 4.0 (idle ≤ 15 min, lockout after ≤ 10 failures for ≥ 30 min)', () => {
+    expect(loadConfig({}).console).toEqual({ idleMinutes: 15, sessionHours: 12, lockoutAttempts: 10, lockoutMinutes: 30, inviteHours: 72 });
+    expect(loadConfig({ PAYLINK_CONSOLE_IDLE_MINUTES: '5', PAYLINK_CONSOLE_LOCKOUT_ATTEMPTS: '6' }).console).toMatchObject({
+      idleMinutes: 5,
+      lockoutAttempts: 6,
+    });
+    expect(() => loadConfig({ PAYLINK_CONSOLE_IDLE_MINUTES: '16' })).toThrow('PAYLINK_CONSOLE_IDLE_MINUTES: must be at most 15');
+    expect(() => loadConfig({ PAYLINK_CONSOLE_LOCKOUT_ATTEMPTS: '11' })).toThrow('PAYLINK_CONSOLE_LOCKOUT_ATTEMPTS: must be at most 10');
+    expect(() => loadConfig({ PAYLINK_CONSOLE_LOCKOUT_MINUTES: '29' })).toThrow('PAYLINK_CONSOLE_LOCKOUT_MINUTES: must be at least 30');
+  });
+
   it('has a velocity limit for each kind of abuse by default, each one adjustable or `off`', () => {
     expect(loadConfig({}).limits).toEqual({
       cardAttemptsPerIp: { points: 20, seconds: 3600 },
@@ -38,6 +49,7 @@ describe('config', () => {
       declineReasons: { points: 3, seconds: 3600 },
       apiRequests: { points: 100, seconds: 1 },
       authFailures: { points: 20, seconds: 900 },
+      signInFailures: { points: 30, seconds: 900 },
     });
     const set = loadConfig({ PAYLINK_LIMIT_API_REQUESTS: ' 25 / 1 ', PAYLINK_LIMIT_CARD_ATTEMPTS_PER_LINK: 'OFF' }).limits;
     expect(set.apiRequests).toEqual({ points: 25, seconds: 1 });

@@ -9,6 +9,8 @@ import { assets, cardRegistrations, integrators, links } from '../../db/schema.t
 import { parseExpiry } from '../../schemas/card-rules.ts';
 import { parseWith } from '../../schemas/parse.ts';
 import { type Seed, type SeedIntegrator, type SeedLink, seedSchema } from '../../schemas/provisioning.ts';
+import { generatePassword } from '../accounts/passwords.ts';
+import { SeedUserError, upsertSeedUser } from '../accounts/seed.ts';
 import { activeCardColumns } from '../cards/activation.ts';
 import { readLogoSource, validateLogo } from '../links/logos.ts';
 import { isCurrency, type MoneyError, parseAmount } from '../money.ts';
@@ -43,6 +45,10 @@ export interface DemoCredentials {
   webhook_secret: string;
   link: string;
   link_url: string;
+  /** The demo owner's console sign-in. */
+  console_url: string;
+  console_email: string;
+  console_password: string;
 }
 
 export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
@@ -204,6 +210,14 @@ export async function applyProvisioning(app: PaylinkApp, seedPath = app.config.s
         const id = await upsertIntegrator(app, tx, integrator, generated);
         ids.set(integrator, id);
         for (const link of integrator.links) await upsertLink(app, tx, id, link, baseDir);
+        for (const user of integrator.users) {
+          try {
+            await upsertSeedUser(app, tx, id, user);
+          } catch (error) {
+            if (error instanceof SeedUserError) throw new ProvisioningError(error.message);
+            throw error;
+          }
+        }
       }
     });
     let cards = 0;
@@ -244,7 +258,17 @@ async function createDemoIfEmpty(app: PaylinkApp): Promise<ProvisioningResult> {
     const id = await upsertIntegrator(
       app,
       tx,
-      { name: 'Demo Store', email: 'demo@paylink.localhost', token, secret, webhook_secret: webhookSecret, refund_capabilities: {}, links: [], cards: [] },
+      {
+        name: 'Demo Store',
+        email: 'demo@paylink.localhost',
+        token,
+        secret,
+        webhook_secret: webhookSecret,
+        refund_capabilities: {},
+        links: [],
+        cards: [],
+        users: [],
+      },
       {},
     );
     await upsertLink(
@@ -263,6 +287,8 @@ async function createDemoIfEmpty(app: PaylinkApp): Promise<ProvisioningResult> {
       },
       '.',
     );
+    const consolePassword = generatePassword();
+    await upsertSeedUser(app, tx, id, { email: 'owner@paylink.localhost', password: consolePassword, role: 'owner' });
     return {
       integrator: 'Demo Store',
       email: 'demo@paylink.localhost',
@@ -271,6 +297,9 @@ async function createDemoIfEmpty(app: PaylinkApp): Promise<ProvisioningResult> {
       webhook_secret: webhookSecret,
       link: 'demo',
       link_url: `${app.origin()}/pay/demo`,
+      console_url: `${app.origin()}/console`,
+      console_email: 'owner@paylink.localhost',
+      console_password: consolePassword,
     } satisfies DemoCredentials;
   });
   if (!credentials) return { integrators: 0, links: 0, cards: 0 };

@@ -1,0 +1,58 @@
+import { and, desc, eq, lt } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { type AuditEntry, auditLog } from '../../db/schema.ts';
+import { AUDIT_PAGE_SIZE } from './rules.ts';
+
+/** Every console action and sign-in event, as written to the audit log (docs/console.md lists them). */
+export type AuditAction =
+  | 'sign_in.succeeded'
+  | 'sign_in.failed'
+  | 'sign_in.refused_locked'
+  | 'sign_in.second_factor_failed'
+  | 'account.locked'
+  | 'sign_out'
+  | 'password.changed'
+  | 'user.invited'
+  | 'user.invite_accepted'
+  | 'user.role_changed'
+  | 'user.removed'
+  | 'totp.enabled'
+  | 'totp.disabled';
+
+/** Who acted, from where. */
+export interface Actor {
+  integratorId: string | null;
+  userId: string | null;
+  email: string | null;
+  ip: string | null;
+  userAgent: string | null;
+}
+
+const MAX_FIELD = 500;
+const clip = (v: string | null) => (v === null ? null : v.slice(0, MAX_FIELD));
+
+/** Writes one entry; call it with the transaction that makes the change it records. */
+export async function recordAudit(tx: DbOrTx, actor: Actor, action: AuditAction, target: string | null, now: Date): Promise<void> {
+  await tx.insert(auditLog).values({
+    integratorId: actor.integratorId,
+    actorUserId: actor.userId,
+    actorEmail: clip(actor.email),
+    action,
+    target: clip(target),
+    ip: clip(actor.ip),
+    userAgent: clip(actor.userAgent),
+    at: now,
+  });
+}
+
+/** One page of an integrator's activity, newest first; `before` is the cursor from the previous page. */
+export async function listAudit(db: Db, integratorId: string, opts: { before?: number } = {}): Promise<{ entries: AuditEntry[]; next?: number }> {
+  const rows = await db
+    .select()
+    .from(auditLog)
+    .where(and(eq(auditLog.integratorId, integratorId), opts.before === undefined ? undefined : lt(auditLog.id, opts.before)))
+    .orderBy(desc(auditLog.id))
+    .limit(AUDIT_PAGE_SIZE + 1);
+  const entries = rows.slice(0, AUDIT_PAGE_SIZE);
+  return { entries, next: rows.length > AUDIT_PAGE_SIZE ? entries.at(-1)?.id : undefined };
+}

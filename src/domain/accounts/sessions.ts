@@ -1,0 +1,183 @@
+import { and, eq, lte, or, sql } from 'drizzle-orm';
+import type { PaylinkApp } from '../../app.ts';
+import { newId, newUrlToken, sha256Hex } from '../../crypto.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { type ConsoleSession, type ConsoleUser, consoleSessions, consoleUsers, integrators } from '../../db/schema.ts';
+import { type Actor, recordAudit } from './audit.ts';
+import { timingDummyHash, verifyPassword } from './passwords.ts';
+import { afterFailedSignIn, isLocked, normaliseEmail, SESSION_TOUCH_SECONDS, secondFactorExpiry, sessionExpiry, sessionState } from './rules.ts';
+import { verifyTotp } from './totp.ts';
+
+/** Where a request comes from, for the audit log and the session row. */
+export interface RequestOrigin {
+  ip: string | null;
+  userAgent: string | null;
+}
+
+/** The signed-in user as pages see them. */
+export interface ConsoleIdentity {
+  sessionId: string;
+  user: Pick<ConsoleUser, 'id' | 'email' | 'role' | 'integratorId' | 'totpEnabledAt'>;
+  integratorName: string;
+}
+
+export type SignInOutcome =
+  | { kind: 'signed-in'; token: string }
+  /** The password was right and the account has TOTP: the token names a session that still needs the code. */
+  | { kind: 'second-factor'; token: string }
+  | { kind: 'refused' }
+  | { kind: 'locked'; until: Date };
+
+const actorOf = (user: Pick<ConsoleUser, 'id' | 'integratorId' | 'email'>, from: RequestOrigin): Actor => ({
+  integratorId: user.integratorId,
+  userId: user.id,
+  email: user.email,
+  ...from,
+});
+
+async function startSession(app: PaylinkApp, tx: DbOrTx, user: ConsoleUser, stage: ConsoleSession['stage'], from: RequestOrigin): Promise<string> {
+  const now = app.now();
+  const token = newUrlToken();
+  await tx.insert(consoleSessions).values({
+    id: newId('ses'),
+    tokenHash: sha256Hex(token),
+    userId: user.id,
+    stage,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: stage === 'complete' ? sessionExpiry(app.config.console, now) : secondFactorExpiry(now),
+    ip: from.ip,
+    userAgent: from.userAgent?.slice(0, 500) ?? null,
+  });
+  return token;
+}
+
+/**
+ * Checks an e-mail and password. A wrong password counts towards the lockout (in the database,
+ * so every process counts together); a locked account refuses every password, the right one too.
+ * An unknown e-mail costs one Argon2 verification like a known one, so timing tells nothing.
+ */
+export async function signIn(app: PaylinkApp, input: { email: string; password: string }, from: RequestOrigin): Promise<SignInOutcome> {
+  const email = normaliseEmail(input.email);
+  const [user] = await app.db.select().from(consoleUsers).where(eq(consoleUsers.email, email));
+  if (!user) {
+    await verifyPassword(input.password, await timingDummyHash());
+    await recordAudit(app.db, { integratorId: null, userId: null, email, ...from }, 'sign_in.failed', 'unknown e-mail', app.now());
+    return { kind: 'refused' };
+  }
+  if (isLocked(user, app.now())) {
+    await recordAudit(app.db, actorOf(user, from), 'sign_in.refused_locked', user.email, app.now());
+    return { kind: 'locked', until: user.lockedUntil! };
+  }
+  const valid = user.passwordHash !== null && (await verifyPassword(input.password, user.passwordHash));
+  return app.db.transaction(async (tx): Promise<SignInOutcome> => {
+    // The row is locked so two wrong passwords at once from two processes both count.
+    const [current] = await tx.select().from(consoleUsers).where(eq(consoleUsers.id, user.id)).for('update');
+    if (!current) return { kind: 'refused' };
+    const now = app.now();
+    if (isLocked(current, now)) {
+      await recordAudit(tx, actorOf(current, from), 'sign_in.refused_locked', current.email, now);
+      return { kind: 'locked', until: current.lockedUntil! };
+    }
+    if (!valid || current.passwordHash !== user.passwordHash) {
+      const next = afterFailedSignIn(current, app.config.console, now);
+      await tx.update(consoleUsers).set({ failedSignIns: next.failedSignIns, lockedUntil: next.lockedUntil }).where(eq(consoleUsers.id, current.id));
+      await recordAudit(tx, actorOf(current, from), 'sign_in.failed', current.email, now);
+      if (!next.lockedNow) return { kind: 'refused' };
+      await recordAudit(tx, actorOf(current, from), 'account.locked', current.email, now);
+      return { kind: 'locked', until: next.lockedUntil! };
+    }
+    if (current.totpEnabledAt) return { kind: 'second-factor', token: await startSession(app, tx, current, 'password', from) };
+    await tx.update(consoleUsers).set({ failedSignIns: 0, lockedUntil: null, lastSignInAt: now }).where(eq(consoleUsers.id, current.id));
+    await recordAudit(tx, actorOf(current, from), 'sign_in.succeeded', current.email, now);
+    return { kind: 'signed-in', token: await startSession(app, tx, current, 'complete', from) };
+  });
+}
+
+/**
+ * The second step for an account with TOTP: a right code turns the half-way session into a full
+ * one (a new token: the half-way token is spent). Wrong codes count towards the same lockout.
+ */
+export async function completeSecondFactor(app: PaylinkApp, token: string, code: string, from: RequestOrigin): Promise<SignInOutcome> {
+  return app.db.transaction(async (tx): Promise<SignInOutcome> => {
+    const now = app.now();
+    const [row] = await tx
+      .select({ session: consoleSessions, user: consoleUsers })
+      .from(consoleSessions)
+      .innerJoin(consoleUsers, eq(consoleUsers.id, consoleSessions.userId))
+      .where(and(eq(consoleSessions.tokenHash, sha256Hex(token)), eq(consoleSessions.stage, 'password')))
+      .for('update');
+    const sealedSecret = row?.user.totpSecretEnc;
+    if (!row || row.session.expiresAt <= now || !sealedSecret) return { kind: 'refused' };
+    const { user } = row;
+    if (isLocked(user, now)) {
+      await tx.delete(consoleSessions).where(eq(consoleSessions.id, row.session.id));
+      await recordAudit(tx, actorOf(user, from), 'sign_in.refused_locked', user.email, now);
+      return { kind: 'locked', until: user.lockedUntil! };
+    }
+    const step = verifyTotp(app.secrets.open(sealedSecret), code, now, user.totpLastStep);
+    if (step === undefined) {
+      const next = afterFailedSignIn(user, app.config.console, now);
+      await tx.update(consoleUsers).set({ failedSignIns: next.failedSignIns, lockedUntil: next.lockedUntil }).where(eq(consoleUsers.id, user.id));
+      await recordAudit(tx, actorOf(user, from), 'sign_in.second_factor_failed', user.email, now);
+      if (!next.lockedNow) return { kind: 'second-factor', token };
+      await tx.delete(consoleSessions).where(eq(consoleSessions.id, row.session.id));
+      await recordAudit(tx, actorOf(user, from), 'account.locked', user.email, now);
+      return { kind: 'locked', until: next.lockedUntil! };
+    }
+    await tx.delete(consoleSessions).where(eq(consoleSessions.id, row.session.id));
+    await tx.update(consoleUsers).set({ failedSignIns: 0, lockedUntil: null, lastSignInAt: now, totpLastStep: step }).where(eq(consoleUsers.id, user.id));
+    await recordAudit(tx, actorOf(user, from), 'sign_in.succeeded', user.email, now);
+    return { kind: 'signed-in', token: await startSession(app, tx, user, 'complete', from) };
+  });
+}
+
+/**
+ * The signed-in user behind a session token, or undefined when there is none, it is half-way
+ * (TOTP not yet given), idle too long or past its absolute lifetime (then it is deleted).
+ * Use refreshes the idle clock.
+ */
+export async function resolveSession(app: PaylinkApp, token: string | undefined): Promise<ConsoleIdentity | undefined> {
+  if (!token || token.length > 100) return undefined;
+  const [row] = await app.db
+    .select({ session: consoleSessions, user: consoleUsers, integratorName: integrators.name })
+    .from(consoleSessions)
+    .innerJoin(consoleUsers, eq(consoleUsers.id, consoleSessions.userId))
+    .innerJoin(integrators, eq(integrators.id, consoleUsers.integratorId))
+    .where(and(eq(consoleSessions.tokenHash, sha256Hex(token)), eq(consoleSessions.stage, 'complete')));
+  if (!row) return undefined;
+  const now = app.now();
+  if (sessionState(row.session, app.config.console, now) !== 'active') {
+    await app.db.delete(consoleSessions).where(eq(consoleSessions.id, row.session.id));
+    return undefined;
+  }
+  if (now.getTime() - row.session.lastSeenAt.getTime() >= SESSION_TOUCH_SECONDS * 1000) {
+    await app.db.update(consoleSessions).set({ lastSeenAt: now }).where(eq(consoleSessions.id, row.session.id));
+  }
+  const { id, email, role, integratorId, totpEnabledAt } = row.user;
+  return { sessionId: row.session.id, user: { id, email, role, integratorId, totpEnabledAt }, integratorName: row.integratorName };
+}
+
+/** Signs out: the session is deleted, so its cookie is worthless even if it was copied. */
+export async function signOut(app: PaylinkApp, identity: ConsoleIdentity, from: RequestOrigin): Promise<void> {
+  await app.db.transaction(async (tx) => {
+    await tx.delete(consoleSessions).where(eq(consoleSessions.id, identity.sessionId));
+    await recordAudit(tx, actorOf(identity.user, from), 'sign_out', identity.user.email, app.now());
+  });
+}
+
+/** Deletes sessions past their lifetime or idle timeout (run by the workers with the other purges). */
+export async function purgeSessions(app: PaylinkApp): Promise<number> {
+  const now = app.now();
+  const idleSince = new Date(now.getTime() - app.config.console.idleMinutes * 60_000);
+  const gone = await app.db
+    .delete(consoleSessions)
+    .where(or(lte(consoleSessions.expiresAt, now), lte(consoleSessions.lastSeenAt, idleSince)))
+    .returning({ id: consoleSessions.id });
+  return gone.length;
+}
+
+/** Ends every session of a user but one (after a password change) or all of them. */
+export async function endSessionsOf(tx: DbOrTx, userId: string, keepSessionId?: string): Promise<void> {
+  await tx.delete(consoleSessions).where(and(eq(consoleSessions.userId, userId), keepSessionId ? sql`${consoleSessions.id} <> ${keepSessionId}` : undefined));
+}

@@ -1,0 +1,202 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { type Browser, expect, type Page, test } from '@playwright/test';
+import { totpCode } from '../../src/domain/accounts/totp.ts';
+
+/**
+ * The merchant console's floor in Chromium: sign-in, lockout, sessions, CSRF, one integrator's
+ * data only, users, activity and two-step sign-in; axe on every page, keyboard only, 390 px.
+ * Users come from tests/e2e/fixtures/seed.json.
+ */
+const shots = join(process.cwd(), '.tmp', 'e2e-results', 'screenshots');
+const OWNER = { email: 'owner@acme.example', password: 'amber valley signal 11' };
+const STAFF = { email: 'staff@acme.example', password: 'cedar window thunder 22' };
+const LOCKED = { email: 'locked@acme.example', password: 'granite puzzle harbor 33' };
+const TOTP_OWNER = { email: 'totp@acme.example', password: 'violet engine meadow 44' };
+const OTHER = { email: 'owner@other.example', password: 'orbit pebble canyon 55' };
+
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+async function signIn(page: Page, user: { email: string; password: string }) {
+  await page.goto('/console');
+  await page.getByLabel('Email').fill(user.email);
+  await page.getByLabel('Password').fill(user.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+async function shoot(page: Page, name: string) {
+  mkdirSync(shots, { recursive: true });
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
+    await page.screenshot({ path: join(shots, `console-${name}-${width}.png`), fullPage: true });
+  }
+}
+
+/** Every console page loads no JavaScript at all (the budget is 40 KB gzip; the floor needs none). */
+function scriptsLoaded(page: Page) {
+  const scripts: string[] = [];
+  page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
+  return scripts;
+}
+
+async function newPage(browser: Browser) {
+  const context = await browser.newContext();
+  return context.newPage();
+}
+
+test('console › signs in by keyboard alone, shows the shell, and every page passes axe at 390 px and 1280 px without JavaScript', async ({ page }) => {
+  const scripts = scriptsLoaded(page);
+  await page.goto('/console');
+  await expect(page).toHaveURL(/\/console\/sign-in$/);
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await shoot(page, 'sign-in');
+  await page.keyboard.press('Tab'); // the brand link
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Email')).toBeFocused();
+  await page.keyboard.type(OWNER.email);
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Password')).toBeFocused();
+  await page.keyboard.type(OWNER.password);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/console$/);
+  await expect(page.getByRole('heading', { name: 'Acme Books' })).toBeVisible();
+  await expect(page.getByText(`Signed in as ${OWNER.email} (owner).`)).toBeVisible();
+  await expectNoAxeViolations(page);
+  await shoot(page, 'home');
+  for (const [path, name] of [
+    ['/console/users', 'users'],
+    ['/console/activity', 'activity'],
+    ['/console/account', 'account'],
+  ] as const) {
+    await page.goto(path);
+    await expectNoAxeViolations(page);
+    await shoot(page, name);
+  }
+  await page.goto('/console/users');
+  await page.getByRole('link', { name: STAFF.email }).click();
+  await expect(page.getByRole('heading', { name: STAFF.email })).toBeVisible();
+  await expectNoAxeViolations(page);
+  expect(scripts).toEqual([]);
+  const cookie = (await page.context().cookies()).find((c) => c.name === 'paylink_console')!;
+  expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+});
+
+test('console › locks an account after 10 wrong passwords and refuses the right one while locked', async ({ page }) => {
+  for (let i = 1; i <= 10; i++) {
+    await signIn(page, { email: LOCKED.email, password: `wrong password number ${i}` });
+    await expect(page.getByRole('alert')).toContainText(i < 10 ? 'The email or password is not right.' : 'This account is locked');
+  }
+  await signIn(page, LOCKED);
+  await expect(page.getByRole('alert')).toContainText('This account is locked after too many failed sign-ins.');
+  await expect(page).toHaveURL(/\/console\/sign-in$/);
+  await expectNoAxeViolations(page);
+});
+
+test('console › another integrator’s user is a 404, whatever URL is typed', async ({ page, browser }) => {
+  await signIn(page, OWNER);
+  await page.goto('/console/users');
+  const staffHref = await page.getByRole('link', { name: STAFF.email }).getAttribute('href');
+  const other = await newPage(browser);
+  await signIn(other, OTHER);
+  await expect(other.getByRole('heading', { name: 'Other Shop' })).toBeVisible();
+  const res = await other.goto(staffHref!);
+  expect(res!.status()).toBe(404);
+  await expect(other.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  await other.goto('/console/users');
+  await expect(other.getByText(STAFF.email)).toHaveCount(0);
+  await expectNoAxeViolations(other);
+});
+
+test('console › refuses a form with a tampered CSRF token and a cross-site form, and changes nothing', async ({ page }) => {
+  await signIn(page, OWNER);
+  await page.goto('/console/users');
+  await page.getByRole('link', { name: STAFF.email }).click();
+  const userUrl = page.url();
+  await page.locator('form:has(button.danger) input[name="_csrf"]').evaluate((input: HTMLInputElement) => {
+    input.value = 'forged-token';
+  });
+  await page.getByRole('button', { name: `Remove ${STAFF.email}` }).click();
+  await expect(page.getByRole('heading', { name: 'This form was refused' })).toBeVisible();
+
+  // A page elsewhere posts a form to the console (its origin is opaque: about:blank).
+  await page.goto('about:blank');
+  await page.setContent(`<form method="post" action="${userUrl}"><input name="action" value="remove"><button>Go</button></form>`);
+  await page.getByRole('button', { name: 'Go' }).click();
+  // The browser withholds the SameSite=Lax cookie from a cross-site POST: no session, so the
+  // console sends it to sign in (and, as the browser is signed in, on to the home page).
+  await expect(page).toHaveURL(/\/console(\/sign-in)?$/);
+
+  await page.goto(userUrl);
+  await expect(page.getByRole('heading', { name: STAFF.email })).toBeVisible();
+});
+
+test('console › an owner invites staff, who sets a password (a common one is refused), signs in and sees no owner pages', async ({ page, browser }) => {
+  await signIn(page, OWNER);
+  await page.goto('/console/users');
+  await page.getByLabel('Email').fill('new.staff@acme.example');
+  await page.getByRole('button', { name: 'Invite' }).click();
+  const link = (await page.locator('.success code').textContent())!;
+  const invitee = await newPage(browser);
+  await invitee.goto(link);
+  await expect(invitee.getByRole('heading', { name: 'Choose your password' })).toBeVisible();
+  await expectNoAxeViolations(invitee);
+  await invitee.getByLabel('Password', { exact: true }).fill('password1234');
+  await invitee.getByLabel('Password again').fill('password1234');
+  await invitee.getByRole('button', { name: 'Set password' }).click();
+  await expect(invitee.getByText('Password is one of the most common passwords')).toBeVisible();
+  await expectNoAxeViolations(invitee);
+  await invitee.getByLabel('Password', { exact: true }).fill('maple river candle 42');
+  await invitee.getByLabel('Password again').fill('maple river candle 42');
+  await invitee.getByRole('button', { name: 'Set password' }).click();
+  await signIn(invitee, { email: 'new.staff@acme.example', password: 'maple river candle 42' });
+  await expect(invitee.getByText('Signed in as new.staff@acme.example (staff).')).toBeVisible();
+  await expect(invitee.getByRole('link', { name: 'Users' })).toHaveCount(0);
+  expect((await invitee.goto('/console/activity'))!.status()).toBe(404);
+
+  await page.goto('/console/activity');
+  await expect(page.getByRole('cell', { name: 'user.invited' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'user.invite_accepted' })).toBeVisible();
+});
+
+test('console › an owner turns on two-step sign-in; sign-in then asks for the code', async ({ page }) => {
+  test.setTimeout(75_000); // waits for the next 30-second TOTP step
+  await signIn(page, TOTP_OWNER);
+  await page.goto('/console/account');
+  await page.getByRole('button', { name: 'Set up two-step sign-in' }).click();
+  await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await shoot(page, 'totp-enrolment');
+  const secret = (await page.locator('code.secret').textContent())!;
+  await page.getByRole('textbox', { name: 'Code' }).fill(totpCode(secret, new Date()));
+  await page.getByRole('button', { name: 'Turn on two-step sign-in' }).click();
+  await expect(page.getByRole('status')).toContainText('Two-step sign-in is on');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/console\/sign-in$/);
+
+  await signIn(page, TOTP_OWNER);
+  await expect(page.getByRole('heading', { name: 'Enter your code' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.getByRole('textbox', { name: 'Code' }).fill('000000');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByText('Code is not the current code')).toBeVisible();
+  // The code used at enrolment cannot be used again: wait for the next 30-second step.
+  const step = Math.floor(Date.now() / 30_000);
+  while (Math.floor(Date.now() / 30_000) === step) await page.waitForTimeout(500);
+  await page.getByRole('textbox', { name: 'Code' }).fill(totpCode(secret, new Date()));
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByText(`Signed in as ${TOTP_OWNER.email} (owner).`)).toBeVisible();
+});
+
+test('console › signing out ends the session: the back button shows no account data', async ({ page }) => {
+  await signIn(page, STAFF);
+  await expect(page.getByText(`Signed in as ${STAFF.email} (staff).`)).toBeVisible();
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/console\/sign-in$/);
+  await page.goto('/console/account');
+  await expect(page).toHaveURL(/\/console\/sign-in\?next=/);
+});
