@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { apiEndpoint } from '../../src/api/endpoint.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { createTestApp, OTHER_TOKEN, provision, TEST_TOKEN, type TestApp } from '../support/app.ts';
+import { testClock } from '../support/schedules.ts';
 
 /**
  * The API plumbing every /api/v1 route is built with, exercised through apiEndpoint with real
@@ -36,14 +37,14 @@ const crash = apiEndpoint({
   },
 });
 
-function invoke(route: typeof echo, opts: { body?: string; headers?: Record<string, string>; method?: string } = {}) {
+function invoke(route: typeof echo, opts: { body?: string; headers?: Record<string, string>; method?: string; app?: TestApp } = {}) {
   const url = new URL('http://127.0.0.1/api/v1/echo');
   const request = new Request(url, {
     method: opts.method ?? 'POST',
     headers: { authorization: TEST_TOKEN, 'content-type': 'application/json', ...opts.headers },
     body: opts.body,
   });
-  const context = { locals: { paylink: t.app, requestId: 'req_test' }, url, request, params: {} } as unknown as APIContext;
+  const context = { locals: { paylink: (opts.app ?? t).app, requestId: 'req_test' }, url, request, params: {} } as unknown as APIContext;
   return Promise.resolve(route(context)).then(async (res) => ({ status: res.status, headers: res.headers, json: await res.json() }));
 }
 
@@ -118,6 +119,30 @@ describe('api plumbing › request bodies', () => {
 });
 
 describe('api plumbing › Idempotency-Key', () => {
+  it('forgets a key PAYLINK_IDEMPOTENCY_TTL_SECONDS after its first use: the same request then runs again', async () => {
+    const clock = testClock('2026-03-02T00:00:00.000Z');
+    const short = await createTestApp({ env: { PAYLINK_IDEMPOTENCY_TTL_SECONDS: '60' }, now: clock.now });
+    try {
+      await provision(short);
+      const send = () => invoke(echo, { body: '{"amount":"9.00"}', headers: { 'idempotency-key': 'k-ttl' }, app: short });
+      const before = runs;
+      const first = await send();
+      expect(first.headers.get('idempotent-replayed')).toBeNull();
+      clock.advance(60);
+      const within = await send();
+      expect(within.headers.get('idempotent-replayed')).toBe('true');
+      expect(within.json).toEqual(first.json);
+      expect(runs - before).toBe(1);
+      clock.advance(1);
+      const after = await send();
+      expect(after.headers.get('idempotent-replayed')).toBeNull();
+      expect(after.json.data.run).toBe(first.json.data.run + 1);
+      expect(runs - before).toBe(2);
+    } finally {
+      await short.close();
+    }
+  });
+
   it('replays the first response for a retried request and runs it once', async () => {
     const before = runs;
     const first = await invoke(echo, { body: '{"amount":"5.00"}', headers: { 'idempotency-key': 'k-replay' } });

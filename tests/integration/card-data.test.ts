@@ -5,6 +5,7 @@ import { findIntegratorByToken } from '../../src/domain/integrators/service.ts';
 import { recordCharge } from '../../src/domain/payments/record.ts';
 import { createTestApp, defaultSeed, provision, TEST_TOKEN, type TestApp } from '../support/app.ts';
 import { dumpTablesOutsideVault } from '../support/scan.ts';
+import { CARD_EXP, CARD_EXPIRY } from '../support/cards.ts';
 
 /**
  * PCI scope: card numbers live only in the sandbox vault, encrypted; CVCs nowhere. Drives
@@ -18,13 +19,13 @@ let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
   const seed = defaultSeed();
-  seed.integrators[0]!.cards.push({ reference: 'a3b1c2d4-0000-4000-8000-000000000341', number: '4000 0000 0000 0341', expiry: '11/31' });
+  seed.integrators[0]!.cards.push({ reference: 'a3b1c2d4-0000-4000-8000-000000000341', number: '4000 0000 0000 0341', expiry: CARD_EXPIRY });
   await provision(t, seed);
   const acme = (await findIntegratorByToken(t.app.db, TEST_TOKEN))!;
   for (const [i, number] of PANS.entries()) {
     const key = `card-data-${i}`;
     const result = await t.app.acquirer.charge(
-      { source: { card: { number, expMonth: 12, expYear: 2031, cvc: CVC, holderName: 'Juan Dela Cruz' } }, amountMinor: 1000n, currency: 'PHP' },
+      { source: { card: { number, ...CARD_EXP, cvc: CVC, holderName: 'Juan Dela Cruz' } }, amountMinor: 1000n, currency: 'PHP' },
       { idempotencyKey: key },
     );
     await t.app.db.transaction((tx) =>

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutSessions, outboxEvents, payments, sandboxCharges } from '../../src/db/schema.ts';
 import { payCheckout } from '../../src/domain/checkout/pay.ts';
 import { call, createTestApp, defaultSeed, OTHER_TOKEN, provision, startTestServer, TEST_TOKEN, type TestApp } from '../support/app.ts';
+import { CARD_EXPIRY } from '../support/cards.ts';
 
 /**
  * Dynamic links, the checkout pay endpoint and the receipt, against the built server and a real
@@ -27,7 +28,7 @@ seed.integrators[0]!.links.push(
   { slug: 'acme-off', title: 'Gone', currency: 'PHP', amount: '1.00', labels: {}, fields: {}, active: false },
 );
 
-const card = (number = '4242424242424242') => ({ number, expiry: '12/30', cvc: '123', name: 'Juan Dela Cruz' });
+const card = (number = '4242424242424242') => ({ number, expiry: CARD_EXPIRY, cvc: '123', name: 'Juan Dela Cruz' });
 const customer = { 'customer.first_name': 'Juan', 'customer.last_name': 'Dela Cruz', 'customer.contact.email': 'juan@example.com' };
 
 async function dynamicLink(slug = 'acme-books', body: Record<string, unknown> = {}) {

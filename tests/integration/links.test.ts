@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutSessions, payments } from '../../src/db/schema.ts';
 import { call, createTestApp, defaultSeed, provision, startTestServer, type TestApp } from '../support/app.ts';
 import { CHECKOUT_JS_BUDGET, measurePageScripts } from '../support/checkout-weight.ts';
+import { CARD_EXPIRY } from '../support/cards.ts';
 
 /** Static links: the page at /pay/{slug}, its first-submit session, logos, JS weight and CSP. */
 let t: TestApp;
@@ -30,7 +31,7 @@ seed.integrators[0]!.links.push(
   { slug: 'acme-invoice', title: 'Invoice', currency: 'PHP', labels: {}, fields: { 'payment.merchant_reference_id': 'system' }, active: true },
 );
 
-const card = (number = '4242424242424242') => ({ number: number.replace(/(\d{4})/g, '$1 ').trim(), expiry: '12 / 30', cvc: '123', name: 'Juan Dela Cruz' });
+const card = (number = '4242424242424242') => ({ number: number.replace(/(\d{4})/g, '$1 ').trim(), expiry: CARD_EXPIRY.replace('/', ' / '), cvc: '123', name: 'Juan Dela Cruz' });
 const customer = { 'customer.first_name': 'Juan', 'customer.last_name': 'Dela Cruz', 'customer.contact.email': 'juan@example.com' };
 
 async function page(path: string) {
