@@ -6,6 +6,8 @@
  * mutants that remove a row lock can die. One module: `npm run mutation -- --mutate src/domain/money.ts`.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
+const unitOnly = process.env.PAYLINK_MUTATION_TESTS === 'unit';
+
 export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.mutation.config.ts', related: true },
@@ -27,15 +29,15 @@ export default {
   ],
   // The HTTP tests serve the Astro build, which bundles src/: build it from the instrumented
   // sources in the sandbox, so a mutant is live behind the pages and API routes too.
-  buildCommand: 'node scripts/mutation-build.mjs',
-  symlinkNodeModules: false,
+  ...(unitOnly ? {} : { buildCommand: 'node scripts/mutation-build.mjs' }),
+  symlinkNodeModules: unitOnly,
   ignorePatterns: ['dist', 'dist.lock', '.tmp', 'reports', 'test-results', 'playwright-report', 'data', '.astro', 'bench/results'],
   coverageAnalysis: 'perTest',
   concurrency: 2,
   timeoutMS: 60_000,
   timeoutFactor: 2,
   incremental: true,
-  incrementalFile: 'reports/mutation/stryker-incremental.json',
+  incrementalFile: `reports/mutation/stryker-incremental${unitOnly ? '-unit' : ''}.json`,
   reporters: ['html', 'json', 'clear-text', 'progress'],
   htmlReporter: { fileName: 'reports/mutation/index.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
