@@ -13,7 +13,10 @@ process.env.PAYLINK_DATA_DIR = dataDir;
 // The fixture's cards expire four years from today's clock (as tests/support/cards.ts), never on a fixed date.
 const expiry = `12/${String((new Date().getUTCFullYear() + 4) % 100).padStart(2, '0')}`;
 process.env.PAYLINK_SEED = join(dataDir, 'seed.json');
-writeFileSync(process.env.PAYLINK_SEED, readFileSync(join(root, 'tests/e2e/fixtures/seed.json'), 'utf8').replaceAll('"expiry": "12/30"', `"expiry": "${expiry}"`));
+writeFileSync(
+  process.env.PAYLINK_SEED,
+  readFileSync(join(root, 'tests/e2e/fixtures/seed.json'), 'utf8').replaceAll('"expiry": "12/30"', `"expiry": "${expiry}"`),
+);
 process.env.PAYLINK_ALLOW_PRIVATE_CALLBACKS = '1';
 process.env.LOG_LEVEL ??= 'warn';
 writeFileSync(join(dataDir, 'e2e.txt'), 'paylink end-to-end run\n');

@@ -5,6 +5,7 @@ import { apiEndpoint } from '../../src/api/endpoint.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { createTestApp, OTHER_TOKEN, provision, TEST_TOKEN, type TestApp } from '../support/app.ts';
 import { testClock } from '../support/schedules.ts';
+import { recordStatusCode } from '../support/status-codes-seen.ts';
 
 /**
  * The API plumbing every /api/v1 route is built with, exercised through apiEndpoint with real
@@ -45,7 +46,11 @@ function invoke(route: typeof echo, opts: { body?: string; headers?: Record<stri
     body: opts.body,
   });
   const context = { locals: { paylink: (opts.app ?? t).app, requestId: 'req_test' }, url, request, params: {} } as unknown as APIContext;
-  return Promise.resolve(route(context)).then(async (res) => ({ status: res.status, headers: res.headers, json: await res.json() }));
+  return Promise.resolve(route(context)).then(async (res) => {
+    const json = await res.json();
+    recordStatusCode(json);
+    return { status: res.status, headers: res.headers, json };
+  });
 }
 
 beforeAll(async () => {

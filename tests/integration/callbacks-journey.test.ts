@@ -10,9 +10,9 @@ import { createSchedule } from '../../src/domain/schedules/service.ts';
 import { createCallbackSender } from '../../src/workers/callbacks.ts';
 import { createMailer, mailDir } from '../../src/workers/mailer.ts';
 import { call, createTestApp, defaultSeed, provision, startTestServer, TEST_TOKEN, type TestApp } from '../support/app.ts';
+import { CARD_EXP, CARD_EXPIRY } from '../support/cards.ts';
 import { scheduleData, signSchedule, testClock } from '../support/schedules.ts';
 import { startWebhookReceiver, verify, type WebhookReceiver } from '../support/webhook-receiver.ts';
-import { CARD_EXP, CARD_EXPIRY } from '../support/cards.ts';
 
 /**
  * The newcomer's check of issue 6: with callback_url pointing at a local receiver (and

@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { cardRegistrations, outboxEvents } from '../../src/db/schema.ts';
 import { runSchedulerTick } from '../../src/domain/schedules/runner.ts';
 import { call, OTHER_TOKEN, TEST_TOKEN, useServedApp } from '../support/app.ts';
-import { scheduleData, signSchedule, testClock } from '../support/schedules.ts';
 import { CARD_EXP, CARD_EXPIRY } from '../support/cards.ts';
+import { scheduleData, signSchedule, testClock } from '../support/schedules.ts';
 
 const clock = testClock('2026-03-02T00:00:30.000Z');
 
@@ -44,7 +44,10 @@ describe('card registration', () => {
     expect(res.status).toBe(200);
     expect(res.json.data).toMatchObject({ status_code: 'OK.11.00', status: 'active', redirect_url: 'https://shop.example/done' });
     const shown = await call(served.server.url, 'GET', `/api/v1/card-registrations/${created.json.data.reference}`);
-    expect(shown.json.data.card_registration).toMatchObject({ status: 'active', card: { brand: 'visa', last4: '4242', exp_month: CARD_EXP.expMonth, exp_year: CARD_EXP.expYear } });
+    expect(shown.json.data.card_registration).toMatchObject({
+      status: 'active',
+      card: { brand: 'visa', last4: '4242', exp_month: CARD_EXP.expMonth, exp_year: CARD_EXP.expYear },
+    });
     expect(shown.text).not.toContain('4242424242424242');
     const [row] = await served.t.app.db.select().from(cardRegistrations).where(eq(cardRegistrations.reference, created.json.data.reference));
     expect(JSON.stringify(row)).not.toContain('4242424242424242');

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, TEST_TOKEN, useServedApp } from '../support/app.ts';
+import { CARD_EXPIRY } from '../support/cards.ts';
 import { FUZZ_RUNS, type FuzzBody, hostileBodies, mutatedObjects } from '../support/fuzz.ts';
 import { scheduleData, signSchedule } from '../support/schedules.ts';
-import { CARD_EXPIRY } from '../support/cards.ts';
 
 /**
  * Property: whatever body a client sends to an endpoint that takes one, paylink answers with a

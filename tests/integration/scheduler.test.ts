@@ -6,8 +6,8 @@ import { findIntegratorByToken } from '../../src/domain/integrators/service.ts';
 import { chargeClaim, claimDueOccurrences, recordClaimOutcome, runSchedulerTick } from '../../src/domain/schedules/runner.ts';
 import { cancelSchedule, createSchedule } from '../../src/domain/schedules/service.ts';
 import { createTestApp, provision, TEST_TOKEN, type TestApp } from '../support/app.ts';
-import { scheduleData, signSchedule, testClock } from '../support/schedules.ts';
 import { CARD_EXP } from '../support/cards.ts';
+import { scheduleData, signSchedule, testClock } from '../support/schedules.ts';
 
 let t: TestApp | undefined;
 afterEach(async () => {

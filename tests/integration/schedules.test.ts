@@ -2,8 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { outboxEvents, schedules } from '../../src/db/schema.ts';
 import { call, OTHER_SECRET, OTHER_TOKEN, provision, useServedApp } from '../support/app.ts';
-import { ACME_CARD, OTHER_CARD, scheduleData, signSchedule, testClock } from '../support/schedules.ts';
 import { CARD_EXPIRY } from '../support/cards.ts';
+import { ACME_CARD, OTHER_CARD, scheduleData, signSchedule, testClock } from '../support/schedules.ts';
 
 const clock = testClock('2026-03-02T00:00:30.000Z');
 

@@ -2,8 +2,8 @@ import { and, count, eq, like } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { checkoutSessions, payments, rateLimits } from '../../src/db/schema.ts';
 import { call, OTHER_TOKEN, TEST_TOKEN, testDb, useServedApp } from '../support/app.ts';
-import { testClock } from '../support/schedules.ts';
 import { CARD_EXPIRY } from '../support/cards.ts';
+import { testClock } from '../support/schedules.ts';
 
 /**
  * Card testing on static links, and guessing on the API: a card attempt needs a ticket the

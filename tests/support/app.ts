@@ -10,8 +10,9 @@ import { applyProvisioning } from '../../src/domain/integrators/provisioning.ts'
 import { type AstroHandler, closeServer, createHttpServer, listen } from '../../src/http/server.ts';
 import { createLogger } from '../../src/log.ts';
 import type { Seed } from '../../src/schemas/provisioning.ts';
-import { adminUrl } from './paths.ts';
 import { CARD_EXPIRY } from './cards.ts';
+import { adminUrl } from './paths.ts';
+import { recordStatusCodesOf } from './status-codes-seen.ts';
 
 export const testDb = (process.env.PAYLINK_TEST_DB ?? 'pglite') as 'pglite' | 'postgres';
 
@@ -145,6 +146,7 @@ export async function startTestServer(app: PaylinkApp): Promise<{ url: string; c
   const build = realpathSync(join(process.cwd(), 'dist'));
   const { handler } = (await import(join(build, 'server/entry.mjs'))) as { handler: AstroHandler };
   const server = createHttpServer(app, { astroHandler: handler, clientDir: join(build, 'client') });
+  recordStatusCodesOf(server);
   app.boundPort = await listen(server, '127.0.0.1', 0);
   return { url: `http://127.0.0.1:${app.boundPort}`, close: () => closeServer(server, 1000) };
 }
