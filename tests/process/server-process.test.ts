@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -61,6 +63,23 @@ describe('server process', () => {
       second.child.kill('SIGTERM');
       await second.exited;
     }
+  });
+
+  it('waits at most PAYLINK_SHUTDOWN_TIMEOUT_MS for a request in flight on SIGTERM, then gives up on it and exits cleanly', async () => {
+    const p = startPaylink({ ...fresh(), PAYLINK_SHUTDOWN_TIMEOUT_MS: '1500' });
+    const url = new URL(await p.ready);
+    // A request whose body never arrives in full: in flight until the server gives up on it.
+    const socket = connect(Number(url.port), url.hostname);
+    await once(socket, 'connect');
+    socket.write('POST /api/v1/refund HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"transaction_id":');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = Date.now();
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toBe(0);
+    const took = Date.now() - started;
+    socket.destroy();
+    expect(took).toBeGreaterThanOrEqual(1400);
+    expect(took).toBeLessThan(5000); // the default (10 s) would still be waiting
   });
 
   it('stops with a message naming the variable when a setting is invalid', async () => {
