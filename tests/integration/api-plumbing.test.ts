@@ -2,6 +2,7 @@ import type { APIContext } from 'astro';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { apiEndpoint } from '../../src/api/endpoint.ts';
+import { claimKey, completeKey, purgeExpiredKeys } from '../../src/api/idempotency.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { createTestApp, OTHER_TOKEN, provision, TEST_TOKEN, type TestApp } from '../support/app.ts';
 import { testClock } from '../support/schedules.ts';
@@ -124,6 +125,22 @@ describe('api plumbing › request bodies', () => {
 });
 
 describe('api plumbing › Idempotency-Key', () => {
+  it('lets a claim whose holder crashed be taken over once its lock lapses, and purges keys past their expiry', async () => {
+    const key = { scope: 'crash-scope', key: 'k-takeover', method: 'POST', path: '/api/v1/refund', requestHash: 'h1', ttlSeconds: 3600 };
+    const at = (seconds: number) => new Date(Date.parse('2026-03-02T00:00:00.000Z') + seconds * 1000);
+    expect(await claimKey(t.app.db, { ...key, now: at(0) })).toEqual({ kind: 'claimed' });
+    // The holder never finishes: within its 60 s lock a retry waits, after it the retry takes over.
+    expect(await claimKey(t.app.db, { ...key, now: at(59) })).toEqual({ kind: 'running' });
+    expect(await claimKey(t.app.db, { ...key, now: at(61) })).toEqual({ kind: 'claimed' });
+    expect(await claimKey(t.app.db, { ...key, now: at(62) })).toEqual({ kind: 'running' });
+    await completeKey(t.app.db, { scope: key.scope, key: key.key, status: 200, body: '{"ok":true}' });
+    expect(await claimKey(t.app.db, { ...key, now: at(63) })).toEqual({ kind: 'replay', status: 200, body: '{"ok":true}' });
+    expect(await claimKey(t.app.db, { ...key, requestHash: 'h2', now: at(64) })).toEqual({ kind: 'mismatch' });
+    expect(await purgeExpiredKeys(t.app.db, at(3600))).toBe(0);
+    expect(await purgeExpiredKeys(t.app.db, at(3601))).toBe(1);
+    expect(await claimKey(t.app.db, { ...key, requestHash: 'h2', now: at(3602) })).toEqual({ kind: 'claimed' });
+  });
+
   it('forgets a key PAYLINK_IDEMPOTENCY_TTL_SECONDS after its first use: the same request then runs again', async () => {
     const clock = testClock('2026-03-02T00:00:00.000Z');
     const short = await createTestApp({ env: { PAYLINK_IDEMPOTENCY_TTL_SECONDS: '60' }, now: clock.now });
