@@ -14,7 +14,9 @@ describe('DATABASE_POOL_SIZE', () => {
   it('runs at most that many queries at once, on that many connections', async () => {
     const started = Date.now();
     const rows = await Promise.all(
-      Array.from({ length: 6 }, () => t.app.db.execute(sql`select pg_backend_pid() as pid, pg_sleep(0.2)`).then((r) => (r as unknown as { rows: { pid: number }[] }).rows[0]!.pid)),
+      Array.from({ length: 6 }, () =>
+        t.app.db.execute(sql`select pg_backend_pid() as pid, pg_sleep(0.2)`).then((r) => (r as unknown as { rows: { pid: number }[] }).rows[0]!.pid),
+      ),
     );
     expect(new Set(rows).size).toBe(2);
     // Six 200 ms queries two at a time: three rounds.
