@@ -1,10 +1,8 @@
-// @ts-check
 /**
  * `npm run mutation`: Stryker mutation testing of the modules that move money or guard the
  * surface (docs/testing.md has the scores, the equivalent mutants and how to read a run).
  * Not part of `npm test`: a full run takes tens of minutes. Needs DATABASE_URL (PostgreSQL), so
  * mutants that remove a row lock can die. One module: `npm run mutation -- --mutate src/domain/money.ts`.
- * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 const unitOnly = process.env.PAYLINK_MUTATION_TESTS === 'unit';
 

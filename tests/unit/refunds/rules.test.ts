@@ -128,7 +128,7 @@ describe('refund amount parsing', () => {
 });
 
 describe('refund rules › what each refusal tells the integrator', () => {
-  const refusal = (p: RefundablePayment, request: Parameters<typeof checkRefund>[1], over: Partial<typeof ctx> = {}) => {
+  const refusal = (p: RefundablePayment, request: Parameters<typeof checkRefund>[1], over: Partial<Parameters<typeof checkRefund>[2]> = {}) => {
     const error = rejection(() => checkRefund(p, request, { ...ctx, ...over }));
     return { code: error.code, messages: error.messages, data: error.data };
   };
