@@ -2,12 +2,13 @@
 // then the Playwright end-to-end suite in Debian's Chromium against the built server, on PGlite
 // and again on PostgreSQL when DATABASE_URL is set.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { catalogue } from '../src/status-codes.ts';
 import { buildAll, isStale } from './build.mjs';
 import { runGates } from './check.mjs';
+import { compareWithCatalogue } from './status-codes-seen.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => join(root, 'node_modules', '.bin', name);
@@ -57,11 +58,7 @@ if (
 count(vitestReport);
 // A code in the catalogue (docs/status-codes.md) that no test produced is a rule nobody checks, or one nothing returns.
 if (vitestArgs.length === 0) {
-  const seen = new Set(
-    (existsSync(codesSeen) ? readdirSync(codesSeen) : []).flatMap((file) => readFileSync(join(codesSeen, file), 'utf8').split('\n').filter(Boolean)),
-  );
-  const unseen = Object.keys(catalogue).filter((code) => !seen.has(code));
-  const unknown = [...seen].filter((code) => !(code in catalogue));
+  const { seen, unseen, unknown } = compareWithCatalogue(codesSeen, Object.keys(catalogue));
   if (unseen.length > 0) {
     console.error(`\nstatus codes in the catalogue that no test produced: ${unseen.join(', ')}`);
     failures.push('status-code catalogue');

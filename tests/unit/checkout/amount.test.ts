@@ -14,9 +14,10 @@ describe('checkout › the amount a customer types', () => {
     });
   });
 
-  it('has no bounds in another currency, or on a link without them, and takes that currency’s decimals', () => {
+  it('has no bounds in another currency, or on a link without them, and takes that currency’s decimals (0, 2 or 3)', () => {
     expect(amountRule(link, 'JPY')).toEqual({ currency: 'JPY', exponent: 0, min: undefined, max: undefined });
     expect(amountRule(open, 'PHP')).toEqual({ currency: 'PHP', exponent: 2, min: undefined, max: undefined });
+    expect(amountRule({ ...open, currency: 'KWD' }, 'KWD')).toEqual({ currency: 'KWD', exponent: 3, min: undefined, max: undefined });
   });
 
   it('accepts the bounds themselves and words the amounts beyond them', () => {
