@@ -10,13 +10,17 @@ import pg from 'pg';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'paylink-e2e-'));
 process.env.PAYLINK_DATA_DIR = dataDir;
-// The fixture's cards expire four years from today's clock (as tests/support/cards.ts), never on a fixed date.
+// The fixture's cards expire four years from today's clock (as tests/support/cards.ts), never on a
+// fixed date; the seed is written to the data directory, so its logo paths are made absolute.
+const fixtures = join(root, 'tests/e2e/fixtures');
+const seed = JSON.parse(readFileSync(join(fixtures, 'seed.json'), 'utf8'));
 const expiry = `12/${String((new Date().getUTCFullYear() + 4) % 100).padStart(2, '0')}`;
+for (const integrator of seed.integrators ?? []) {
+  for (const card of integrator.cards ?? []) card.expiry = expiry;
+  for (const link of integrator.links ?? []) if (link.logo && !link.logo.startsWith('data:')) link.logo = join(fixtures, link.logo);
+}
 process.env.PAYLINK_SEED = join(dataDir, 'seed.json');
-writeFileSync(
-  process.env.PAYLINK_SEED,
-  readFileSync(join(root, 'tests/e2e/fixtures/seed.json'), 'utf8').replaceAll('"expiry": "12/30"', `"expiry": "${expiry}"`),
-);
+writeFileSync(process.env.PAYLINK_SEED, JSON.stringify(seed));
 process.env.PAYLINK_ALLOW_PRIVATE_CALLBACKS = '1';
 process.env.LOG_LEVEL ??= 'warn';
 writeFileSync(join(dataDir, 'e2e.txt'), 'paylink end-to-end run\n');
