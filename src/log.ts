@@ -1,6 +1,7 @@
 /**
  * Structured one-line JSON logs. Values under sensitive keys are replaced before anything is
- * written, and strings that look like card numbers are masked, so no PAN, CVC, token or secret
+ * written, strings that look like card numbers are masked and `cvc: "123"`-like pairs inside
+ * strings (an error message quoting a request) lose their value, so no PAN, CVC, token or secret
  * reaches a log line even by accident. A failed database query is logged by its SQL text, its
  * error code and the constraint, table or column it names, never by its parameters or by the
  * values a database message quotes: those are customer data (names, e-mails, addresses).
@@ -10,6 +11,9 @@ const rank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 4
 
 const SENSITIVE_KEY = /(pan|card_?number|number|cvc|cvv|security_?code|secret|token|password|authorization|key|payload|signature|master)/i;
 const PAN_LIKE = /\b(?:\d[ -]?){12,19}\b/g;
+/** `"cvc":"123"`, `cvc=123`, `'secret': 'x'` inside a string (an error message that quotes a request): the value is replaced. */
+const SENSITIVE_PAIR =
+  /(["']?)\b(cvc2?|cvv2?|security_?code|card_?number|pan|password|secret|token|authorization)\1(\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,;&}\]]+)/gi;
 
 /** Drizzle's query error: `Failed query: <sql>\nparams: <every parameter>`. */
 const isQueryError = (error: Error): error is Error & { query: string } => typeof (error as { query?: unknown }).query === 'string' && 'params' in error;
@@ -38,7 +42,7 @@ function redactError(error: Error, depth: number): Record<string, unknown> {
 
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 6) return '[…]';
-  if (typeof value === 'string') return value.replace(PAN_LIKE, '[redacted-number]');
+  if (typeof value === 'string') return value.replace(PAN_LIKE, '[redacted-number]').replace(SENSITIVE_PAIR, '$1$2$1$3"[redacted]"');
   if (typeof value === 'bigint') return value.toString();
   if (value instanceof Error) return redactError(value, depth);
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));

@@ -168,7 +168,11 @@ export const catalogue = {
 
   // Server
   'ER.99.00': { http: 500, description: 'Internal server error', when: 'Something unexpected failed; the response carries a request id to quote to support.' },
-  'ER.99.01': { http: 503, description: 'Service unavailable', when: 'The database is unreachable or the service is shutting down; retry later.' },
+  'ER.99.01': {
+    http: 503,
+    description: 'Service unavailable',
+    when: 'The database could not be reached (connection refused or lost, server shutting down, pool closed); `Retry-After` says when to retry.',
+  },
 } as const satisfies Record<string, StatusEntry>;
 
 export type StatusCode = keyof typeof catalogue;

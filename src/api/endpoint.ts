@@ -2,6 +2,7 @@ import type { APIContext, APIRoute } from 'astro';
 import { z } from 'zod';
 import type { PaylinkApp } from '../app.ts';
 import { sha256Hex } from '../crypto.ts';
+import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { DomainError, invalidFields, type Messages } from '../domain/errors.ts';
 import type { Integrator } from '../domain/integrators/service.ts';
 import { parseWith } from '../schemas/parse.ts';
@@ -196,12 +197,31 @@ function toResponse(result: EndpointResult, path: string, now: Date): Response {
   return envelopeResponse(buildEnvelope({ code: result.code, path, httpStatus: result.httpStatus, data: result.data, messages: result.messages, now }));
 }
 
-/** Every failure becomes an envelope; unexpected ones are logged and carry only a request id. */
+/** How long a client should wait after 503 ER.99.01 (the database could not be reached). */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * Every failure becomes an envelope; unexpected ones are logged and carry only a request id.
+ * An unreachable database is 503 ER.99.01 with Retry-After (safe to retry: the request's
+ * database transaction, if any, did not commit), anything else 500 ER.99.00.
+ */
 export function errorResponse(app: PaylinkApp | undefined, error: unknown, path: string, requestId: string): Response {
   if (error instanceof DomainError) {
     return envelopeResponse(
       buildEnvelope({ code: error.code, path, httpStatus: error.httpStatus, data: error.data, messages: error.messages ?? { '(request)': [error.message] } }),
       error.retryAfterSeconds !== undefined ? { 'retry-after': String(error.retryAfterSeconds) } : {},
+    );
+  }
+  if (isDatabaseUnavailable(error)) {
+    app?.log.error('request failed: database unavailable', { requestId, path, error });
+    return envelopeResponse(
+      buildEnvelope({
+        code: 'ER.99.01',
+        path,
+        data: { request_id: requestId },
+        messages: 'The service is temporarily unavailable; retry in a few seconds.',
+      }),
+      { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
     );
   }
   app?.log.error('request failed', { requestId, path, error });

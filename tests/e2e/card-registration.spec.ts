@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, test } from '@playwright/test';
 import { SignJWT } from 'jose';
+import { CARD_EXPIRY } from '../support/cards.ts';
 
 /**
  * The hosted card registration page in Chromium: the customer saves a test card with the same
@@ -21,7 +22,7 @@ test('card registration › saves a test card on the hosted page, then a schedul
   await expect(page.getByRole('heading', { name: 'Save your card' })).toBeVisible();
   expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
   await page.getByLabel('Card number').fill('4242424242424242');
-  await page.getByLabel('Expiry date').fill('12/30');
+  await page.getByLabel('Expiry date').fill(CARD_EXPIRY);
   await page.getByLabel('Security code').fill('123');
   await page.getByLabel('Name on card').fill('Ana Reyes');
   await page.getByRole('button', { name: 'Save card' }).click();
@@ -50,7 +51,7 @@ test('card registration › a declined card keeps the page open with the reason'
   const created = await api(baseURL!, 'POST', '/api/v1/card-registrations', {});
   await page.goto(new URL(created.data.link).pathname);
   await page.getByLabel('Card number').fill('4000000000000002');
-  await page.getByLabel('Expiry date').fill('12/30');
+  await page.getByLabel('Expiry date').fill(CARD_EXPIRY);
   await page.getByLabel('Security code').fill('123');
   await page.getByLabel('Name on card').fill('Ana Reyes');
   await page.getByRole('button', { name: 'Save card' }).click();

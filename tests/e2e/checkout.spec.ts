@@ -3,6 +3,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { CARD_EXPIRY } from '../support/cards.ts';
 
 /**
  * The customer's side, in Debian's Chromium against the built server: static and dynamic links
@@ -29,7 +30,7 @@ function sameOriginOnly(page: Page, origin: string) {
 
 async function fillCard(page: Page, number: string) {
   await page.getByLabel('Card number').fill(number);
-  await page.getByLabel('Expiry date').fill('12/30');
+  await page.getByLabel('Expiry date').fill(CARD_EXPIRY);
   await page.getByLabel('Security code').fill('123');
   await page.getByLabel('Name on card').fill('Juan Dela Cruz');
 }
@@ -62,8 +63,8 @@ test('static link › pays with 4242 and lands on the receipt, with no third-par
   await page.getByLabel('Card number').fill('4242424242424242');
   await expect(page.getByLabel('Card number')).toHaveValue('4242 4242 4242 4242');
   await expect(page.locator('.brand')).toHaveText('Visa');
-  await page.getByLabel('Expiry date').fill('1230');
-  await expect(page.getByLabel('Expiry date')).toHaveValue('12 / 30');
+  await page.getByLabel('Expiry date').fill(CARD_EXPIRY.replace('/', ''));
+  await expect(page.getByLabel('Expiry date')).toHaveValue(CARD_EXPIRY.replace('/', ' / '));
   await page.getByLabel('Security code').fill('123');
   await page.getByLabel('Name on card').fill('Juan Dela Cruz');
   await page.getByRole('button', { name: /^Pay/ }).click();
@@ -133,7 +134,7 @@ test('static link › the whole flow works with the keyboard alone', async ({ pa
   await expect(page.getByRole('button', { name: /^Pay/ })).toBeEnabled();
   await page.keyboard.press('Tab');
   await expect(page.getByLabel('First name')).toBeFocused();
-  for (const text of ['Ana', 'Reyes', 'ana@example.com', '4242424242424242', '1230', '123', 'Ana Reyes']) {
+  for (const text of ['Ana', 'Reyes', 'ana@example.com', '4242424242424242', CARD_EXPIRY.replace('/', ''), '123', 'Ana Reyes']) {
     await page.keyboard.type(text);
     await page.keyboard.press('Tab');
   }

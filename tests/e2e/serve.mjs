@@ -1,7 +1,7 @@
 // Starts the built paylink for the end-to-end suite: a fresh data directory, the fixture seed,
 // and on PAYLINK_E2E_DB=postgres a fresh PostgreSQL database.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,7 +10,17 @@ import pg from 'pg';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), 'paylink-e2e-'));
 process.env.PAYLINK_DATA_DIR = dataDir;
-process.env.PAYLINK_SEED = join(root, 'tests/e2e/fixtures/seed.json');
+// The fixture's cards expire four years from today's clock (as tests/support/cards.ts), never on a
+// fixed date; the seed is written to the data directory, so its logo paths are made absolute.
+const fixtures = join(root, 'tests/e2e/fixtures');
+const seed = JSON.parse(readFileSync(join(fixtures, 'seed.json'), 'utf8'));
+const expiry = `12/${String((new Date().getUTCFullYear() + 4) % 100).padStart(2, '0')}`;
+for (const integrator of seed.integrators ?? []) {
+  for (const card of integrator.cards ?? []) card.expiry = expiry;
+  for (const link of integrator.links ?? []) if (link.logo && !link.logo.startsWith('data:')) link.logo = join(fixtures, link.logo);
+}
+process.env.PAYLINK_SEED = join(dataDir, 'seed.json');
+writeFileSync(process.env.PAYLINK_SEED, JSON.stringify(seed));
 process.env.PAYLINK_ALLOW_PRIVATE_CALLBACKS = '1';
 process.env.LOG_LEVEL ??= 'warn';
 writeFileSync(join(dataDir, 'e2e.txt'), 'paylink end-to-end run\n');

@@ -2,8 +2,11 @@ import type { APIContext } from 'astro';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { apiEndpoint } from '../../src/api/endpoint.ts';
+import { claimKey, completeKey, purgeExpiredKeys } from '../../src/api/idempotency.ts';
 import { DomainError } from '../../src/domain/errors.ts';
 import { createTestApp, OTHER_TOKEN, provision, TEST_TOKEN, type TestApp } from '../support/app.ts';
+import { testClock } from '../support/schedules.ts';
+import { recordStatusCode } from '../support/status-codes-seen.ts';
 
 /**
  * The API plumbing every /api/v1 route is built with, exercised through apiEndpoint with real
@@ -36,15 +39,19 @@ const crash = apiEndpoint({
   },
 });
 
-function invoke(route: typeof echo, opts: { body?: string; headers?: Record<string, string>; method?: string } = {}) {
+function invoke(route: typeof echo, opts: { body?: string; headers?: Record<string, string>; method?: string; app?: TestApp } = {}) {
   const url = new URL('http://127.0.0.1/api/v1/echo');
   const request = new Request(url, {
     method: opts.method ?? 'POST',
     headers: { authorization: TEST_TOKEN, 'content-type': 'application/json', ...opts.headers },
     body: opts.body,
   });
-  const context = { locals: { paylink: t.app, requestId: 'req_test' }, url, request, params: {} } as unknown as APIContext;
-  return Promise.resolve(route(context)).then(async (res) => ({ status: res.status, headers: res.headers, json: await res.json() }));
+  const context = { locals: { paylink: (opts.app ?? t).app, requestId: 'req_test' }, url, request, params: {} } as unknown as APIContext;
+  return Promise.resolve(route(context)).then(async (res) => {
+    const json = await res.json();
+    recordStatusCode(json);
+    return { status: res.status, headers: res.headers, json };
+  });
 }
 
 beforeAll(async () => {
@@ -118,6 +125,46 @@ describe('api plumbing › request bodies', () => {
 });
 
 describe('api plumbing › Idempotency-Key', () => {
+  it('lets a claim whose holder crashed be taken over once its lock lapses, and purges keys past their expiry', async () => {
+    const key = { scope: 'crash-scope', key: 'k-takeover', method: 'POST', path: '/api/v1/refund', requestHash: 'h1', ttlSeconds: 3600 };
+    const at = (seconds: number) => new Date(Date.parse('2026-03-02T00:00:00.000Z') + seconds * 1000);
+    expect(await claimKey(t.app.db, { ...key, now: at(0) })).toEqual({ kind: 'claimed' });
+    // The holder never finishes: within its 60 s lock a retry waits, after it the retry takes over.
+    expect(await claimKey(t.app.db, { ...key, now: at(59) })).toEqual({ kind: 'running' });
+    expect(await claimKey(t.app.db, { ...key, now: at(61) })).toEqual({ kind: 'claimed' });
+    expect(await claimKey(t.app.db, { ...key, now: at(62) })).toEqual({ kind: 'running' });
+    await completeKey(t.app.db, { scope: key.scope, key: key.key, status: 200, body: '{"ok":true}' });
+    expect(await claimKey(t.app.db, { ...key, now: at(63) })).toEqual({ kind: 'replay', status: 200, body: '{"ok":true}' });
+    expect(await claimKey(t.app.db, { ...key, requestHash: 'h2', now: at(64) })).toEqual({ kind: 'mismatch' });
+    expect(await purgeExpiredKeys(t.app.db, at(3600))).toBe(0);
+    expect(await purgeExpiredKeys(t.app.db, at(3601))).toBe(1);
+    expect(await claimKey(t.app.db, { ...key, requestHash: 'h2', now: at(3602) })).toEqual({ kind: 'claimed' });
+  });
+
+  it('forgets a key PAYLINK_IDEMPOTENCY_TTL_SECONDS after its first use: the same request then runs again', async () => {
+    const clock = testClock('2026-03-02T00:00:00.000Z');
+    const short = await createTestApp({ env: { PAYLINK_IDEMPOTENCY_TTL_SECONDS: '60' }, now: clock.now });
+    try {
+      await provision(short);
+      const send = () => invoke(echo, { body: '{"amount":"9.00"}', headers: { 'idempotency-key': 'k-ttl' }, app: short });
+      const before = runs;
+      const first = await send();
+      expect(first.headers.get('idempotent-replayed')).toBeNull();
+      clock.advance(60);
+      const within = await send();
+      expect(within.headers.get('idempotent-replayed')).toBe('true');
+      expect(within.json).toEqual(first.json);
+      expect(runs - before).toBe(1);
+      clock.advance(1);
+      const after = await send();
+      expect(after.headers.get('idempotent-replayed')).toBeNull();
+      expect(after.json.data.run).toBe(first.json.data.run + 1);
+      expect(runs - before).toBe(2);
+    } finally {
+      await short.close();
+    }
+  });
+
   it('replays the first response for a retried request and runs it once', async () => {
     const before = runs;
     const first = await invoke(echo, { body: '{"amount":"5.00"}', headers: { 'idempotency-key': 'k-replay' } });

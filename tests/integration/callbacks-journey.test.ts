@@ -10,6 +10,7 @@ import { createSchedule } from '../../src/domain/schedules/service.ts';
 import { createCallbackSender } from '../../src/workers/callbacks.ts';
 import { createMailer, mailDir } from '../../src/workers/mailer.ts';
 import { call, createTestApp, defaultSeed, provision, startTestServer, TEST_TOKEN, type TestApp } from '../support/app.ts';
+import { CARD_EXP, CARD_EXPIRY } from '../support/cards.ts';
 import { scheduleData, signSchedule, testClock } from '../support/schedules.ts';
 import { startWebhookReceiver, verify, type WebhookReceiver } from '../support/webhook-receiver.ts';
 
@@ -56,7 +57,7 @@ describe('callbacks › newcomer journey', () => {
       token: null,
       body: {
         fields: { 'customer.first_name': 'Juan', 'customer.last_name': 'Dela Cruz', 'customer.contact.email': 'juan@example.com' },
-        card: { number: '4242424242424242', expiry: '12/30', cvc: '123', name: 'Juan Dela Cruz' },
+        card: { number: '4242424242424242', expiry: CARD_EXPIRY, cvc: '123', name: 'Juan Dela Cruz' },
       },
     });
     expect(paid.json.data.status_code, paid.text).toBe('OK.03.00');
@@ -71,7 +72,7 @@ describe('callbacks › newcomer journey', () => {
     // A schedule on a card the customer registered, charged when due.
     const integrator = (await findIntegratorByToken(t.app.db, TEST_TOKEN))!;
     const registration = await createCardRegistration(t.app, integrator, { customer: { name: 'Ana', email: 'ana@example.com' } });
-    await completeCardRegistration(t.app, registration.link.split('/').pop()!, { number: '4242424242424242', expMonth: 12, expYear: 2030, cvc: '123' });
+    await completeCardRegistration(t.app, registration.link.split('/').pop()!, { number: '4242424242424242', ...CARD_EXP, cvc: '123' });
     const schedule = await createSchedule(
       t.app,
       integrator,

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxVault } from '../../src/db/schema.ts';
 import { findIntegratorByToken } from '../../src/domain/integrators/service.ts';
 import { recordCharge } from '../../src/domain/payments/record.ts';
-import { createTestApp, defaultSeed, provision, TEST_TOKEN, type TestApp } from '../support/app.ts';
+import { call, createTestApp, defaultSeed, provision, startTestServer, TEST_TOKEN, type TestApp } from '../support/app.ts';
+import { CARD_EXP, CARD_EXPIRY } from '../support/cards.ts';
 import { dumpTablesOutsideVault } from '../support/scan.ts';
 
 /**
@@ -18,13 +19,13 @@ let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
   const seed = defaultSeed();
-  seed.integrators[0]!.cards.push({ reference: 'a3b1c2d4-0000-4000-8000-000000000341', number: '4000 0000 0000 0341', expiry: '11/31' });
+  seed.integrators[0]!.cards.push({ reference: 'a3b1c2d4-0000-4000-8000-000000000341', number: '4000 0000 0000 0341', expiry: CARD_EXPIRY });
   await provision(t, seed);
   const acme = (await findIntegratorByToken(t.app.db, TEST_TOKEN))!;
   for (const [i, number] of PANS.entries()) {
     const key = `card-data-${i}`;
     const result = await t.app.acquirer.charge(
-      { source: { card: { number, expMonth: 12, expYear: 2031, cvc: CVC, holderName: 'Juan Dela Cruz' } }, amountMinor: 1000n, currency: 'PHP' },
+      { source: { card: { number, ...CARD_EXP, cvc: CVC, holderName: 'Juan Dela Cruz' } }, amountMinor: 1000n, currency: 'PHP' },
       { idempotencyKey: key },
     );
     await t.app.db.transaction((tx) =>
@@ -53,9 +54,42 @@ describe('card data', () => {
     expect(one?.brand).toBe('visa');
   });
 
-  it('writes no card number, CVC, token or secret to any log line', () => {
+  it('writes no card number, CVC, token or secret to the log, even when the acquirer fails with the card in its error', async () => {
+    // The charges above log nothing: a checkout payment whose acquirer call fails unexpectedly
+    // does (500 ER.99.00, "request failed" with the error), and the error quotes the card, as a
+    // careless acquirer client might.
+    const server = await startTestServer(t.app);
+    const charge = t.app.acquirer.charge;
+    try {
+      const link = await call(server.url, 'POST', '/pay/acme-books', { token: null, body: { key: TEST_TOKEN } });
+      const token = new URL(link.json.link).pathname.split('/')[2]!;
+      t.app.acquirer.charge = async (request) => {
+        const card = 'card' in request.source ? request.source.card : undefined;
+        throw new Error(`issuer timeout for ${card?.number.replace(/(\d{4})/g, '$1 ')}`, { cause: new Error(`request was ${JSON.stringify(request.source)}`) });
+      };
+      const logsBefore = t.logs.length;
+      const res = await call(server.url, 'POST', `/checkout/${token}/pay`, {
+        token: null,
+        body: {
+          fields: { 'customer.first_name': 'Juan', 'customer.last_name': 'Dela Cruz', 'customer.contact.email': 'juan@example.com' },
+          card: { number: PANS[0], expiry: CARD_EXPIRY, cvc: CVC, name: 'Juan Dela Cruz' },
+        },
+      });
+      expect(res.status).toBe(500);
+      expect(res.json.data.status_code).toBe('ER.99.00');
+      const lines = t.logs.slice(logsBefore);
+      expect(lines.length).toBeGreaterThan(0);
+      expect(lines.join('\n')).toContain(res.json.data.request_id);
+      expect(lines.join('\n')).toContain('issuer timeout');
+    } finally {
+      t.app.acquirer.charge = charge;
+      await server.close();
+    }
     const logs = t.logs.join('\n');
-    for (const pan of PANS) expect(logs).not.toContain(pan);
+    for (const pan of PANS) {
+      expect(logs).not.toContain(pan);
+      expect(logs).not.toContain(pan.replace(/(\d{4})(?=\d)/g, '$1 '));
+    }
     expect(logs).not.toContain(TEST_TOKEN);
     expect(logs).not.toMatch(new RegExp(`\\b${CVC}\\b`));
   });

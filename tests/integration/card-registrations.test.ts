@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { cardRegistrations, outboxEvents } from '../../src/db/schema.ts';
 import { runSchedulerTick } from '../../src/domain/schedules/runner.ts';
 import { call, OTHER_TOKEN, TEST_TOKEN, useServedApp } from '../support/app.ts';
+import { CARD_EXP, CARD_EXPIRY } from '../support/cards.ts';
 import { scheduleData, signSchedule, testClock } from '../support/schedules.ts';
 
 const clock = testClock('2026-03-02T00:00:30.000Z');
@@ -14,7 +15,7 @@ const tokenOf = (link: string) => new URL(link).pathname.split('/')[2]!;
 const submitCard = (token: string, card: Record<string, string>) =>
   call(served.server.url, 'POST', `/register/${token}/card`, {
     token: null,
-    body: { fields: {}, card: { expiry: '12 / 30', cvc: '123', name: 'Ana Reyes', ...card } },
+    body: { fields: {}, card: { expiry: CARD_EXPIRY, cvc: '123', name: 'Ana Reyes', ...card } },
   });
 
 describe('card registration', () => {
@@ -43,7 +44,10 @@ describe('card registration', () => {
     expect(res.status).toBe(200);
     expect(res.json.data).toMatchObject({ status_code: 'OK.11.00', status: 'active', redirect_url: 'https://shop.example/done' });
     const shown = await call(served.server.url, 'GET', `/api/v1/card-registrations/${created.json.data.reference}`);
-    expect(shown.json.data.card_registration).toMatchObject({ status: 'active', card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030 } });
+    expect(shown.json.data.card_registration).toMatchObject({
+      status: 'active',
+      card: { brand: 'visa', last4: '4242', exp_month: CARD_EXP.expMonth, exp_year: CARD_EXP.expYear },
+    });
     expect(shown.text).not.toContain('4242424242424242');
     const [row] = await served.t.app.db.select().from(cardRegistrations).where(eq(cardRegistrations.reference, created.json.data.reference));
     expect(JSON.stringify(row)).not.toContain('4242424242424242');
@@ -75,6 +79,54 @@ describe('card registration', () => {
     const res = await submitCard(tokenOf(created.json.data.link), { number: '4242 4242 4242 4241', expiry: '13/30' });
     expect(res.status).toBe(422);
     expect(Object.keys(res.json.messages)).toEqual(expect.arrayContaining(['card.number', 'card.expiry']));
+  });
+
+  it('rejects a card that expired by our clock (422 on card.expiry) without spending an attempt', async () => {
+    const created = await register();
+    // The clock reads 2026-03-02: a card valid through February 2026 has expired.
+    const res = await submitCard(tokenOf(created.json.data.link), { number: '4242424242424242', expiry: '02/26' });
+    expect(res.status).toBe(422);
+    expect(res.json.data.status_code).toBe('ER.02.30');
+    expect(res.json.messages).toEqual({ 'card.expiry': ['This card has expired: check the expiry date'] });
+    const [row] = await served.t.app.db.select().from(cardRegistrations).where(eq(cardRegistrations.reference, created.json.data.reference));
+    expect(row).toMatchObject({ status: 'pending', attempts: 0 });
+  });
+
+  it('answers a registration link past its expiry with 410 ER.12.30, and changes nothing', async () => {
+    const created = await register();
+    const started = clock.now();
+    try {
+      // PAYLINK_CHECKOUT_TTL_SECONDS (default one hour) after creation the link is dead.
+      clock.advance(served.t.app.config.checkoutTtlSeconds - 1);
+      const page = await fetch(created.json.data.link);
+      expect(page.status).toBe(200);
+      clock.advance(1);
+      const res = await submitCard(tokenOf(created.json.data.link), { number: '4242424242424242' });
+      expect(res.status).toBe(410);
+      expect(res.json.data.status_code).toBe('ER.12.30');
+      expect(res.json.messages.token[0]).toMatch(/expired/);
+      const [row] = await served.t.app.db.select().from(cardRegistrations).where(eq(cardRegistrations.reference, created.json.data.reference));
+      expect(row).toMatchObject({ status: 'pending', attempts: 0, cardToken: null });
+    } finally {
+      clock.set(started);
+    }
+  });
+
+  it('locks a registration link after PAYLINK_CHECKOUT_MAX_ATTEMPTS failed cards with 429 ER.12.30, even for a good card', async () => {
+    const created = await register();
+    const token = tokenOf(created.json.data.link);
+    const max = served.t.app.config.checkoutMaxAttempts;
+    expect(max).toBe(5);
+    for (let i = 0; i < max; i++) {
+      const declined = await submitCard(token, { number: '4000 0000 0000 0002' });
+      expect(declined.json.data.status_code).toBe('ER.11.30');
+    }
+    const locked = await submitCard(token, { number: '4242 4242 4242 4242' });
+    expect(locked.status).toBe(429);
+    expect(locked.json.data.status_code).toBe('ER.12.30');
+    expect(locked.json.messages.token[0]).toMatch(/Too many attempts/);
+    const [row] = await served.t.app.db.select().from(cardRegistrations).where(eq(cardRegistrations.reference, created.json.data.reference));
+    expect(row).toMatchObject({ status: 'pending', attempts: max, cardToken: null });
   });
 
   it('answers an unknown page token with 404', async () => {

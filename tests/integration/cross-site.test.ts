@@ -2,6 +2,7 @@ import { count } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { payments } from '../../src/db/schema.ts';
 import { call, TEST_TOKEN, useServedApp } from '../support/app.ts';
+import { CARD_EXPIRY } from '../support/cards.ts';
 
 /**
  * The customer's forms (checkout, static link, hosted card registration) take same-origin JSON
@@ -10,7 +11,7 @@ import { call, TEST_TOKEN, useServedApp } from '../support/app.ts';
  */
 const served = useServedApp({ env: { PUBLIC_URL: 'https://pay.acme.example' } });
 
-const card = (number = '4242424242424242') => ({ number, expiry: '12/30', cvc: '123', name: 'Juan Dela Cruz' });
+const card = (number = '4242424242424242') => ({ number, expiry: CARD_EXPIRY, cvc: '123', name: 'Juan Dela Cruz' });
 const fields = { 'customer.first_name': 'Juan', 'customer.last_name': 'Dela Cruz', 'customer.contact.email': 'juan@example.com' };
 
 async function checkoutToken() {

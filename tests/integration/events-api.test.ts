@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { integrators } from '../../src/db/schema.ts';
+import { integrators, outboxEvents } from '../../src/db/schema.ts';
 import { enqueueEvent } from '../../src/domain/notifications/outbox.ts';
 import { createCallbackSender } from '../../src/workers/callbacks.ts';
 import { call, createTestApp, OTHER_TOKEN, provision, startTestServer, type TestApp } from '../support/app.ts';
@@ -119,7 +119,9 @@ describe('events API', () => {
   it('is reachable only by its own integrator', async () => {
     const res = await call(server.url, 'GET', '/api/v1/events', { token: OTHER_TOKEN });
     expect(res.json.data.events.map((e: { id: string }) => e.id)).toEqual([otherId]);
+    expect(res.json.data.events.map((e: { data: { transaction_id: string } }) => e.data.transaction_id)).toEqual(['txn_other']);
+    const [event] = await t.app.db.select().from(outboxEvents).where(eq(outboxEvents.id, otherId));
     const [other] = await t.app.db.select().from(integrators).where(eq(integrators.email, 'ops@other.example'));
-    expect(other).toBeDefined();
+    expect(event!.integratorId).toBe(other!.id);
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, TEST_TOKEN, useServedApp } from '../support/app.ts';
+import { CARD_EXPIRY } from '../support/cards.ts';
 import { FUZZ_RUNS, type FuzzBody, hostileBodies, mutatedObjects } from '../support/fuzz.ts';
 import { scheduleData, signSchedule } from '../support/schedules.ts';
 
@@ -13,7 +14,7 @@ import { scheduleData, signSchedule } from '../support/schedules.ts';
 const served = useServedApp();
 const REQUEST_TIMEOUT_MS = 10_000;
 
-const card = (number = '4242424242424242') => ({ number, expiry: '12/30', cvc: '123', name: 'Juan Dela Cruz' });
+const card = (number = '4242424242424242') => ({ number, expiry: CARD_EXPIRY, cvc: '123', name: 'Juan Dela Cruz' });
 const fields = { 'customer.first_name': 'Juan', 'customer.last_name': 'Dela Cruz', 'customer.contact.email': 'juan@example.com' };
 
 /** A session or registration the customer forms post to, replaced once it is paid, locked or gone. */

@@ -2,6 +2,7 @@ import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutSessions, payments } from '../../src/db/schema.ts';
 import { call, createTestApp, defaultSeed, provision, startTestServer, type TestApp } from '../support/app.ts';
+import { CARD_EXPIRY } from '../support/cards.ts';
 import { CHECKOUT_JS_BUDGET, measurePageScripts } from '../support/checkout-weight.ts';
 
 /** Static links: the page at /pay/{slug}, its first-submit session, logos, JS weight and CSP. */
@@ -30,7 +31,12 @@ seed.integrators[0]!.links.push(
   { slug: 'acme-invoice', title: 'Invoice', currency: 'PHP', labels: {}, fields: { 'payment.merchant_reference_id': 'system' }, active: true },
 );
 
-const card = (number = '4242424242424242') => ({ number: number.replace(/(\d{4})/g, '$1 ').trim(), expiry: '12 / 30', cvc: '123', name: 'Juan Dela Cruz' });
+const card = (number = '4242424242424242') => ({
+  number: number.replace(/(\d{4})/g, '$1 ').trim(),
+  expiry: CARD_EXPIRY.replace('/', ' / '),
+  cvc: '123',
+  name: 'Juan Dela Cruz',
+});
 const customer = { 'customer.first_name': 'Juan', 'customer.last_name': 'Dela Cruz', 'customer.contact.email': 'juan@example.com' };
 
 async function page(path: string) {
@@ -181,7 +187,7 @@ describe('static link', () => {
     expect(other.status).toBe(404);
     const missing = await call(server.url, 'POST', '/pay/acme-books/pay', { token: null, body: { fields: customer, card: card() } });
     expect(missing.status).toBe(422);
-    expect(missing.json.messages.session).toBeDefined();
+    expect(missing.json.messages).toEqual({ session: ['The payment form is out of date: reload the page'] });
   });
 
   it("keeps card numbers and security codes out of paylink's tables and logs", async () => {
@@ -197,7 +203,28 @@ describe('static link', () => {
       expect(text).not.toMatch(/5555\s?5555\s?5555\s?4444|4242\s?4242\s?4242\s?4242/);
       expect(text).not.toContain('"987"');
     }
-    expect(t.logs.join('\n')).not.toMatch(/5555\s?5555|4242\s?4242|"987"/);
+    // Paying logs nothing; a payment whose acquirer call fails unexpectedly logs the error, which
+    // here quotes the card: the log line is there, and the card is not in it.
+    const charge = t.app.acquirer.charge;
+    t.app.acquirer.charge = async (request) => {
+      throw new Error(`acquirer refused ${JSON.stringify(request.source)}`);
+    };
+    try {
+      const failing = pageToken((await page('/pay/acme-books')).html);
+      const logsBefore = t.logs.length;
+      const res = await call(server.url, 'POST', '/pay/acme-books/pay', {
+        token: null,
+        body: { session: failing, fields: customer, card: { ...card('5555555555554444'), cvc: '987' } },
+      });
+      expect(res.json.data.status_code).toBe('ER.99.00');
+      const lines = t.logs.slice(logsBefore);
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toContain(res.json.data.request_id);
+      expect(lines[0]).toContain('acquirer refused');
+    } finally {
+      t.app.acquirer.charge = charge;
+    }
+    expect(t.logs.join('\n')).not.toMatch(/5555\s?5555|4242\s?4242|"987"|\b987\b/);
   });
 });
 

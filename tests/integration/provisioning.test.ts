@@ -7,6 +7,7 @@ import { applyProvisioning } from '../../src/domain/integrators/provisioning.ts'
 import { findIntegratorByToken, hashToken } from '../../src/domain/integrators/service.ts';
 import { recordCharge } from '../../src/domain/payments/record.ts';
 import { createTestApp, defaultSeed, provision, TEST_SECRET, TEST_TOKEN, type TestApp } from '../support/app.ts';
+import { CARD_EXP } from '../support/cards.ts';
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -43,7 +44,7 @@ describe('provisioning', () => {
     await provision(t);
     const acme = (await findIntegratorByToken(t.app.db, TEST_TOKEN))!;
     const charge = await t.app.acquirer.charge(
-      { source: { card: { number: '4242424242424242', expMonth: 12, expYear: 2030, cvc: '123' } }, amountMinor: 100n, currency: 'PHP' },
+      { source: { card: { number: '4242424242424242', ...CARD_EXP, cvc: '123' } }, amountMinor: 100n, currency: 'PHP' },
       { idempotencyKey: 'prov-test' },
     );
     await t.app.db.transaction((tx) =>

@@ -10,6 +10,10 @@ import { createPayment } from '../support/payments.ts';
  * refunded never exceeds the payment, every reply is a success or a clean business failure, and
  * the database (payment balance, refund rows, the acquirer's own ledger) agrees with the replies.
  * The refund count limit is raised so that only the balance decides.
+ *
+ * Only the PostgreSQL run proves the lock: PGlite runs one transaction at a time, so the
+ * requests never race there and removing `FOR UPDATE` on the payment row passes on PGlite. Run
+ * with DATABASE_URL set (docs/testing.md); `npm test` says when it was not.
  */
 const served = useServedApp({ env: { PAYLINK_REFUND_MAX_COUNT: '1000' } });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call, TEST_TOKEN, useServedApp } from '../support/app.ts';
+import { CARD_EXPIRY } from '../support/cards.ts';
 
 /**
  * The newcomer's journey, all over HTTP: pay a link with a test card, refund part of it, then the
@@ -21,7 +22,7 @@ describe('refund journey', () => {
       token: null,
       body: {
         fields: { 'customer.first_name': 'Juan', 'customer.last_name': 'Dela Cruz', 'customer.contact.email': 'juan@example.com' },
-        card: { number: '4242424242424242', expiry: '12/30', cvc: '123', name: 'Juan Dela Cruz' },
+        card: { number: '4242424242424242', expiry: CARD_EXPIRY, cvc: '123', name: 'Juan Dela Cruz' },
       },
     });
     expect(paid.json.data.status_code, paid.text).toBe('OK.03.00');

@@ -6,6 +6,7 @@ import { findIntegratorByToken } from '../../src/domain/integrators/service.ts';
 import { chargeClaim, claimDueOccurrences, recordClaimOutcome, runSchedulerTick } from '../../src/domain/schedules/runner.ts';
 import { cancelSchedule, createSchedule } from '../../src/domain/schedules/service.ts';
 import { createTestApp, provision, TEST_TOKEN, type TestApp } from '../support/app.ts';
+import { CARD_EXP } from '../support/cards.ts';
 import { scheduleData, signSchedule, testClock } from '../support/schedules.ts';
 
 let t: TestApp | undefined;
@@ -29,7 +30,7 @@ async function setup(start: string, env: Record<string, string> = {}) {
   const registerCard = async (number: string, email = 'ana@example.com') => {
     const created = await createCardRegistration(app, integrator, { customer: { name: 'Ana', email } });
     const token = created.link.split('/').pop()!;
-    await completeCardRegistration(app, token, { number, expMonth: 12, expYear: 2030, cvc: '123' });
+    await completeCardRegistration(app, token, { number, ...CARD_EXP, cvc: '123' });
     return created.reference;
   };
   const runsOf = (id: string) => app.db.select().from(scheduleRuns).where(eq(scheduleRuns.scheduleId, id)).orderBy(scheduleRuns.dueAt);

@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { outboxEvents, schedules } from '../../src/db/schema.ts';
 import { call, OTHER_SECRET, OTHER_TOKEN, provision, useServedApp } from '../support/app.ts';
+import { CARD_EXPIRY } from '../support/cards.ts';
 import { ACME_CARD, OTHER_CARD, scheduleData, signSchedule, testClock } from '../support/schedules.ts';
 
 const clock = testClock('2026-03-02T00:00:30.000Z');
@@ -213,7 +214,7 @@ describe('schedule › DELETE /api/v1/schedule', () => {
           refund_capabilities: {},
           links: [],
           users: [],
-          cards: [{ reference: '7a7a7a7a-1111-4222-8333-444455556666', number: '4242424242424242', expiry: '12/30' }],
+          cards: [{ reference: '7a7a7a7a-1111-4222-8333-444455556666', number: '4242424242424242', expiry: CARD_EXPIRY }],
         },
       ],
     });

@@ -2,6 +2,7 @@ import { and, count, eq, like } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { checkoutSessions, payments, rateLimits } from '../../src/db/schema.ts';
 import { call, OTHER_TOKEN, TEST_TOKEN, testDb, useServedApp } from '../support/app.ts';
+import { CARD_EXPIRY } from '../support/cards.ts';
 import { testClock } from '../support/schedules.ts';
 
 /**
@@ -9,7 +10,7 @@ import { testClock } from '../support/schedules.ts';
  * server issued, and velocity limits (counted in memory on PGlite, in the `rate_limits` table on
  * PostgreSQL) answer 429 with Retry-After once reached.
  */
-const card = (number: string) => ({ number, expiry: '12/30', cvc: '123', name: 'Juan Dela Cruz' });
+const card = (number: string) => ({ number, expiry: CARD_EXPIRY, cvc: '123', name: 'Juan Dela Cruz' });
 const fields = { 'customer.first_name': 'Juan', 'customer.last_name': 'Dela Cruz', 'customer.contact.email': 'juan@example.com' };
 const DECLINES = '4000000000000002';
 const INSUFFICIENT = '4000000000009995';

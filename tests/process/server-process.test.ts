@@ -1,6 +1,8 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import { existsSync, mkdtempSync } from 'node:fs';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -20,7 +22,9 @@ describe('server process', () => {
       const health = await fetch(`${url}/healthz`);
       expect(health.status).toBe(200);
       expect(await health.json()).toEqual({ status: 'ok', database: 'pglite' });
-      expect((await fetch(`${url}/pay/demo`)).status).not.toBe(500);
+      const demo = await fetch(`${url}/pay/demo`);
+      expect(demo.status).toBe(200);
+      expect(await demo.text()).toContain('<form');
     } finally {
       p.child.kill('SIGTERM');
       expect(await p.exited).toBe(0);
@@ -61,6 +65,23 @@ describe('server process', () => {
     }
   });
 
+  it('waits at most PAYLINK_SHUTDOWN_TIMEOUT_MS for a request in flight on SIGTERM, then gives up on it and exits cleanly', async () => {
+    const p = startPaylink({ ...fresh(), PAYLINK_SHUTDOWN_TIMEOUT_MS: '1500' });
+    const url = new URL(await p.ready);
+    // A request whose body never arrives in full: in flight until the server gives up on it.
+    const socket = connect(Number(url.port), url.hostname);
+    await once(socket, 'connect');
+    socket.write('POST /api/v1/refund HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"transaction_id":');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const started = Date.now();
+    p.child.kill('SIGTERM');
+    expect(await p.exited).toBe(0);
+    const took = Date.now() - started;
+    socket.destroy();
+    expect(took).toBeGreaterThanOrEqual(1400);
+    expect(took).toBeLessThan(5000); // the default (10 s) would still be waiting
+  });
+
   it('stops with a message naming the variable when a setting is invalid', async () => {
     const p = startPaylink({ ...fresh(), PORT: 'eighty' });
     expect(await p.exited).toBe(1);
@@ -74,13 +95,19 @@ describe('server process', () => {
     expect(p.output()).toContain('needs DATABASE_URL');
   });
 
-  it('fails at once with a clear message on Node older than 22', () => {
-    const old = ['/usr/bin/node', '/bin/node'].find(
-      (p) => existsSync(p) && spawnSync(p, ['-p', 'process.versions.node.split(".")[0]']).stdout.toString().trim() < '22',
-    );
-    expect(old, 'this machine has an old system node to try it with').toBeDefined();
-    const result = spawnSync(old!, [join(process.cwd(), 'scripts/check-node.mjs')]);
-    expect(result.status).toBe(1);
-    expect(result.stderr.toString()).toContain('paylink needs Node.js 22 or newer');
+  it('fails at once with a clear message on Node older than 22, comparing versions as numbers', () => {
+    // This Node, reporting another version: no old Node needs to be installed on the machine.
+    const checkAs = (version: string) =>
+      spawnSync(process.execPath, [
+        '--import',
+        `data:text/javascript,Object.defineProperty(process,'versions',{value:{...process.versions,node:'${version}'}});Object.defineProperty(process,'version',{value:'v${version}'})`,
+        join(process.cwd(), 'scripts/check-node.mjs'),
+      ]);
+    for (const version of ['20.19.0', '9.11.2', '21.99.99']) {
+      const result = checkAs(version);
+      expect(result.status, version).toBe(1);
+      expect(result.stderr.toString()).toContain(`paylink needs Node.js 22 or newer, but this is v${version}.`);
+    }
+    for (const version of ['22.0.0', '24.9.0', '100.0.0']) expect(checkAs(version).status, version).toBe(0);
   });
 });

@@ -10,7 +10,9 @@ import { applyProvisioning } from '../../src/domain/integrators/provisioning.ts'
 import { type AstroHandler, closeServer, createHttpServer, listen } from '../../src/http/server.ts';
 import { createLogger } from '../../src/log.ts';
 import type { Seed } from '../../src/schemas/provisioning.ts';
+import { CARD_EXPIRY } from './cards.ts';
 import { adminUrl } from './paths.ts';
+import { recordStatusCodesOf } from './status-codes-seen.ts';
 
 export const testDb = (process.env.PAYLINK_TEST_DB ?? 'pglite') as 'pglite' | 'postgres';
 
@@ -128,7 +130,7 @@ export function defaultSeed(): Seed {
           { slug: 'acme-books', title: 'Acme Books', currency: 'PHP', amount: '250.00', labels: {}, fields: {}, active: true },
           { slug: 'acme-open', title: 'Acme donation', currency: 'PHP', labels: {}, fields: {}, active: true },
         ],
-        cards: [{ reference: '6f1c1b0e-8a53-4d0e-9d0e-2f5b2a1c9e11', number: '4242424242424242', expiry: '12/30', holder: 'Juan Dela Cruz' }],
+        cards: [{ reference: '6f1c1b0e-8a53-4d0e-9d0e-2f5b2a1c9e11', number: '4242424242424242', expiry: CARD_EXPIRY, holder: 'Juan Dela Cruz' }],
         users: [
           {
             email: CONSOLE_USERS.acmeOwner.email,
@@ -149,7 +151,7 @@ export function defaultSeed(): Seed {
         secret: OTHER_SECRET,
         refund_capabilities: {},
         links: [{ slug: 'other-shop', title: 'Other Shop', currency: 'USD', amount: '10.00', labels: {}, fields: {}, active: true }],
-        cards: [{ reference: '0b7e2f4a-1c3d-4e5f-8a9b-0c1d2e3f4a5b', number: '5555555555554444', expiry: '12/30' }],
+        cards: [{ reference: '0b7e2f4a-1c3d-4e5f-8a9b-0c1d2e3f4a5b', number: '5555555555554444', expiry: CARD_EXPIRY }],
         users: [
           {
             email: CONSOLE_USERS.otherOwner.email,
@@ -174,6 +176,7 @@ export async function startTestServer(app: PaylinkApp): Promise<{ url: string; c
   const build = realpathSync(join(process.cwd(), 'dist'));
   const { handler } = (await import(join(build, 'server/entry.mjs'))) as { handler: AstroHandler };
   const server = createHttpServer(app, { astroHandler: handler, clientDir: join(build, 'client') });
+  recordStatusCodesOf(server);
   app.boundPort = await listen(server, '127.0.0.1', 0);
   return { url: `http://127.0.0.1:${app.boundPort}`, close: () => closeServer(server, 1000) };
 }

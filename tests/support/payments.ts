@@ -4,6 +4,7 @@ import { integrators } from '../../src/db/schema.ts';
 import { parseAmount } from '../../src/domain/money.ts';
 import { type Payment, recordCharge } from '../../src/domain/payments/record.ts';
 import type { TestApp } from './app.ts';
+import { CARD_EXP } from './cards.ts';
 
 /** Test cards by what they do (numbers from src/acquirer/test-cards.ts). */
 export const CARDS = {
@@ -39,7 +40,7 @@ export async function createPayment(t: TestApp, opts: CreatePaymentOptions = {})
   const amountMinor = parseAmount(opts.amount ?? '100.00', currency).minor;
   const idempotencyKey = `test-charge-${randomBytes(8).toString('hex')}`;
   const result = await app.acquirer.charge(
-    { source: { card: { number: opts.card ?? CARDS.visa, expMonth: 12, expYear: 2030, cvc: '123' } }, amountMinor, currency },
+    { source: { card: { number: opts.card ?? CARDS.visa, ...CARD_EXP, cvc: '123' } }, amountMinor, currency },
     { idempotencyKey },
   );
   return app.db.transaction((tx) =>

@@ -23,6 +23,17 @@ describe('log', () => {
     expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'info', transaction_id: 'txn_1', card: { last4: '0002', brand: 'visa' } });
   });
 
+  it('redacts a CVC, secret or token that a string quotes as a pair (an error message echoing a request)', () => {
+    expect(redact('request was {"card":{"number":"x","cvc":"987","holderName":"Juan"}}')).toBe(
+      'request was {"card":{"number":"x","cvc":"[redacted]","holderName":"Juan"}}',
+    );
+    expect(redact("charge failed: cvv=987&amount=1000; secret: 'shh', token:abc123 Authorization: Bearer")).toBe(
+      'charge failed: cvv="[redacted]"&amount=1000; secret: "[redacted]", token:"[redacted]" Authorization: "[redacted]"',
+    );
+    expect(redact('security_code = 1234 and the reference is 987')).toBe('security_code = "[redacted]" and the reference is 987');
+    expect(redact('no pairs here: the CVC is checked by the issuer')).toBe('no pairs here: the CVC is checked by the issuer');
+  });
+
   it('writes nothing below the level and keeps child fields', () => {
     const lines: string[] = [];
     const log = createLogger('warn', (l) => lines.push(l)).child({ component: 'x' });

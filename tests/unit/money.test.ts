@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currencyExponent, formatDecimal, formatMoney, MAX_MINOR_UNITS, parseAmount } from '../../src/domain/money.ts';
+import { currencyExponent, formatDecimal, formatMoney, isCurrency, MAX_MINOR_UNITS, MoneyError, parseAmount } from '../../src/domain/money.ts';
 
 describe('money › parseAmount', () => {
   it('parses decimal strings exactly into minor units', () => {
@@ -70,5 +70,50 @@ describe('money › formatting', () => {
     expect(formatMoney(25000n, 'PHP')).toBe('₱250.00');
     expect(formatMoney(100n, 'JPY')).toBe('¥100');
     expect(formatMoney(999999999999999n, 'USD')).toBe('$9,999,999,999,999.99');
+  });
+});
+
+describe('money › exact rules', () => {
+  it('refuses every fund, precious metal and testing code, however active in ISO 4217', () => {
+    const notPayable = ['XAU', 'XAG', 'XPD', 'XPT', 'XDR', 'XBA', 'XBB', 'XBC', 'XBD', 'XSU', 'XUA', 'XTS', 'XXX'];
+    const funds = ['BOV', 'CHE', 'CHW', 'CLF', 'COU', 'MXV', 'USN', 'UYI', 'UYW'];
+    for (const code of [...notPayable, ...funds]) {
+      expect(currencyExponent(code), code).toBeUndefined();
+      expect(isCurrency(code), code).toBe(false);
+    }
+    expect(isCurrency('PHP')).toBe(true);
+    expect(isCurrency('JPY')).toBe(true);
+  });
+
+  it('takes only a whole three-letter upper-case code', () => {
+    for (const code of ['PHPX', 'XPHP', 'php', 'PH', ' PHP']) expect(currencyExponent(code), code).toBeUndefined();
+    expect(currencyExponent('KWD')).toBe(3);
+  });
+
+  it('names each rule an amount breaks', () => {
+    const message = (input: unknown, currency = 'PHP') => {
+      try {
+        parseAmount(input, currency);
+      } catch (error) {
+        expect(error).toBeInstanceOf(MoneyError);
+        expect((error as MoneyError).name).toBe('MoneyError');
+        return (error as MoneyError).message;
+      }
+      throw new Error('accepted');
+    };
+    expect(message(1e21)).toBe('must be written as a plain decimal number, without exponent notation');
+    expect(message('1e3')).toBe('must be written as a plain decimal number, without exponent notation');
+    expect(message(true)).toBe('must be a decimal number such as "12.50"');
+    expect(message(null)).toBe('must be a decimal number such as "12.50"');
+    expect(message('12.5.0')).toBe('must be a decimal number such as "12.50"');
+    expect(message('1.234')).toBe('PHP allows at most 2 decimal places');
+    expect(message('1.2345', 'KWD')).toBe('KWD allows at most 3 decimal places');
+    expect(message('1.5', 'JPY')).toBe('JPY has no minor unit: give a whole number');
+    expect(message('1', 'ZZZ')).toBe('"ZZZ" is not a supported ISO 4217 currency code');
+  });
+
+  it('formats zero without a sign', () => {
+    expect(formatDecimal(0n, 'PHP')).toBe('0.00');
+    expect(formatDecimal(-1n, 'PHP')).toBe('-0.01');
   });
 });

@@ -92,3 +92,47 @@ describe('callbacks › SSRF guard', () => {
     );
   });
 });
+
+describe('callbacks › SSRF guard › the reason it gives', () => {
+  it.each([
+    ['not-an-ip', 'is not an IP address'],
+    ['0.0.0.0', 'is an unspecified address'],
+    ['255.255.255.255', 'is a broadcast address'],
+    ['224.0.0.1', 'is a multicast address'],
+    ['169.254.1.1', 'is a link-local address'],
+    ['127.0.0.1', 'is a loopback address'],
+    ['100.64.0.1', 'is a carrier-grade NAT address (100.64.0.0/10)'],
+    ['10.1.2.3', 'is a private address'],
+    ['240.0.0.1', 'is a reserved address'],
+    ['fc00::1', 'is a unique-local (private) IPv6 address'],
+    ['2002:c000:204::1', 'is a 6to4 address'],
+    ['2001::1', 'is a Teredo address'],
+    ['64:ff9b:1::1', 'is a local-use NAT64 address'],
+    ['::2', 'is an IPv4-compatible or reserved IPv6 address (::/96)'],
+    ['::ffff:10.0.0.1', 'is an IPv4-mapped IPv6 address that is a private address'],
+    ['64:ff9b::a00:1', 'is a NAT64 address of 10.0.0.1, which is a private address'],
+    ['4000::1', 'is outside IPv6 global unicast (2000::/3)'],
+  ])('%s %s', (address, reason) => {
+    expect(forbiddenReason(address)).toBe(reason);
+  });
+
+  it('lets a public address through, also IPv4-mapped', () => {
+    expect(forbiddenReason('8.8.8.8')).toBeUndefined();
+    expect(forbiddenReason('::ffff:8.8.8.8')).toBeUndefined();
+    expect(forbiddenReason('2606:4700::1111')).toBeUndefined();
+  });
+
+  it('names the host and the address it resolved to, or the address alone', async () => {
+    const lookup = async () => [{ address: '10.0.0.7', family: 4 }];
+    const named = await resolveCallbackTarget(new URL('http://shop.example/hook'), { allowPrivate: false, lookup }).catch((e) => e);
+    expect(named).toBeInstanceOf(CallbackAddressRefused);
+    expect(named.name).toBe('CallbackAddressRefused');
+    expect(named.message).toBe(
+      'shop.example resolves to 10.0.0.7, which is a private address; callbacks go to public addresses only (PAYLINK_ALLOW_PRIVATE_CALLBACKS=1 lifts this for local development)',
+    );
+    const bare = await resolveCallbackTarget(new URL('http://10.0.0.7/hook'), { allowPrivate: false, lookup }).catch((e) => e);
+    expect(bare.message).toMatch(/^10\.0\.0\.7 is a private address; /);
+    const none = await resolveCallbackTarget(new URL('http://shop.example/hook'), { allowPrivate: false, lookup: async () => [] }).catch((e) => e);
+    expect(none.message).toBe('cannot resolve shop.example: no addresses');
+  });
+});

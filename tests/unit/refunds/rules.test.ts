@@ -126,3 +126,67 @@ describe('refund amount parsing', () => {
     }
   });
 });
+
+describe('refund rules › what each refusal tells the integrator', () => {
+  const refusal = (p: RefundablePayment, request: Parameters<typeof checkRefund>[1], over: Partial<Parameters<typeof checkRefund>[2]> = {}) => {
+    const error = rejection(() => checkRefund(p, request, { ...ctx, ...over }));
+    return { code: error.code, messages: error.messages, data: error.data };
+  };
+
+  it('refund › a payment that failed, or succeeded without a payment time, cannot be refunded', () => {
+    const expected = { code: 'ER.20.22', messages: { transaction_id: ['was not paid (the payment failed), so there is nothing to refund'] } };
+    expect(refusal(payment({ status: 'failed' }), { type: 'full' })).toMatchObject(expected);
+    expect(refusal(payment({ paidAt: null }), { type: 'full' })).toMatchObject(expected);
+  });
+
+  it('refund › names the card brand the capability is missing for', () => {
+    expect(refusal(payment(), { type: 'full' }, { capability: 'none' })).toMatchObject({
+      code: 'ER.20.23',
+      messages: { transaction_id: ['refunds are not available for visa cards on your account; contact support to enable them'] },
+    });
+    expect(refusal(payment({ cardBrand: null }), { type: 'partial', amountMinor: 100n }, { capability: 'full' })).toMatchObject({
+      code: 'ER.20.23',
+      messages: { amount: ['PARTIAL refunds are not available for this card on your account; omit amount to make a FULL refund'] },
+    });
+  });
+
+  it('refund › says how long the window is', () => {
+    expect(refusal(payment(), { type: 'full' }, { now: new Date(paidAt.getTime() + (DEFAULT_REFUND_WINDOW_DAYS + 1) * 86_400_000) })).toMatchObject({
+      code: 'ER.20.25',
+      messages: {
+        transaction_id: [
+          `was paid more than ${DEFAULT_REFUND_WINDOW_DAYS} days ago; refunds are accepted for ${DEFAULT_REFUND_WINDOW_DAYS} days after payment`,
+        ],
+      },
+    });
+  });
+
+  it('refund › says what is in flight when nothing is left, and the balances', () => {
+    expect(refusal(payment({ refundedMinor: 7_000n, refundReservedMinor: 3_000n, refundCount: 2 }), { type: 'full' })).toEqual({
+      code: 'ER.20.20',
+      messages: { transaction_id: ['has already been fully refunded (30.00 PHP is being refunded right now); nothing is left to refund'] },
+      data: { refunded_amount: '70.00', refundable_amount: '0.00', currency: 'PHP' },
+    });
+    expect(refusal(payment({ refundedMinor: 10_000n, refundCount: 1 }), { type: 'full' }).messages).toEqual({
+      transaction_id: ['has already been fully refunded; nothing is left to refund'],
+    });
+  });
+
+  it('refund › says the count limit', () => {
+    expect(refusal(payment({ refundedMinor: 100n, refundCount: 10 }), { type: 'full' })).toMatchObject({
+      code: 'ER.20.24',
+      messages: { transaction_id: ['already has 10 refunds, the most one transaction may have (10)'] },
+    });
+  });
+
+  it('refund amount › carries the money rule that was broken as the message on amount', () => {
+    const error = rejection(() => parseRefundAmount('1.234', 'PHP'));
+    expect(error.code).toBe('ER.02.30');
+    expect(error.messages).toEqual({ amount: ['PHP allows at most 2 decimal places'] });
+  });
+
+  it('refund › nothing refundable is exactly zero when refunds and reservations add up to the amount', () => {
+    expect(refundableMinor({ amountMinor: 100n, refundedMinor: 60n, refundReservedMinor: 40n })).toBe(0n);
+    expect(refundableMinor({ amountMinor: 100n, refundedMinor: 60n, refundReservedMinor: 39n })).toBe(1n);
+  });
+});

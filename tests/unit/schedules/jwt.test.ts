@@ -1,8 +1,8 @@
-import { createHmac, generateKeyPairSync } from 'node:crypto';
+import { createHash, createHmac, generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../../src/domain/errors.ts';
-import { verifySchedulePayload } from '../../../src/domain/schedules/jwt.ts';
+import { JWT_MAX_LENGTH, signedContentHash, verifySchedulePayload, verifySchedulePayloadSignature } from '../../../src/domain/schedules/jwt.ts';
 
 const SECRET = 'test_secret_acme_0123456789abcdefghijklmnop';
 const now = new Date('2026-01-10T12:00:00.000Z');
@@ -80,7 +80,10 @@ describe('schedule jwt', () => {
 
   it('rejects an expired JWT beyond the leeway and accepts one within it', async () => {
     expect(await rejection(await sign({ data: {}, exp: nowSec - 120 }))).toMatch(/expired/);
-    await expect(verifySchedulePayload(await sign({ data: {}, exp: nowSec - 30 }), SECRET, now)).resolves.toBeTruthy();
+    await expect(verifySchedulePayload(await sign({ data: { within: 'leeway' }, exp: nowSec - 30 }), SECRET, now)).resolves.toEqual({
+      data: { within: 'leeway' },
+      exp: nowSec - 30,
+    });
   });
 
   it('rejects a JWT that is not valid yet (nbf)', async () => {
@@ -103,10 +106,43 @@ describe('schedule jwt', () => {
 
   it('rejects an unknown critical header', async () => {
     const token = handMade({ alg: 'HS256', crit: ['x-unknown'], 'x-unknown': 1 }, { data: {} });
-    expect(await rejection(token)).toBeTruthy();
+    expect(await rejection(token)).toBe('could not be read as a signed JWT');
   });
 
   it('rejects a huge token before parsing it', async () => {
     expect(await rejection(`${'a'.repeat(20_000)}.b.c`)).toMatch(/longer than/);
+  });
+});
+
+describe('schedule JWT › what it says, and its signature alone', () => {
+  it('hashes the decoded header and payload: two spellings of one signed content hash alike, other content not', async () => {
+    const token = await sign({ data: { a: 1 }, iat: nowSec });
+    const [h, p, s] = token.split('.') as [string, string, string];
+    const expected = createHash('sha256')
+      .update(`paylink-schedule-jws:${Buffer.from(h, 'base64url').length}:`)
+      .update(Buffer.from(h, 'base64url'))
+      .update(Buffer.from(p, 'base64url'))
+      .digest('hex');
+    expect(signedContentHash(token)).toBe(expected);
+    expect(signedContentHash(`${h}.${p}.${s.slice(0, -1)}A`)).toBe(expected); // the signature is not part of it
+    expect(signedContentHash(await sign({ data: { a: 2 }, iat: nowSec }))).not.toBe(expected);
+    expect(() => signedContentHash('not-a-jwt')).toThrow(DomainError);
+  });
+
+  it('checks the signature with HS256 and the secret, and nothing else', async () => {
+    const expired = await sign({ data: {}, exp: nowSec - 86_400 });
+    await expect(verifySchedulePayloadSignature(expired, SECRET)).resolves.toBeUndefined();
+    const other = await sign({ data: {} }, new TextEncoder().encode('another_secret_0123456789abcdefghijkl'));
+    const error = await verifySchedulePayloadSignature(other, SECRET).catch((e) => e);
+    expect(error).toBeInstanceOf(DomainError);
+    expect(error.code).toBe('ER.01.10');
+    expect(error.messages).toEqual({ payload: ['signature does not match: sign it with HS256 and the secret issued to you'] });
+    await expect(verifySchedulePayloadSignature('a.b', SECRET)).rejects.toThrow(DomainError);
+  });
+
+  it('takes a token of exactly the maximum length to the shape check, and refuses one character more', async () => {
+    const at = (length: number) => rejection(`${'a'.repeat(length - 4)}.b.c`);
+    expect(await at(JWT_MAX_LENGTH)).not.toMatch(/longer than/);
+    expect(await at(JWT_MAX_LENGTH + 1)).toBe(`is longer than ${JWT_MAX_LENGTH} characters`);
   });
 });

@@ -1,0 +1,41 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The suite Stryker runs for each mutant (stryker.config.mjs): unit tests and the integration
+ * tests on PostgreSQL (PGlite runs one transaction at a time, so a mutant that drops a row lock
+ * would survive there). Not the fuzz test (minutes of random input per run) or the tests that
+ * start dist/paylink/server.mjs as another process (out of Stryker's reach).
+ * PAYLINK_MUTATION_TESTS=unit runs only the unit tests: the quick pass for the pure modules
+ * (money, recurrence, jwt, signing, ssrf, refund rules), see docs/testing.md.
+ */
+const unitOnly = process.env.PAYLINK_MUTATION_TESTS === 'unit';
+
+export default defineConfig({
+  test: {
+    pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], exclude: ['tests/unit/architecture.test.ts'] } },
+      ...(unitOnly
+        ? []
+        : [
+            {
+              extends: true as const,
+              test: {
+                name: 'integration-postgres',
+                include: ['tests/integration/**/*.test.ts'],
+                exclude: [
+                  'tests/integration/fuzz.test.ts',
+                  'tests/integration/scheduler-processes.test.ts',
+                  'tests/integration/scheduler-workers.pg.test.ts',
+                  'tests/integration/callbacks-resume.test.ts',
+                ],
+                env: { PAYLINK_TEST_DB: 'postgres' },
+                globalSetup: ['tests/support/global-setup.ts'],
+                testTimeout: 60_000,
+                hookTimeout: 120_000,
+              },
+            },
+          ]),
+    ],
+  },
+});
