@@ -1,7 +1,12 @@
 import { formatDecimal } from '../../domain/money.ts';
+import type { Page } from '../../domain/pagination.ts';
 import { formatInOffset, parseTimeOffset } from '../../domain/schedules/recurrence.ts';
-import type { ScheduleCancellation, ScheduleRecord } from '../../domain/schedules/service.ts';
+import type { ScheduleCancellation, ScheduleListRecord, ScheduleRecord } from '../../domain/schedules/service.ts';
+import type { PageView } from '../../schemas/pagination.ts';
+import type { ScheduleListItem } from '../../schemas/schedule.ts';
 import type { StatusCode } from '../../status-codes.ts';
+import { customerView } from './customers.ts';
+import { pageView } from './pagination.ts';
 
 /** DELETE /schedule with a schedule reference: OK.12.20, or OK.12.21 when it was cancelled before. */
 export function presentCancellation(c: ScheduleCancellation): { code: StatusCode; data: Record<string, unknown> } {
@@ -44,3 +49,30 @@ export function scheduleView({ schedule: row, runs }: ScheduleRecord) {
     })),
   };
 }
+
+/** A schedule as GET /api/v1/schedules lists it: terms and state, the card's customer, no runs. */
+export function scheduleListItemView({ schedule: row, customer }: ScheduleListRecord): ScheduleListItem {
+  const offset = parseTimeOffset(row.timeOffset) ?? 0;
+  const at = (d: Date | null) => (d ? formatInOffset(d, offset) : null);
+  return {
+    reference: row.id,
+    status: row.status,
+    card_registration_reference: row.cardRegistrationReference,
+    recurrence: row.recurrence,
+    time_offset: row.timeOffset,
+    amount: formatDecimal(row.amountMinor, row.currency),
+    currency: row.currency,
+    description: row.description,
+    merchant_reference_id: row.merchantReferenceId,
+    other_references: row.otherReferences,
+    notify_user: row.notifyUser,
+    customer: customer ? customerView(customer.name ? { 'customer.name': customer.name } : {}, customer.email) : null,
+    next_run_at: row.status === 'active' ? at(row.nextRunAt) : null,
+    consecutive_failures: row.consecutiveFailures,
+    created_at: at(row.createdAt),
+    cancelled_at: at(row.cancelledAt),
+    suspended_at: at(row.suspendedAt),
+  };
+}
+
+export const schedulePageView = (page: Page<ScheduleListRecord>): PageView<ScheduleListItem> => pageView(page, scheduleListItemView, (r) => r.schedule.id);

@@ -39,6 +39,7 @@ export interface ClaimedCharge {
   cardToken: string;
   cardRegistrationReference: string;
   customerEmail: string | null;
+  customerName: string | null;
   description: string | null;
   merchantReferenceId: string | null;
   otherReferences: string[];
@@ -74,6 +75,7 @@ const scheduleColumns = {
   cardStatus: cardRegistrations.status,
   cardToken: cardRegistrations.cardToken,
   customerEmail: cardRegistrations.customerEmail,
+  customerName: cardRegistrations.customerName,
 };
 
 /** What charging one attempt of one occurrence needs, from the schedule and its card. */
@@ -91,6 +93,7 @@ function toClaim(
     cardToken,
     cardRegistrationReference: s.cardRegistrationReference,
     customerEmail: s.customerEmail,
+    customerName: s.customerName,
     description: s.description,
     merchantReferenceId: s.merchantReferenceId,
     otherReferences: s.otherReferences,
@@ -232,6 +235,7 @@ export async function recordClaimOutcome(app: PaylinkApp, claim: ClaimedCharge, 
       description: claim.description,
       merchantReferenceId: claim.merchantReferenceId,
       otherReferences: claim.otherReferences,
+      customer: claim.customerName ? { 'customer.name': claim.customerName } : {},
       customerEmail: claim.customerEmail,
       callbackUrl: claim.callbackUrl,
       notifyUser: claim.notifyUser,
