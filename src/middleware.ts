@@ -36,5 +36,6 @@ export const onRequest = defineMiddleware(async (context, next) => {
     else if (import.meta.env.DEV) context.locals.paylink = await (devApp ??= buildDevApp());
     else throw new Error('paylink: no application registered; start paylink with `npm start`');
   }
+  context.locals.route = context.routePattern;
   return next();
 });

@@ -99,6 +99,7 @@ export function apiEndpoint<S extends z.ZodType | undefined = undefined>(options
         }
         await app.rateLimits.countApiRequest(integrator.id);
       }
+      if (integrator) context.locals.integratorId = integrator.id;
       let body: unknown;
       if (options.body) {
         const parsed = parseWith(options.body, raw!.value);

@@ -88,11 +88,6 @@ export const links = pgTable(
     locale: text('locale'),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
-    /**
-     * When the link was last changed through the API (or the console): a seed re-applied at start
-     * leaves such a link alone, so a restart never undoes an edit (docs/provisioning.md).
-     */
-    editedAt: ts('edited_at'),
   },
   (t) => [index('links_integrator_created_idx').on(t.integratorId, t.createdAt, t.id)],
 );

@@ -91,3 +91,14 @@ export const scheduleListItemSchema = z.object({
 });
 export type ScheduleListItem = z.infer<typeof scheduleListItemSchema>;
 export const schedulePageSchema = pageSchema(scheduleListItemSchema);
+
+/** POST /api/v1/schedules/{reference}/run (sandbox only): the occurrence charged now. */
+export const scheduleRunNowViewSchema = z.object({
+  reference: z.string().describe('The schedule.'),
+  run_id: z.string().describe('The occurrence charged now.'),
+  due_at: z.string().describe('The occurrence’s due time (in the schedule’s time_offset).'),
+  outcome: z.enum(['succeeded', 'retrying', 'failed', 'suspended', 'already_recorded']).describe('How the charge ended, as the scheduler records it.'),
+  transaction_id: z.string().nullable().describe('The transaction recorded for it.'),
+  next_run_at: z.string().nullable().describe('The following occurrence.'),
+});
+export type ScheduleRunNowView = z.infer<typeof scheduleRunNowViewSchema>;

@@ -153,7 +153,9 @@ describe('lists › who paid', () => {
 describe('lists › refunds, schedules, card registrations, links, events', () => {
   it('lists refunds newest first with their transaction’s references and customer, filtered by status and transaction', async () => {
     const all = await makePayments();
-    const r1 = await call(served.server.url, 'POST', '/api/v1/refund', { body: { transaction_id: all[1], notify_user: false, reason: 'one', amount: '10.00' } });
+    const r1 = await call(served.server.url, 'POST', '/api/v1/refund', {
+      body: { transaction_id: all[1], notify_user: false, reason: 'one', amount: '10.00' },
+    });
     clock.advance(1);
     const r2 = await call(served.server.url, 'POST', '/api/v1/refund', { body: { transaction_id: all[2], notify_user: false, reason: 'two' } });
     expect(r1.json.data.status_code).toBe('OK.04.00');
@@ -196,7 +198,11 @@ describe('lists › refunds, schedules, card registrations, links, events', () =
     const created = await call(served.server.url, 'POST', '/api/v1/card-registrations', { body: { customer: { name: 'Lia', email: 'Lia@example.com' } } });
     expect(created.status, created.text).toBe(200);
     const res = await get('/api/v1/card-registrations?status=pending');
-    expect(res.json.data.items[0]).toMatchObject({ reference: created.json.data.reference, status: 'pending', customer: { name: 'Lia', email: 'Lia@example.com' } });
+    expect(res.json.data.items[0]).toMatchObject({
+      reference: created.json.data.reference,
+      status: 'pending',
+      customer: { name: 'Lia', email: 'Lia@example.com' },
+    });
     expect(ids(await get('/api/v1/card-registrations?customer_email=lia@EXAMPLE.com'))).toEqual([created.json.data.reference]);
     expect(ids(await get('/api/v1/card-registrations?status=active'))).toEqual(['6f1c1b0e-8a53-4d0e-9d0e-2f5b2a1c9e11']);
     expect((await get('/api/v1/card-registrations', OTHER_TOKEN)).json.data.items.map((i: { reference: string }) => i.reference)).toEqual([

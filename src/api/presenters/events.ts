@@ -1,3 +1,4 @@
+import type { z } from 'zod';
 import type { OutboxEvent, WebhookAttempt } from '../../db/schema.ts';
 import { formatDecimal } from '../../domain/money.ts';
 import type { DomainEvent } from '../../domain/notifications/domain-events.ts';
@@ -5,6 +6,7 @@ import type { EventPage, EventWithAttempts } from '../../domain/notifications/ev
 import type { Page } from '../../domain/pagination.ts';
 import { formatInOffset } from '../../domain/schedules/recurrence.ts';
 import type { EventPayload, EventView } from '../../schemas/events.ts';
+import type { eventResendViewSchema } from '../../schemas/integrator.ts';
 import type { PageView } from '../../schemas/pagination.ts';
 import { pageView } from './pagination.ts';
 import { paymentEventData } from './payments.ts';
@@ -123,4 +125,9 @@ export function legacyEventPageView(page: EventPage) {
     has_more: page.hasMore,
     next_after: page.events.at(-1)?.event.id ?? null,
   };
+}
+
+/** POST /api/v1/events/{id}/resend: the event queued again. */
+export function presentResend(event: OutboxEvent): { code: 'OK.13.00'; data: z.infer<typeof eventResendViewSchema> } {
+  return { code: 'OK.13.00', data: { event_id: event.id, callback_url: event.callbackUrl ?? '', callback_state: 'pending', attempts: event.callbackAttempts } };
 }

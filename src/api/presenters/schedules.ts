@@ -1,9 +1,10 @@
 import { formatDecimal } from '../../domain/money.ts';
 import type { Page } from '../../domain/pagination.ts';
 import { formatInOffset, parseTimeOffset } from '../../domain/schedules/recurrence.ts';
+import type { RunNowResult } from '../../domain/schedules/runner.ts';
 import type { ScheduleCancellation, ScheduleListRecord, ScheduleRecord } from '../../domain/schedules/service.ts';
 import type { PageView } from '../../schemas/pagination.ts';
-import type { ScheduleListItem } from '../../schemas/schedule.ts';
+import type { ScheduleListItem, ScheduleRunNowView } from '../../schemas/schedule.ts';
 import type { StatusCode } from '../../status-codes.ts';
 import { customerView } from './customers.ts';
 import { pageView } from './pagination.ts';
@@ -76,3 +77,19 @@ export function scheduleListItemView({ schedule: row, customer }: ScheduleListRe
 }
 
 export const schedulePageView = (page: Page<ScheduleListRecord>): PageView<ScheduleListItem> => pageView(page, scheduleListItemView, (r) => r.schedule.id);
+
+/** POST /schedules/{reference}/run: the occurrence charged now, in the schedule's offset. */
+export function presentRunNow(reference: string, r: RunNowResult): { code: 'OK.12.10'; data: ScheduleRunNowView } {
+  const offset = parseTimeOffset(r.timeOffset) ?? 0;
+  return {
+    code: 'OK.12.10',
+    data: {
+      reference,
+      run_id: r.runId,
+      due_at: formatInOffset(r.dueAt, offset),
+      outcome: r.outcome,
+      transaction_id: r.paymentId,
+      next_run_at: r.nextRunAt ? formatInOffset(r.nextRunAt, offset) : null,
+    },
+  };
+}

@@ -2,8 +2,9 @@ import { and, asc, eq, gt, inArray, or, type SQL } from 'drizzle-orm';
 import type { PaylinkApp } from '../../app.ts';
 import { type Integrator, type OutboxEvent, outboxEvents, type WebhookAttempt, webhookAttempts } from '../../db/schema.ts';
 import type { EventsQuery, LegacyEventsQuery } from '../../schemas/events.ts';
-import { notFound } from '../errors.ts';
+import { DomainError, invalidFields, notFound } from '../errors.ts';
 import { keysetPage, type Page } from '../pagination.ts';
+import { callbackUrlProblem } from './callback-url.ts';
 
 /**
  * GET /api/v1/events?after=…, the legacy feed: an integrator's own events, oldest first, with their callback and e-mail
@@ -68,4 +69,32 @@ async function withAttempts(db: PaylinkApp['db'], page: OutboxEvent[]): Promise<
   const byEvent = new Map<string, WebhookAttempt[]>();
   for (const a of log) byEvent.set(a.eventId, [...(byEvent.get(a.eventId) ?? []), a]);
   return page.map((event) => ({ event, attempts: byEvent.get(event.id) ?? [] }));
+}
+
+/**
+ * POST /api/v1/events/{id}/resend: queues a new delivery attempt of the event, with the same
+ * id, body and webhook-id, due at once. Its callback URL, or the account's default when it had
+ * none, is checked again like any callback URL (and again after DNS at delivery).
+ */
+export async function resendEvent(app: PaylinkApp, integrator: Pick<Integrator, 'id' | 'defaultCallbackUrl'>, eventId: string): Promise<OutboxEvent> {
+  const [event] = await app.db
+    .select()
+    .from(outboxEvents)
+    .where(and(eq(outboxEvents.id, eventId), eq(outboxEvents.integratorId, integrator.id)));
+  if (!event) throw notFound('id', 'This event');
+  const url = event.callbackUrl ?? integrator.defaultCallbackUrl;
+  if (!url) {
+    throw new DomainError('ER.13.30', 'Event has no callback URL', {
+      messages: { callback_url: ['this event names no callback URL and the account has no default; set default_callback_url with PATCH /api/v1/integrator'] },
+    });
+  }
+  const problem = callbackUrlProblem(url, app.config.allowPrivateCallbacks);
+  if (problem) throw invalidFields({ callback_url: [problem] });
+  const now = app.now();
+  const [queued] = await app.db
+    .update(outboxEvents)
+    .set({ callbackUrl: url, callbackState: 'pending', callbackNextAt: now })
+    .where(eq(outboxEvents.id, event.id))
+    .returning();
+  return queued ?? event;
 }

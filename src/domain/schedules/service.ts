@@ -225,7 +225,11 @@ export async function listSchedules(app: PaylinkApp, integrator: Pick<Integrator
   const refs = [...new Set(page.items.map((s) => s.cardRegistrationReference))];
   const cards = refs.length
     ? await db
-        .select({ reference: cardRegistrations.reference, name: sql<string | null>`coalesce(${cardRegistrations.customerName}, ${cardRegistrations.holderName})`, email: cardRegistrations.customerEmail })
+        .select({
+          reference: cardRegistrations.reference,
+          name: sql<string | null>`coalesce(${cardRegistrations.customerName}, ${cardRegistrations.holderName})`,
+          email: cardRegistrations.customerEmail,
+        })
         .from(cardRegistrations)
         .where(inArray(cardRegistrations.reference, refs))
     : [];
