@@ -86,6 +86,11 @@ export const links = pgTable(
     cancelUrl: text('cancel_url'),
     /** The payment page's language (BCP 47: en, fil, es); the customer's Accept-Language may override it. */
     locale: text('locale'),
+    /**
+     * sha256 of the seed entry that last set this link: a seed re-applied at start changes the
+     * link only when its entry changed since, so edits made through the API survive restarts.
+     */
+    seedSha256: text('seed_sha256'),
     createdAt: createdAt(),
     updatedAt: ts('updated_at').notNull().defaultNow(),
   },

@@ -1,6 +1,7 @@
 DROP INDEX "card_registrations_integrator_idx";--> statement-breakpoint
 DROP INDEX "payments_integrator_created_idx";--> statement-breakpoint
 DROP INDEX "refunds_payment_idx";--> statement-breakpoint
+ALTER TABLE "links" ADD COLUMN "seed_sha256" text;--> statement-breakpoint
 CREATE INDEX "card_registrations_integrator_status_idx" ON "card_registrations" USING btree ("integrator_id","status","created_at","reference");--> statement-breakpoint
 CREATE INDEX "card_registrations_integrator_email_idx" ON "card_registrations" USING btree ("integrator_id",lower("customer_email"),"created_at","reference");--> statement-breakpoint
 CREATE INDEX "links_integrator_created_idx" ON "links" USING btree ("integrator_id","created_at","id");--> statement-breakpoint
