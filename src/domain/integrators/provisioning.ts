@@ -147,7 +147,7 @@ async function upsertLink(app: PaylinkApp, tx: DbOrTx, integratorId: string, lin
     if (!(error instanceof DomainError) || typeof error.messages !== 'object') throw error;
     throw new ProvisioningError(
       `${where} ${Object.entries(error.messages)
-        .map(([field, list]) => `${field} ${list.join('; ')}`)
+        .map(([field, list]) => `${field}: ${list.join('; ')}`)
         .join('; ')}`,
     );
   }
