@@ -27,7 +27,6 @@ export interface EventPayload {
   data: Record<string, unknown>;
 }
 
-export const EVENTS_PAGE_MAX = 100;
 export const EVENTS_PAGE_DEFAULT = 50;
 
 const eventTypeFilter = z

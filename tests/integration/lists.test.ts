@@ -1,4 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { cardRegistrationPageSchema } from '../../src/schemas/card-registration.ts';
+import { eventPageSchema, legacyEventPageSchema } from '../../src/schemas/events.ts';
+import { linkPageSchema } from '../../src/schemas/link.ts';
+import { schedulePageSchema } from '../../src/schemas/schedule.ts';
+import { refundPageSchema, transactionPageSchema } from '../../src/schemas/transaction.ts';
 import { call, defaultSeed, OTHER_TOKEN, TEST_TOKEN, useServedApp } from '../support/app.ts';
 import { CARDS, createPayment } from '../support/payments.ts';
 import { scheduleData, signSchedule, testClock } from '../support/schedules.ts';
@@ -242,3 +247,23 @@ describe('lists › refunds, schedules, card registrations, links, events', () =
 });
 
 void TEST_TOKEN;
+
+describe('lists › every page matches its published schema (src/schemas, the OpenAPI source)', () => {
+  it('transactions, refunds, schedules, card registrations, links and events parse with their page schemas', async () => {
+    await makePayments();
+    const pages: Array<[string, { safeParse(v: unknown): { success: boolean; error?: unknown } }]> = [
+      ['/api/v1/transactions', transactionPageSchema],
+      ['/api/v1/refunds', refundPageSchema],
+      ['/api/v1/schedules', schedulePageSchema],
+      ['/api/v1/card-registrations', cardRegistrationPageSchema],
+      ['/api/v1/links', linkPageSchema],
+      ['/api/v1/events', eventPageSchema],
+      ['/api/v1/events?after=2000-01-01T00:00:00Z', legacyEventPageSchema],
+    ];
+    for (const [path, schema] of pages) {
+      const res = await get(path);
+      const parsed = schema.safeParse(res.json.data);
+      expect(parsed.success, `${path}: ${JSON.stringify(parsed.error)}`).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,85 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, describe, expect, it } from 'vitest';
+import { integrators } from '../src/db/schema.ts';
+import { createTestApp, provision, startTestServer, TEST_TOKEN, type TestApp } from '../tests/support/app.ts';
+import { type BenchRow, benchDatabases as databases, percentile, recordBench, round } from './support/report.ts';
+
+/**
+ * GET /api/v1/transactions on a large table, over HTTP against the built app: the first page,
+ * a page deep in the list (starting_after), and each filter. The rows are written by one
+ * generate_series statement; every list query is a keyset range scan on one of the
+ * (…, created_at, id) indexes, so its time should not grow with the table.
+ * PAYLINK_BENCH_LIST_ROWS sets the count (default 1,000,000 on PostgreSQL, 200,000 on PGlite,
+ * whose in-memory WASM database is a single process and slow to fill).
+ */
+const REQUESTS = Number(process.env.PAYLINK_BENCH_LIST_REQUESTS ?? 200);
+const ROWS = { postgres: Number(process.env.PAYLINK_BENCH_LIST_ROWS ?? 1_000_000), pglite: Number(process.env.PAYLINK_BENCH_LIST_ROWS ?? 200_000) };
+const label = { pglite: 'PGlite', postgres: 'PostgreSQL' };
+const rows: BenchRow[] = [];
+
+afterAll(() => {
+  recordBench('Lists: GET /api/v1/transactions on a large table', rows);
+});
+
+describe.each(databases)('list bench on %s', (db) => {
+  let t: TestApp;
+  let server: { url: string; close(): Promise<void> };
+  afterAll(async () => {
+    await server?.close();
+    await t?.close();
+  });
+
+  it(`lists ${ROWS[db].toLocaleString('en')} transactions: first page, deep page and each filter`, async () => {
+    t = await createTestApp({ db });
+    await provision(t);
+    server = await startTestServer(t.app);
+    const [acme] = await t.app.db.select({ id: integrators.id }).from(integrators).where(sql`${integrators.email} = 'billing@acme.example'`);
+    const n = ROWS[db];
+    const fillStart = performance.now();
+    // One statement: a second apart, every tenth failed, 50,000 distinct customers, a unique order reference each.
+    await t.app.db.execute(sql`
+      insert into payments (id, integrator_id, status, amount_minor, currency, merchant_reference_id, customer_email, created_at, paid_at, failed_at)
+      select 'txn_' || md5(g::text), ${acme!.id}, case when g % 10 = 0 then 'failed' else 'succeeded' end, 10000 + g % 1000, 'PHP',
+             'ord-' || g, 'customer' || (g % 50000) || '@example.com',
+             timestamptz '2024-01-01 00:00:00+00' + g * interval '1 second',
+             case when g % 10 = 0 then null else timestamptz '2024-01-01 00:00:00+00' + g * interval '1 second' end,
+             case when g % 10 = 0 then timestamptz '2024-01-01 00:00:00+00' + g * interval '1 second' end
+      from generate_series(1, ${n}) g`);
+    await t.app.db.execute(sql`analyze payments`);
+    const fillSeconds = (performance.now() - fillStart) / 1000;
+    const middle = `txn_${(await import('node:crypto'))
+      .createHash('md5')
+      .update(String(Math.floor(n / 2)))
+      .digest('hex')}`;
+    const cases: Array<[string, string, number]> = [
+      ['first page (20)', '/api/v1/transactions', 20],
+      ['first page (100)', '/api/v1/transactions?limit=100', 100],
+      ['deep page: starting_after the middle row', `/api/v1/transactions?starting_after=${middle}`, 20],
+      ['status=failed', '/api/v1/transactions?status=failed', 20],
+      ['customer_email (case-insensitive)', '/api/v1/transactions?customer_email=Customer123@example.com', 20],
+      ['merchant_reference_id', `/api/v1/transactions?merchant_reference_id=ord-${Math.floor(n / 3)}`, 1],
+      ['created range (one hour)', '/api/v1/transactions?created_gte=2024-01-02T00:00:00Z&created_lt=2024-01-02T01:00:00Z', 20],
+    ];
+    for (const [name, path, expected] of cases) {
+      const latencies: number[] = [];
+      for (let i = 0; i < REQUESTS + 10; i++) {
+        const t0 = performance.now();
+        const res = await fetch(server.url + path, { headers: { authorization: TEST_TOKEN } });
+        const body = (await res.json()) as { data: { items: unknown[] } };
+        if (i >= 10) latencies.push(performance.now() - t0);
+        expect(res.status).toBe(200);
+        expect(body.data.items).toHaveLength(expected);
+      }
+      rows.push({
+        name: `${name} (${label[db]}, ${n.toLocaleString('en')} rows)`,
+        values: { 'p50 ms': round(percentile(latencies, 50), 2), 'p99 ms': round(percentile(latencies, 99), 2), requests: REQUESTS },
+        note: 'over HTTP, sequential, after 10 warm-up requests',
+      });
+    }
+    rows.push({
+      name: `fill (${label[db]})`,
+      values: { 'p50 ms': '', 'p99 ms': '', requests: '' },
+      note: `${n.toLocaleString('en')} rows by one generate_series insert in ${round(fillSeconds, 1)} s`,
+    });
+  }, 900_000);
+});
