@@ -109,11 +109,13 @@ describe('schedules › run now (sandbox)', () => {
   it('charges the next occurrence now, once, with its events, and moves next_run_at on', async () => {
     const reference = await newSchedule();
     const before = (await api('GET', `/api/v1/schedules/${reference}`)).json.data.schedule;
+    expect(before.customer).toMatchObject({ name: 'Juan Dela Cruz' });
     const res = await api('POST', `/api/v1/schedules/${reference}/run`);
     expect(res.status, res.text).toBe(200);
     expect(res.json.data).toMatchObject({ status_code: 'OK.12.10', reference, outcome: 'succeeded', due_at: before.next_run_at });
     const txn = await api('GET', `/api/v1/transactions/${res.json.data.transaction_id}`);
     expect(txn.json.data.transaction).toMatchObject({ status: 'succeeded', amount: '150.00', schedule_reference: reference, merchant_reference_id: 'order-1' });
+    expect(txn.json.data.transaction.customer).toMatchObject({ name: 'Juan Dela Cruz' });
     expect(txn.json.data.transaction.card).toMatchObject({ brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030 });
     const after = (await api('GET', `/api/v1/schedules/${reference}`)).json.data.schedule;
     expect(after.next_run_at > before.next_run_at).toBe(true);

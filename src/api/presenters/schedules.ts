@@ -15,7 +15,7 @@ export function presentCancellation(c: ScheduleCancellation): { code: StatusCode
 }
 
 /** GET /schedules/{reference}: state, the recurrence as given, the next run and the runs, in the schedule's own UTC offset. */
-export function scheduleView({ schedule: row, runs }: ScheduleRecord) {
+export function scheduleView({ schedule: row, runs, customer }: ScheduleRecord) {
   const offset = parseTimeOffset(row.timeOffset) ?? 0;
   const at = (d: Date | null) => (d ? formatInOffset(d, offset) : null);
   return {
@@ -30,6 +30,7 @@ export function scheduleView({ schedule: row, runs }: ScheduleRecord) {
     merchant_reference_id: row.merchantReferenceId,
     other_references: row.otherReferences,
     notify_user: row.notifyUser,
+    customer: customer ? customerView(customer.name ? { 'customer.name': customer.name } : {}, customer.email) : null,
     next_run_at: row.status === 'active' ? at(row.nextRunAt) : null,
     consecutive_failures: row.consecutiveFailures,
     created_at: at(row.createdAt),

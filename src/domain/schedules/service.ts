@@ -172,6 +172,8 @@ export async function cancelSchedule(app: PaylinkApp, integrator: Integrator, re
 /** A schedule with its most recent runs (newest first) and each run's transaction. */
 export interface ScheduleRecord {
   schedule: Schedule;
+  /** The registered card's customer (name or holder, e-mail). */
+  customer?: { name: string | null; email: string | null } | null;
   runs: Array<{ run: ScheduleRun; payment: Pick<Payment, 'id' | 'status' | 'refundedMinor'> | null }>;
 }
 
@@ -189,7 +191,11 @@ export async function getSchedule(app: PaylinkApp, integrator: Integrator, refer
     .where(eq(scheduleRuns.scheduleId, schedule.id))
     .orderBy(desc(scheduleRuns.dueAt))
     .limit(opts.runLimit ?? 100);
-  return { schedule, runs };
+  const [card] = await app.db
+    .select({ name: sql<string | null>`coalesce(${cardRegistrations.customerName}, ${cardRegistrations.holderName})`, email: cardRegistrations.customerEmail })
+    .from(cardRegistrations)
+    .where(eq(cardRegistrations.reference, schedule.cardRegistrationReference));
+  return { schedule, runs, customer: card && (card.name || card.email) ? card : null };
 }
 
 /** A schedule as listed, with the customer of the card it charges. */
