@@ -51,16 +51,49 @@ describe.each(databases)('list bench on %s', (db) => {
       .createHash('md5')
       .update(String(Math.floor(n / 2)))
       .digest('hex')}`;
-    const cases: Array<[string, string, number]> = [
-      ['first page (20)', '/api/v1/transactions', 20],
-      ['first page (100)', '/api/v1/transactions?limit=100', 100],
-      ['deep page: starting_after the middle row', `/api/v1/transactions?starting_after=${middle}`, 20],
-      ['status=failed', '/api/v1/transactions?status=failed', 20],
-      ['customer_email (case-insensitive)', '/api/v1/transactions?customer_email=Customer123@example.com', 20],
-      ['merchant_reference_id', `/api/v1/transactions?merchant_reference_id=ord-${Math.floor(n / 3)}`, 1],
-      ['created range (one hour)', '/api/v1/transactions?created_gte=2024-01-02T00:00:00Z&created_lt=2024-01-02T01:00:00Z', 20],
+    // [name, path, items expected, the WHERE the list query runs (for EXPLAIN: which index answers it)]
+    const mine = sql`integrator_id = ${acme!.id}`;
+    const hourFrom = new Date(Date.UTC(2024, 0, 1) + Math.floor(n / 2) * 1000);
+    const hourTo = new Date(hourFrom.getTime() + 3_600_000);
+    const cases: Array<[string, string, number, ReturnType<typeof sql>]> = [
+      ['first page (20)', '/api/v1/transactions', 20, mine],
+      ['first page (100)', '/api/v1/transactions?limit=100', 100, mine],
+      [
+        'deep page: starting_after the middle row',
+        `/api/v1/transactions?starting_after=${middle}`,
+        20,
+        sql`${mine} and (created_at, id) < ((select created_at from payments where id = ${middle}), ${middle})`,
+      ],
+      ['status=failed', '/api/v1/transactions?status=failed', 20, sql`${mine} and status = 'failed'`],
+      [
+        'customer_email (case-insensitive)',
+        '/api/v1/transactions?customer_email=Customer123@example.com',
+        Math.min(20, Math.floor((n - 123) / 50_000) + 1),
+        sql`${mine} and lower(customer_email) = 'customer123@example.com'`,
+      ],
+      [
+        'merchant_reference_id',
+        `/api/v1/transactions?merchant_reference_id=ord-${Math.floor(n / 3)}`,
+        1,
+        sql`${mine} and merchant_reference_id = ${`ord-${Math.floor(n / 3)}`}`,
+      ],
+      [
+        'created range (one hour in the middle)',
+        `/api/v1/transactions?created_gte=${hourFrom.toISOString()}&created_lt=${hourTo.toISOString()}`,
+        20,
+        sql`${mine} and created_at >= ${hourFrom.toISOString()}::timestamptz and created_at < ${hourTo.toISOString()}::timestamptz`,
+      ],
     ];
-    for (const [name, path, expected] of cases) {
+    for (const [name, path, expected, where] of cases) {
+      const plan = (
+        (await t.app.db.execute(sql`explain select * from payments where ${where} order by created_at desc, id desc limit 21`)) as unknown as {
+          rows: Array<Record<string, string>>;
+        }
+      ).rows
+        .map((r) => Object.values(r)[0])
+        .join('\n');
+      const index = [...new Set([...plan.matchAll(/Index (?:Only )?Scan(?: Backward)? using (\w+)/g)].map((m) => m[1]))].join(' + ');
+      expect(plan, `${name}: expected an index range scan without a sort\n${plan}`).not.toMatch(/Seq Scan on payments|Sort\b/);
       const latencies: number[] = [];
       for (let i = 0; i < REQUESTS + 10; i++) {
         const t0 = performance.now();
@@ -73,7 +106,7 @@ describe.each(databases)('list bench on %s', (db) => {
       rows.push({
         name: `${name} (${label[db]}, ${n.toLocaleString('en')} rows)`,
         values: { 'p50 ms': round(percentile(latencies, 50), 2), 'p99 ms': round(percentile(latencies, 99), 2), requests: REQUESTS },
-        note: 'over HTTP, sequential, after 10 warm-up requests',
+        note: `index ${index || '?'}; over HTTP, sequential, after 10 warm-up requests`,
       });
     }
     rows.push({

@@ -16,6 +16,8 @@ export interface ListSource<T extends PgTable> {
   createdAt: PgColumn;
   /** Whose objects: e.g. `integrator_id = …`. A cursor outside the scope does not exist. */
   scope: SQL;
+  /** The form of an id (e.g. a UUID column): a cursor of another form names nothing, without asking the database. */
+  idPattern?: RegExp;
 }
 
 export interface Page<Row> {
@@ -40,11 +42,13 @@ export async function keysetPage<T extends PgTable>(
   const cursor = page.starting_after ?? page.ending_before;
   const backwards = page.ending_before !== undefined;
   if (cursor !== undefined) {
+    const missing = () => notFound(backwards ? 'ending_before' : 'starting_after', `An object with id ${cursor} in this list`);
+    if (source.idPattern && !source.idPattern.test(cursor)) throw missing();
     const [found] = await db
       .select({ id })
       .from(source.table as PgTable)
       .where(and(eq(id, cursor), source.scope));
-    if (!found) throw notFound(backwards ? 'ending_before' : 'starting_after', `An object with id ${cursor} in this list`);
+    if (!found) throw missing();
     const cursorCreatedAt = sql`(select ${sql.identifier(createdAt.name)} from ${sql.identifier(getTableName(source.table))} where ${sql.identifier(getTableName(source.table))}.${sql.identifier(id.name)} = ${cursor})`;
     conditions.push(backwards ? sql`(${createdAt}, ${id}) > (${cursorCreatedAt}, ${cursor})` : sql`(${createdAt}, ${id}) < (${cursorCreatedAt}, ${cursor})`);
   }

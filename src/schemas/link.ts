@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { httpUrlSchema } from './callback.ts';
 import { fieldModes, fieldPaths } from './fields.ts';
 import { locales } from './locales.ts';
-import { listQuerySchema, pageSchema } from './pagination.ts';
+import { inStorableRange, listQuerySchema, pageSchema } from './pagination.ts';
 
 /**
  * A payment link as the API shows it (GET /api/v1/links, /links/{slug}). `kind` says how it is
@@ -93,6 +93,7 @@ const settings = {
   active: z.boolean({ error: 'must be true or false' }).describe('false: /pay/{slug} answers 404 and takes no payments.'),
   expires_at: z.iso
     .datetime({ offset: true, error: 'must be an ISO 8601 date and time with a UTC offset, such as 2027-01-31T23:59:59+08:00' })
+    .refine((v) => inStorableRange(Date.parse(v)), 'must be between the years 1970 and 9999')
     .nullable()
     .describe('When it stops taking payments.'),
   max_payments: z

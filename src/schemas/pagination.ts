@@ -12,12 +12,15 @@ const limitMessage = `must be a whole number from 1 to ${LIST_LIMIT_MAX}`;
 const timestampMessage = 'must be an ISO 8601 timestamp with a time zone, e.g. 2025-01-31T08:00:00Z';
 const cursorMessage = 'must be the id of an object from this list';
 
+/** Instants the database stores and JavaScript prints the same way: the years 1970 to 9999. */
+export const inStorableRange = (ms: number) => !Number.isNaN(ms) && ms >= 0 && ms < Date.UTC(10000, 0, 1);
+
 /** An ISO 8601 instant with a time zone, as a Date. */
 export const timestampParam = z
   .string()
   .trim()
   .max(64, timestampMessage)
-  .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i.test(v) && !Number.isNaN(Date.parse(v)), {
+  .refine((v) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i.test(v) && inStorableRange(Date.parse(v)), {
     message: timestampMessage,
   })
   .transform((v) => new Date(v));

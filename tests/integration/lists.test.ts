@@ -95,6 +95,7 @@ describe('lists › transactions', () => {
     expect(both.status).toBe(422);
     expect(both.json.messages.ending_before[0]).toMatch(/cannot be combined/);
     expect((await get('/api/v1/transactions?limit=101')).json.messages.limit).toEqual(['must be a whole number from 1 to 100']);
+    expect((await get('/api/v1/transactions?created_gte=0000-01-01T00:00:00Z')).json.messages.created_gte).toHaveLength(1);
     const range = await get('/api/v1/transactions?created_gte=2026-05-02T00:00:00Z&created_lt=2026-05-01T00:00:00Z');
     expect(range.json.messages.created_lt).toEqual(['must be later than created_gte']);
   });
@@ -209,6 +210,9 @@ describe('lists › refunds, schedules, card registrations, links, events', () =
       customer: { name: 'Lia', email: 'Lia@example.com' },
     });
     expect(ids(await get('/api/v1/card-registrations?customer_email=lia@EXAMPLE.com'))).toEqual([created.json.data.reference]);
+    const foreign = await get('/api/v1/card-registrations?starting_after=txn_0123');
+    expect(foreign.status).toBe(404);
+    expect(foreign.json.messages.starting_after[0]).toMatch(/does not exist/);
     expect(ids(await get('/api/v1/card-registrations?status=active'))).toEqual(['6f1c1b0e-8a53-4d0e-9d0e-2f5b2a1c9e11']);
     expect((await get('/api/v1/card-registrations', OTHER_TOKEN)).json.data.items.map((i: { reference: string }) => i.reference)).toEqual([
       '0b7e2f4a-1c3d-4e5f-8a9b-0c1d2e3f4a5b',

@@ -224,6 +224,7 @@ export function listCardRegistrations(app: PaylinkApp, integrator: Pick<Integrat
       id: cardRegistrations.reference,
       createdAt: cardRegistrations.createdAt,
       scope: eq(cardRegistrations.integratorId, integrator.id),
+      idPattern: UUID,
     },
     [
       query.status ? eq(cardRegistrations.status, query.status) : undefined,
