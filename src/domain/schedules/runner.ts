@@ -76,7 +76,8 @@ const scheduleColumns = {
   cardStatus: cardRegistrations.status,
   cardToken: cardRegistrations.cardToken,
   customerEmail: cardRegistrations.customerEmail,
-  customerName: cardRegistrations.customerName,
+  // The name given at registration, or else the card holder's.
+  customerName: sql<string | null>`coalesce(${cardRegistrations.customerName}, ${cardRegistrations.holderName})`,
 };
 
 /** What charging one attempt of one occurrence needs, from the schedule and its card. */
