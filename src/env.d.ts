@@ -6,5 +6,9 @@ declare namespace App {
     requestId: string;
     /** The client's address (src/http/client-ip.ts); absent only when a test calls a route directly. */
     clientIp?: string;
+    /** The matched route pattern (src/middleware.ts), for the request log. */
+    route?: string;
+    /** The authenticated integrator (src/api/endpoint.ts), for the request log. */
+    integratorId?: string;
   }
 }

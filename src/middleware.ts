@@ -36,6 +36,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
     else if (import.meta.env.DEV) context.locals.paylink = await (devApp ??= buildDevApp());
     else throw new Error('paylink: no application registered; start paylink with `npm start`');
   }
+  context.locals.route = context.routePattern;
   const response = await next();
   // Console pages show account data: never kept by a browser or proxy cache.
   if (context.url.pathname === '/console' || context.url.pathname.startsWith('/console/')) response.headers.set('cache-control', 'no-store');

@@ -40,6 +40,16 @@ export const catalogue = {
   },
   'OK.12.20': { http: 200, description: 'Schedule cancellation successful', when: 'DELETE /schedule with a schedule reference cancelled it.' },
   'OK.12.21': { http: 200, description: 'Schedule already cancelled', when: 'The schedule was cancelled before; nothing changed.' },
+  'OK.13.00': {
+    http: 200,
+    description: 'Event queued for redelivery',
+    when: 'POST /events/{id}/resend queued a new delivery attempt of the event (same id and webhook-id).',
+  },
+  'OK.12.10': {
+    http: 200,
+    description: 'Scheduled charge run now',
+    when: "POST /schedules/{reference}/run (sandbox only) charged the schedule's next occurrence now.",
+  },
   'OK.03.00': {
     http: 200,
     description: 'Payment successful',
@@ -158,6 +168,21 @@ export const catalogue = {
     http: 200,
     description: 'Card verification failed',
     when: 'The card could not be verified for registration; the customer may try another card.',
+  },
+  'ER.13.30': {
+    http: 409,
+    description: 'Event has no callback URL',
+    when: 'POST /events/{id}/resend for an event with no callback_url and no default callback URL on the account; set one with PATCH /integrator.',
+  },
+  'ER.12.32': {
+    http: 409,
+    description: 'Only the sandbox acquirer can run a schedule now',
+    when: "POST /schedules/{reference}/run when the integrator's acquirer is not the sandbox: real charges happen only when due.",
+  },
+  'ER.12.33': {
+    http: 409,
+    description: 'Schedule is not active',
+    when: 'POST /schedules/{reference}/run for a cancelled or suspended schedule, or one with a charge already in progress.',
   },
   'ER.12.30': { http: 200, description: 'Card registration is not active', when: 'The card registration is pending or deleted.' },
   'ER.12.31': {

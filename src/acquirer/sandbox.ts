@@ -37,6 +37,7 @@ const digitsOnly = (s: string) => s.replace(/[\s-]/g, '');
 
 export class SandboxAcquirer implements Acquirer {
   readonly name = 'sandbox';
+  readonly capabilities = { runSchedulesNow: true } as const;
   constructor(private readonly opts: SandboxOptions) {}
 
   fingerprint(cardNumber: string): string {

@@ -43,6 +43,8 @@ export interface EndpointOptions<S extends z.ZodType | undefined> {
   browser?: boolean;
   /** zod schema for a JSON body; invalid → 422 ER.02.30 with `messages`. */
   body?: S;
+  /** Largest body read, in bytes (default 64 KiB; link settings carry a logo and take 1 MiB). */
+  bodyLimit?: number;
   /** Honour `Idempotency-Key` (default: true for POST). */
   idempotent?: boolean;
   /** Checks that need no body and no credential (e.g. the link exists), before the body is read. */
@@ -91,7 +93,7 @@ export function apiEndpoint<S extends z.ZodType | undefined = undefined>(options
       else if (auth !== 'none') await app.rateLimits.assertMayAuthenticate(clientIp);
       await options.before?.({ app, request: context.request, params: context.params });
       let raw: { value: Record<string, unknown>; text: string } | undefined;
-      if (options.body) raw = await readJsonBody(context.request);
+      if (options.body) raw = await readJsonBody(context.request, options.bodyLimit);
       if (typeof auth === 'function') {
         integrator = await auth(app, context.request, raw?.value);
         if (!integrator) {
@@ -100,6 +102,7 @@ export function apiEndpoint<S extends z.ZodType | undefined = undefined>(options
         }
         await app.rateLimits.countApiRequest(integrator.id);
       }
+      if (integrator) context.locals.integratorId = integrator.id;
       let body: unknown;
       if (options.body) {
         const parsed = parseWith(options.body, raw!.value);

@@ -56,37 +56,46 @@ export const assets = pgTable('assets', {
 });
 export type Asset = typeof assets.$inferSelect;
 
-export const links = pgTable('links', {
-  id: text('id').primaryKey(),
-  integratorId: text('integrator_id')
-    .notNull()
-    .references(() => integrators.id),
-  slug: text('slug').notNull().unique(),
-  title: text('title').notNull(),
-  description: text('description'),
-  currency: text('currency').notNull(),
-  /** Fixed amount; null means the customer enters it (within min/max when set). */
-  amountMinor: money('amount_minor'),
-  minAmountMinor: money('min_amount_minor'),
-  maxAmountMinor: money('max_amount_minor'),
-  brandColor: text('brand_color'),
-  logoAssetId: text('logo_asset_id').references(() => assets.id),
-  labels: jsonb('labels').$type<Record<string, string>>().notNull().default({}),
-  fields: jsonb('fields').$type<Record<string, FieldMode>>().notNull().default({}),
-  callbackUrl: text('callback_url'),
-  active: boolean('active').notNull().default(true),
-  /** After this instant the link can no longer be paid (410); null: no expiry. */
-  expiresAt: ts('expires_at'),
-  /** How many successful payments the link accepts (1: single use); null: no limit. */
-  maxPayments: integer('max_payments'),
-  /** Where the receipt's "Return to merchant" and the form's cancel link go (http/https only). */
-  successUrl: text('success_url'),
-  cancelUrl: text('cancel_url'),
-  /** The payment page's language (BCP 47: en, fil, es); the customer's Accept-Language may override it. */
-  locale: text('locale'),
-  createdAt: createdAt(),
-  updatedAt: ts('updated_at').notNull().defaultNow(),
-});
+export const links = pgTable(
+  'links',
+  {
+    id: text('id').primaryKey(),
+    integratorId: text('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
+    slug: text('slug').notNull().unique(),
+    title: text('title').notNull(),
+    description: text('description'),
+    currency: text('currency').notNull(),
+    /** Fixed amount; null means the customer enters it (within min/max when set). */
+    amountMinor: money('amount_minor'),
+    minAmountMinor: money('min_amount_minor'),
+    maxAmountMinor: money('max_amount_minor'),
+    brandColor: text('brand_color'),
+    logoAssetId: text('logo_asset_id').references(() => assets.id),
+    labels: jsonb('labels').$type<Record<string, string>>().notNull().default({}),
+    fields: jsonb('fields').$type<Record<string, FieldMode>>().notNull().default({}),
+    callbackUrl: text('callback_url'),
+    active: boolean('active').notNull().default(true),
+    /** After this instant the link can no longer be paid (410); null: no expiry. */
+    expiresAt: ts('expires_at'),
+    /** How many successful payments the link accepts (1: single use); null: no limit. */
+    maxPayments: integer('max_payments'),
+    /** Where the receipt's "Return to merchant" and the form's cancel link go (http/https only). */
+    successUrl: text('success_url'),
+    cancelUrl: text('cancel_url'),
+    /** The payment page's language (BCP 47: en, fil, es); the customer's Accept-Language may override it. */
+    locale: text('locale'),
+    /**
+     * sha256 of the seed entry that last set this link: a seed re-applied at start changes the
+     * link only when its entry changed since, so edits made through the API survive restarts.
+     */
+    seedSha256: text('seed_sha256'),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('links_integrator_created_idx').on(t.integratorId, t.createdAt, t.id)],
+);
 export type Link = typeof links.$inferSelect;
 
 export const checkoutSessions = pgTable(
@@ -152,7 +161,11 @@ export const cardRegistrations = pgTable(
     activatedAt: ts('activated_at'),
     deletedAt: ts('deleted_at'),
   },
-  (t) => [index('card_registrations_integrator_idx').on(t.integratorId)],
+  (t) => [
+    index('card_registrations_integrator_idx').on(t.integratorId, t.createdAt, t.reference),
+    index('card_registrations_integrator_status_idx').on(t.integratorId, t.status, t.createdAt, t.reference),
+    index('card_registrations_integrator_email_idx').on(t.integratorId, sql`lower(${t.customerEmail})`, t.createdAt, t.reference),
+  ],
 );
 export type CardRegistration = typeof cardRegistrations.$inferSelect;
 
@@ -194,7 +207,16 @@ export const payments = pgTable(
     failedAt: ts('failed_at'),
     refundedAt: ts('refunded_at'),
   },
-  (t) => [index('payments_integrator_created_idx').on(t.integratorId, t.createdAt), index('payments_session_idx').on(t.checkoutSessionId)],
+  // The list's indexes (GET /api/v1/transactions): one per filter, each ending in the list's
+  // order (created_at, id) so a page is an index range scan, never a sort.
+  (t) => [
+    index('payments_integrator_created_idx').on(t.integratorId, t.createdAt, t.id),
+    index('payments_integrator_status_idx').on(t.integratorId, t.status, t.createdAt, t.id),
+    index('payments_link_created_idx').on(t.linkId, t.createdAt, t.id),
+    index('payments_integrator_reference_idx').on(t.integratorId, t.merchantReferenceId, t.createdAt, t.id),
+    index('payments_integrator_email_idx').on(t.integratorId, sql`lower(${t.customerEmail})`, t.createdAt, t.id),
+    index('payments_session_idx').on(t.checkoutSessionId),
+  ],
 );
 export type Payment = typeof payments.$inferSelect;
 
@@ -223,7 +245,12 @@ export const refunds = pgTable(
     succeededAt: ts('succeeded_at'),
     failedAt: ts('failed_at'),
   },
-  (t) => [index('refunds_payment_idx').on(t.paymentId), index('refunds_pending_idx').on(t.createdAt).where(sql`status = 'pending'`)],
+  (t) => [
+    index('refunds_payment_idx').on(t.paymentId, t.createdAt, t.id),
+    index('refunds_pending_idx').on(t.createdAt).where(sql`status = 'pending'`),
+    index('refunds_integrator_created_idx').on(t.integratorId, t.createdAt, t.id),
+    index('refunds_integrator_status_idx').on(t.integratorId, t.status, t.createdAt, t.id),
+  ],
 );
 export type Refund = typeof refunds.$inferSelect;
 
@@ -259,7 +286,14 @@ export const schedules = pgTable(
     cancelledAt: ts('cancelled_at'),
     suspendedAt: ts('suspended_at'),
   },
-  (t) => [uniqueIndex('schedules_payload_idx').on(t.integratorId, t.payloadHash), index('schedules_due_idx').on(t.nextRunAt).where(sql`status = 'active'`)],
+  (t) => [
+    uniqueIndex('schedules_payload_idx').on(t.integratorId, t.payloadHash),
+    index('schedules_due_idx').on(t.nextRunAt).where(sql`status = 'active'`),
+    index('schedules_integrator_created_idx').on(t.integratorId, t.createdAt, t.id),
+    index('schedules_integrator_status_idx').on(t.integratorId, t.status, t.createdAt, t.id),
+    index('schedules_integrator_reference_idx').on(t.integratorId, t.merchantReferenceId, t.createdAt, t.id),
+    index('schedules_card_created_idx').on(t.cardRegistrationReference, t.createdAt, t.id),
+  ],
 );
 export type Schedule = typeof schedules.$inferSelect;
 
@@ -319,6 +353,7 @@ export const outboxEvents = pgTable(
   },
   (t) => [
     index('outbox_integrator_created_idx').on(t.integratorId, t.createdAt, t.id),
+    index('outbox_integrator_type_idx').on(t.integratorId, t.type, t.createdAt, t.id),
     index('outbox_callback_due_idx').on(t.callbackNextAt).where(sql`callback_state = 'pending'`),
     index('outbox_email_due_idx').on(t.emailNextAt).where(sql`email_state = 'pending'`),
   ],

@@ -54,6 +54,11 @@ export function createHttpServer(app: PaylinkApp, opts: { astroHandler: AstroHan
 
   const server = createServer(async (req, res) => {
     const requestId = `req_${randomUUID().replaceAll('-', '')}`;
+    const started = performance.now();
+    // The same object reaches the route as Astro.locals: routes add the matched route and the
+    // authenticated integrator there, for the request log line below.
+    const locals: RequestLocals = { paylink: app, requestId, clientIp: clientIpOf(req, app.config.trustProxy) };
+    res.once('close', () => logRequest(app, req, res, locals, performance.now() - started));
     res.setHeader('X-Request-Id', requestId);
     securityHeaders(app, req, res);
     if (shuttingDown.value) res.setHeader('Connection', 'close');
@@ -72,7 +77,7 @@ export function createHttpServer(app: PaylinkApp, opts: { astroHandler: AstroHan
         statics(req, res, () => {
           // Astro reads `req.body` when it is set: the guarded view (src/http/request-body.ts).
           if (hasBody(req)) (req as IncomingMessage & { body?: unknown }).body = guardRequestBody(req, res);
-          void opts.astroHandler(req, res, undefined, { paylink: app, requestId, clientIp: clientIpOf(req, app.config.trustProxy) });
+          void opts.astroHandler(req, res, undefined, locals);
         });
       } catch (error) {
         app.log.error('unhandled request error', { requestId, error });
@@ -87,6 +92,39 @@ export function createHttpServer(app: PaylinkApp, opts: { astroHandler: AstroHan
   server.requestTimeout = 30_000;
   (server as Server & { paylinkShuttingDown?: { value: boolean } }).paylinkShuttingDown = shuttingDown;
   return server;
+}
+
+interface RequestLocals {
+  paylink: PaylinkApp;
+  requestId: string;
+  clientIp: string;
+  route?: string;
+  integratorId?: string;
+}
+
+/** Ids inside a path (txn_…, UUIDs, long tokens) become `:id`, so a route reads as its pattern. */
+export const routeOfPath = (path: string) =>
+  path
+    .split('/')
+    .map((part) => (/^[a-z]{2,5}_[0-9a-f]{16,}$|^[0-9a-f-]{36}$|^[A-Za-z0-9_-]{32,}$/.test(part) ? ':id' : part))
+    .join('/');
+
+/**
+ * One line per request at info: method, route (the matched pattern, never the query string,
+ * where filters such as customer_email live), status, duration, request id and the
+ * authenticated integrator. Never a header, a body or a token.
+ */
+function logRequest(app: PaylinkApp, req: IncomingMessage, res: ServerResponse, locals: RequestLocals, ms: number) {
+  const path = (req.url ?? '/').split('?')[0]!;
+  app.log.info('request', {
+    method: req.method,
+    route: locals.route ?? routeOfPath(path),
+    status: res.statusCode,
+    duration_ms: Math.round(ms * 10) / 10,
+    request_id: locals.requestId,
+    integrator_id: locals.integratorId ?? null,
+    ...(res.writableFinished ? {} : { aborted: true }),
+  });
 }
 
 export async function listen(server: Server, host: string, port: number): Promise<number> {

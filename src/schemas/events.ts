@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageParams, pageSchema } from './pagination.ts';
 
 /**
  * The event a callback carries (Standard Webhooks payload shape, with the id repeated in the
@@ -26,27 +27,82 @@ export interface EventPayload {
   data: Record<string, unknown>;
 }
 
-export const EVENTS_PAGE_MAX = 100;
 export const EVENTS_PAGE_DEFAULT = 50;
 
-/** Query of GET /api/v1/events: `after` is an event id (evt_…) or an ISO 8601 timestamp. */
-export const eventsQuerySchema = z
-  .object({
-    after: z
-      .string()
-      .trim()
-      .max(64)
-      .refine((v) => /^evt_[0-9a-f]{32}$/.test(v) || (/^\d{4}-\d{2}-\d{2}T/.test(v) && !Number.isNaN(Date.parse(v))), {
-        message: 'must be an event id (evt_…) or an ISO 8601 timestamp with a time zone, e.g. 2025-01-31T08:00:00Z',
-      })
-      .optional(),
-    limit: z.coerce
-      .number({ error: `must be a whole number from 1 to ${EVENTS_PAGE_MAX}` })
-      .int(`must be a whole number from 1 to ${EVENTS_PAGE_MAX}`)
-      .min(1, `must be a whole number from 1 to ${EVENTS_PAGE_MAX}`)
-      .max(EVENTS_PAGE_MAX, `must be a whole number from 1 to ${EVENTS_PAGE_MAX}`)
-      .default(EVENTS_PAGE_DEFAULT),
-    type: z.enum(eventTypes, { error: `must be one of ${eventTypes.join(', ')}` }).optional(),
+const eventTypeFilter = z
+  .enum(eventTypes, { error: `must be one of ${eventTypes.join(', ')}` })
+  .optional()
+  .describe('Only events of this type.');
+const afterCursor = z
+  .string()
+  .trim()
+  .max(64)
+  .refine((v) => /^evt_[0-9a-f]{32}$/.test(v) || (/^\d{4}-\d{2}-\d{2}T/.test(v) && !Number.isNaN(Date.parse(v))), {
+    message: 'must be an event id (evt_…) or an ISO 8601 timestamp with a time zone, e.g. 2025-01-31T08:00:00Z',
   })
-  .strict();
+  .describe('Legacy: an event id or timestamp; events after it, oldest first.');
+
+/**
+ * Query of GET /api/v1/events. Without `after`: the list every endpoint shares, newest first
+ * (`starting_after` / `ending_before`). With `after` (an event id or an ISO 8601 timestamp), the
+ * legacy feed: oldest first, as before; the two cannot be mixed.
+ */
+export const eventsQuerySchema = z
+  .object({ ...pageParams, type: eventTypeFilter, after: afterCursor.optional() })
+  .strict()
+  .superRefine((q, ctx) => {
+    if (q.after !== undefined) {
+      for (const name of ['starting_after', 'ending_before', 'created_gte', 'created_lt'] as const) {
+        if (q[name] !== undefined) ctx.addIssue({ code: 'custom', path: [name], message: 'cannot be combined with after (the legacy oldest-first feed)' });
+      }
+    }
+    if (q.starting_after && q.ending_before) {
+      ctx.addIssue({ code: 'custom', path: ['ending_before'], message: 'cannot be combined with starting_after; page in one direction at a time' });
+    }
+    if (q.created_gte && q.created_lt && q.created_gte >= q.created_lt)
+      ctx.addIssue({ code: 'custom', path: ['created_lt'], message: 'must be later than created_gte' });
+  });
 export type EventsQuery = z.infer<typeof eventsQuerySchema>;
+
+/** The legacy feed's query (with `after`); its default page size stays 50. */
+export type LegacyEventsQuery = { after: string; limit: number; type?: EventsQuery['type'] };
+
+const attemptViewSchema = z.object({
+  attempt: z.number().int().describe('1 for the first delivery.'),
+  started_at: z.string().describe('When it was sent.'),
+  status_code: z.number().int().nullable().describe('The receiver’s HTTP status; null when none came back.'),
+  latency_ms: z.number().int().nullable().describe('How long the receiver took.'),
+  error: z.string().nullable().describe('What went wrong, when it did.'),
+});
+
+/** An event with its callback and e-mail delivery state (GET /api/v1/events). */
+export const eventViewSchema = z.object({
+  id: z.string().describe('The event id (evt_…); equals the webhook-id header of every delivery.'),
+  type: z.string().describe('The event type, e.g. payment.succeeded.'),
+  created_at: z.string().describe('When it happened.'),
+  data: z.record(z.string(), z.unknown()).describe('What the callback carries (docs/callbacks.md).'),
+  callback: z.object({
+    url: z.string().nullable().describe('Where it is delivered; null when nowhere.'),
+    state: z.enum(['none', 'pending', 'delivered', 'failed']).describe('Delivery state.'),
+    attempts: z.number().int().describe('Delivery attempts so far.'),
+    next_attempt_at: z.string().nullable().describe('When it is tried next (pending only).'),
+    delivered_at: z.string().nullable().describe('When a receiver accepted it.'),
+    attempt_log: z.array(attemptViewSchema).describe('Every attempt, first first.'),
+  }),
+  email: z.object({
+    state: z.enum(['none', 'pending', 'sent', 'failed']).describe('Customer e-mail state.'),
+    attempts: z.number().int().describe('Sending attempts so far.'),
+    next_attempt_at: z.string().nullable().describe('When it is tried next (pending only).'),
+    sent_at: z.string().nullable().describe('When it was sent.'),
+    last_error: z.string().nullable().describe('The last sending error.'),
+  }),
+});
+export type EventView = z.infer<typeof eventViewSchema>;
+export const eventPageSchema = pageSchema(eventViewSchema);
+
+/** The legacy feed's page (with `after`): oldest first, `next_after` to continue. */
+export const legacyEventPageSchema = z.object({
+  events: z.array(eventViewSchema).describe('The events, oldest first.'),
+  has_more: z.boolean().describe('Whether more events follow.'),
+  next_after: z.string().nullable().describe('Pass as after for the next page.'),
+});

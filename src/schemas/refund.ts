@@ -35,7 +35,3 @@ export const refundRequestSchema = z
       .optional(),
   })
   .strict();
-
-/** Wire names of the refund types and states (lower-case in the database). */
-export type RefundTypeName = 'FULL' | 'PARTIAL';
-export type RefundStatusName = 'pending' | 'succeeded' | 'failed';

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { httpUrlSchema } from './callback.ts';
+import { customerViewSchema } from './customer.ts';
+import { emailFilter, listQuerySchema, pageSchema, referenceFilter } from './pagination.ts';
 
 /**
  * POST /api/v1/schedule: `{ payload }`, a JWT whose `data` claim is the schedule (spec §2.2).
@@ -54,3 +56,49 @@ export const scheduleDataSchema = z
 export const referenceBodySchema = z
   .object({ reference: z.string({ error: 'is required: a schedule or card registration reference' }).trim().min(1, 'is required').max(100) })
   .strict();
+
+/** GET /api/v1/schedules. */
+export const schedulesQuerySchema = listQuerySchema({
+  status: z
+    .enum(['active', 'suspended', 'cancelled'], { error: 'must be active, suspended or cancelled' })
+    .optional()
+    .describe('Only schedules in this state.'),
+  merchant_reference_id: referenceFilter.optional().describe('Only schedules with exactly this merchant_reference_id.'),
+  card_registration_reference: z.uuid('must be a card registration reference (a UUID)').optional().describe('Only schedules charging this registered card.'),
+  customer_email: emailFilter.optional(),
+});
+export type SchedulesQuery = z.infer<typeof schedulesQuerySchema>;
+
+/** A schedule as listed (GET /api/v1/schedules): its state and terms, without its runs. */
+export const scheduleListItemSchema = z.object({
+  reference: z.string().describe('The schedule reference (sch_…).'),
+  status: z.enum(['active', 'suspended', 'cancelled']).describe('active, suspended (too many failed runs) or cancelled.'),
+  card_registration_reference: z.string().describe('The registered card it charges.'),
+  recurrence: z.record(z.string(), z.string()).describe('The recurrence fields as given (second … month).'),
+  time_offset: z.string().describe('The UTC offset its times are given in.'),
+  amount: z.string().describe('Amount of each charge, decimal string.'),
+  currency: z.string().describe('ISO 4217 code.'),
+  description: z.string().nullable().describe('Payment description.'),
+  merchant_reference_id: z.string().nullable().describe('The integrator’s own reference.'),
+  other_references: z.array(z.string()).describe('Additional references, as given.'),
+  notify_user: z.boolean().describe('Whether the customer is e-mailed about charges.'),
+  customer: customerViewSchema.nullable().describe('The customer of the registered card.'),
+  next_run_at: z.string().nullable().describe('When it charges next (in its time_offset); null unless active.'),
+  consecutive_failures: z.number().int().describe('Failed occurrences in a row.'),
+  created_at: z.string().nullable().describe('When it was created.'),
+  cancelled_at: z.string().nullable().describe('When it was cancelled.'),
+  suspended_at: z.string().nullable().describe('When it was suspended.'),
+});
+export type ScheduleListItem = z.infer<typeof scheduleListItemSchema>;
+export const schedulePageSchema = pageSchema(scheduleListItemSchema);
+
+/** POST /api/v1/schedules/{reference}/run (sandbox only): the occurrence charged now. */
+export const scheduleRunNowViewSchema = z.object({
+  reference: z.string().describe('The schedule.'),
+  run_id: z.string().describe('The occurrence charged now.'),
+  due_at: z.string().describe('The occurrence’s due time (in the schedule’s time_offset).'),
+  outcome: z.enum(['succeeded', 'retrying', 'failed', 'suspended', 'already_recorded']).describe('How the charge ended, as the scheduler records it.'),
+  transaction_id: z.string().nullable().describe('The transaction recorded for it.'),
+  next_run_at: z.string().nullable().describe('The following occurrence.'),
+});
+export type ScheduleRunNowView = z.infer<typeof scheduleRunNowViewSchema>;

@@ -1,49 +1,101 @@
-import type { RefundStatusName, RefundTypeName } from './refund.ts';
+import { z } from 'zod';
+import { customerViewSchema } from './customer.ts';
+import { emailFilter, listQuerySchema, pageSchema, referenceFilter } from './pagination.ts';
 
 /**
- * GET /transactions/{transaction_id}: a payment with its refunds, as integrators reconcile it.
- * Amounts are exact decimal strings in the payment's currency; times are ISO 8601 UTC.
+ * GET /transactions/{transaction_id} and GET /transactions: a payment with its refunds, as
+ * integrators reconcile it. Amounts are exact decimal strings in the payment's currency; times
+ * are ISO 8601 UTC.
  */
-export type TransactionRefundState = 'not_refunded' | 'partially_refunded' | 'refunded';
+export const transactionRefundStates = ['not_refunded', 'partially_refunded', 'refunded'] as const;
+export type TransactionRefundState = (typeof transactionRefundStates)[number];
 
-export interface RefundView {
-  refund_id: string;
-  refund_type: RefundTypeName;
-  status: RefundStatusName;
-  amount: string;
-  currency: string;
-  reason: string;
-  notify_user: boolean;
-  acquirer_reference: string | null;
-  failure_code: string | null;
-  failure_message: string | null;
-  created_at: string;
-  succeeded_at: string | null;
-  failed_at: string | null;
-}
+export const cardViewSchema = z
+  .object({
+    brand: z.string().nullable().describe('Card brand, e.g. visa.'),
+    last4: z.string().nullable().describe('Last four digits of the card number.'),
+    exp_month: z.number().int().nullable().describe('Expiry month (1–12), when known.'),
+    exp_year: z.number().int().nullable().describe('Expiry year, when known.'),
+  })
+  .describe('The card: brand, last 4 and expiry only, never the number.');
 
-export interface TransactionView {
-  transaction_id: string;
-  status: 'succeeded' | 'failed';
-  refund_state: TransactionRefundState;
-  amount: string;
-  currency: string;
-  /** Sum of succeeded refunds. */
-  refunded_amount: string;
-  /** Held by refunds still waiting for the acquirer. */
-  pending_refund_amount: string;
-  /** What a new refund may still return: amount − refunded − pending. */
-  refundable_amount: string;
-  refund_count: number;
-  description: string | null;
-  merchant_reference_id: string | null;
-  other_references: string[];
-  card: { brand: string | null; last4: string | null } | null;
-  failure_code: string | null;
-  failure_message: string | null;
-  created_at: string;
-  paid_at: string | null;
-  failed_at: string | null;
-  refunded_at: string | null;
-  refunds: RefundView[];
-}
+export const refundViewSchema = z.object({
+  refund_id: z.string().describe('The refund id (rfd_…).'),
+  refund_type: z.enum(['FULL', 'PARTIAL']).describe('FULL or PARTIAL.'),
+  status: z.enum(['pending', 'succeeded', 'failed']).describe('pending while the acquirer answers; then succeeded or failed.'),
+  amount: z.string().describe('Refunded amount, decimal string.'),
+  currency: z.string().describe('ISO 4217 code.'),
+  reason: z.string().describe('Why it was refunded, as given.'),
+  notify_user: z.boolean().describe('Whether the customer is e-mailed.'),
+  acquirer_reference: z.string().nullable().describe('The acquirer’s id for the refund.'),
+  failure_code: z.string().nullable().describe('Why it failed, when it did.'),
+  failure_message: z.string().nullable().describe('Why it failed, in words.'),
+  created_at: z.string().describe('When it was requested (ISO 8601).'),
+  succeeded_at: z.string().nullable().describe('When it succeeded.'),
+  failed_at: z.string().nullable().describe('When it failed.'),
+});
+export type RefundView = z.infer<typeof refundViewSchema>;
+
+export const transactionViewSchema = z.object({
+  transaction_id: z.string().describe('The transaction id (txn_…), the spec’s transaction_id.'),
+  status: z.enum(['succeeded', 'failed']).describe('Whether the charge succeeded.'),
+  refund_state: z.enum(transactionRefundStates).describe('not_refunded, partially_refunded or refunded.'),
+  amount: z.string().describe('Charged amount, decimal string.'),
+  currency: z.string().describe('ISO 4217 code.'),
+  refunded_amount: z.string().describe('Sum of succeeded refunds.'),
+  pending_refund_amount: z.string().describe('Held by refunds still waiting for the acquirer.'),
+  refundable_amount: z.string().describe('What a new refund may still return: amount − refunded − pending.'),
+  refund_count: z.number().int().describe('How many refunds were requested.'),
+  description: z.string().nullable().describe('Payment description.'),
+  merchant_reference_id: z.string().nullable().describe('The integrator’s own reference.'),
+  other_references: z.array(z.string()).describe('Additional references, as given.'),
+  link: z.string().nullable().describe('Slug of the payment link it was paid through; null for scheduled charges.'),
+  schedule_reference: z.string().nullable().describe('The schedule it was charged by (sch_…); null for link payments.'),
+  customer: customerViewSchema.nullable().describe('Who paid, as given; null when nothing was given.'),
+  card: cardViewSchema.nullable(),
+  failure_code: z.string().nullable().describe('Why the charge failed, when it did.'),
+  failure_message: z.string().nullable().describe('Why the charge failed, in words.'),
+  created_at: z.string().describe('When it was recorded (ISO 8601).'),
+  paid_at: z.string().nullable().describe('When it succeeded.'),
+  failed_at: z.string().nullable().describe('When it failed.'),
+  refunded_at: z.string().nullable().describe('When it became wholly refunded.'),
+  refunds: z.array(refundViewSchema).describe('Its refunds, oldest first.'),
+});
+export type TransactionView = z.infer<typeof transactionViewSchema>;
+
+/** GET /api/v1/transactions. */
+export const transactionsQuerySchema = listQuerySchema({
+  status: z.enum(['succeeded', 'failed'], { error: 'must be succeeded or failed' }).optional().describe('Only transactions in this state.'),
+  link: z
+    .string()
+    .regex(/^[a-z0-9-]{1,64}$/, 'must be a link slug (a-z, 0-9 and -)')
+    .optional()
+    .describe('Only transactions paid through the link with this slug.'),
+  merchant_reference_id: referenceFilter.optional().describe('Only transactions with exactly this merchant_reference_id.'),
+  customer_email: emailFilter.optional(),
+});
+export type TransactionsQuery = z.infer<typeof transactionsQuerySchema>;
+export const transactionPageSchema = pageSchema(transactionViewSchema);
+
+/** A refund as listed (GET /api/v1/refunds): the refund, its transaction and who paid. */
+export const refundListItemSchema = refundViewSchema.extend({
+  transaction_id: z.string().describe('The refunded transaction.'),
+  merchant_reference_id: z.string().nullable().describe('The transaction’s merchant_reference_id.'),
+  other_references: z.array(z.string()).describe('The transaction’s other_references.'),
+  description: z.string().nullable().describe('The transaction’s description.'),
+  link: z.string().nullable().describe('Slug of the link the transaction was paid through.'),
+  customer: customerViewSchema.nullable(),
+});
+export type RefundListItem = z.infer<typeof refundListItemSchema>;
+
+/** GET /api/v1/refunds. */
+export const refundsQuerySchema = listQuerySchema({
+  status: z.enum(['pending', 'succeeded', 'failed'], { error: 'must be pending, succeeded or failed' }).optional().describe('Only refunds in this state.'),
+  transaction_id: z
+    .string()
+    .regex(/^txn_[0-9a-f]{32}$/, 'must be a transaction id (txn_…)')
+    .optional()
+    .describe('Only refunds of this transaction.'),
+});
+export type RefundsQuery = z.infer<typeof refundsQuerySchema>;
+export const refundPageSchema = pageSchema(refundListItemSchema);

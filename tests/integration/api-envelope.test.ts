@@ -44,7 +44,7 @@ describe('api envelope', () => {
   it('answers a wrong method with 405 and Allow', async () => {
     const res = await call(served.server.url, 'DELETE', '/api/v1/integrator');
     expect(res.status).toBe(405);
-    expect(res.headers.get('allow')).toBe('GET');
+    expect(res.headers.get('allow')).toBe('GET, PATCH');
     expect(res.json.data.status_code).toBe('ER.02.35');
   });
 

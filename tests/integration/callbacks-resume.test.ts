@@ -97,7 +97,7 @@ describe('callbacks › kill -9', () => {
     let event: any;
     for (let i = 0; i < 100; i++) {
       const res = await call(second.url, 'GET', '/api/v1/events');
-      event = res.json.data.events.find((e: { id: string }) => e.id === eventId);
+      event = res.json.data.items.find((e: { id: string }) => e.id === eventId);
       if (event.callback.state === 'delivered') break;
       await new Promise((r) => setTimeout(r, 100));
     }

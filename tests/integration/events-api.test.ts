@@ -48,8 +48,8 @@ afterAll(async () => {
 });
 
 describe('events API', () => {
-  it('lists the integrator’s own events oldest first, with callback state and every attempt', async () => {
-    const res = await call(server.url, 'GET', '/api/v1/events');
+  it('legacy feed › lists the integrator’s own events oldest first from after=<timestamp>, with callback state and every attempt', async () => {
+    const res = await call(server.url, 'GET', '/api/v1/events?after=2000-01-01T00:00:00Z');
     expect(res.status).toBe(200);
     expect(res.json.data.status_code).toBe('OK.00.00');
     const events = res.json.data.events;
@@ -75,8 +75,8 @@ describe('events API', () => {
     expect(res.text).not.toContain(otherId);
   });
 
-  it('pages with after=<event id> and limit', async () => {
-    const first = await call(server.url, 'GET', '/api/v1/events?limit=2');
+  it('legacy feed › pages with after=<event id> and limit', async () => {
+    const first = await call(server.url, 'GET', '/api/v1/events?limit=2&after=2000-01-01T00:00:00Z');
     expect(first.json.data.events.map((e: { id: string }) => e.id)).toEqual(ids.slice(0, 2));
     expect(first.json.data).toMatchObject({ has_more: true, next_after: ids[1] });
     const second = await call(server.url, 'GET', `/api/v1/events?limit=2&after=${first.json.data.next_after}`);
@@ -88,11 +88,11 @@ describe('events API', () => {
     expect(empty.json.data).toMatchObject({ events: [], has_more: false, next_after: null });
   });
 
-  it('takes a timestamp as after, and filters by type', async () => {
+  it('legacy feed › takes a timestamp as after; the list filters by type', async () => {
     const res = await call(server.url, 'GET', '/api/v1/events?after=2025-03-01T08:00:02.500Z');
     expect(res.json.data.events.map((e: { id: string }) => e.id)).toEqual(ids.slice(3));
     const refunds = await call(server.url, 'GET', '/api/v1/events?type=refund.succeeded');
-    expect(refunds.json.data.events.map((e: { id: string }) => e.id)).toEqual([ids[4]]);
+    expect(refunds.json.data.items.map((e: { id: string }) => e.id)).toEqual([ids[4]]);
   });
 
   it('answers 404 for an after id that is not one of the integrator’s events', async () => {
@@ -118,8 +118,8 @@ describe('events API', () => {
 
   it('is reachable only by its own integrator', async () => {
     const res = await call(server.url, 'GET', '/api/v1/events', { token: OTHER_TOKEN });
-    expect(res.json.data.events.map((e: { id: string }) => e.id)).toEqual([otherId]);
-    expect(res.json.data.events.map((e: { data: { transaction_id: string } }) => e.data.transaction_id)).toEqual(['txn_other']);
+    expect(res.json.data.items.map((e: { id: string }) => e.id)).toEqual([otherId]);
+    expect(res.json.data.items.map((e: { data: { transaction_id: string } }) => e.data.transaction_id)).toEqual(['txn_other']);
     const [event] = await t.app.db.select().from(outboxEvents).where(eq(outboxEvents.id, otherId));
     const [other] = await t.app.db.select().from(integrators).where(eq(integrators.email, 'ops@other.example'));
     expect(event!.integratorId).toBe(other!.id);

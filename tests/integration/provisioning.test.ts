@@ -93,7 +93,7 @@ describe('provisioning', () => {
       path,
       JSON.stringify({ integrators: [{ ...defaultSeed().integrators[0], links: [{ slug: 'x', title: 'x', currency: 'PHP', amount: '1.005' }] }] }),
     );
-    await expect(applyProvisioning(t.app, path)).rejects.toThrow('link x: amount PHP allows at most 2 decimal places');
+    await expect(applyProvisioning(t.app, path)).rejects.toThrow('link x: amount: PHP allows at most 2 decimal places');
     writeFileSync(
       path,
       JSON.stringify({

@@ -1,9 +1,13 @@
 import type { CardRegistration } from '../../db/schema.ts';
 import type { CardDeletion } from '../../domain/cards/service.ts';
+import type { Page } from '../../domain/pagination.ts';
+import type { CardRegistrationView } from '../../schemas/card-registration.ts';
+import type { PageView } from '../../schemas/pagination.ts';
 import type { StatusCode } from '../../status-codes.ts';
+import { pageView } from './pagination.ts';
 
 /** A card registration: state, brand, last 4 and expiry (never the number). */
-export function registrationView(row: CardRegistration) {
+export function registrationView(row: CardRegistration): CardRegistrationView {
   return {
     reference: row.reference,
     status: row.status,
@@ -34,3 +38,6 @@ export function presentCompletedRegistration(row: CardRegistration, token: strin
     data: { reference: row.reference, status: row.status, redirect_url: row.returnUrl ?? `/register/${encodeURIComponent(token)}` },
   };
 }
+
+/** GET /api/v1/card-registrations. */
+export const registrationPageView = (page: Page<CardRegistration>): PageView<CardRegistrationView> => pageView(page, registrationView, (r) => r.reference);

@@ -1,9 +1,14 @@
+import type { z } from 'zod';
 import type { OutboxEvent, WebhookAttempt } from '../../db/schema.ts';
 import { formatDecimal } from '../../domain/money.ts';
 import type { DomainEvent } from '../../domain/notifications/domain-events.ts';
-import type { EventPage } from '../../domain/notifications/events.ts';
+import type { EventPage, EventWithAttempts } from '../../domain/notifications/events.ts';
+import type { Page } from '../../domain/pagination.ts';
 import { formatInOffset } from '../../domain/schedules/recurrence.ts';
-import type { EventPayload } from '../../schemas/events.ts';
+import type { EventPayload, EventView } from '../../schemas/events.ts';
+import type { eventResendViewSchema } from '../../schemas/integrator.ts';
+import type { PageView } from '../../schemas/pagination.ts';
+import { pageView } from './pagination.ts';
 import { paymentEventData } from './payments.ts';
 import { refundEventData } from './refunds.ts';
 
@@ -18,6 +23,7 @@ export function presentEvent(event: DomainEvent): Record<string, unknown> {
     case 'payment.failed':
       return {
         ...paymentEventData(event.payment),
+        link: event.checkout?.linkSlug ?? null,
         ...(event.checkout ? { checkout: { kind: event.checkout.kind, link: event.checkout.linkSlug, attempt: event.checkout.attempt } } : {}),
       };
     case 'schedule.charge_succeeded':
@@ -77,7 +83,7 @@ export const webhookBody = (event: Pick<OutboxEvent, 'id' | 'type' | 'createdAt'
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** An event with its callback and e-mail delivery state (GET /api/v1/events). */
-function eventView(row: OutboxEvent, attempts: WebhookAttempt[]) {
+function eventView(row: OutboxEvent, attempts: WebhookAttempt[]): EventView {
   return {
     ...eventPayload(row),
     callback: {
@@ -104,11 +110,24 @@ function eventView(row: OutboxEvent, attempts: WebhookAttempt[]) {
   };
 }
 
-/** A page of events; `next_after` is the last event's id, to pass as `after` for the next page. */
-export function eventPageView(page: EventPage) {
+/** GET /api/v1/events: the list every endpoint shares, newest first. */
+export const eventPageView = (page: Page<EventWithAttempts>): PageView<EventView> =>
+  pageView(
+    page,
+    ({ event, attempts }) => eventView(event, attempts),
+    ({ event }) => event.id,
+  );
+
+/** The legacy feed (with `after`); `next_after` is the last event's id, to pass as `after` for the next page. */
+export function legacyEventPageView(page: EventPage) {
   return {
     events: page.events.map(({ event, attempts }) => eventView(event, attempts)),
     has_more: page.hasMore,
     next_after: page.events.at(-1)?.event.id ?? null,
   };
+}
+
+/** POST /api/v1/events/{id}/resend: the event queued again. */
+export function presentResend(event: OutboxEvent): { code: 'OK.13.00'; data: z.infer<typeof eventResendViewSchema> } {
+  return { code: 'OK.13.00', data: { event_id: event.id, callback_url: event.callbackUrl ?? '', callback_state: 'pending', attempts: event.callbackAttempts } };
 }

@@ -1,5 +1,6 @@
 import type { Payment } from '../../db/schema.ts';
 import { formatDecimal } from '../../domain/money.ts';
+import { customerView } from './customers.ts';
 
 /** A payment as its events carry it (payment.* and schedule.charge_*). */
 export function paymentEventData(payment: Payment): Record<string, unknown> {
@@ -11,6 +12,7 @@ export function paymentEventData(payment: Payment): Record<string, unknown> {
     merchant_reference_id: payment.merchantReferenceId,
     other_references: payment.otherReferences,
     description: payment.description,
+    customer: customerView(payment.customer, payment.customerEmail),
     card: payment.cardBrand ? { brand: payment.cardBrand, last4: payment.cardLast4 } : null,
     failure_code: payment.failureCode,
     failure_message: payment.failureMessage,

@@ -4,6 +4,7 @@ import { formatDecimal } from '../../domain/money.ts';
 import { balances } from '../../domain/refunds/rules.ts';
 import type { RefundOutcome } from '../../domain/refunds/service.ts';
 import type { StatusCode } from '../../status-codes.ts';
+import { customerView } from './customers.ts';
 
 export interface RefundReply {
   code: StatusCode;
@@ -44,6 +45,9 @@ export function refundEventData(refund: Refund, payment: Payment): Record<string
     failure_code: refund.failureCode,
     failure_message: refund.failureMessage,
     merchant_reference_id: payment.merchantReferenceId,
+    other_references: payment.otherReferences,
+    description: payment.description,
+    customer: customerView(payment.customer, payment.customerEmail),
     payment_amount: formatDecimal(payment.amountMinor, payment.currency),
     refunded_amount: money.refunded_amount,
     refundable_amount: money.refundable_amount,

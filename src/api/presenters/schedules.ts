@@ -1,7 +1,13 @@
 import { formatDecimal } from '../../domain/money.ts';
+import type { Page } from '../../domain/pagination.ts';
 import { formatInOffset, parseTimeOffset } from '../../domain/schedules/recurrence.ts';
-import type { ScheduleCancellation, ScheduleRecord } from '../../domain/schedules/service.ts';
+import type { RunNowResult } from '../../domain/schedules/runner.ts';
+import type { ScheduleCancellation, ScheduleListRecord, ScheduleRecord } from '../../domain/schedules/service.ts';
+import type { PageView } from '../../schemas/pagination.ts';
+import type { ScheduleListItem, ScheduleRunNowView } from '../../schemas/schedule.ts';
 import type { StatusCode } from '../../status-codes.ts';
+import { customerView } from './customers.ts';
+import { pageView } from './pagination.ts';
 
 /** DELETE /schedule with a schedule reference: OK.12.20, or OK.12.21 when it was cancelled before. */
 export function presentCancellation(c: ScheduleCancellation): { code: StatusCode; data: Record<string, unknown> } {
@@ -9,7 +15,7 @@ export function presentCancellation(c: ScheduleCancellation): { code: StatusCode
 }
 
 /** GET /schedules/{reference}: state, the recurrence as given, the next run and the runs, in the schedule's own UTC offset. */
-export function scheduleView({ schedule: row, runs }: ScheduleRecord) {
+export function scheduleView({ schedule: row, runs, customer }: ScheduleRecord) {
   const offset = parseTimeOffset(row.timeOffset) ?? 0;
   const at = (d: Date | null) => (d ? formatInOffset(d, offset) : null);
   return {
@@ -24,6 +30,7 @@ export function scheduleView({ schedule: row, runs }: ScheduleRecord) {
     merchant_reference_id: row.merchantReferenceId,
     other_references: row.otherReferences,
     notify_user: row.notifyUser,
+    customer: customer ? customerView(customer.name ? { 'customer.name': customer.name } : {}, customer.email) : null,
     next_run_at: row.status === 'active' ? at(row.nextRunAt) : null,
     consecutive_failures: row.consecutiveFailures,
     created_at: at(row.createdAt),
@@ -42,5 +49,48 @@ export function scheduleView({ schedule: row, runs }: ScheduleRecord) {
       failure_message: run.lastFailureMessage,
       completed_at: at(run.completedAt),
     })),
+  };
+}
+
+/** A schedule as GET /api/v1/schedules lists it: terms and state, the card's customer, no runs. */
+export function scheduleListItemView({ schedule: row, customer }: ScheduleListRecord): ScheduleListItem {
+  const offset = parseTimeOffset(row.timeOffset) ?? 0;
+  const at = (d: Date | null) => (d ? formatInOffset(d, offset) : null);
+  return {
+    reference: row.id,
+    status: row.status,
+    card_registration_reference: row.cardRegistrationReference,
+    recurrence: row.recurrence,
+    time_offset: row.timeOffset,
+    amount: formatDecimal(row.amountMinor, row.currency),
+    currency: row.currency,
+    description: row.description,
+    merchant_reference_id: row.merchantReferenceId,
+    other_references: row.otherReferences,
+    notify_user: row.notifyUser,
+    customer: customer ? customerView(customer.name ? { 'customer.name': customer.name } : {}, customer.email) : null,
+    next_run_at: row.status === 'active' ? at(row.nextRunAt) : null,
+    consecutive_failures: row.consecutiveFailures,
+    created_at: at(row.createdAt),
+    cancelled_at: at(row.cancelledAt),
+    suspended_at: at(row.suspendedAt),
+  };
+}
+
+export const schedulePageView = (page: Page<ScheduleListRecord>): PageView<ScheduleListItem> => pageView(page, scheduleListItemView, (r) => r.schedule.id);
+
+/** POST /schedules/{reference}/run: the occurrence charged now, in the schedule's offset. */
+export function presentRunNow(reference: string, r: RunNowResult): { code: 'OK.12.10'; data: ScheduleRunNowView } {
+  const offset = parseTimeOffset(r.timeOffset) ?? 0;
+  return {
+    code: 'OK.12.10',
+    data: {
+      reference,
+      run_id: r.runId,
+      due_at: formatInOffset(r.dueAt, offset),
+      outcome: r.outcome,
+      transaction_id: r.paymentId,
+      next_run_at: r.nextRunAt ? formatInOffset(r.nextRunAt, offset) : null,
+    },
   };
 }

@@ -1,8 +1,12 @@
-import type { Refund } from '../../db/schema.ts';
+import type { Payment, Refund } from '../../db/schema.ts';
 import { formatDecimal } from '../../domain/money.ts';
-import type { TransactionRecord } from '../../domain/payments/query.ts';
+import type { Page } from '../../domain/pagination.ts';
+import type { PaymentOrigin, RefundRecord, TransactionRecord } from '../../domain/payments/query.ts';
 import { refundableMinor } from '../../domain/refunds/rules.ts';
-import type { RefundView, TransactionRefundState, TransactionView } from '../../schemas/transaction.ts';
+import type { PageView } from '../../schemas/pagination.ts';
+import type { RefundListItem, RefundView, TransactionRefundState, TransactionView } from '../../schemas/transaction.ts';
+import { customerView } from './customers.ts';
+import { pageView } from './pagination.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -25,7 +29,7 @@ export function refundView(r: Refund): RefundView {
 }
 
 /** A payment with its refunds, as integrators reconcile it (GET /transactions/{transaction_id}). */
-export function transactionView({ payment: p, refunds }: TransactionRecord): TransactionView {
+export function transactionView({ payment: p, refunds, ...origin }: TransactionRecord): TransactionView {
   const money = (minor: bigint) => formatDecimal(minor, p.currency);
   const refundState: TransactionRefundState = p.refundedMinor === 0n ? 'not_refunded' : p.refundedMinor >= p.amountMinor ? 'refunded' : 'partially_refunded';
   return {
@@ -41,7 +45,10 @@ export function transactionView({ payment: p, refunds }: TransactionRecord): Tra
     description: p.description,
     merchant_reference_id: p.merchantReferenceId,
     other_references: p.otherReferences,
-    card: p.cardBrand || p.cardLast4 ? { brand: p.cardBrand, last4: p.cardLast4 } : null,
+    link: origin.linkSlug,
+    schedule_reference: origin.scheduleReference,
+    customer: customerView(p.customer, p.customerEmail),
+    card: cardOf(p, origin),
     failure_code: p.failureCode,
     failure_message: p.failureMessage,
     created_at: p.createdAt.toISOString(),
@@ -51,3 +58,27 @@ export function transactionView({ payment: p, refunds }: TransactionRecord): Tra
     refunds: refunds.map(refundView),
   };
 }
+
+/** Brand, last 4 and (for a registered card) expiry: never more of a card. */
+export function cardOf(p: Pick<Payment, 'cardBrand' | 'cardLast4'>, origin: Pick<PaymentOrigin, 'cardExpiry'>) {
+  if (!p.cardBrand && !p.cardLast4) return null;
+  return { brand: p.cardBrand, last4: p.cardLast4, exp_month: origin.cardExpiry?.month ?? null, exp_year: origin.cardExpiry?.year ?? null };
+}
+
+/** GET /api/v1/transactions. */
+export const transactionPageView = (page: Page<TransactionRecord>): PageView<TransactionView> => pageView(page, transactionView, (r) => r.payment.id);
+
+/** A refund as GET /api/v1/refunds lists it: with its transaction's references and customer. */
+export function refundListItemView({ refund, payment, origin }: RefundRecord): RefundListItem {
+  return {
+    ...refundView(refund),
+    transaction_id: payment.id,
+    merchant_reference_id: payment.merchantReferenceId,
+    other_references: payment.otherReferences,
+    description: payment.description,
+    link: origin.linkSlug,
+    customer: customerView(payment.customer, payment.customerEmail),
+  };
+}
+
+export const refundPageView = (page: Page<RefundRecord>): PageView<RefundListItem> => pageView(page, refundListItemView, (r) => r.refund.id);

@@ -6,12 +6,13 @@ import type { DbOrTx } from '../../db/client.ts';
 import type { CardRegistration, Integrator } from '../../db/schema.ts';
 import { cardRegistrations } from '../../db/schema.ts';
 import { cardSchema, expiryInFuture, parseExpiry } from '../../schemas/card.ts';
-import type { CardRegistrationCreate } from '../../schemas/card-registration.ts';
+import type { CardRegistrationCreate, CardRegistrationsQuery } from '../../schemas/card-registration.ts';
 import { parseWith } from '../../schemas/parse.ts';
 import type { CardAttempt } from '../checkout/velocity.ts';
 import { DomainError, invalidFields, notFound } from '../errors.ts';
 import { callbackUrlProblem } from '../notifications/callback-url.ts';
 import { recordEvent } from '../notifications/domain-events.ts';
+import { keysetPage, type Page } from '../pagination.ts';
 import { cancelSchedulesTx } from '../schedules/cancel.ts';
 import { activeCardColumns } from './activation.ts';
 
@@ -212,4 +213,23 @@ export async function completeCardRegistration(app: PaylinkApp, token: string, c
     });
     return activated;
   });
+}
+
+/** GET /api/v1/card-registrations: newest first, by state or customer e-mail. */
+export function listCardRegistrations(app: PaylinkApp, integrator: Pick<Integrator, 'id'>, query: CardRegistrationsQuery): Promise<Page<CardRegistration>> {
+  return keysetPage(
+    app.db,
+    {
+      table: cardRegistrations,
+      id: cardRegistrations.reference,
+      createdAt: cardRegistrations.createdAt,
+      scope: eq(cardRegistrations.integratorId, integrator.id),
+      idPattern: UUID,
+    },
+    [
+      query.status ? eq(cardRegistrations.status, query.status) : undefined,
+      query.customer_email !== undefined ? sql`lower(${cardRegistrations.customerEmail}) = ${query.customer_email.toLowerCase()}` : undefined,
+    ],
+    query,
+  );
 }

@@ -1,19 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { PaylinkApp } from '../../app.ts';
 import { newId, sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { assets, cardRegistrations, integrators, links } from '../../db/schema.ts';
+import { cardRegistrations, integrators, links } from '../../db/schema.ts';
 import { parseExpiry } from '../../schemas/card-rules.ts';
 import { parseWith } from '../../schemas/parse.ts';
 import { type Seed, type SeedIntegrator, type SeedLink, seedSchema } from '../../schemas/provisioning.ts';
 import { generatePassword } from '../accounts/passwords.ts';
 import { SeedUserError, upsertSeedUser } from '../accounts/seed.ts';
 import { activeCardColumns } from '../cards/activation.ts';
-import { readLogoSource, validateLogo } from '../links/logos.ts';
-import { isCurrency, type MoneyError, parseAmount } from '../money.ts';
+import { DomainError } from '../errors.ts';
+import { linkValues } from '../links/editor.ts';
 import { hashToken } from './service.ts';
 
 /**
@@ -70,15 +70,6 @@ export function readSeedFile(path: string): Seed {
   return parsed.value;
 }
 
-function amountOrUndefined(value: string | undefined, currency: string, field: string): bigint | undefined {
-  if (value === undefined) return undefined;
-  try {
-    return parseAmount(value, currency).minor;
-  } catch (error) {
-    throw new ProvisioningError(`${field} ${(error as MoneyError).message}`);
-  }
-}
-
 async function upsertIntegrator(app: PaylinkApp, tx: DbOrTx, seed: SeedIntegrator, generated: Record<string, string>): Promise<string> {
   const [existing] = await tx.select().from(integrators).where(eq(integrators.email, seed.email));
   const values = {
@@ -120,56 +111,58 @@ async function upsertIntegrator(app: PaylinkApp, tx: DbOrTx, seed: SeedIntegrato
   return id;
 }
 
+/**
+ * A seed's link goes through the links' own service (src/domain/links/editor.ts). It is applied
+ * when it is new, or when its seed entry changed since it was last applied: an unchanged seed
+ * leaves alone a link edited through the API since (docs/provisioning.md).
+ */
 async function upsertLink(app: PaylinkApp, tx: DbOrTx, integratorId: string, link: SeedLink, baseDir: string): Promise<void> {
   const where = `link ${link.slug}:`;
-  if (!isCurrency(link.currency)) throw new ProvisioningError(`${where} currency ${link.currency} is not a supported ISO 4217 code`);
-  const amountMinor = amountOrUndefined(link.amount, link.currency, `${where} amount`);
-  const minAmountMinor = amountOrUndefined(link.min_amount, link.currency, `${where} min_amount`);
-  const maxAmountMinor = amountOrUndefined(link.max_amount, link.currency, `${where} max_amount`);
-  if (minAmountMinor !== undefined && maxAmountMinor !== undefined && minAmountMinor > maxAmountMinor) {
-    throw new ProvisioningError(`${where} min_amount is above max_amount`);
-  }
-  let logoAssetId: string | null = null;
-  if (link.logo) {
-    let logo: ReturnType<typeof validateLogo>;
-    try {
-      logo = validateLogo(await readLogoSource(link.logo, baseDir));
-    } catch (error) {
-      throw new ProvisioningError(`${where} logo: ${(error as Error).message}`);
-    }
-    const digest = sha256Hex(logo.bytes);
-    const [same] = await tx
-      .select({ id: assets.id })
-      .from(assets)
-      .where(and(eq(assets.integratorId, integratorId), eq(assets.sha256, digest)));
-    logoAssetId = same?.id ?? newId('img');
-    if (!same) await tx.insert(assets).values({ id: logoAssetId, integratorId, contentType: logo.contentType, sha256: digest, bytes: logo.bytes });
-  }
-  const values = {
-    integratorId,
-    title: link.title,
-    description: link.description ?? null,
-    currency: link.currency,
-    amountMinor: amountMinor ?? null,
-    minAmountMinor: minAmountMinor ?? null,
-    maxAmountMinor: maxAmountMinor ?? null,
-    brandColor: link.brand_color ?? null,
-    logoAssetId,
-    labels: link.labels as Record<string, string>,
-    fields: link.fields as Record<string, 'customer' | 'system' | 'hidden'>,
-    callbackUrl: link.callback_url ?? null,
-    active: link.active,
-    expiresAt: link.expires_at ? new Date(link.expires_at) : null,
-    maxPayments: link.max_payments ?? null,
-    successUrl: link.success_url ?? null,
-    cancelUrl: link.cancel_url ?? null,
-    locale: link.locale ?? null,
-    updatedAt: app.now(),
-  };
-  const [existing] = await tx.select({ id: links.id, integratorId: links.integratorId }).from(links).where(eq(links.slug, link.slug));
+  const seedSha256 = sha256Hex(`paylink-link-seed:${JSON.stringify(link)}`);
+  const [existing] = await tx.select().from(links).where(eq(links.slug, link.slug));
   if (existing && existing.integratorId !== integratorId) throw new ProvisioningError(`${where} the slug belongs to another integrator`);
-  if (existing) await tx.update(links).set(values).where(eq(links.id, existing.id));
-  else await tx.insert(links).values({ id: newId('lnk'), slug: link.slug, ...values });
+  if (existing?.seedSha256 === seedSha256) return;
+  let values: Awaited<ReturnType<typeof linkValues>>;
+  try {
+    values = await linkValues(
+      app,
+      tx,
+      integratorId,
+      {
+        title: link.title,
+        description: link.description ?? null,
+        currency: link.currency,
+        amount: link.amount ?? null,
+        min_amount: link.min_amount ?? null,
+        max_amount: link.max_amount ?? null,
+        brand_color: link.brand_color ?? null,
+        logo: link.logo ? { source: link.logo, baseDir } : null,
+        labels: link.labels,
+        fields: link.fields,
+        callback_url: link.callback_url ?? null,
+        active: link.active,
+        expires_at: link.expires_at ?? null,
+        max_payments: link.max_payments ?? null,
+        success_url: link.success_url ?? null,
+        cancel_url: link.cancel_url ?? null,
+        locale: link.locale ?? null,
+      },
+      existing,
+    );
+  } catch (error) {
+    if (!(error instanceof DomainError) || typeof error.messages !== 'object') throw error;
+    throw new ProvisioningError(
+      `${where} ${Object.entries(error.messages)
+        .map(([field, list]) => `${field}: ${list.join('; ')}`)
+        .join('; ')}`,
+    );
+  }
+  if (existing)
+    await tx
+      .update(links)
+      .set({ ...values, seedSha256 })
+      .where(eq(links.id, existing.id));
+  else await tx.insert(links).values({ id: newId('lnk'), slug: link.slug, integratorId, ...values, seedSha256 });
 }
 
 async function upsertCard(app: PaylinkApp, integratorId: string, card: SeedIntegrator['cards'][number]): Promise<void> {

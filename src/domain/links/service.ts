@@ -2,6 +2,9 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Link } from '../../db/schema.ts';
 import { integrators, links } from '../../db/schema.ts';
+import type { LinksQuery } from '../../schemas/link.ts';
+import { notFound } from '../errors.ts';
+import { keysetPage, type Page } from '../pagination.ts';
 
 export type { Link };
 
@@ -47,3 +50,23 @@ export async function findLinkById(db: Db, id: string): Promise<LinkWithMerchant
 
 /** Address a logo is served from (src/pages/assets/[id].ts). */
 export const logoUrl = (assetId: string | null) => (assetId ? `/assets/${assetId}` : undefined);
+
+/** GET /api/v1/links: the integrator's links newest first, by state or currency. */
+export function listLinks(db: DbOrTx, integrator: { id: string }, query: LinksQuery): Promise<Page<Link>> {
+  return keysetPage(
+    db,
+    { table: links, id: links.id, createdAt: links.createdAt, scope: eq(links.integratorId, integrator.id) },
+    [query.active !== undefined ? eq(links.active, query.active === 'true') : undefined, query.currency ? eq(links.currency, query.currency) : undefined],
+    query,
+  );
+}
+
+/** One of the integrator's links by slug; another integrator's link does not exist. */
+export async function getLink(db: DbOrTx, integrator: { id: string }, slug: string): Promise<Link> {
+  const [row] = await db
+    .select()
+    .from(links)
+    .where(and(eq(links.slug, slug), eq(links.integratorId, integrator.id)));
+  if (!row) throw notFound('slug', 'Link');
+  return row;
+}

@@ -1,5 +1,6 @@
+import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
-import type { CardRegistration, Payment, Refund, Schedule } from '../../db/schema.ts';
+import { type CardRegistration, integrators, type Payment, type Refund, type Schedule } from '../../db/schema.ts';
 import { type EventType, enqueueEvent } from './outbox.ts';
 
 /**
@@ -39,7 +40,7 @@ export type DomainEvent =
 export type EventPresenter = (event: DomainEvent) => Record<string, unknown>;
 
 /** Writes a fact to the outbox in the caller's transaction, presented once for every delivery. */
-export function recordEvent(
+export async function recordEvent(
   present: EventPresenter,
   tx: DbOrTx,
   opts: { integratorId: string; event: DomainEvent; callbackUrl?: string | null; emailTo?: string | null; now: Date },
@@ -49,8 +50,14 @@ export function recordEvent(
     integratorId: opts.integratorId,
     type,
     data: present(opts.event),
-    callbackUrl: opts.callbackUrl,
+    // Nothing named a callback URL: the account's default (PATCH /api/v1/integrator), if any.
+    callbackUrl: opts.callbackUrl || (await defaultCallbackUrl(tx, opts.integratorId)),
     emailTo: opts.emailTo,
     now: opts.now,
   });
+}
+
+async function defaultCallbackUrl(tx: DbOrTx, integratorId: string): Promise<string | null> {
+  const [row] = await tx.select({ url: integrators.defaultCallbackUrl }).from(integrators).where(eq(integrators.id, integratorId));
+  return row?.url ?? null;
 }

@@ -1,11 +1,13 @@
 import { and, asc, eq, gt, inArray, or, type SQL } from 'drizzle-orm';
 import type { PaylinkApp } from '../../app.ts';
 import { type Integrator, type OutboxEvent, outboxEvents, type WebhookAttempt, webhookAttempts } from '../../db/schema.ts';
-import type { EventsQuery } from '../../schemas/events.ts';
-import { notFound } from '../errors.ts';
+import type { EventsQuery, LegacyEventsQuery } from '../../schemas/events.ts';
+import { DomainError, invalidFields, notFound } from '../errors.ts';
+import { keysetPage, type Page } from '../pagination.ts';
+import { callbackUrlProblem } from './callback-url.ts';
 
 /**
- * GET /api/v1/events: an integrator's own events, oldest first, with their callback and e-mail
+ * GET /api/v1/events?after=…, the legacy feed: an integrator's own events, oldest first, with their callback and e-mail
  * delivery state, so nothing depends on a callback arriving. Cursor: `after` = the last event
  * id seen (exact, stable), or a timestamp (events created strictly after it).
  */
@@ -14,7 +16,7 @@ export interface EventPage {
   hasMore: boolean;
 }
 
-export async function listEvents(app: PaylinkApp, integrator: Pick<Integrator, 'id'>, query: EventsQuery): Promise<EventPage> {
+export async function listEventsAfter(app: PaylinkApp, integrator: Pick<Integrator, 'id'>, query: LegacyEventsQuery): Promise<EventPage> {
   const db = app.db;
   const conditions: SQL[] = [eq(outboxEvents.integratorId, integrator.id)];
   if (query.type) conditions.push(eq(outboxEvents.type, query.type));
@@ -25,7 +27,7 @@ export async function listEvents(app: PaylinkApp, integrator: Pick<Integrator, '
       .where(and(eq(outboxEvents.id, query.after), eq(outboxEvents.integratorId, integrator.id)));
     if (!cursor) throw notFound('after', `Event ${query.after}`);
     conditions.push(or(gt(outboxEvents.createdAt, cursor.createdAt), and(eq(outboxEvents.createdAt, cursor.createdAt), gt(outboxEvents.id, cursor.id)))!);
-  } else if (query.after) {
+  } else {
     conditions.push(gt(outboxEvents.createdAt, new Date(query.after)));
   }
   const rows = await db
@@ -35,6 +37,23 @@ export async function listEvents(app: PaylinkApp, integrator: Pick<Integrator, '
     .orderBy(asc(outboxEvents.createdAt), asc(outboxEvents.id))
     .limit(query.limit + 1);
   const page = rows.slice(0, query.limit);
+  return { events: await withAttempts(db, page), hasMore: rows.length > query.limit };
+}
+
+export type EventWithAttempts = EventPage['events'][number];
+
+/** GET /api/v1/events: the integrator's events newest first, the list every endpoint shares. */
+export async function listEvents(app: PaylinkApp, integrator: Pick<Integrator, 'id'>, query: EventsQuery): Promise<Page<EventWithAttempts>> {
+  const page = await keysetPage(
+    app.db,
+    { table: outboxEvents, id: outboxEvents.id, createdAt: outboxEvents.createdAt, scope: eq(outboxEvents.integratorId, integrator.id) },
+    [query.type ? eq(outboxEvents.type, query.type) : undefined],
+    query,
+  );
+  return { ...page, items: await withAttempts(app.db, page.items) };
+}
+
+async function withAttempts(db: PaylinkApp['db'], page: OutboxEvent[]): Promise<EventWithAttempts[]> {
   const log = page.length
     ? await db
         .select()
@@ -49,5 +68,33 @@ export async function listEvents(app: PaylinkApp, integrator: Pick<Integrator, '
     : [];
   const byEvent = new Map<string, WebhookAttempt[]>();
   for (const a of log) byEvent.set(a.eventId, [...(byEvent.get(a.eventId) ?? []), a]);
-  return { events: page.map((event) => ({ event, attempts: byEvent.get(event.id) ?? [] })), hasMore: rows.length > query.limit };
+  return page.map((event) => ({ event, attempts: byEvent.get(event.id) ?? [] }));
+}
+
+/**
+ * POST /api/v1/events/{id}/resend: queues a new delivery attempt of the event, with the same
+ * id, body and webhook-id, due at once. Its callback URL, or the account's default when it had
+ * none, is checked again like any callback URL (and again after DNS at delivery).
+ */
+export async function resendEvent(app: PaylinkApp, integrator: Pick<Integrator, 'id' | 'defaultCallbackUrl'>, eventId: string): Promise<OutboxEvent> {
+  const [event] = await app.db
+    .select()
+    .from(outboxEvents)
+    .where(and(eq(outboxEvents.id, eventId), eq(outboxEvents.integratorId, integrator.id)));
+  if (!event) throw notFound('id', 'This event');
+  const url = event.callbackUrl ?? integrator.defaultCallbackUrl;
+  if (!url) {
+    throw new DomainError('ER.13.30', 'Event has no callback URL', {
+      messages: { callback_url: ['this event names no callback URL and the account has no default; set default_callback_url with PATCH /api/v1/integrator'] },
+    });
+  }
+  const problem = callbackUrlProblem(url, app.config.allowPrivateCallbacks);
+  if (problem) throw invalidFields({ callback_url: [problem] });
+  const now = app.now();
+  const [queued] = await app.db
+    .update(outboxEvents)
+    .set({ callbackUrl: url, callbackState: 'pending', callbackNextAt: now })
+    .where(eq(outboxEvents.id, event.id))
+    .returning();
+  return queued ?? event;
 }

@@ -1,13 +1,57 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { PaylinkApp } from '../../app.ts';
-import { type Integrator, type Payment, payments, type Refund, refunds } from '../../db/schema.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { cardRegistrations, type Integrator, links, type Payment, payments, type Refund, refunds, scheduleRuns } from '../../db/schema.ts';
+import type { RefundsQuery, TransactionsQuery } from '../../schemas/transaction.ts';
 import { notFound } from '../errors.ts';
+import { keysetPage, type Page } from '../pagination.ts';
 
-/** A transaction and its refunds, oldest refund first. */
-export interface TransactionRecord {
+/** Where a payment came from, for its view: the link's slug, the schedule, the card's expiry. */
+export interface PaymentOrigin {
+  linkSlug: string | null;
+  scheduleReference: string | null;
+  cardExpiry: { month: number | null; year: number | null } | null;
+}
+
+/** A transaction, its refunds (oldest first) and where it came from. */
+export interface TransactionRecord extends PaymentOrigin {
   payment: Payment;
   refunds: Refund[];
 }
+
+/** The origins of a set of payments, in three small indexed look-ups (never one per payment). */
+async function originsOf(db: DbOrTx, rows: Payment[]): Promise<Map<string, PaymentOrigin>> {
+  const linkIds = [...new Set(rows.flatMap((p) => (p.linkId ? [p.linkId] : [])))];
+  const runIds = [...new Set(rows.flatMap((p) => (p.scheduleRunId ? [p.scheduleRunId] : [])))];
+  const cardRefs = [...new Set(rows.flatMap((p) => (p.cardRegistrationReference ? [p.cardRegistrationReference] : [])))];
+  const [slugs, runs, cards] = [
+    linkIds.length ? await db.select({ id: links.id, slug: links.slug }).from(links).where(inArray(links.id, linkIds)) : [],
+    runIds.length
+      ? await db.select({ id: scheduleRuns.id, scheduleId: scheduleRuns.scheduleId }).from(scheduleRuns).where(inArray(scheduleRuns.id, runIds))
+      : [],
+    cardRefs.length
+      ? await db
+          .select({ reference: cardRegistrations.reference, month: cardRegistrations.expMonth, year: cardRegistrations.expYear })
+          .from(cardRegistrations)
+          .where(inArray(cardRegistrations.reference, cardRefs))
+      : [],
+  ];
+  const slugById = new Map(slugs.map((r) => [r.id, r.slug]));
+  const scheduleByRun = new Map(runs.map((r) => [r.id, r.scheduleId]));
+  const expiryByCard = new Map(cards.map((r) => [r.reference, { month: r.month, year: r.year }]));
+  return new Map(
+    rows.map((p) => [
+      p.id,
+      {
+        linkSlug: p.linkId ? (slugById.get(p.linkId) ?? null) : null,
+        scheduleReference: p.scheduleRunId ? (scheduleByRun.get(p.scheduleRunId) ?? null) : null,
+        cardExpiry: p.cardRegistrationReference ? (expiryByCard.get(p.cardRegistrationReference) ?? null) : null,
+      },
+    ]),
+  );
+}
+
+const noOrigin: PaymentOrigin = { linkSlug: null, scheduleReference: null, cardExpiry: null };
 
 /**
  * One of the integrator's transactions with its refunds (GET /transactions/{transaction_id}).
@@ -20,5 +64,77 @@ export async function findTransaction(app: PaylinkApp, integrator: Pick<Integrat
     .where(and(eq(payments.id, transactionId), eq(payments.integratorId, integrator.id)));
   if (!payment) throw notFound('transaction_id', 'This transaction');
   const rows = await app.db.select().from(refunds).where(eq(refunds.paymentId, payment.id)).orderBy(asc(refunds.createdAt), asc(refunds.id));
-  return { payment, refunds: rows };
+  const origin = (await originsOf(app.db, [payment])).get(payment.id) ?? noOrigin;
+  return { payment, refunds: rows, ...origin };
+}
+
+/** The id of the integrator's link with this slug, or undefined. */
+async function linkIdOf(db: DbOrTx, integratorId: string, slug: string | undefined): Promise<string | null | undefined> {
+  if (slug === undefined) return undefined;
+  const [row] = await db
+    .select({ id: links.id })
+    .from(links)
+    .where(and(eq(links.slug, slug), eq(links.integratorId, integratorId)));
+  return row?.id ?? null;
+}
+
+const emptyPage = <T>(): Page<T> => ({ items: [], hasMore: false, olderExists: false, newerExists: false });
+
+/** GET /api/v1/transactions: newest first, filtered; each with its refunds and origin. */
+export async function listTransactions(app: PaylinkApp, integrator: Pick<Integrator, 'id'>, query: TransactionsQuery): Promise<Page<TransactionRecord>> {
+  const db = app.db;
+  const linkId = await linkIdOf(db, integrator.id, query.link);
+  // A slug that names none of the integrator's links matches nothing (as an unknown value of any filter).
+  if (linkId === null) return emptyPage();
+  const page = await keysetPage(
+    db,
+    { table: payments, id: payments.id, createdAt: payments.createdAt, scope: eq(payments.integratorId, integrator.id) },
+    [
+      query.status ? eq(payments.status, query.status) : undefined,
+      linkId ? eq(payments.linkId, linkId) : undefined,
+      query.merchant_reference_id !== undefined ? eq(payments.merchantReferenceId, query.merchant_reference_id) : undefined,
+      query.customer_email !== undefined ? sql`lower(${payments.customerEmail}) = ${query.customer_email.toLowerCase()}` : undefined,
+    ],
+    query,
+  );
+  const ids = page.items.map((p) => p.id);
+  const refundRows = ids.length ? await db.select().from(refunds).where(inArray(refunds.paymentId, ids)).orderBy(asc(refunds.createdAt), asc(refunds.id)) : [];
+  const origins = await originsOf(db, page.items);
+  return {
+    ...page,
+    items: page.items.map((payment) => ({
+      payment,
+      refunds: refundRows.filter((r) => r.paymentId === payment.id),
+      ...(origins.get(payment.id) ?? noOrigin),
+    })),
+  };
+}
+
+/** A refund as listed: with the transaction it returns money from and that transaction's origin. */
+export interface RefundRecord {
+  refund: Refund;
+  payment: Payment;
+  origin: PaymentOrigin;
+}
+
+/** GET /api/v1/refunds: newest first, filtered by state or transaction. */
+export async function listRefunds(app: PaylinkApp, integrator: Pick<Integrator, 'id'>, query: RefundsQuery): Promise<Page<RefundRecord>> {
+  const db = app.db;
+  const page = await keysetPage(
+    db,
+    { table: refunds, id: refunds.id, createdAt: refunds.createdAt, scope: eq(refunds.integratorId, integrator.id) },
+    [query.status ? eq(refunds.status, query.status) : undefined, query.transaction_id ? eq(refunds.paymentId, query.transaction_id) : undefined],
+    query,
+  );
+  const paymentIds = [...new Set(page.items.map((r) => r.paymentId))];
+  const paymentRows = paymentIds.length ? await db.select().from(payments).where(inArray(payments.id, paymentIds)) : [];
+  const byId = new Map(paymentRows.map((p) => [p.id, p]));
+  const origins = await originsOf(db, paymentRows);
+  return {
+    ...page,
+    items: page.items.map((refund) => {
+      const payment = byId.get(refund.paymentId)!;
+      return { refund, payment, origin: origins.get(payment.id) ?? noOrigin };
+    }),
+  };
 }

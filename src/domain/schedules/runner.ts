@@ -5,6 +5,7 @@ import type { PaylinkApp } from '../../app.ts';
 import { newId } from '../../crypto.ts';
 import type { Tx } from '../../db/client.ts';
 import { cardRegistrations, scheduleRuns, schedules } from '../../db/schema.ts';
+import { DomainError, notFound } from '../errors.ts';
 import { recordEvent } from '../notifications/domain-events.ts';
 import { recordCharge } from '../payments/record.ts';
 import { cancelSchedulesTx } from './cancel.ts';
@@ -39,6 +40,7 @@ export interface ClaimedCharge {
   cardToken: string;
   cardRegistrationReference: string;
   customerEmail: string | null;
+  customerName: string | null;
   description: string | null;
   merchantReferenceId: string | null;
   otherReferences: string[];
@@ -74,6 +76,8 @@ const scheduleColumns = {
   cardStatus: cardRegistrations.status,
   cardToken: cardRegistrations.cardToken,
   customerEmail: cardRegistrations.customerEmail,
+  // The name given at registration, or else the card holder's.
+  customerName: sql<string | null>`coalesce(${cardRegistrations.customerName}, ${cardRegistrations.holderName})`,
 };
 
 /** What charging one attempt of one occurrence needs, from the schedule and its card. */
@@ -91,6 +95,7 @@ function toClaim(
     cardToken,
     cardRegistrationReference: s.cardRegistrationReference,
     customerEmail: s.customerEmail,
+    customerName: s.customerName,
     description: s.description,
     merchantReferenceId: s.merchantReferenceId,
     otherReferences: s.otherReferences,
@@ -232,6 +237,7 @@ export async function recordClaimOutcome(app: PaylinkApp, claim: ClaimedCharge, 
       description: claim.description,
       merchantReferenceId: claim.merchantReferenceId,
       otherReferences: claim.otherReferences,
+      customer: claim.customerName ? { 'customer.name': claim.customerName } : {},
       customerEmail: claim.customerEmail,
       callbackUrl: claim.callbackUrl,
       notifyUser: claim.notifyUser,
@@ -324,4 +330,78 @@ export async function runSchedulerTick(app: PaylinkApp, opts: { batchSize?: numb
     { concurrency },
   );
   return { claimed: claims.length, outcomes };
+}
+
+/** What POST /schedules/{reference}/run did: the occurrence charged now and how it ended. */
+export interface RunNowResult {
+  runId: string;
+  dueAt: Date;
+  outcome: RecordOutcome;
+  paymentId: string | null;
+  nextRunAt: Date | null;
+  timeOffset: string;
+}
+
+/**
+ * Sandbox only (like a test clock): charges the schedule's next occurrence now, through the
+ * scheduler's own path: the occurrence is inserted (unique per schedule and due time) in the
+ * transaction that advances next_run_at, then charged with the run's key and recorded once, with
+ * the usual events. The acquirer says whether it allows this (`capabilities.runSchedulesNow`).
+ */
+export async function runScheduleNow(app: PaylinkApp, integrator: { id: string }, reference: string): Promise<RunNowResult> {
+  if (!app.acquirer.capabilities?.runSchedulesNow) {
+    throw new DomainError('ER.12.32', 'Only the sandbox acquirer can run a schedule now', {
+      messages: { reference: [`the ${app.acquirer.name} acquirer charges schedules only when they are due`] },
+    });
+  }
+  const now = app.now();
+  const lease = leaseEnd(app, now);
+  const claim = await app.db.transaction(async (tx) => {
+    const [s] = await tx
+      .select(scheduleColumns)
+      .from(schedules)
+      .innerJoin(cardRegistrations, eq(cardRegistrations.reference, schedules.cardRegistrationReference))
+      .where(and(eq(schedules.id, reference), eq(schedules.integratorId, integrator.id)))
+      .for('update', { of: schedules });
+    if (!s) throw notFound('reference', 'Schedule');
+    if (s.status !== 'active' || !s.nextRunAt || s.cardStatus !== 'active' || !s.cardToken) {
+      throw new DomainError('ER.12.33', 'Schedule is not active', {
+        messages: { reference: [`the schedule is ${s.status}; only an active schedule can run`] },
+      });
+    }
+    const rec = { cronPattern: s.cronPattern, offsetMinutes: parseTimeOffset(s.timeOffset) ?? 0 };
+    const c = toClaim(s, s.cardToken, { runId: newId('run'), attempt: 1, dueAt: s.nextRunAt });
+    const inserted = await tx
+      .insert(scheduleRuns)
+      .values({
+        id: c.runId,
+        scheduleId: c.scheduleId,
+        dueAt: c.dueAt,
+        status: 'pending',
+        attempts: 1,
+        nextAttemptAt: lease,
+        lockedUntil: lease,
+        createdAt: now,
+      })
+      .onConflictDoNothing({ target: [scheduleRuns.scheduleId, scheduleRuns.dueAt] })
+      .returning({ id: scheduleRuns.id });
+    if (inserted.length === 0) {
+      throw new DomainError('ER.12.33', 'Schedule is not active', {
+        messages: { reference: ['its next occurrence is already being charged; try again shortly'] },
+      });
+    }
+    const next = nextOccurrence(rec, c.dueAt);
+    await tx.update(schedules).set({ nextRunAt: next }).where(eq(schedules.id, c.scheduleId));
+    return { claim: c, next };
+  });
+  const outcome = await recordClaimOutcome(app, claim.claim, await chargeClaim(app, claim.claim));
+  const [run] = await app.db.select({ paymentId: scheduleRuns.paymentId }).from(scheduleRuns).where(eq(scheduleRuns.id, claim.claim.runId));
+  return {
+    runId: claim.claim.runId,
+    dueAt: claim.claim.dueAt,
+    outcome,
+    paymentId: run?.paymentId ?? null,
+    nextRunAt: claim.next,
+    timeOffset: claim.claim.timeOffset,
+  };
 }

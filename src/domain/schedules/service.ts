@@ -1,16 +1,17 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { PaylinkApp } from '../../app.ts';
 import { newId } from '../../crypto.ts';
 import type { Integrator, Payment, Schedule, ScheduleRun } from '../../db/schema.ts';
 import { cardRegistrations, payments, scheduleRuns, schedules } from '../../db/schema.ts';
 import { emptyMessages, parseWith } from '../../schemas/parse.ts';
-import { scheduleDataSchema } from '../../schemas/schedule.ts';
+import { type SchedulesQuery, scheduleDataSchema } from '../../schemas/schedule.ts';
 import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from '../../schemas/text.ts';
 import { isUuid } from '../cards/service.ts';
 import { DomainError, invalidFields, type Messages, notFound } from '../errors.ts';
 import { isCurrency, MoneyError, parseAmount } from '../money.ts';
 import { callbackUrlProblem } from '../notifications/callback-url.ts';
 import { recordEvent } from '../notifications/domain-events.ts';
+import { keysetPage, type Page } from '../pagination.ts';
 import { cancelSchedulesTx } from './cancel.ts';
 import { signedContentHash, verifySchedulePayload, verifySchedulePayloadSignature } from './jwt.ts';
 import { nextOccurrence, parseRecurrence, type Recurrence } from './recurrence.ts';
@@ -171,6 +172,8 @@ export async function cancelSchedule(app: PaylinkApp, integrator: Integrator, re
 /** A schedule with its most recent runs (newest first) and each run's transaction. */
 export interface ScheduleRecord {
   schedule: Schedule;
+  /** The registered card's customer (name or holder, e-mail). */
+  customer?: { name: string | null; email: string | null } | null;
   runs: Array<{ run: ScheduleRun; payment: Pick<Payment, 'id' | 'status' | 'refundedMinor'> | null }>;
 }
 
@@ -188,5 +191,60 @@ export async function getSchedule(app: PaylinkApp, integrator: Integrator, refer
     .where(eq(scheduleRuns.scheduleId, schedule.id))
     .orderBy(desc(scheduleRuns.dueAt))
     .limit(opts.runLimit ?? 100);
-  return { schedule, runs };
+  const [card] = await app.db
+    .select({ name: sql<string | null>`coalesce(${cardRegistrations.customerName}, ${cardRegistrations.holderName})`, email: cardRegistrations.customerEmail })
+    .from(cardRegistrations)
+    .where(eq(cardRegistrations.reference, schedule.cardRegistrationReference));
+  return { schedule, runs, customer: card && (card.name || card.email) ? card : null };
+}
+
+/** A schedule as listed, with the customer of the card it charges. */
+export interface ScheduleListRecord {
+  schedule: Schedule;
+  customer: { name: string | null; email: string | null } | null;
+}
+
+/** GET /api/v1/schedules: newest first, by state, reference, card or the card's customer e-mail. */
+export async function listSchedules(app: PaylinkApp, integrator: Pick<Integrator, 'id'>, query: SchedulesQuery): Promise<Page<ScheduleListRecord>> {
+  const db = app.db;
+  const page = await keysetPage(
+    db,
+    { table: schedules, id: schedules.id, createdAt: schedules.createdAt, scope: eq(schedules.integratorId, integrator.id) },
+    [
+      query.status ? eq(schedules.status, query.status) : undefined,
+      query.merchant_reference_id !== undefined ? eq(schedules.merchantReferenceId, query.merchant_reference_id) : undefined,
+      query.card_registration_reference ? eq(schedules.cardRegistrationReference, query.card_registration_reference) : undefined,
+      query.customer_email !== undefined
+        ? inArray(
+            schedules.cardRegistrationReference,
+            db
+              .select({ reference: cardRegistrations.reference })
+              .from(cardRegistrations)
+              .where(
+                and(eq(cardRegistrations.integratorId, integrator.id), sql`lower(${cardRegistrations.customerEmail}) = ${query.customer_email.toLowerCase()}`),
+              ),
+          )
+        : undefined,
+    ],
+    query,
+  );
+  const refs = [...new Set(page.items.map((s) => s.cardRegistrationReference))];
+  const cards = refs.length
+    ? await db
+        .select({
+          reference: cardRegistrations.reference,
+          name: sql<string | null>`coalesce(${cardRegistrations.customerName}, ${cardRegistrations.holderName})`,
+          email: cardRegistrations.customerEmail,
+        })
+        .from(cardRegistrations)
+        .where(inArray(cardRegistrations.reference, refs))
+    : [];
+  const byRef = new Map(cards.map((c) => [c.reference, c]));
+  return {
+    ...page,
+    items: page.items.map((schedule) => {
+      const card = byRef.get(schedule.cardRegistrationReference);
+      return { schedule, customer: card && (card.name || card.email) ? { name: card.name, email: card.email } : null };
+    }),
+  };
 }

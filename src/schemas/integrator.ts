@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { httpUrlSchema } from './callback.ts';
+
+/** PATCH /api/v1/integrator: the account settings an integrator changes itself. */
+export const integratorUpdateSchema = z
+  .object({
+    default_callback_url: httpUrlSchema
+      .nullable()
+      .describe('Where events go when a payment, schedule or card registration names no callback_url (a public http(s) URL); null clears it.'),
+  })
+  .partial()
+  .strict();
+export type IntegratorUpdate = z.infer<typeof integratorUpdateSchema>;
+
+/** GET and PATCH /api/v1/integrator: the account as its owner sees it (never secrets). */
+export const integratorViewSchema = z.object({
+  id: z.string().describe('The integrator id.'),
+  name: z.string().describe('Account name.'),
+  email: z.string().describe('Account e-mail.'),
+  refund_capabilities: z.record(z.string(), z.enum(['full_partial', 'full', 'none'])).describe('Refund types allowed per card brand (`default` for the rest).'),
+  default_callback_url: z.string().nullable().describe('Where events go when nothing else names a callback URL.'),
+  links: z.number().int().describe('How many payment links it has.'),
+  created_at: z.string().describe('When it was created.'),
+});
+export type IntegratorView = z.infer<typeof integratorViewSchema>;
+
+/** POST /api/v1/events/{id}/resend answers with the event's id and its callback state. */
+export const eventResendViewSchema = z.object({
+  event_id: z.string().describe('The event (and webhook-id) being delivered again.'),
+  callback_url: z.string().describe('Where it goes.'),
+  callback_state: z.literal('pending').describe('Queued: the callback worker delivers it at once.'),
+  attempts: z.number().int().describe('Delivery attempts made before this one.'),
+});
