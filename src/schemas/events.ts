@@ -50,3 +50,61 @@ export const eventsQuerySchema = z
   })
   .strict();
 export type EventsQuery = z.infer<typeof eventsQuerySchema>;
+
+const isoTime = z.string().meta({ format: 'date-time' });
+
+/** One event with its callback and e-mail delivery state (GET /api/v1/events). */
+export const eventViewSchema = z
+  .object({
+    id: z.string().meta({ description: 'evt_…: equals the `webhook-id` header of its callbacks.' }),
+    type: z.enum(eventTypes),
+    created_at: isoTime,
+    data: z.record(z.string(), z.unknown()).meta({ description: 'The event’s fields, as its callback carries them (docs/callbacks.md).' }),
+    callback: z
+      .object({
+        url: z.string().nullable(),
+        state: z.enum(['none', 'pending', 'delivered', 'failed']),
+        attempts: z.number().int(),
+        next_attempt_at: isoTime.nullable(),
+        delivered_at: isoTime.nullable(),
+        attempt_log: z.array(
+          z
+            .object({
+              attempt: z.number().int(),
+              started_at: isoTime,
+              status_code: z.number().int().nullable(),
+              latency_ms: z.number().int().nullable(),
+              error: z.string().nullable(),
+            })
+            .strict(),
+        ),
+      })
+      .strict(),
+    email: z
+      .object({
+        state: z.enum(['none', 'pending', 'sent', 'failed']),
+        attempts: z.number().int(),
+        next_attempt_at: isoTime.nullable(),
+        sent_at: isoTime.nullable(),
+        last_error: z.string().nullable(),
+      })
+      .strict(),
+  })
+  .strict()
+  .meta({ id: 'Event' });
+export type EventView = z.infer<typeof eventViewSchema>;
+
+/** A page of events; pass `next_after` as `after` for the next one. */
+export const eventPageSchema = z
+  .object({ events: z.array(eventViewSchema), has_more: z.boolean(), next_after: z.string().nullable() })
+  .strict()
+  .meta({ id: 'EventPage' });
+export type EventPageView = z.infer<typeof eventPageSchema>;
+
+/** POST /api/v1/webhook-secret/rotate: the new secret, shown once. */
+export const webhookSecretRotatedSchema = z
+  .object({
+    webhook_secret: z.string().meta({ description: 'The new signing secret (whsec_…); shown only in this response.' }),
+    previous_secret_valid_until: isoTime.meta({ description: 'Until then callbacks carry signatures by both secrets.' }),
+  })
+  .strict();

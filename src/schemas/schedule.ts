@@ -54,3 +54,56 @@ export const scheduleDataSchema = z
 export const referenceBodySchema = z
   .object({ reference: z.string({ error: 'is required: a schedule or card registration reference' }).trim().min(1, 'is required').max(100) })
   .strict();
+
+const isoTime = z.string().meta({ format: 'date-time' });
+const decimal = z.string().regex(/^\d+(\.\d+)?$/);
+
+/** POST /schedule (OK.12.00). */
+export const scheduleCreatedSchema = z.object({ reference: z.string().meta({ description: 'The schedule reference (sch_…).' }) }).strict();
+
+/** DELETE /schedule with a schedule reference: OK.12.20 (cancelled now) or OK.12.21 (cancelled before). */
+export const scheduleCancelledSchema = z.object({ reference: z.string(), timestamp: isoTime }).strict().meta({ id: 'ScheduleCancelled' });
+export type ScheduleCancelled = z.infer<typeof scheduleCancelledSchema>;
+
+/** GET /schedules/{reference}: times are in the schedule's own UTC offset. */
+export const scheduleViewSchema = z
+  .object({
+    reference: z.string(),
+    status: z.enum(['active', 'suspended', 'cancelled']),
+    card_registration_reference: z.string(),
+    recurrence: z.record(z.string(), z.string()).meta({ description: 'The six recurrence fields exactly as given.' }),
+    time_offset: z.string(),
+    amount: decimal,
+    currency: z.string(),
+    description: z.string().nullable(),
+    merchant_reference_id: z.string().nullable(),
+    other_references: z.array(z.string()),
+    notify_user: z.boolean(),
+    next_run_at: isoTime.nullable(),
+    consecutive_failures: z.number().int(),
+    created_at: isoTime.nullable(),
+    cancelled_at: isoTime.nullable(),
+    suspended_at: isoTime.nullable(),
+    runs: z.array(
+      z
+        .object({
+          id: z.string(),
+          due_at: isoTime.nullable(),
+          status: z.enum(['pending', 'retrying', 'succeeded', 'failed', 'cancelled']),
+          attempts: z.number().int(),
+          next_attempt_at: isoTime.nullable(),
+          transaction_id: z.string().nullable(),
+          transaction_status: z.enum(['succeeded', 'failed']).nullable(),
+          refunded_amount: decimal.nullable(),
+          failure_code: z.string().nullable(),
+          failure_message: z.string().nullable(),
+          completed_at: isoTime.nullable(),
+        })
+        .strict(),
+    ),
+  })
+  .strict()
+  .meta({ id: 'Schedule' });
+export type ScheduleView = z.infer<typeof scheduleViewSchema>;
+
+export const scheduleReplySchema = z.object({ schedule: scheduleViewSchema }).strict();

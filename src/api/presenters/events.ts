@@ -3,7 +3,7 @@ import { formatDecimal } from '../../domain/money.ts';
 import type { DomainEvent } from '../../domain/notifications/domain-events.ts';
 import type { EventPage } from '../../domain/notifications/events.ts';
 import { formatInOffset } from '../../domain/schedules/recurrence.ts';
-import type { EventPayload } from '../../schemas/events.ts';
+import type { EventPageView, EventPayload, EventView } from '../../schemas/events.ts';
 import { paymentEventData } from './payments.ts';
 import { refundEventData } from './refunds.ts';
 
@@ -77,9 +77,11 @@ export const webhookBody = (event: Pick<OutboxEvent, 'id' | 'type' | 'createdAt'
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 /** An event with its callback and e-mail delivery state (GET /api/v1/events). */
-function eventView(row: OutboxEvent, attempts: WebhookAttempt[]) {
+function eventView(row: OutboxEvent, attempts: WebhookAttempt[]): EventView {
   return {
     ...eventPayload(row),
+    // Rows are written only by the domain's typed events.
+    type: row.type as EventView['type'],
     callback: {
       url: row.callbackUrl,
       state: row.callbackState,
@@ -105,7 +107,7 @@ function eventView(row: OutboxEvent, attempts: WebhookAttempt[]) {
 }
 
 /** A page of events; `next_after` is the last event's id, to pass as `after` for the next page. */
-export function eventPageView(page: EventPage) {
+export function eventPageView(page: EventPage): EventPageView {
   return {
     events: page.events.map(({ event, attempts }) => eventView(event, attempts)),
     has_more: page.hasMore,

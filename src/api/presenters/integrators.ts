@@ -1,7 +1,8 @@
 import type { Integrator } from '../../db/schema.ts';
+import type { IntegratorView } from '../../schemas/integrator.ts';
 
 /** GET /api/v1/integrator: the account as its owner sees it (never secrets). */
-export function integratorView({ integrator, linkCount }: { integrator: Integrator; linkCount: number }) {
+export function integratorView({ integrator, linkCount }: { integrator: Integrator; linkCount: number }): IntegratorView {
   return {
     id: integrator.id,
     name: integrator.name,

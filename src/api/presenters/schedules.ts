@@ -1,15 +1,16 @@
 import { formatDecimal } from '../../domain/money.ts';
 import { formatInOffset, parseTimeOffset } from '../../domain/schedules/recurrence.ts';
 import type { ScheduleCancellation, ScheduleRecord } from '../../domain/schedules/service.ts';
+import type { ScheduleCancelled, ScheduleView } from '../../schemas/schedule.ts';
 import type { StatusCode } from '../../status-codes.ts';
 
 /** DELETE /schedule with a schedule reference: OK.12.20, or OK.12.21 when it was cancelled before. */
-export function presentCancellation(c: ScheduleCancellation): { code: StatusCode; data: Record<string, unknown> } {
+export function presentCancellation(c: ScheduleCancellation): { code: StatusCode; data: ScheduleCancelled } {
   return { code: c.cancelledNow ? 'OK.12.20' : 'OK.12.21', data: { reference: c.reference, timestamp: c.at.toISOString() } };
 }
 
 /** GET /schedules/{reference}: state, the recurrence as given, the next run and the runs, in the schedule's own UTC offset. */
-export function scheduleView({ schedule: row, runs }: ScheduleRecord) {
+export function scheduleView({ schedule: row, runs }: ScheduleRecord): ScheduleView {
   const offset = parseTimeOffset(row.timeOffset) ?? 0;
   const at = (d: Date | null) => (d ? formatInOffset(d, offset) : null);
   return {
