@@ -195,7 +195,7 @@ export const operations: Operation[] = [
       'ER.20.24': {},
       'ER.20.25': {},
       'ER.20.26': { data: refundDeclinedSchema },
-      'ER.02.30': {},
+      'ER.02.30': notFound,
     },
     requestExamples: {
       partial: {
@@ -274,7 +274,7 @@ export const operations: Operation[] = [
     description: 'OK.11.20 when deleted now (with the schedules it cancelled), OK.11.21 when it was deleted before.',
     auth: 'token',
     body: referenceBodySchema,
-    codes: { 'OK.11.20': { data: cardRegistrationDeletedSchema }, 'OK.11.21': { data: cardRegistrationDeletedSchema }, 'ER.02.30': {} },
+    codes: { 'OK.11.20': { data: cardRegistrationDeletedSchema }, 'OK.11.21': { data: cardRegistrationDeletedSchema }, 'ER.02.30': notFound },
     requestExamples: { reference: { summary: 'A card registration reference', value: { reference: cardRef } } },
   },
   {
@@ -287,7 +287,7 @@ export const operations: Operation[] = [
       'The body carries `payload`, a JWT (HS256, signed with your JWT secret) whose `data` claim holds the card reference, the six recurrence fields, the payment, the route and the UTC offset (docs/schedules.md). The same payload again answers with the first reference.',
     auth: 'token',
     body: scheduleRequestSchema,
-    codes: { 'OK.12.00': { data: scheduleCreatedSchema }, 'ER.01.10': {}, 'ER.02.30': {}, 'ER.12.30': {}, 'ER.12.31': {} },
+    codes: { 'OK.12.00': { data: scheduleCreatedSchema }, 'ER.01.10': {}, 'ER.02.30': notFound, 'ER.12.30': {}, 'ER.12.31': {} },
     requestExamples: { payload: { summary: 'A signed payload', value: { payload: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJkYXRhIjp7fX0.c2lnbmF0dXJl' } } },
     successExample: { code: 'OK.12.00', data: { reference: scheduleRef } },
   },
@@ -306,7 +306,7 @@ export const operations: Operation[] = [
       'OK.12.21': { data: scheduleCancelledSchema },
       'OK.11.20': { data: cardRegistrationDeletedSchema },
       'OK.11.21': { data: cardRegistrationDeletedSchema },
-      'ER.02.30': {},
+      'ER.02.30': notFound,
     },
     requestExamples: { schedule: { summary: 'A schedule reference', value: { reference: scheduleRef } } },
     successExample: { code: 'OK.12.20', data: { reference: scheduleRef, timestamp: '2026-11-21T09:15:02.123Z' } },
