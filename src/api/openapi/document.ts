@@ -1,8 +1,9 @@
 import { STATUS_CODES } from 'node:http';
 import { z } from 'zod';
+import type { $ZodType } from 'zod/v4/core';
 import { envelopeTimestampSchema, errorDataSchema, messagesSchema } from '../../schemas/envelope.ts';
 import { catalogue, type StatusCode } from '../catalogue.ts';
-import { type CodeEntry, type Operation, operations } from './operations.ts';
+import { type Auth, type CodeEntry, type Operation, operations } from './operations.ts';
 
 /**
  * The OpenAPI 3.1 document, generated from operations.ts and the zod schemas it names (zod 4's
@@ -30,6 +31,7 @@ export interface OpenApiOperation {
   requestBody?: Record<string, unknown>;
   responses: Record<string, OpenApiResponse>;
   'x-status-codes': { status_code: string; http: number; description: string }[];
+  'x-auth': Auth;
 }
 
 export interface OpenApiResponse {
@@ -79,7 +81,9 @@ export function operationCodes(op: Operation): { code: StatusCode; http: number;
   };
   for (const [code, entry] of Object.entries(op.codes) as [StatusCode, CodeEntry][]) push(code, entry);
   for (const [code, entry] of Object.entries(commonCodes(op)) as [StatusCode, CodeEntry][]) push(code, entry);
-  return out.sort((a, b) => a.http - b.http || a.code.localeCompare(b.code));
+  // Successes first within an HTTP status (a refund's 200 carries both).
+  const rank = (code: string) => (code.startsWith('OK') ? 0 : 1);
+  return out.sort((a, b) => a.http - b.http || rank(a.code) - rank(b.code) || a.code.localeCompare(b.code));
 }
 
 /** The envelope for one HTTP status: `data` is one of the shapes its codes carry. */
@@ -92,7 +96,7 @@ function envelopeFor(http: number, codes: { code: StatusCode; entry: CodeEntry }
       ? shape.extend({ status_code: statusCode, status_description: z.string() }).strict()
       : errorDataSchema.extend({ status_code: statusCode, status_description: z.string() });
   });
-  const data = variants.length === 1 ? variants[0]! : z.union(variants as [z.ZodType, z.ZodType, ...z.ZodType[]]);
+  const data = variants.length === 1 ? variants[0]! : z.union(variants as unknown as [z.ZodType, z.ZodType, ...z.ZodType[]]);
   return z
     .object({
       timestamp: envelopeTimestampSchema,
@@ -109,7 +113,7 @@ class SchemaWriter {
   readonly components: Record<string, JsonSchema> = {};
 
   /** JSON Schema for a zod schema; schemas with a `.meta({ id })` become components referenced by `$ref`. */
-  write(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
+  write(schema: $ZodType, io: 'input' | 'output'): JsonSchema {
     const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as JsonSchema;
     const defs = (json.$defs ?? {}) as Record<string, JsonSchema>;
     for (const [name, def] of Object.entries(defs)) this.components[name] = relink(def) as JsonSchema;
@@ -240,6 +244,7 @@ function operationObject(op: Operation, writer: SchemaWriter): OpenApiOperation 
       : {}),
     responses,
     'x-status-codes': codes.map(({ code, http }) => ({ status_code: code, http, description: catalogue[code].description })),
+    'x-auth': op.auth,
   };
 }
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { $ZodType } from 'zod/v4/core';
 import {
   cardRegistrationCompletedSchema,
   cardRegistrationCreatedSchema,
@@ -54,7 +55,8 @@ export interface Operation {
   auth: Auth;
   pathParams?: z.ZodObject;
   query?: z.ZodObject;
-  body?: z.ZodType;
+  /** The JSON body's schema (zod classic or zod/mini). */
+  body?: $ZodType;
   codes: Partial<Record<StatusCode, CodeEntry>>;
   /** A success that is not the envelope (the dynamic link's `{link}`, the document itself). */
   plainSuccess?: { schema: z.ZodType; description: string; cache?: boolean };
