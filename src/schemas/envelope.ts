@@ -24,4 +24,3 @@ export const errorDataSchema = z.looseObject({ status_code: statusCodeSchema, st
 
 /** The dynamic payment link's success: not the envelope, as the interface shows. */
 export const dynamicLinkReplySchema = z.object({ link: z.url().meta({ description: 'The checkout page to send the customer to.' }) }).strict();
-export type DynamicLinkReply = z.infer<typeof dynamicLinkReplySchema>;

@@ -36,10 +36,6 @@ export const refundRequestSchema = z
   })
   .strict();
 
-/** Wire names of the refund types and states (lower-case in the database). */
-export type RefundTypeName = 'FULL' | 'PARTIAL';
-export type RefundStatusName = 'pending' | 'succeeded' | 'failed';
-
 const decimal = z.string().regex(/^\d+(\.\d+)?$/);
 const refundCommon = {
   refund_id: z.string(),
