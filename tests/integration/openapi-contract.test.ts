@@ -48,6 +48,7 @@ describe('openapi › contract: real responses match the document', () => {
     const res = await contract('GET', '/api/v1/openapi.json', { token: null });
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('public, max-age=300');
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(res.json).toEqual(JSON.parse(JSON.stringify(doc)));
   });
 
