@@ -29,24 +29,47 @@ export const cardRegistrationsQuerySchema = listQuerySchema({
 });
 export type CardRegistrationsQuery = z.infer<typeof cardRegistrationsQuerySchema>;
 
-/** A card registration (GET /card-registrations and /card-registrations/{reference}): never the number. */
-export const cardRegistrationViewSchema = z.object({
-  reference: z.string().describe('The card registration reference (a UUID).'),
-  status: z.enum(['pending', 'active', 'deleted']).describe('pending until the customer enters a card; active; deleted.'),
-  customer: z.object({ name: z.string().nullable().describe('Customer name, as given.'), email: z.string().nullable().describe('Customer e-mail, as given.') }),
-  card: z
-    .object({
-      brand: z.string().nullable().describe('Card brand.'),
-      last4: z.string().nullable().describe('Last four digits.'),
-      exp_month: z.number().int().nullable().describe('Expiry month.'),
-      exp_year: z.number().int().nullable().describe('Expiry year.'),
-    })
-    .nullable()
-    .describe('The registered card; null until one is entered.'),
-  created_at: z.string().describe('When it was created.'),
-  expires_at: z.string().nullable().describe('When the hosted page stops accepting a card (pending only).'),
-  activated_at: z.string().nullable().describe('When the card was registered.'),
-  deleted_at: z.string().nullable().describe('When it was deleted.'),
-});
+const isoTime = z.string().meta({ format: 'date-time' });
+
+/** GET /card-registrations (listed) and /card-registrations/{reference}: state, brand, last 4 and expiry (never the number). */
+export const cardRegistrationViewSchema = z
+  .object({
+    reference: z.uuid(),
+    status: z.enum(['pending', 'active', 'deleted']),
+    customer: z.object({ name: z.string().nullable(), email: z.string().nullable() }).strict(),
+    card: z
+      .object({ brand: z.string().nullable(), last4: z.string().nullable(), exp_month: z.number().int().nullable(), exp_year: z.number().int().nullable() })
+      .strict()
+      .nullable(),
+    created_at: isoTime,
+    expires_at: isoTime.nullable().meta({ description: 'While pending: when the hosted page stops accepting a card.' }),
+    activated_at: isoTime.nullable(),
+    deleted_at: isoTime.nullable(),
+  })
+  .strict()
+  .meta({ id: 'CardRegistration' });
 export type CardRegistrationView = z.infer<typeof cardRegistrationViewSchema>;
 export const cardRegistrationPageSchema = pageSchema(cardRegistrationViewSchema);
+
+export const cardRegistrationReplySchema = z.object({ card_registration: cardRegistrationViewSchema }).strict();
+
+/** POST /card-registrations (OK.11.00): the reference and the hosted page the customer opens. */
+export const cardRegistrationCreatedSchema = z
+  .object({ reference: z.uuid(), link: z.url().meta({ description: 'The hosted page where the customer enters the card.' }), expires_at: isoTime })
+  .strict()
+  .meta({ id: 'CardRegistrationCreated' });
+export type CardRegistrationCreated = z.infer<typeof cardRegistrationCreatedSchema>;
+
+/** DELETE with a card registration reference: OK.11.20 (deleted now, with the schedules it cancelled) or OK.11.21 (deleted before). */
+export const cardRegistrationDeletedSchema = z
+  .object({ reference: z.string(), cancelled_schedules: z.array(z.string()).optional(), timestamp: isoTime })
+  .strict()
+  .meta({ id: 'CardRegistrationDeleted' });
+export type CardRegistrationDeleted = z.infer<typeof cardRegistrationDeletedSchema>;
+
+/** The hosted page's card submission (OK.11.00): where the browser goes next. */
+export const cardRegistrationCompletedSchema = z
+  .object({ reference: z.uuid(), status: z.enum(['pending', 'active', 'deleted']), redirect_url: z.string() })
+  .strict()
+  .meta({ id: 'CardRegistrationCompleted' });
+export type CardRegistrationCompleted = z.infer<typeof cardRegistrationCompletedSchema>;

@@ -5,14 +5,17 @@ import { z } from 'zod';
  * the payment page, or sent by the integrator in a dynamic link body or a card registration).
  * Fields nobody gave are null; `billing_address` is null when no part of it was given.
  */
-export const billingAddressViewSchema = z.object({
-  line1: z.string().nullable().describe('Street address, first line.'),
-  line2: z.string().nullable().describe('Street address, second line.'),
-  city_municipality: z.string().nullable().describe('City or municipality.'),
-  state_province_region: z.string().nullable().describe('State, province or region.'),
-  zip: z.string().nullable().describe('Postal code.'),
-  country_code: z.string().nullable().describe('ISO 3166-1 alpha-2 country code.'),
-});
+export const billingAddressViewSchema = z
+  .object({
+    line1: z.string().nullable().describe('Street address, first line.'),
+    line2: z.string().nullable().describe('Street address, second line.'),
+    city_municipality: z.string().nullable().describe('City or municipality.'),
+    state_province_region: z.string().nullable().describe('State, province or region.'),
+    zip: z.string().nullable().describe('Postal code.'),
+    country_code: z.string().nullable().describe('ISO 3166-1 alpha-2 country code.'),
+  })
+  .strict()
+  .meta({ id: 'BillingAddress' });
 
 export const customerViewSchema = z
   .object({
@@ -23,5 +26,6 @@ export const customerViewSchema = z
     mobile: z.string().nullable().describe('Mobile number with its leading plus sign.'),
     billing_address: billingAddressViewSchema.nullable().describe('Billing (or shipping) address as given; null when none was given.'),
   })
-  .describe('The customer as given on the payment; null fields were not given.');
+  .strict()
+  .meta({ id: 'Customer', description: 'The customer as given on the payment; null fields were not given.' });
 export type CustomerView = z.infer<typeof customerViewSchema>;

@@ -67,42 +67,62 @@ export type EventsQuery = z.infer<typeof eventsQuerySchema>;
 /** The legacy feed's query (with `after`); its default page size stays 50. */
 export type LegacyEventsQuery = { after: string; limit: number; type?: EventsQuery['type'] };
 
-const attemptViewSchema = z.object({
-  attempt: z.number().int().describe('1 for the first delivery.'),
-  started_at: z.string().describe('When it was sent.'),
-  status_code: z.number().int().nullable().describe('The receiver’s HTTP status; null when none came back.'),
-  latency_ms: z.number().int().nullable().describe('How long the receiver took.'),
-  error: z.string().nullable().describe('What went wrong, when it did.'),
-});
+const isoTime = z.string().meta({ format: 'date-time' });
 
-/** An event with its callback and e-mail delivery state (GET /api/v1/events). */
-export const eventViewSchema = z.object({
-  id: z.string().describe('The event id (evt_…); equals the webhook-id header of every delivery.'),
-  type: z.string().describe('The event type, e.g. payment.succeeded.'),
-  created_at: z.string().describe('When it happened.'),
-  data: z.record(z.string(), z.unknown()).describe('What the callback carries (docs/callbacks.md).'),
-  callback: z.object({
-    url: z.string().nullable().describe('Where it is delivered; null when nowhere.'),
-    state: z.enum(['none', 'pending', 'delivered', 'failed']).describe('Delivery state.'),
-    attempts: z.number().int().describe('Delivery attempts so far.'),
-    next_attempt_at: z.string().nullable().describe('When it is tried next (pending only).'),
-    delivered_at: z.string().nullable().describe('When a receiver accepted it.'),
-    attempt_log: z.array(attemptViewSchema).describe('Every attempt, first first.'),
-  }),
-  email: z.object({
-    state: z.enum(['none', 'pending', 'sent', 'failed']).describe('Customer e-mail state.'),
-    attempts: z.number().int().describe('Sending attempts so far.'),
-    next_attempt_at: z.string().nullable().describe('When it is tried next (pending only).'),
-    sent_at: z.string().nullable().describe('When it was sent.'),
-    last_error: z.string().nullable().describe('The last sending error.'),
-  }),
-});
+/** One event with its callback and e-mail delivery state (GET /api/v1/events). */
+export const eventViewSchema = z
+  .object({
+    id: z.string().meta({ description: 'evt_…: equals the `webhook-id` header of its callbacks.' }),
+    type: z.enum(eventTypes),
+    created_at: isoTime,
+    data: z.record(z.string(), z.unknown()).meta({ description: 'The event’s fields, as its callback carries them (docs/callbacks.md).' }),
+    callback: z
+      .object({
+        url: z.string().nullable(),
+        state: z.enum(['none', 'pending', 'delivered', 'failed']),
+        attempts: z.number().int(),
+        next_attempt_at: isoTime.nullable(),
+        delivered_at: isoTime.nullable(),
+        attempt_log: z.array(
+          z
+            .object({
+              attempt: z.number().int(),
+              started_at: isoTime,
+              status_code: z.number().int().nullable(),
+              latency_ms: z.number().int().nullable(),
+              error: z.string().nullable(),
+            })
+            .strict(),
+        ),
+      })
+      .strict(),
+    email: z
+      .object({
+        state: z.enum(['none', 'pending', 'sent', 'failed']),
+        attempts: z.number().int(),
+        next_attempt_at: isoTime.nullable(),
+        sent_at: isoTime.nullable(),
+        last_error: z.string().nullable(),
+      })
+      .strict(),
+  })
+  .strict()
+  .meta({ id: 'Event' });
 export type EventView = z.infer<typeof eventViewSchema>;
+
+/** GET /api/v1/events: the list every endpoint shares, newest first. */
 export const eventPageSchema = pageSchema(eventViewSchema);
 
-/** The legacy feed's page (with `after`): oldest first, `next_after` to continue. */
-export const legacyEventPageSchema = z.object({
-  events: z.array(eventViewSchema).describe('The events, oldest first.'),
-  has_more: z.boolean().describe('Whether more events follow.'),
-  next_after: z.string().nullable().describe('Pass as after for the next page.'),
-});
+/** The legacy feed's page (with `after`): oldest first; pass `next_after` as `after` for the next one. */
+export const legacyEventPageSchema = z
+  .object({ events: z.array(eventViewSchema), has_more: z.boolean(), next_after: z.string().nullable() })
+  .meta({ id: 'LegacyEventPage' });
+export type LegacyEventPageView = z.infer<typeof legacyEventPageSchema>;
+
+/** POST /api/v1/webhook-secret/rotate: the new secret, shown once. */
+export const webhookSecretRotatedSchema = z
+  .object({
+    webhook_secret: z.string().meta({ description: 'The new signing secret (whsec_…); shown only in this response.' }),
+    previous_secret_valid_until: isoTime.meta({ description: 'Until then callbacks carry signatures by both secrets.' }),
+  })
+  .strict();

@@ -13,21 +13,31 @@ export const integratorUpdateSchema = z
 export type IntegratorUpdate = z.infer<typeof integratorUpdateSchema>;
 
 /** GET and PATCH /api/v1/integrator: the account as its owner sees it (never secrets). */
-export const integratorViewSchema = z.object({
-  id: z.string().describe('The integrator id.'),
-  name: z.string().describe('Account name.'),
-  email: z.string().describe('Account e-mail.'),
-  refund_capabilities: z.record(z.string(), z.enum(['full_partial', 'full', 'none'])).describe('Refund types allowed per card brand (`default` for the rest).'),
-  default_callback_url: z.string().nullable().describe('Where events go when nothing else names a callback URL.'),
-  links: z.number().int().describe('How many payment links it has.'),
-  created_at: z.string().describe('When it was created.'),
-});
+export const integratorViewSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    email: z.string(),
+    refund_capabilities: z
+      .record(z.string(), z.enum(['full_partial', 'full', 'none']))
+      .meta({ description: 'Refund types allowed per card brand; `default` applies to brands not listed.' }),
+    default_callback_url: z.string().nullable().meta({ description: 'Where events go when nothing else names a callback URL.' }),
+    links: z.number().int().meta({ description: 'How many payment links the integrator has.' }),
+    created_at: z.string().meta({ format: 'date-time' }),
+  })
+  .strict()
+  .meta({ id: 'Integrator' });
 export type IntegratorView = z.infer<typeof integratorViewSchema>;
 
+export const integratorReplySchema = z.object({ integrator: integratorViewSchema }).strict();
+
 /** POST /api/v1/events/{id}/resend answers with the event's id and its callback state. */
-export const eventResendViewSchema = z.object({
-  event_id: z.string().describe('The event (and webhook-id) being delivered again.'),
-  callback_url: z.string().describe('Where it goes.'),
-  callback_state: z.literal('pending').describe('Queued: the callback worker delivers it at once.'),
-  attempts: z.number().int().describe('Delivery attempts made before this one.'),
-});
+export const eventResendViewSchema = z
+  .object({
+    event_id: z.string().describe('The event (and webhook-id) being delivered again.'),
+    callback_url: z.string().describe('Where it goes.'),
+    callback_state: z.literal('pending').describe('Queued: the callback worker delivers it at once.'),
+    attempts: z.number().int().describe('Delivery attempts made before this one.'),
+  })
+  .strict()
+  .meta({ id: 'EventResend' });

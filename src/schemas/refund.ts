@@ -35,3 +35,28 @@ export const refundRequestSchema = z
       .optional(),
   })
   .strict();
+
+const decimal = z.string().regex(/^\d+(\.\d+)?$/);
+const refundCommon = {
+  refund_id: z.string(),
+  refund_type: z.enum(['FULL', 'PARTIAL']),
+  refund_status: z.enum(['pending', 'succeeded', 'failed']),
+  amount: decimal.meta({ description: 'What this refund returns.' }),
+  refunded_amount: decimal.meta({ description: 'Sum of the payment’s succeeded refunds.' }),
+  refundable_amount: decimal.meta({ description: 'What a later refund may still return.' }),
+  currency: z.string(),
+};
+
+/** POST /refund's data on OK.02.00 (FULL) and OK.04.00 (PARTIAL). */
+export const refundReplySchema = z
+  .object({ transaction_id: z.string(), ...refundCommon })
+  .strict()
+  .meta({ id: 'RefundResult' });
+export type RefundReplyData = z.infer<typeof refundReplySchema>;
+
+/** POST /refund's data on ER.20.26 (HTTP 200): the acquirer refused; the refund is recorded as failed. */
+export const refundDeclinedSchema = z
+  .object({ ...refundCommon, failure_code: z.string().nullable(), failure_message: z.string().nullable() })
+  .strict()
+  .meta({ id: 'RefundDeclined' });
+export type RefundDeclinedData = z.infer<typeof refundDeclinedSchema>;

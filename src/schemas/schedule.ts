@@ -57,6 +57,65 @@ export const referenceBodySchema = z
   .object({ reference: z.string({ error: 'is required: a schedule or card registration reference' }).trim().min(1, 'is required').max(100) })
   .strict();
 
+const isoTime = z.string().meta({ format: 'date-time' });
+const decimal = z.string().regex(/^\d+(\.\d+)?$/);
+
+/** POST /schedule (OK.12.00). */
+export const scheduleCreatedSchema = z.object({ reference: z.string().meta({ description: 'The schedule reference (sch_…).' }) }).strict();
+
+/** DELETE /schedule with a schedule reference: OK.12.20 (cancelled now) or OK.12.21 (cancelled before). */
+export const scheduleCancelledSchema = z.object({ reference: z.string(), timestamp: isoTime }).strict().meta({ id: 'ScheduleCancelled' });
+export type ScheduleCancelled = z.infer<typeof scheduleCancelledSchema>;
+
+/** GET /schedules/{reference} (and, without runs, GET /api/v1/schedules): times are in the schedule's own UTC offset. */
+export const scheduleViewSchema = z
+  .object({
+    reference: z.string(),
+    status: z.enum(['active', 'suspended', 'cancelled']),
+    card_registration_reference: z.string(),
+    recurrence: z.record(z.string(), z.string()).meta({ description: 'The six recurrence fields exactly as given.' }),
+    time_offset: z.string(),
+    amount: decimal,
+    currency: z.string(),
+    description: z.string().nullable(),
+    merchant_reference_id: z.string().nullable(),
+    other_references: z.array(z.string()),
+    notify_user: z.boolean(),
+    customer: customerViewSchema.nullable().meta({ description: 'The customer of the registered card.' }),
+    next_run_at: isoTime.nullable(),
+    consecutive_failures: z.number().int(),
+    created_at: isoTime.nullable(),
+    cancelled_at: isoTime.nullable(),
+    suspended_at: isoTime.nullable(),
+    runs: z.array(
+      z
+        .object({
+          id: z.string(),
+          due_at: isoTime.nullable(),
+          status: z.enum(['pending', 'retrying', 'succeeded', 'failed', 'cancelled']),
+          attempts: z.number().int(),
+          next_attempt_at: isoTime.nullable(),
+          transaction_id: z.string().nullable(),
+          transaction_status: z.enum(['succeeded', 'failed']).nullable(),
+          refunded_amount: decimal.nullable(),
+          failure_code: z.string().nullable(),
+          failure_message: z.string().nullable(),
+          completed_at: isoTime.nullable(),
+        })
+        .strict(),
+    ),
+  })
+  .strict()
+  .meta({ id: 'Schedule' });
+export type ScheduleView = z.infer<typeof scheduleViewSchema>;
+
+export const scheduleReplySchema = z.object({ schedule: scheduleViewSchema }).strict();
+
+/** A schedule as listed (GET /api/v1/schedules): its state and terms, without its runs. */
+export const scheduleListItemSchema = scheduleViewSchema.omit({ runs: true }).strict().meta({ id: 'ScheduleListItem' });
+export type ScheduleListItem = z.infer<typeof scheduleListItemSchema>;
+export const schedulePageSchema = pageSchema(scheduleListItemSchema);
+
 /** GET /api/v1/schedules. */
 export const schedulesQuerySchema = listQuerySchema({
   status: z
@@ -69,36 +128,16 @@ export const schedulesQuerySchema = listQuerySchema({
 });
 export type SchedulesQuery = z.infer<typeof schedulesQuerySchema>;
 
-/** A schedule as listed (GET /api/v1/schedules): its state and terms, without its runs. */
-export const scheduleListItemSchema = z.object({
-  reference: z.string().describe('The schedule reference (sch_…).'),
-  status: z.enum(['active', 'suspended', 'cancelled']).describe('active, suspended (too many failed runs) or cancelled.'),
-  card_registration_reference: z.string().describe('The registered card it charges.'),
-  recurrence: z.record(z.string(), z.string()).describe('The recurrence fields as given (second … month).'),
-  time_offset: z.string().describe('The UTC offset its times are given in.'),
-  amount: z.string().describe('Amount of each charge, decimal string.'),
-  currency: z.string().describe('ISO 4217 code.'),
-  description: z.string().nullable().describe('Payment description.'),
-  merchant_reference_id: z.string().nullable().describe('The integrator’s own reference.'),
-  other_references: z.array(z.string()).describe('Additional references, as given.'),
-  notify_user: z.boolean().describe('Whether the customer is e-mailed about charges.'),
-  customer: customerViewSchema.nullable().describe('The customer of the registered card.'),
-  next_run_at: z.string().nullable().describe('When it charges next (in its time_offset); null unless active.'),
-  consecutive_failures: z.number().int().describe('Failed occurrences in a row.'),
-  created_at: z.string().nullable().describe('When it was created.'),
-  cancelled_at: z.string().nullable().describe('When it was cancelled.'),
-  suspended_at: z.string().nullable().describe('When it was suspended.'),
-});
-export type ScheduleListItem = z.infer<typeof scheduleListItemSchema>;
-export const schedulePageSchema = pageSchema(scheduleListItemSchema);
-
 /** POST /api/v1/schedules/{reference}/run (sandbox only): the occurrence charged now. */
-export const scheduleRunNowViewSchema = z.object({
-  reference: z.string().describe('The schedule.'),
-  run_id: z.string().describe('The occurrence charged now.'),
-  due_at: z.string().describe('The occurrence’s due time (in the schedule’s time_offset).'),
-  outcome: z.enum(['succeeded', 'retrying', 'failed', 'suspended', 'already_recorded']).describe('How the charge ended, as the scheduler records it.'),
-  transaction_id: z.string().nullable().describe('The transaction recorded for it.'),
-  next_run_at: z.string().nullable().describe('The following occurrence.'),
-});
+export const scheduleRunNowViewSchema = z
+  .object({
+    reference: z.string().describe('The schedule.'),
+    run_id: z.string().describe('The occurrence charged now.'),
+    due_at: z.string().describe('The occurrence’s due time (in the schedule’s time_offset).'),
+    outcome: z.enum(['succeeded', 'retrying', 'failed', 'suspended', 'already_recorded']).describe('How the charge ended, as the scheduler records it.'),
+    transaction_id: z.string().nullable().describe('The transaction recorded for it.'),
+    next_run_at: z.string().nullable().describe('The following occurrence.'),
+  })
+  .strict()
+  .meta({ id: 'ScheduleRunNow' });
 export type ScheduleRunNowView = z.infer<typeof scheduleRunNowViewSchema>;

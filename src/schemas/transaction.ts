@@ -7,6 +7,9 @@ import { emailFilter, listQuerySchema, pageSchema, referenceFilter } from './pag
  * integrators reconcile it. Amounts are exact decimal strings in the payment's currency; times
  * are ISO 8601 UTC.
  */
+const decimal = z.string().regex(/^\d+(\.\d+)?$/);
+const isoTime = z.string().meta({ format: 'date-time' });
+
 export const transactionRefundStates = ['not_refunded', 'partially_refunded', 'refunded'] as const;
 export type TransactionRefundState = (typeof transactionRefundStates)[number];
 
@@ -17,52 +20,60 @@ export const cardViewSchema = z
     exp_month: z.number().int().nullable().describe('Expiry month (1–12), when known.'),
     exp_year: z.number().int().nullable().describe('Expiry year, when known.'),
   })
+  .strict()
   .describe('The card: brand, last 4 and expiry only, never the number.');
 
-export const refundViewSchema = z.object({
-  refund_id: z.string().describe('The refund id (rfd_…).'),
-  refund_type: z.enum(['FULL', 'PARTIAL']).describe('FULL or PARTIAL.'),
-  status: z.enum(['pending', 'succeeded', 'failed']).describe('pending while the acquirer answers; then succeeded or failed.'),
-  amount: z.string().describe('Refunded amount, decimal string.'),
-  currency: z.string().describe('ISO 4217 code.'),
-  reason: z.string().describe('Why it was refunded, as given.'),
-  notify_user: z.boolean().describe('Whether the customer is e-mailed.'),
-  acquirer_reference: z.string().nullable().describe('The acquirer’s id for the refund.'),
-  failure_code: z.string().nullable().describe('Why it failed, when it did.'),
-  failure_message: z.string().nullable().describe('Why it failed, in words.'),
-  created_at: z.string().describe('When it was requested (ISO 8601).'),
-  succeeded_at: z.string().nullable().describe('When it succeeded.'),
-  failed_at: z.string().nullable().describe('When it failed.'),
-});
+export const refundViewSchema = z
+  .object({
+    refund_id: z.string().describe('The refund id (rfd_…).'),
+    refund_type: z.enum(['FULL', 'PARTIAL']).describe('FULL or PARTIAL.'),
+    status: z.enum(['pending', 'succeeded', 'failed']).describe('pending while the acquirer answers; then succeeded or failed.'),
+    amount: decimal.describe('Refunded amount, decimal string.'),
+    currency: z.string().describe('ISO 4217 code.'),
+    reason: z.string().describe('Why it was refunded, as given.'),
+    notify_user: z.boolean().describe('Whether the customer is e-mailed.'),
+    acquirer_reference: z.string().nullable().describe('The acquirer’s id for the refund.'),
+    failure_code: z.string().nullable().describe('Why it failed, when it did.'),
+    failure_message: z.string().nullable().describe('Why it failed, in words.'),
+    created_at: isoTime.describe('When it was requested (ISO 8601).'),
+    succeeded_at: isoTime.nullable().describe('When it succeeded.'),
+    failed_at: isoTime.nullable().describe('When it failed.'),
+  })
+  .strict()
+  .meta({ id: 'Refund' });
 export type RefundView = z.infer<typeof refundViewSchema>;
 
-export const transactionViewSchema = z.object({
-  transaction_id: z.string().describe('The transaction id (txn_…), the spec’s transaction_id.'),
-  status: z.enum(['succeeded', 'failed']).describe('Whether the charge succeeded.'),
-  refund_state: z.enum(transactionRefundStates).describe('not_refunded, partially_refunded or refunded.'),
-  amount: z.string().describe('Charged amount, decimal string.'),
-  currency: z.string().describe('ISO 4217 code.'),
-  refunded_amount: z.string().describe('Sum of succeeded refunds.'),
-  pending_refund_amount: z.string().describe('Held by refunds still waiting for the acquirer.'),
-  refundable_amount: z.string().describe('What a new refund may still return: amount − refunded − pending.'),
-  refund_count: z.number().int().describe('How many refunds were requested.'),
-  description: z.string().nullable().describe('Payment description.'),
-  merchant_reference_id: z.string().nullable().describe('The integrator’s own reference.'),
-  other_references: z.array(z.string()).describe('Additional references, as given.'),
-  link: z.string().nullable().describe('Slug of the payment link it was paid through; null for scheduled charges.'),
-  schedule_reference: z.string().nullable().describe('The schedule it was charged by (sch_…); null for link payments.'),
-  customer: customerViewSchema.nullable().describe('Who paid, as given; null when nothing was given.'),
-  card: cardViewSchema.nullable(),
-  failure_code: z.string().nullable().describe('Why the charge failed, when it did.'),
-  failure_message: z.string().nullable().describe('Why the charge failed, in words.'),
-  created_at: z.string().describe('When it was recorded (ISO 8601).'),
-  paid_at: z.string().nullable().describe('When it succeeded.'),
-  failed_at: z.string().nullable().describe('When it failed.'),
-  refunded_at: z.string().nullable().describe('When it became wholly refunded.'),
-  refunds: z.array(refundViewSchema).describe('Its refunds, oldest first.'),
-});
+export const transactionViewSchema = z
+  .object({
+    transaction_id: z.string().describe('The transaction id (txn_…), the spec’s transaction_id.'),
+    status: z.enum(['succeeded', 'failed']).describe('Whether the charge succeeded.'),
+    refund_state: z.enum(transactionRefundStates).describe('not_refunded, partially_refunded or refunded.'),
+    amount: decimal.describe('Charged amount, decimal string.'),
+    currency: z.string().describe('ISO 4217 code.'),
+    refunded_amount: decimal.describe('Sum of succeeded refunds.'),
+    pending_refund_amount: decimal.describe('Held by refunds still waiting for the acquirer.'),
+    refundable_amount: decimal.describe('What a new refund may still return: amount − refunded − pending.'),
+    refund_count: z.number().int().describe('How many refunds were requested.'),
+    description: z.string().nullable().describe('Payment description.'),
+    merchant_reference_id: z.string().nullable().describe('The integrator’s own reference.'),
+    other_references: z.array(z.string()).describe('Additional references, as given.'),
+    link: z.string().nullable().describe('Slug of the payment link it was paid through; null for scheduled charges.'),
+    schedule_reference: z.string().nullable().describe('The schedule it was charged by (sch_…); null for link payments.'),
+    customer: customerViewSchema.nullable().describe('Who paid, as given; null when nothing was given.'),
+    card: cardViewSchema.nullable(),
+    failure_code: z.string().nullable().describe('Why the charge failed, when it did.'),
+    failure_message: z.string().nullable().describe('Why the charge failed, in words.'),
+    created_at: isoTime.describe('When it was recorded (ISO 8601).'),
+    paid_at: isoTime.nullable().describe('When it succeeded.'),
+    failed_at: isoTime.nullable().describe('When it failed.'),
+    refunded_at: isoTime.nullable().describe('When it became wholly refunded.'),
+    refunds: z.array(refundViewSchema).describe('Its refunds, oldest first.'),
+  })
+  .strict()
+  .meta({ id: 'Transaction' });
 export type TransactionView = z.infer<typeof transactionViewSchema>;
 
+export const transactionReplySchema = z.object({ transaction: transactionViewSchema }).strict();
 /** GET /api/v1/transactions. */
 export const transactionsQuerySchema = listQuerySchema({
   status: z.enum(['succeeded', 'failed'], { error: 'must be succeeded or failed' }).optional().describe('Only transactions in this state.'),

@@ -5,6 +5,7 @@ import { linkPageSchema } from '../../src/schemas/link.ts';
 import { schedulePageSchema } from '../../src/schemas/schedule.ts';
 import { refundPageSchema, transactionPageSchema } from '../../src/schemas/transaction.ts';
 import { call, defaultSeed, OTHER_TOKEN, TEST_TOKEN, useServedApp } from '../support/app.ts';
+import { CARD_EXPIRY } from '../support/cards.ts';
 import { CARDS, createPayment } from '../support/payments.ts';
 import { scheduleData, signSchedule, testClock } from '../support/schedules.ts';
 
@@ -123,7 +124,7 @@ describe('lists › who paid', () => {
     const session = /&quot;session&quot;:\[0,&quot;([^&]+)&quot;\]/.exec(html)![1]!;
     const body = {
       session,
-      card: { number: CARDS.visa, expiry: '12/30', cvc: '123', name: 'Maria Santos' },
+      card: { number: CARDS.visa, expiry: CARD_EXPIRY, cvc: '123', name: 'Maria Santos' },
       fields: {
         'customer.first_name': 'Maria',
         'customer.last_name': 'Santos',

@@ -1,7 +1,7 @@
 import type { CardRegistration } from '../../db/schema.ts';
 import type { CardDeletion } from '../../domain/cards/service.ts';
 import type { Page } from '../../domain/pagination.ts';
-import type { CardRegistrationView } from '../../schemas/card-registration.ts';
+import type { CardRegistrationCompleted, CardRegistrationCreated, CardRegistrationDeleted, CardRegistrationView } from '../../schemas/card-registration.ts';
 import type { PageView } from '../../schemas/pagination.ts';
 import type { StatusCode } from '../../status-codes.ts';
 import { pageView } from './pagination.ts';
@@ -21,18 +21,18 @@ export function registrationView(row: CardRegistration): CardRegistrationView {
 }
 
 /** POST /card-registrations: the reference and the hosted page the customer opens. */
-export function presentCreatedRegistration(created: { reference: string; link: string; expiresAt: Date }) {
+export function presentCreatedRegistration(created: { reference: string; link: string; expiresAt: Date }): { code: 'OK.11.00'; data: CardRegistrationCreated } {
   return { code: 'OK.11.00' as const, data: { reference: created.reference, link: created.link, expires_at: created.expiresAt.toISOString() } };
 }
 
 /** DELETE with a card registration reference (spec §4.2): OK.11.20, or OK.11.21 when deleted before. */
-export function presentDeletion(d: CardDeletion): { code: StatusCode; data: Record<string, unknown> } {
+export function presentDeletion(d: CardDeletion): { code: StatusCode; data: CardRegistrationDeleted } {
   if (!d.deletedNow) return { code: 'OK.11.21', data: { reference: d.registration.reference, timestamp: d.at.toISOString() } };
   return { code: 'OK.11.20', data: { reference: d.registration.reference, cancelled_schedules: d.cancelledSchedules, timestamp: d.at.toISOString() } };
 }
 
 /** The hosted page's card submission: where the browser goes next. */
-export function presentCompletedRegistration(row: CardRegistration, token: string) {
+export function presentCompletedRegistration(row: CardRegistration, token: string): { code: 'OK.11.00'; data: CardRegistrationCompleted } {
   return {
     code: 'OK.11.00' as const,
     data: { reference: row.reference, status: row.status, redirect_url: row.returnUrl ?? `/register/${encodeURIComponent(token)}` },

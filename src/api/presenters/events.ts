@@ -5,7 +5,7 @@ import type { DomainEvent } from '../../domain/notifications/domain-events.ts';
 import type { EventPage, EventWithAttempts } from '../../domain/notifications/events.ts';
 import type { Page } from '../../domain/pagination.ts';
 import { formatInOffset } from '../../domain/schedules/recurrence.ts';
-import type { EventPayload, EventView } from '../../schemas/events.ts';
+import type { EventPayload, EventView, LegacyEventPageView } from '../../schemas/events.ts';
 import type { eventResendViewSchema } from '../../schemas/integrator.ts';
 import type { PageView } from '../../schemas/pagination.ts';
 import { pageView } from './pagination.ts';
@@ -86,6 +86,8 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 function eventView(row: OutboxEvent, attempts: WebhookAttempt[]): EventView {
   return {
     ...eventPayload(row),
+    // Rows are written only by the domain's typed events.
+    type: row.type as EventView['type'],
     callback: {
       url: row.callbackUrl,
       state: row.callbackState,
@@ -119,7 +121,7 @@ export const eventPageView = (page: Page<EventWithAttempts>): PageView<EventView
   );
 
 /** The legacy feed (with `after`); `next_after` is the last event's id, to pass as `after` for the next page. */
-export function legacyEventPageView(page: EventPage) {
+export function legacyEventPageView(page: EventPage): LegacyEventPageView {
   return {
     events: page.events.map(({ event, attempts }) => eventView(event, attempts)),
     has_more: page.hasMore,

@@ -3,12 +3,13 @@ import type { Messages } from '../../domain/errors.ts';
 import { formatDecimal } from '../../domain/money.ts';
 import { balances } from '../../domain/refunds/rules.ts';
 import type { RefundOutcome } from '../../domain/refunds/service.ts';
+import type { RefundDeclinedData, RefundReplyData } from '../../schemas/refund.ts';
 import type { StatusCode } from '../../status-codes.ts';
 import { customerView } from './customers.ts';
 
 export interface RefundReply {
   code: StatusCode;
-  data: Record<string, unknown>;
+  data: RefundReplyData | RefundDeclinedData;
   messages?: Messages;
 }
 
@@ -16,7 +17,7 @@ export interface RefundReply {
 export function presentRefund({ refund, payment }: RefundOutcome): RefundReply {
   const common = {
     refund_id: refund.id,
-    refund_type: refund.type.toUpperCase(),
+    refund_type: refund.type === 'full' ? ('FULL' as const) : ('PARTIAL' as const),
     refund_status: refund.status,
     amount: formatDecimal(refund.amountMinor, refund.currency),
   };

@@ -4,18 +4,18 @@ import { formatInOffset, parseTimeOffset } from '../../domain/schedules/recurren
 import type { RunNowResult } from '../../domain/schedules/runner.ts';
 import type { ScheduleCancellation, ScheduleListRecord, ScheduleRecord } from '../../domain/schedules/service.ts';
 import type { PageView } from '../../schemas/pagination.ts';
-import type { ScheduleListItem, ScheduleRunNowView } from '../../schemas/schedule.ts';
+import type { ScheduleCancelled, ScheduleListItem, ScheduleRunNowView, ScheduleView } from '../../schemas/schedule.ts';
 import type { StatusCode } from '../../status-codes.ts';
 import { customerView } from './customers.ts';
 import { pageView } from './pagination.ts';
 
 /** DELETE /schedule with a schedule reference: OK.12.20, or OK.12.21 when it was cancelled before. */
-export function presentCancellation(c: ScheduleCancellation): { code: StatusCode; data: Record<string, unknown> } {
+export function presentCancellation(c: ScheduleCancellation): { code: StatusCode; data: ScheduleCancelled } {
   return { code: c.cancelledNow ? 'OK.12.20' : 'OK.12.21', data: { reference: c.reference, timestamp: c.at.toISOString() } };
 }
 
 /** GET /schedules/{reference}: state, the recurrence as given, the next run and the runs, in the schedule's own UTC offset. */
-export function scheduleView({ schedule: row, runs, customer }: ScheduleRecord) {
+export function scheduleView({ schedule: row, runs, customer }: ScheduleRecord): ScheduleView {
   const offset = parseTimeOffset(row.timeOffset) ?? 0;
   const at = (d: Date | null) => (d ? formatInOffset(d, offset) : null);
   return {

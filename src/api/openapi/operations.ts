@@ -1,0 +1,385 @@
+import { z } from 'zod';
+import type { $ZodType } from 'zod/v4/core';
+import {
+  cardRegistrationCompletedSchema,
+  cardRegistrationCreatedSchema,
+  cardRegistrationCreateSchema,
+  cardRegistrationDeletedSchema,
+  cardRegistrationReplySchema,
+} from '../../schemas/card-registration.ts';
+import { checkoutSubmissionSchema } from '../../schemas/checkout.ts';
+import { paymentDeclinedSchema, paymentSucceededSchema } from '../../schemas/checkout-reply.ts';
+import { dynamicLinkBodySchema } from '../../schemas/dynamic-link.ts';
+import { dynamicLinkReplySchema } from '../../schemas/envelope.ts';
+import { eventPageSchema, eventsQuerySchema, legacyEventPageSchema, webhookSecretRotatedSchema } from '../../schemas/events.ts';
+import { integratorReplySchema } from '../../schemas/integrator.ts';
+import { refundDeclinedSchema, refundReplySchema, refundRequestSchema } from '../../schemas/refund.ts';
+import { referenceBodySchema, scheduleCancelledSchema, scheduleCreatedSchema, scheduleReplySchema, scheduleRequestSchema } from '../../schemas/schedule.ts';
+import { transactionReplySchema } from '../../schemas/transaction.ts';
+import type { StatusCode } from '../../status-codes.ts';
+
+/**
+ * Every operation paylink serves, one entry each: the OpenAPI document (document.ts), the
+ * reference page (/docs/api) and the typed client (clients/typescript) are generated from this
+ * list and the zod schemas it names. A contract test fails when a route under src/pages/api/v1
+ * has no entry here, and checks real responses against what an entry says.
+ *
+ * `codes` lists the status codes the operation itself answers with and the `data` each carries;
+ * the codes every operation of its kind can return (authentication, body parsing, idempotency,
+ * rate limits, 500) are added by document.ts from `auth`, `body` and the method.
+ */
+export type Auth =
+  /** `Authorization: <token>` (or `Bearer <token>`). */
+  | 'token'
+  /** The integrator's token in the body field `key` (the dynamic payment link). */
+  | 'link-key'
+  /** Paylink's own payment pages (same-origin JSON, no credential; the page's token is the capability). */
+  | 'browser'
+  | 'none';
+
+export interface CodeEntry {
+  /** Fields of `data` beside status_code and status_description; a list when the code carries one of several shapes. */
+  data?: z.ZodObject | readonly z.ZodObject[];
+  /** When the code is answered with another HTTP status than the catalogue's default (ER.02.30 → 404). */
+  http?: number;
+}
+
+export interface Operation {
+  method: 'get' | 'post' | 'patch' | 'delete';
+  /** OpenAPI path: `/api/v1/transactions/{transaction_id}`. */
+  path: string;
+  operationId: string;
+  tag: 'Payment links' | 'Refunds' | 'Transactions' | 'Card registrations' | 'Schedules' | 'Events and callbacks' | 'Account' | 'Payment pages' | 'Meta';
+  summary: string;
+  description: string;
+  auth: Auth;
+  pathParams?: z.ZodObject;
+  query?: z.ZodObject;
+  /** The JSON body's schema (zod classic or zod/mini). */
+  body?: $ZodType;
+  codes: Partial<Record<StatusCode, CodeEntry>>;
+  /** A success that is not the envelope (the dynamic link's `{link}`, the document itself). */
+  plainSuccess?: { schema: z.ZodType; description: string; cache?: boolean };
+  /** Named request bodies, first one shown first; lenient variants the interface allows are examples too. */
+  requestExamples?: Record<string, { summary: string; value: unknown }>;
+  /** The `data` of a typical success (status_code and status_description are added). */
+  successExample?: { code: StatusCode; data?: Record<string, unknown> };
+}
+
+const notFound: CodeEntry = { http: 404 };
+const txnId = 'txn_5f0c7d0e3b1a4c2e9d8f7a6b5c4d3e2f';
+const cardRef = '6f1c1b0e-8a53-4d0e-9d0e-2f5b2a1c9e11';
+const scheduleRef = 'sch_0c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f';
+
+export const operations: Operation[] = [
+  {
+    method: 'post',
+    path: '/pay/{slug}',
+    operationId: 'createDynamicLink',
+    tag: 'Payment links',
+    summary: 'Create a checkout from a dynamic payment link',
+    description:
+      'POST payment data to the link\'s own address with your API token in `key` (no Authorization header); the answer is `{ "link" }`, the checkout page to send the customer to, not the envelope. Fields the link marks as system-filled are shown read-only. Which fields are required depends on the link (docs/payment-links.md).',
+    auth: 'link-key',
+    pathParams: z.object({ slug: z.string().meta({ description: 'The payment link’s address, e.g. acme-books.' }) }),
+    body: dynamicLinkBodySchema,
+    codes: { 'ER.02.30': {}, 'ER.03.10': {} },
+    plainSuccess: { schema: dynamicLinkReplySchema, description: 'The checkout page to send the customer to.' },
+    requestExamples: {
+      full: {
+        summary: 'Customer and payment data, notify_user as a boolean',
+        value: {
+          key: 'acme_live_token_change_me_0123456789abcdef',
+          customer: {
+            first_name: 'Ana',
+            last_name: 'Reyes',
+            billing_address: { line1: '12 Mabini St', city_municipality: 'Makati', zip: '1200', state_province_region: 'Metro Manila', country_code: 'PH' },
+            contact: { email: 'ana@example.com', mobile: '+639171234567' },
+          },
+          payment: { description: 'Order 1001', amount: 250, currency: 'PHP', merchant_reference_id: 'INV-1001' },
+          route: { callback_url: 'https://shop.example/paylink', notify_user: true },
+        },
+      },
+      lenient: {
+        summary: 'The amount as a string, notify_user as "true" (both accepted)',
+        value: {
+          key: 'acme_live_token_change_me_0123456789abcdef',
+          payment: { description: 'Order 1002', amount: '250.00', currency: 'PHP' },
+          route: { notify_user: 'true' },
+        },
+      },
+    },
+  },
+  {
+    method: 'post',
+    path: '/checkout/{token}/pay',
+    operationId: 'payCheckout',
+    tag: 'Payment pages',
+    summary: 'Pay a checkout with a card (the checkout page’s form)',
+    description:
+      'What the checkout page sends when the customer pays: the card and the customer fields the page asks for. Same-origin JSON only: a request from another site’s page is refused (ER.02.44). A decline is HTTP 200 with ER.03.30.',
+    auth: 'browser',
+    pathParams: z.object({ token: z.string().meta({ description: 'The checkout token from the dynamic link’s `link`.' }) }),
+    body: checkoutSubmissionSchema,
+    codes: {
+      'OK.03.00': { data: paymentSucceededSchema },
+      'ER.03.30': { data: paymentDeclinedSchema },
+      'ER.02.30': {},
+      'ER.03.20': {},
+      'ER.03.21': {},
+      'ER.03.22': {},
+      'ER.03.23': {},
+      'ER.03.24': {},
+      'ER.03.25': {},
+    },
+    requestExamples: {
+      card: {
+        summary: 'A sandbox card that succeeds',
+        value: { fields: {}, card: { number: '4242 4242 4242 4242', expiry: '12 / 30', cvc: '123', name: 'Ana Reyes' } },
+      },
+    },
+    successExample: { code: 'OK.03.00', data: { transaction_id: txnId, redirect_url: '/checkout/Jx7Kq2mX9pL4wQ' } },
+  },
+  {
+    method: 'post',
+    path: '/pay/{slug}/pay',
+    operationId: 'payStaticLink',
+    tag: 'Payment pages',
+    summary: 'Pay a static payment link with a card (the link page’s form)',
+    description:
+      'What the static link page sends when the customer pays: `session` (the page’s ticket), the amount on an open-amount link, the customer fields and the card. Same-origin JSON only.',
+    auth: 'browser',
+    pathParams: z.object({ slug: z.string() }),
+    body: checkoutSubmissionSchema,
+    codes: {
+      'OK.03.00': { data: paymentSucceededSchema },
+      'ER.03.30': { data: paymentDeclinedSchema },
+      'ER.02.30': {},
+      'ER.03.10': {},
+      'ER.03.22': {},
+      'ER.03.23': {},
+      'ER.03.24': {},
+      'ER.03.25': {},
+    },
+  },
+  {
+    method: 'post',
+    path: '/register/{token}/card',
+    operationId: 'submitRegistrationCard',
+    tag: 'Payment pages',
+    summary: 'Register a card (the hosted card registration page’s form)',
+    description: 'What the hosted card page sends: the card. The sandbox verifies it; the registration becomes active (OK.11.00) or stays pending (ER.11.30).',
+    auth: 'browser',
+    pathParams: z.object({ token: z.string().meta({ description: 'The token in the card registration’s `link`.' }) }),
+    body: z.object({ fields: z.record(z.string(), z.string()).optional(), card: checkoutSubmissionSchema.shape.card }),
+    codes: { 'OK.11.00': { data: cardRegistrationCompletedSchema }, 'ER.11.30': {}, 'ER.02.30': { http: 404 }, 'ER.03.21': {}, 'ER.03.23': {} },
+    requestExamples: {
+      card: { summary: 'A sandbox card', value: { fields: {}, card: { number: '4242424242424242', expiry: '12/30', cvc: '123', name: 'Ana Reyes' } } },
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/refund',
+    operationId: 'refundPayment',
+    tag: 'Refunds',
+    summary: 'Refund a payment, in full or in part',
+    description:
+      'Without `amount`: a FULL refund of everything still refundable (OK.02.00). With `amount`: a PARTIAL refund (OK.04.00). Business refusals arrive with HTTP 200 and an ER.20.xx code: decide from `data.status_code` as well as the HTTP status.',
+    auth: 'token',
+    body: refundRequestSchema,
+    codes: {
+      'OK.02.00': { data: refundReplySchema },
+      'OK.04.00': { data: refundReplySchema },
+      'ER.20.20': {},
+      'ER.20.21': {},
+      'ER.20.22': {},
+      'ER.20.23': {},
+      'ER.20.24': {},
+      'ER.20.25': {},
+      'ER.20.26': { data: refundDeclinedSchema },
+      'ER.02.30': notFound,
+    },
+    requestExamples: {
+      partial: {
+        summary: 'PARTIAL: amount as a string, notify_user as a boolean',
+        value: { transaction_id: txnId, notify_user: true, reason: 'Damaged box', amount: '12.50' },
+      },
+      partialNumber: {
+        summary: 'PARTIAL: amount as a number, notify_user as text (both accepted)',
+        value: { transaction_id: txnId, notify_user: 'false', reason: 'Damaged box', amount: 12.5 },
+      },
+      full: { summary: 'FULL: no amount', value: { transaction_id: txnId, notify_user: 'true', reason: 'Order cancelled' } },
+    },
+    successExample: {
+      code: 'OK.04.00',
+      data: {
+        transaction_id: txnId,
+        refund_id: 'rfd_1a2b3c4d5e6f',
+        refund_type: 'PARTIAL',
+        refund_status: 'succeeded',
+        amount: '12.50',
+        refunded_amount: '12.50',
+        refundable_amount: '237.50',
+        currency: 'PHP',
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/transactions/{transaction_id}',
+    operationId: 'getTransaction',
+    tag: 'Transactions',
+    summary: 'A payment with its refunds, amounts and states',
+    description: 'For reconciliation: what was paid, refunded, is pending and may still be refunded, with every refund.',
+    auth: 'token',
+    pathParams: z.object({ transaction_id: z.string().meta({ description: 'txn_…' }) }),
+    codes: { 'OK.00.00': { data: transactionReplySchema }, 'ER.02.30': notFound },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/card-registrations',
+    operationId: 'createCardRegistration',
+    tag: 'Card registrations',
+    summary: 'Start a card registration',
+    description: 'Returns the registration `reference` (a UUID, what a schedule names) and `link`, the hosted page where the customer enters the card.',
+    auth: 'token',
+    body: cardRegistrationCreateSchema,
+    codes: { 'OK.11.00': { data: cardRegistrationCreatedSchema }, 'ER.02.30': {} },
+    requestExamples: {
+      customer: {
+        summary: 'Whose card it is, and where to send them afterwards',
+        value: { customer: { name: 'Ana Reyes', email: 'ana@example.com' }, return_url: 'https://shop.example/done' },
+      },
+    },
+    successExample: {
+      code: 'OK.11.00',
+      data: { reference: cardRef, link: 'http://127.0.0.1:4321/register/Jx7Kq2mX9pL4wQ', expires_at: '2026-11-22T09:15:02.123Z' },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/card-registrations/{reference}',
+    operationId: 'getCardRegistration',
+    tag: 'Card registrations',
+    summary: 'A card registration: state, brand, last 4 and expiry',
+    description: 'Never the card number. `pending` until the customer completes the hosted page, then `active`; `deleted` after DELETE.',
+    auth: 'token',
+    pathParams: z.object({ reference: z.string().meta({ description: 'The registration’s UUID.' }) }),
+    codes: { 'OK.00.00': { data: cardRegistrationReplySchema }, 'ER.02.30': notFound },
+  },
+  {
+    method: 'delete',
+    path: '/api/v1/card-registration',
+    operationId: 'deleteCardRegistration',
+    tag: 'Card registrations',
+    summary: 'Delete a card registration and cancel its schedules',
+    description: 'OK.11.20 when deleted now (with the schedules it cancelled), OK.11.21 when it was deleted before.',
+    auth: 'token',
+    body: referenceBodySchema,
+    codes: { 'OK.11.20': { data: cardRegistrationDeletedSchema }, 'OK.11.21': { data: cardRegistrationDeletedSchema }, 'ER.02.30': notFound },
+    requestExamples: { reference: { summary: 'A card registration reference', value: { reference: cardRef } } },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/schedule',
+    operationId: 'createSchedule',
+    tag: 'Schedules',
+    summary: 'Schedule recurring charges of a registered card',
+    description:
+      'The body carries `payload`, a JWT (HS256, signed with your JWT secret) whose `data` claim holds the card reference, the six recurrence fields, the payment, the route and the UTC offset (docs/schedules.md). The same payload again answers with the first reference.',
+    auth: 'token',
+    body: scheduleRequestSchema,
+    codes: { 'OK.12.00': { data: scheduleCreatedSchema }, 'ER.01.10': {}, 'ER.02.30': notFound, 'ER.12.30': {}, 'ER.12.31': {} },
+    requestExamples: { payload: { summary: 'A signed payload', value: { payload: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJkYXRhIjp7fX0.c2lnbmF0dXJl' } } },
+    successExample: { code: 'OK.12.00', data: { reference: scheduleRef } },
+  },
+  {
+    method: 'delete',
+    path: '/api/v1/schedule',
+    operationId: 'cancelSchedule',
+    tag: 'Schedules',
+    summary: 'Cancel a schedule, or delete a card registration',
+    description:
+      'A schedule reference (sch_…) cancels that schedule (OK.12.20, or OK.12.21 when cancelled before); a card registration reference deletes the registration and cancels its schedules (OK.11.20 / OK.11.21).',
+    auth: 'token',
+    body: referenceBodySchema,
+    codes: {
+      'OK.12.20': { data: scheduleCancelledSchema },
+      'OK.12.21': { data: scheduleCancelledSchema },
+      'OK.11.20': { data: cardRegistrationDeletedSchema },
+      'OK.11.21': { data: cardRegistrationDeletedSchema },
+      'ER.02.30': notFound,
+    },
+    requestExamples: { schedule: { summary: 'A schedule reference', value: { reference: scheduleRef } } },
+    successExample: { code: 'OK.12.20', data: { reference: scheduleRef, timestamp: '2026-11-21T09:15:02.123Z' } },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/schedules/{reference}',
+    operationId: 'getSchedule',
+    tag: 'Schedules',
+    summary: 'A schedule: state, recurrence, next run and its runs',
+    description: 'Times are in the schedule’s own UTC offset; each run names the transaction it charged.',
+    auth: 'token',
+    pathParams: z.object({ reference: z.string().meta({ description: 'sch_…' }) }),
+    codes: { 'OK.00.00': { data: scheduleReplySchema }, 'ER.02.30': notFound },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/events',
+    operationId: 'listEvents',
+    tag: 'Events and callbacks',
+    summary: 'Your events and their callback and e-mail delivery state',
+    description:
+      'Newest first, like every list: pass `next_cursor` as `starting_after` for the next (older) page, `previous_cursor` as `ending_before` for the previous one. With `after` (an event id or an ISO 8601 timestamp) it is the legacy feed instead: oldest first, `data.events`, and the page’s `next_after` as `after` for the next page while `has_more` is true (50 a page by default); `after` cannot be combined with the cursors or `created_*`. A cursor that is not one of your events is 404.',
+    auth: 'token',
+    query: eventsQuerySchema,
+    codes: { 'OK.00.00': { data: [eventPageSchema, legacyEventPageSchema] }, 'ER.02.30': notFound },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/webhook-secret/rotate',
+    operationId: 'rotateWebhookSecret',
+    tag: 'Events and callbacks',
+    summary: 'A new webhook secret',
+    description: 'Returned once. The previous secret keeps signing callbacks for 24 hours beside the new one. Not replayed by Idempotency-Key.',
+    auth: 'token',
+    codes: { 'OK.00.00': { data: webhookSecretRotatedSchema } },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/integrator',
+    operationId: 'getIntegrator',
+    tag: 'Account',
+    summary: 'Your account',
+    description: 'A cheap way to check a token works.',
+    auth: 'token',
+    codes: { 'OK.00.00': { data: integratorReplySchema } },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/ping',
+    operationId: 'ping',
+    tag: 'Meta',
+    summary: 'Liveness of the API',
+    description: 'No authentication, no database.',
+    auth: 'none',
+    codes: { 'OK.00.00': {} },
+    successExample: { code: 'OK.00.00' },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/openapi.json',
+    operationId: 'getOpenApiDocument',
+    tag: 'Meta',
+    summary: 'This OpenAPI 3.1 document',
+    description: 'Public and cacheable. Generated from the same zod schemas that validate requests; the reference page /docs/api renders it.',
+    auth: 'none',
+    codes: {},
+    plainSuccess: {
+      schema: z.looseObject({ openapi: z.string(), info: z.looseObject({}), paths: z.looseObject({}) }),
+      description: 'The OpenAPI document.',
+      cache: true,
+    },
+  },
+];
