@@ -40,12 +40,13 @@ function expectCode(step: string, result: { data?: unknown; error?: unknown; res
 const tokenIn = (url: string) => new URL(url).pathname.split('/').filter(Boolean).at(-1)!;
 
 // 1. A dynamic payment link: payment data in, a checkout link out.
+const merchantReference = `INV-${Date.now()}`;
 const dynamic = await paylink.POST('/pay/{slug}', {
   params: { path: { slug } },
   body: {
     key: credentials.token,
     customer: { first_name: 'Ana', last_name: 'Reyes', contact: { email: 'ana@example.com' } },
-    payment: { description: 'Order 1001', merchant_reference_id: `INV-${Date.now()}` },
+    payment: { description: 'Order 1001', merchant_reference_id: merchantReference },
     route: { notify_user: 'false' },
   },
 });
@@ -64,6 +65,22 @@ const transaction = await paylink.GET('/api/v1/transactions/{transaction_id}', {
 expectCode('transaction', transaction, 'OK.00.00');
 const view = transaction.data!.data.transaction;
 console.log(`  ${view.transaction_id}: paid ${view.amount} ${view.currency}, refunded ${view.refunded_amount}, refundable ${view.refundable_amount}`);
+
+// 3b. Find it again by your own reference: the transactions list, filtered (newest first).
+const found = await paylink.GET('/api/v1/transactions', { params: { query: { merchant_reference_id: merchantReference, limit: 5 } } });
+expectCode('transactions by merchant_reference_id', found, 'OK.00.00');
+const listed = found.data!.data.items;
+if (listed.length !== 1 || listed[0]!.transaction_id !== transactionId)
+  throw new Error(`transactions list: expected ${transactionId} alone, got ${JSON.stringify(listed)}`);
+console.log(`  ${merchantReference}: ${listed[0]!.transaction_id}, paid by ${listed[0]!.customer?.name ?? 'nobody named'}`);
+
+// 3c. A payment link created by API: a fixed amount, payable at its URL.
+const newLink = await paylink.POST('/api/v1/links', {
+  body: { slug: `gift-${Date.now()}`, title: 'Gift card', currency: 'PHP', amount: '500.00' },
+});
+expectCode('link created', newLink, 'OK.00.00');
+const createdLink = newLink.data!.data.link;
+console.log(`  link ${createdLink.slug} (${createdLink.kind}): ${createdLink.amount} ${createdLink.currency} at ${createdLink.url}`);
 
 // 4. Register a card: the customer enters it on the hosted page (what its form sends).
 const registration = await paylink.POST('/api/v1/card-registrations', { body: { customer: { name: 'Ana Reyes', email: 'ana@example.com' } } });

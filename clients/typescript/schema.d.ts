@@ -131,7 +131,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Your card registrations, newest first
+         * @description Filter by `status` or `customer_email` (case-insensitive). Newest first (`created_at`, then id, descending). Page with `starting_after` = the page’s `next_cursor` (older) or `ending_before` = its `previous_cursor` (newer); `limit` 1–100 (default 20); `created_gte` / `created_lt` bound the creation time. Filters are exact. A cursor that is not one of your objects in this list is 404; an unknown parameter or a bad value is 422 naming it.
+         */
+        get: operations["listCardRegistrations"];
         put?: never;
         /**
          * Start a card registration
@@ -285,6 +289,158 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
+        /**
+         * Set your default callback URL
+         * @description `default_callback_url` is where events go when the payment, schedule or card registration names no `callback_url`; `null` clears it. Checked like every callback URL (a public http(s) address; 422 naming the field). It applies to events written from then on.
+         */
+        patch: operations["updateIntegrator"];
+        trace?: never;
+    };
+    "/api/v1/transactions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your transactions, newest first
+         * @description Filter by `status`, `link` (a slug; one not yours matches nothing), `merchant_reference_id` or `customer_email` (case-insensitive). Each carries who paid (`customer`) and the link or schedule it came from. Newest first (`created_at`, then id, descending). Page with `starting_after` = the page’s `next_cursor` (older) or `ending_before` = its `previous_cursor` (newer); `limit` 1–100 (default 20); `created_gte` / `created_lt` bound the creation time. Filters are exact. A cursor that is not one of your objects in this list is 404; an unknown parameter or a bad value is 422 naming it.
+         */
+        get: operations["listTransactions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/refunds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your refunds, newest first
+         * @description Filter by `status` or `transaction_id`. Each carries its transaction’s references, link and customer. Newest first (`created_at`, then id, descending). Page with `starting_after` = the page’s `next_cursor` (older) or `ending_before` = its `previous_cursor` (newer); `limit` 1–100 (default 20); `created_gte` / `created_lt` bound the creation time. Filters are exact. A cursor that is not one of your objects in this list is 404; an unknown parameter or a bad value is 422 naming it.
+         */
+        get: operations["listRefunds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schedules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your schedules, newest first
+         * @description Filter by `status`, `merchant_reference_id`, `card_registration_reference` or `customer_email` (the card’s). Runs are not listed: read one schedule for them. Newest first (`created_at`, then id, descending). Page with `starting_after` = the page’s `next_cursor` (older) or `ending_before` = its `previous_cursor` (newer); `limit` 1–100 (default 20); `created_gte` / `created_lt` bound the creation time. Filters are exact. A cursor that is not one of your objects in this list is 404; an unknown parameter or a bad value is 422 naming it.
+         */
+        get: operations["listSchedules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/links": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your payment links, newest first
+         * @description Filter by `active` (`true` or `false`) or `currency`. Newest first (`created_at`, then id, descending). Page with `starting_after` = the page’s `next_cursor` (older) or `ending_before` = its `previous_cursor` (newer); `limit` 1–100 (default 20); `created_gte` / `created_lt` bound the creation time. Filters are exact. A cursor that is not one of your objects in this list is 404; an unknown parameter or a bad value is 422 naming it.
+         */
+        get: operations["listLinks"];
+        put?: never;
+        /**
+         * Create a payment link
+         * @description A static link (payable at its `url` as it is) or, when some field is `system`-filled, a dynamic one (paid only through the dynamic POST to /pay/{slug}). Without `slug` one is generated. Give `amount` for a fixed amount or `min_amount`/`max_amount` for one the customer enters. A `logo` is a `data:` URL (PNG, JPEG, WebP or SVG, at most 512 KiB); the body may be up to 1 MiB. Every setting is checked at once: a refusal is 422 naming each field (a slug already taken too) and writes nothing.
+         */
+        post: operations["createLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/links/{slug}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of your payment links
+         * @description Its settings, `kind` (static or dynamic) and payment page `url`. Another integrator’s link is 404, like one that does not exist.
+         */
+        get: operations["getLink"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a payment link
+         * @description Only the settings given change; `null` clears one. `active: false` deactivates the link (its page answers 404), `true` reactivates it. Giving `amount` clears a range and giving `min_amount`/`max_amount` clears a fixed amount. The slug never changes. A change shows on /pay/{slug} at once.
+         */
+        patch: operations["updateLink"];
+        trace?: never;
+    };
+    "/api/v1/events/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Deliver an event’s callback again
+         * @description Queues a new delivery attempt, due at once: the same event id, body and `webhook-id` (receivers deduplicate on it), the next attempt number. Works on delivered and failed events too. It goes to the event’s `callback_url`, or the account’s `default_callback_url` when the event had none (checked like any callback URL: 422); nowhere to go is 409 ER.13.30; another integrator’s event is 404.
+         */
+        post: operations["resendEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/schedules/{reference}/run": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sandbox: charge a schedule’s next occurrence now
+         * @description Charges the next occurrence through the scheduler’s own path (recorded once, the usual schedule.charge_* events, retries and suspension as for a due run) and moves `next_run_at` to the occurrence after it, like advancing a test clock. Calling it again charges the following occurrence; send an `Idempotency-Key` to make a retry of one call safe. Only the sandbox acquirer allows it (409 ER.12.32 otherwise); a cancelled or suspended schedule is 409 ER.12.33.
+         */
+        post: operations["runScheduleNow"];
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -434,6 +590,61 @@ export interface components {
             /** Format: date-time */
             created_at: string;
         };
+        Link: {
+            /** @description The link id (lnk_…). */
+            id: string;
+            /** @description The link’s address: /pay/{slug}. */
+            slug: string;
+            /** @description The payment page address (absolute when PUBLIC_URL is set). */
+            url: string;
+            /**
+             * @description static: payable at its URL as it is; dynamic: only through the dynamic POST (it has system-filled fields).
+             * @enum {string}
+             */
+            kind: "static" | "dynamic";
+            /** @description Whether it takes payments; an inactive link answers 404. */
+            active: boolean;
+            /** @description Shown as the page heading. */
+            title: string;
+            /** @description Shown under the title. */
+            description: string | null;
+            /** @description ISO 4217 code. */
+            currency: string;
+            /** @description Fixed amount, decimal string; null when the customer enters it. */
+            amount: string | null;
+            /** @description Least amount a customer may enter. */
+            min_amount: string | null;
+            /** @description Most a customer may enter. */
+            max_amount: string | null;
+            /** @description Brand colour, #rrggbb. */
+            brand_color: string | null;
+            /** @description Where the logo is served from. */
+            logo_url: string | null;
+            /** @description Custom labels of customer fields. */
+            labels: {
+                [key: string]: string;
+            };
+            /** @description Field modes: customer, system or hidden (fields not named use the defaults). */
+            fields: {
+                [key: string]: "customer" | "system" | "hidden";
+            };
+            /** @description Where its payments’ events go when the payment names none. */
+            callback_url: string | null;
+            /** @description When it stops taking payments. */
+            expires_at: string | null;
+            /** @description How many successful payments it takes. */
+            max_payments: number | null;
+            /** @description Where the receipt’s “Return to merchant” goes. */
+            success_url: string | null;
+            /** @description Where the form’s cancel link goes. */
+            cancel_url: string | null;
+            /** @description The payment page’s language. */
+            locale: string | null;
+            /** @description When it was created. */
+            created_at: string;
+            /** @description When it was last changed. */
+            updated_at: string;
+        };
         /**
          * @description Per-field messages (dotted field path → list of messages) on errors; a plain sentence for ER.99.00.
          * @example {
@@ -519,6 +730,30 @@ export interface components {
                 failure_message: string | null;
                 completed_at: string | null;
             }[];
+        };
+        ScheduleListItem: {
+            reference: string;
+            /** @enum {string} */
+            status: "active" | "suspended" | "cancelled";
+            card_registration_reference: string;
+            /** @description The six recurrence fields exactly as given. */
+            recurrence: {
+                [key: string]: string;
+            };
+            time_offset: string;
+            amount: string;
+            currency: string;
+            description: string | null;
+            merchant_reference_id: string | null;
+            other_references: string[];
+            notify_user: boolean;
+            /** @description The customer of the registered card. */
+            customer: components["schemas"]["Customer"] | null;
+            next_run_at: string | null;
+            consecutive_failures: number;
+            created_at: string | null;
+            cancelled_at: string | null;
+            suspended_at: string | null;
         };
         /**
          * @description When the response was made: ISO 8601 date-time with milliseconds and a UTC offset.
@@ -2175,6 +2410,190 @@ export interface operations {
                         data: {
                             /** @enum {string} */
                             status_code: "ER.02.30" | "ER.02.34";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.02` Too many failed authentication attempts; `ER.02.43` Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 429;
+                        /** @constant */
+                        message: "Too Many Requests";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.01.02" | "ER.02.43";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.99.00` Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 500;
+                        /** @constant */
+                        message: "Internal Server Error";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.99.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+        };
+    };
+    listCardRegistrations: {
+        parameters: {
+            query?: {
+                /** @description How many items to return, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description An object id from a previous page (its `next_cursor`): the page of objects older than it. */
+                starting_after?: string;
+                /** @description An object id from a previous page (its `previous_cursor`): the page of objects newer than it. */
+                ending_before?: string;
+                /** @description Only objects created at or after this instant (ISO 8601). */
+                created_gte?: string;
+                /** @description Only objects created before this instant (ISO 8601). */
+                created_lt?: string;
+                /** @description Only registrations in this state. */
+                status?: "pending" | "active" | "deleted";
+                /** @description Only objects whose customer e-mail is exactly this (case-insensitive). */
+                customer_email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `OK.00.00` Request successful */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 200;
+                        /** @constant */
+                        message: "OK";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @description The objects, newest first. */
+                            items: components["schemas"]["CardRegistration"][];
+                            /** @description Whether more objects exist in the direction being paged (older for starting_after or no cursor; newer for ending_before). */
+                            has_more: boolean;
+                            /** @description Pass as starting_after for the next (older) page; null when there is none. */
+                            next_cursor: string | null;
+                            /** @description Pass as ending_before for the previous (newer) page; null when there is none. */
+                            previous_cursor: string | null;
+                            /** @constant */
+                            status_code: "OK.00.00";
+                            status_description: string;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.00` Authentication failed: missing or unknown Authorization token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 401;
+                        /** @constant */
+                        message: "Unauthorized";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 404;
+                        /** @constant */
+                        message: "Not Found";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 422;
+                        /** @constant */
+                        message: "Unprocessable Entity";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.30";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -3913,6 +4332,2103 @@ export interface operations {
                         data: {
                             /** @constant */
                             status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.02` Too many failed authentication attempts; `ER.02.43` Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 429;
+                        /** @constant */
+                        message: "Too Many Requests";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.01.02" | "ER.02.43";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.99.00` Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 500;
+                        /** @constant */
+                        message: "Internal Server Error";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.99.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+        };
+    };
+    updateIntegrator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where events go when a payment, schedule or card registration names no callback_url (a public http(s) URL); null clears it. */
+                    default_callback_url?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description `OK.00.00` Request successful */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 200;
+                        /** @constant */
+                        message: "OK";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            integrator: components["schemas"]["Integrator"];
+                            /** @constant */
+                            status_code: "OK.00.00";
+                            status_description: string;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.31` Malformed JSON body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 400;
+                        /** @constant */
+                        message: "Bad Request";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.31";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.00` Authentication failed: missing or unknown Authorization token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 401;
+                        /** @constant */
+                        message: "Unauthorized";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.33` Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 413;
+                        /** @constant */
+                        message: "Payload Too Large";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.33";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.32` Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 415;
+                        /** @constant */
+                        message: "Unsupported Media Type";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.32";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 422;
+                        /** @constant */
+                        message: "Unprocessable Entity";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.02` Too many failed authentication attempts; `ER.02.43` Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 429;
+                        /** @constant */
+                        message: "Too Many Requests";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.01.02" | "ER.02.43";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.99.00` Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 500;
+                        /** @constant */
+                        message: "Internal Server Error";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.99.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+        };
+    };
+    listTransactions: {
+        parameters: {
+            query?: {
+                /** @description How many items to return, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description An object id from a previous page (its `next_cursor`): the page of objects older than it. */
+                starting_after?: string;
+                /** @description An object id from a previous page (its `previous_cursor`): the page of objects newer than it. */
+                ending_before?: string;
+                /** @description Only objects created at or after this instant (ISO 8601). */
+                created_gte?: string;
+                /** @description Only objects created before this instant (ISO 8601). */
+                created_lt?: string;
+                /** @description Only transactions in this state. */
+                status?: "succeeded" | "failed";
+                /** @description Only transactions paid through the link with this slug. */
+                link?: string;
+                /** @description Only transactions with exactly this merchant_reference_id. */
+                merchant_reference_id?: string;
+                /** @description Only objects whose customer e-mail is exactly this (case-insensitive). */
+                customer_email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `OK.00.00` Request successful */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 200;
+                        /** @constant */
+                        message: "OK";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @description The objects, newest first. */
+                            items: components["schemas"]["Transaction"][];
+                            /** @description Whether more objects exist in the direction being paged (older for starting_after or no cursor; newer for ending_before). */
+                            has_more: boolean;
+                            /** @description Pass as starting_after for the next (older) page; null when there is none. */
+                            next_cursor: string | null;
+                            /** @description Pass as ending_before for the previous (newer) page; null when there is none. */
+                            previous_cursor: string | null;
+                            /** @constant */
+                            status_code: "OK.00.00";
+                            status_description: string;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.00` Authentication failed: missing or unknown Authorization token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 401;
+                        /** @constant */
+                        message: "Unauthorized";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 404;
+                        /** @constant */
+                        message: "Not Found";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 422;
+                        /** @constant */
+                        message: "Unprocessable Entity";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.02` Too many failed authentication attempts; `ER.02.43` Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 429;
+                        /** @constant */
+                        message: "Too Many Requests";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.01.02" | "ER.02.43";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.99.00` Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 500;
+                        /** @constant */
+                        message: "Internal Server Error";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.99.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+        };
+    };
+    listRefunds: {
+        parameters: {
+            query?: {
+                /** @description How many items to return, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description An object id from a previous page (its `next_cursor`): the page of objects older than it. */
+                starting_after?: string;
+                /** @description An object id from a previous page (its `previous_cursor`): the page of objects newer than it. */
+                ending_before?: string;
+                /** @description Only objects created at or after this instant (ISO 8601). */
+                created_gte?: string;
+                /** @description Only objects created before this instant (ISO 8601). */
+                created_lt?: string;
+                /** @description Only refunds in this state. */
+                status?: "pending" | "succeeded" | "failed";
+                /** @description Only refunds of this transaction. */
+                transaction_id?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `OK.00.00` Request successful */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 200;
+                        /** @constant */
+                        message: "OK";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @description The objects, newest first. */
+                            items: {
+                                /** @description The refund id (rfd_…). */
+                                refund_id: string;
+                                /**
+                                 * @description FULL or PARTIAL.
+                                 * @enum {string}
+                                 */
+                                refund_type: "FULL" | "PARTIAL";
+                                /**
+                                 * @description pending while the acquirer answers; then succeeded or failed.
+                                 * @enum {string}
+                                 */
+                                status: "pending" | "succeeded" | "failed";
+                                /** @description Refunded amount, decimal string. */
+                                amount: string;
+                                /** @description ISO 4217 code. */
+                                currency: string;
+                                /** @description Why it was refunded, as given. */
+                                reason: string;
+                                /** @description Whether the customer is e-mailed. */
+                                notify_user: boolean;
+                                /** @description The acquirer’s id for the refund. */
+                                acquirer_reference: string | null;
+                                /** @description Why it failed, when it did. */
+                                failure_code: string | null;
+                                /** @description Why it failed, in words. */
+                                failure_message: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description When it was requested (ISO 8601).
+                                 */
+                                created_at: string;
+                                /** @description When it succeeded. */
+                                succeeded_at: string | null;
+                                /** @description When it failed. */
+                                failed_at: string | null;
+                                /** @description The refunded transaction. */
+                                transaction_id: string;
+                                /** @description The transaction’s merchant_reference_id. */
+                                merchant_reference_id: string | null;
+                                /** @description The transaction’s other_references. */
+                                other_references: string[];
+                                /** @description The transaction’s description. */
+                                description: string | null;
+                                /** @description Slug of the link the transaction was paid through. */
+                                link: string | null;
+                                customer: components["schemas"]["Customer"] | null;
+                            }[];
+                            /** @description Whether more objects exist in the direction being paged (older for starting_after or no cursor; newer for ending_before). */
+                            has_more: boolean;
+                            /** @description Pass as starting_after for the next (older) page; null when there is none. */
+                            next_cursor: string | null;
+                            /** @description Pass as ending_before for the previous (newer) page; null when there is none. */
+                            previous_cursor: string | null;
+                            /** @constant */
+                            status_code: "OK.00.00";
+                            status_description: string;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.00` Authentication failed: missing or unknown Authorization token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 401;
+                        /** @constant */
+                        message: "Unauthorized";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 404;
+                        /** @constant */
+                        message: "Not Found";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 422;
+                        /** @constant */
+                        message: "Unprocessable Entity";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.02` Too many failed authentication attempts; `ER.02.43` Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 429;
+                        /** @constant */
+                        message: "Too Many Requests";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.01.02" | "ER.02.43";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.99.00` Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 500;
+                        /** @constant */
+                        message: "Internal Server Error";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.99.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+        };
+    };
+    listSchedules: {
+        parameters: {
+            query?: {
+                /** @description How many items to return, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description An object id from a previous page (its `next_cursor`): the page of objects older than it. */
+                starting_after?: string;
+                /** @description An object id from a previous page (its `previous_cursor`): the page of objects newer than it. */
+                ending_before?: string;
+                /** @description Only objects created at or after this instant (ISO 8601). */
+                created_gte?: string;
+                /** @description Only objects created before this instant (ISO 8601). */
+                created_lt?: string;
+                /** @description Only schedules in this state. */
+                status?: "active" | "suspended" | "cancelled";
+                /** @description Only schedules with exactly this merchant_reference_id. */
+                merchant_reference_id?: string;
+                /** @description Only schedules charging this registered card. */
+                card_registration_reference?: string;
+                /** @description Only objects whose customer e-mail is exactly this (case-insensitive). */
+                customer_email?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `OK.00.00` Request successful */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 200;
+                        /** @constant */
+                        message: "OK";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @description The objects, newest first. */
+                            items: components["schemas"]["ScheduleListItem"][];
+                            /** @description Whether more objects exist in the direction being paged (older for starting_after or no cursor; newer for ending_before). */
+                            has_more: boolean;
+                            /** @description Pass as starting_after for the next (older) page; null when there is none. */
+                            next_cursor: string | null;
+                            /** @description Pass as ending_before for the previous (newer) page; null when there is none. */
+                            previous_cursor: string | null;
+                            /** @constant */
+                            status_code: "OK.00.00";
+                            status_description: string;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.00` Authentication failed: missing or unknown Authorization token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 401;
+                        /** @constant */
+                        message: "Unauthorized";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 404;
+                        /** @constant */
+                        message: "Not Found";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 422;
+                        /** @constant */
+                        message: "Unprocessable Entity";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.02` Too many failed authentication attempts; `ER.02.43` Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 429;
+                        /** @constant */
+                        message: "Too Many Requests";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.01.02" | "ER.02.43";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.99.00` Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 500;
+                        /** @constant */
+                        message: "Internal Server Error";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.99.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+        };
+    };
+    listLinks: {
+        parameters: {
+            query?: {
+                /** @description How many items to return, 1 to 100 (default 20). */
+                limit?: number;
+                /** @description An object id from a previous page (its `next_cursor`): the page of objects older than it. */
+                starting_after?: string;
+                /** @description An object id from a previous page (its `previous_cursor`): the page of objects newer than it. */
+                ending_before?: string;
+                /** @description Only objects created at or after this instant (ISO 8601). */
+                created_gte?: string;
+                /** @description Only objects created before this instant (ISO 8601). */
+                created_lt?: string;
+                /** @description Only active (true) or inactive (false) links. */
+                active?: "true" | "false";
+                /** @description Only links in this currency. */
+                currency?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `OK.00.00` Request successful */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 200;
+                        /** @constant */
+                        message: "OK";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @description The objects, newest first. */
+                            items: components["schemas"]["Link"][];
+                            /** @description Whether more objects exist in the direction being paged (older for starting_after or no cursor; newer for ending_before). */
+                            has_more: boolean;
+                            /** @description Pass as starting_after for the next (older) page; null when there is none. */
+                            next_cursor: string | null;
+                            /** @description Pass as ending_before for the previous (newer) page; null when there is none. */
+                            previous_cursor: string | null;
+                            /** @constant */
+                            status_code: "OK.00.00";
+                            status_description: string;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.00` Authentication failed: missing or unknown Authorization token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 401;
+                        /** @constant */
+                        message: "Unauthorized";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 404;
+                        /** @constant */
+                        message: "Not Found";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 422;
+                        /** @constant */
+                        message: "Unprocessable Entity";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.02` Too many failed authentication attempts; `ER.02.43` Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 429;
+                        /** @constant */
+                        message: "Too Many Requests";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.01.02" | "ER.02.43";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.99.00` Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 500;
+                        /** @constant */
+                        message: "Internal Server Error";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.99.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+        };
+    };
+    createLink: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1–255 characters: the same key with the same request within 24 h replays the first response (`Idempotent-Replayed: true`). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The link’s address /pay/{slug}; absent: generated. */
+                    slug?: string;
+                    /** @description Page heading. */
+                    title: string;
+                    /** @description Shown under the title. */
+                    description?: string | null;
+                    /** @description ISO 4217 code. */
+                    currency: string;
+                    /** @description Fixed amount; null or absent: the customer enters it. */
+                    amount?: (string | number) | null;
+                    /** @description Least a customer may enter (only without amount). */
+                    min_amount?: (string | number) | null;
+                    /** @description Most a customer may enter (only without amount). */
+                    max_amount?: (string | number) | null;
+                    /** @description Brand colour, #rrggbb. */
+                    brand_color?: string | null;
+                    /** @description A PNG, JPEG, WebP or SVG image as a data: URL, at most 512 KiB; SVG is sanitized. null removes it. */
+                    logo?: string | null;
+                    /** @description Field path → label shown to the customer. */
+                    labels?: {
+                        [key: string]: string;
+                    };
+                    /** @description Field path → customer, system or hidden. */
+                    fields?: {
+                        [key: string]: "customer" | "system" | "hidden";
+                    };
+                    /** @description Where events of payments made on the link go when the payment names none. */
+                    callback_url?: string | null;
+                    /** @description false: /pay/{slug} answers 404 and takes no payments. */
+                    active?: boolean;
+                    /** @description When it stops taking payments. */
+                    expires_at?: string | null;
+                    /** @description How many successful payments it takes. */
+                    max_payments?: number | null;
+                    /** @description Where the receipt’s “Return to merchant” goes. */
+                    success_url?: string | null;
+                    /** @description Where the form’s cancel link goes. */
+                    cancel_url?: string | null;
+                    /** @description The payment page’s language. */
+                    locale?: ("en" | "fil" | "es") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description `OK.00.00` Request successful */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 200;
+                        /** @constant */
+                        message: "OK";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            link: components["schemas"]["Link"];
+                            /** @constant */
+                            status_code: "OK.00.00";
+                            status_description: string;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.31` Malformed JSON body; `ER.02.42` Invalid idempotency key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 400;
+                        /** @constant */
+                        message: "Bad Request";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.02.31" | "ER.02.42";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.00` Authentication failed: missing or unknown Authorization token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 401;
+                        /** @constant */
+                        message: "Unauthorized";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.41` Idempotent request still in progress */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 409;
+                        /** @constant */
+                        message: "Conflict";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.41";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.33` Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 413;
+                        /** @constant */
+                        message: "Payload Too Large";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.33";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.32` Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 415;
+                        /** @constant */
+                        message: "Unsupported Media Type";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.32";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.02.40` Idempotency key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 422;
+                        /** @constant */
+                        message: "Unprocessable Entity";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.02.30" | "ER.02.40";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.02` Too many failed authentication attempts; `ER.02.43` Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 429;
+                        /** @constant */
+                        message: "Too Many Requests";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.01.02" | "ER.02.43";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.99.00` Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 500;
+                        /** @constant */
+                        message: "Internal Server Error";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.99.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+        };
+    };
+    getLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link’s slug, e.g. acme-books. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `OK.00.00` Request successful */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 200;
+                        /** @constant */
+                        message: "OK";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            link: components["schemas"]["Link"];
+                            /** @constant */
+                            status_code: "OK.00.00";
+                            status_description: string;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.00` Authentication failed: missing or unknown Authorization token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 401;
+                        /** @constant */
+                        message: "Unauthorized";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.02.34` Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 404;
+                        /** @constant */
+                        message: "Not Found";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.02.30" | "ER.02.34";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.02` Too many failed authentication attempts; `ER.02.43` Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 429;
+                        /** @constant */
+                        message: "Too Many Requests";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.01.02" | "ER.02.43";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.99.00` Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 500;
+                        /** @constant */
+                        message: "Internal Server Error";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.99.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+        };
+    };
+    updateLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link’s slug. */
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Page heading. */
+                    title?: string;
+                    /** @description Shown under the title. */
+                    description?: string | null;
+                    /** @description ISO 4217 code. */
+                    currency?: string;
+                    /** @description Fixed amount; null or absent: the customer enters it. */
+                    amount?: (string | number) | null;
+                    /** @description Least a customer may enter (only without amount). */
+                    min_amount?: (string | number) | null;
+                    /** @description Most a customer may enter (only without amount). */
+                    max_amount?: (string | number) | null;
+                    /** @description Brand colour, #rrggbb. */
+                    brand_color?: string | null;
+                    /** @description A PNG, JPEG, WebP or SVG image as a data: URL, at most 512 KiB; SVG is sanitized. null removes it. */
+                    logo?: string | null;
+                    /** @description Field path → label shown to the customer. */
+                    labels?: {
+                        [key: string]: string;
+                    };
+                    /** @description Field path → customer, system or hidden. */
+                    fields?: {
+                        [key: string]: "customer" | "system" | "hidden";
+                    };
+                    /** @description Where events of payments made on the link go when the payment names none. */
+                    callback_url?: string | null;
+                    /** @description false: /pay/{slug} answers 404 and takes no payments. */
+                    active?: boolean;
+                    /** @description When it stops taking payments. */
+                    expires_at?: string | null;
+                    /** @description How many successful payments it takes. */
+                    max_payments?: number | null;
+                    /** @description Where the receipt’s “Return to merchant” goes. */
+                    success_url?: string | null;
+                    /** @description Where the form’s cancel link goes. */
+                    cancel_url?: string | null;
+                    /** @description The payment page’s language. */
+                    locale?: ("en" | "fil" | "es") | null;
+                };
+            };
+        };
+        responses: {
+            /** @description `OK.00.00` Request successful */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 200;
+                        /** @constant */
+                        message: "OK";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            link: components["schemas"]["Link"];
+                            /** @constant */
+                            status_code: "OK.00.00";
+                            status_description: string;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.31` Malformed JSON body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 400;
+                        /** @constant */
+                        message: "Bad Request";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.31";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.00` Authentication failed: missing or unknown Authorization token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 401;
+                        /** @constant */
+                        message: "Unauthorized";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.02.34` Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 404;
+                        /** @constant */
+                        message: "Not Found";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.02.30" | "ER.02.34";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.33` Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 413;
+                        /** @constant */
+                        message: "Payload Too Large";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.33";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.32` Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 415;
+                        /** @constant */
+                        message: "Unsupported Media Type";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.32";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 422;
+                        /** @constant */
+                        message: "Unprocessable Entity";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.02` Too many failed authentication attempts; `ER.02.43` Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 429;
+                        /** @constant */
+                        message: "Too Many Requests";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.01.02" | "ER.02.43";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.99.00` Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 500;
+                        /** @constant */
+                        message: "Internal Server Error";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.99.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+        };
+    };
+    resendEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The event id (evt_…). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `OK.13.00` Event queued for redelivery */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 200;
+                        /** @constant */
+                        message: "OK";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @description The event (and webhook-id) being delivered again. */
+                            event_id: string;
+                            /** @description Where it goes. */
+                            callback_url: string;
+                            /**
+                             * @description Queued: the callback worker delivers it at once.
+                             * @constant
+                             */
+                            callback_state: "pending";
+                            /** @description Delivery attempts made before this one. */
+                            attempts: number;
+                            /** @constant */
+                            status_code: "OK.13.00";
+                            status_description: string;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.00` Authentication failed: missing or unknown Authorization token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 401;
+                        /** @constant */
+                        message: "Unauthorized";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.02.34` Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 404;
+                        /** @constant */
+                        message: "Not Found";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.02.30" | "ER.02.34";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.13.30` Event has no callback URL */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 409;
+                        /** @constant */
+                        message: "Conflict";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.13.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 422;
+                        /** @constant */
+                        message: "Unprocessable Entity";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.02` Too many failed authentication attempts; `ER.02.43` Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 429;
+                        /** @constant */
+                        message: "Too Many Requests";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.01.02" | "ER.02.43";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.99.00` Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 500;
+                        /** @constant */
+                        message: "Internal Server Error";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.99.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+        };
+    };
+    runScheduleNow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The schedule reference (sch_…). */
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `OK.12.10` Scheduled charge run now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 200;
+                        /** @constant */
+                        message: "OK";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @description The schedule. */
+                            reference: string;
+                            /** @description The occurrence charged now. */
+                            run_id: string;
+                            /** @description The occurrence’s due time (in the schedule’s time_offset). */
+                            due_at: string;
+                            /**
+                             * @description How the charge ended, as the scheduler records it.
+                             * @enum {string}
+                             */
+                            outcome: "succeeded" | "retrying" | "failed" | "suspended" | "already_recorded";
+                            /** @description The transaction recorded for it. */
+                            transaction_id: string | null;
+                            /** @description The following occurrence. */
+                            next_run_at: string | null;
+                            /** @constant */
+                            status_code: "OK.12.10";
+                            status_description: string;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.00` Authentication failed: missing or unknown Authorization token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 401;
+                        /** @constant */
+                        message: "Unauthorized";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.02.34` Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 404;
+                        /** @constant */
+                        message: "Not Found";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.02.30" | "ER.02.34";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.12.32` Only the sandbox acquirer can run a schedule now; `ER.12.33` Schedule is not active */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 409;
+                        /** @constant */
+                        message: "Conflict";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.12.32" | "ER.12.33";
                             status_description: string;
                         } & {
                             [key: string]: unknown;

@@ -22,10 +22,13 @@ for (const width of [390, 1280]) {
     expect(response?.headers()['content-security-policy']).toContain("default-src 'none'");
     const doc = await (await request.get('/api/v1/openapi.json')).json();
     const operations = Object.values(doc.paths).flatMap((methods) => Object.values(methods as Record<string, { operationId: string }>));
-    expect(operations.length).toBeGreaterThanOrEqual(17);
+    expect(operations.length).toBeGreaterThanOrEqual(28);
     for (const op of operations) await expect(page.locator(`section#${op.operationId}`)).toHaveCount(1);
     await expect(page.locator('section#refundPayment')).toContainText('OK.04.00');
     await expect(page.locator('section#refundPayment')).toContainText('ER.20.20');
+    await expect(page.locator('section#listTransactions')).toContainText('starting_after');
+    await expect(page.locator('section#updateLink')).toContainText('PATCH');
+    await expect(page.locator('section#runScheduleNow')).toContainText('ER.12.32');
     expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     expect(await page.locator('script[src]').count()).toBe(0);
     const results = await new AxeBuilder({ page }).include('main').analyze();

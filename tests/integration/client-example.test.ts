@@ -30,6 +30,8 @@ describe('typed client › example', () => {
       expect(out).toContain(step);
     }
     expect(out).toMatch(/paid 250\.00 PHP, refunded 10\.00, refundable 240\.00/);
+    expect(out).toMatch(/INV-\d+: txn_[0-9a-f]{32}, paid by Ana Reyes/);
+    expect(out).toMatch(/link gift-\d+ \(static\): 500\.00 PHP at \S+\/pay\/gift-\d+/);
     // Monthly: the next run is 09:00 on the 1st of a month, in the schedule's +08:00.
     expect(out).toMatch(/sch_[0-9a-f]+: active, next run \d{4}-\d{2}-01T09:00:00\.000\+08:00/);
     for (const type of ['payment.succeeded', 'refund.succeeded', 'card_registration.completed', 'schedule.created']) expect(out).toContain(type);

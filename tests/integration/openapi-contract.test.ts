@@ -143,9 +143,13 @@ describe('openapi › contract: real responses match the document', () => {
     expect(unknownCard.json.data.status_code).toBe('ER.02.30');
     expect((await contract('POST', '/api/v1/schedule', { body: { payload: await signSchedule(scheduleData({ time_offset: 'noon' })) } })).status).toBe(422);
     expect((await contract('GET', `/api/v1/schedules/${sch}`)).json.data.schedule.status).toBe('active');
+    const ran = await contract('POST', `/api/v1/schedules/${sch}/run`);
+    expect(ran.json.data.status_code, ran.text).toBe('OK.12.10');
+    expect((await contract('POST', '/api/v1/schedules/sch_nope/run')).status).toBe(404);
     expect((await contract('GET', '/api/v1/schedules/sch_nope')).status).toBe(404);
     expect((await contract('DELETE', '/api/v1/schedule', { body: { reference: sch } })).json.data.status_code).toBe('OK.12.20');
     expect((await contract('DELETE', '/api/v1/schedule', { body: { reference: sch } })).json.data.status_code).toBe('OK.12.21');
+    expect((await contract('POST', `/api/v1/schedules/${sch}/run`)).json.data.status_code).toBe('ER.12.33');
     expect((await contract('DELETE', '/api/v1/schedule', { body: { reference: 'nothing' } })).status).toBe(404);
     expect((await contract('DELETE', '/api/v1/schedule', { body: {} })).status).toBe(422);
 
@@ -165,5 +169,42 @@ describe('openapi › contract: real responses match the document', () => {
     await contract('GET', `/api/v1/events?after=${legacy.json.data.next_after}&type=refund.succeeded`);
     expect((await contract('GET', '/api/v1/events?limit=0')).status).toBe(422);
     expect((await contract('POST', '/api/v1/webhook-secret/rotate')).json.data.webhook_secret).toMatch(/^whsec_/);
+  });
+
+  it('lists: a page of each, a filter, the next page, a bad parameter and an unknown cursor', async () => {
+    for (const list of ['transactions', 'refunds', 'card-registrations', 'schedules', 'links']) {
+      const first = await contract('GET', `/api/v1/${list}?limit=1`);
+      expect(first.json.data.items.length, `${list}: ${first.text.slice(0, 300)}`).toBe(1);
+      if (first.json.data.has_more) await contract('GET', `/api/v1/${list}?limit=1&starting_after=${first.json.data.next_cursor}`);
+      expect((await contract('GET', `/api/v1/${list}?limit=0`)).status).toBe(422);
+      expect((await contract('GET', `/api/v1/${list}?colour=blue`)).status).toBe(422);
+    }
+    expect((await contract('GET', '/api/v1/transactions?status=succeeded&customer_email=ANA@example.com')).json.data.items.length).toBeGreaterThan(0);
+    expect((await contract('GET', '/api/v1/transactions?starting_after=txn_00000000000000000000000000000000')).status).toBe(404);
+    expect((await contract('GET', '/api/v1/events?starting_after=evt_00000000000000000000000000000000')).status).toBe(404);
+  });
+
+  it('links by API: create, a taken slug, read, change, deactivate, unknown and invalid', async () => {
+    const created = await contract('POST', '/api/v1/links', { body: { slug: 'contract-gift', title: 'Gift card', currency: 'PHP', amount: '500.00' } });
+    expect(created.json.data.link.kind, created.text).toBe('static');
+    expect((await contract('POST', '/api/v1/links', { body: { slug: 'contract-gift', title: 'Again', currency: 'PHP' } })).status).toBe(422);
+    expect((await contract('POST', '/api/v1/links', { body: { title: '', currency: 'pesos' } })).status).toBe(422);
+    expect((await contract('GET', '/api/v1/links/contract-gift')).json.data.link.amount).toBe('500.00');
+    expect((await contract('GET', '/api/v1/links/no-such-link')).status).toBe(404);
+    const changed = await contract('PATCH', '/api/v1/links/contract-gift', { body: { min_amount: '100.00', max_amount: '900.00', active: false } });
+    expect(changed.json.data.link).toMatchObject({ amount: null, min_amount: '100.00', active: false });
+    expect((await contract('PATCH', '/api/v1/links/contract-gift', { body: { brand_color: 'red' } })).status).toBe(422);
+    expect((await contract('PATCH', '/api/v1/links/no-such-link', { body: { title: 'X' } })).status).toBe(404);
+  });
+
+  it('webhook tools: the default callback URL and an event delivered again', async () => {
+    expect((await contract('PATCH', '/api/v1/integrator', { body: { default_callback_url: 'ftp://shop.example.com' } })).status).toBe(422);
+    const set = await contract('PATCH', '/api/v1/integrator', { body: { default_callback_url: 'https://shop.example.com/paylink' } });
+    expect(set.json.data.integrator.default_callback_url).toBe('https://shop.example.com/paylink');
+    const [event] = (await contract('GET', '/api/v1/events?limit=1')).json.data.items;
+    const resent = await contract('POST', `/api/v1/events/${event.id}/resend`);
+    expect(resent.json.data.status_code, resent.text).toBe('OK.13.00');
+    expect((await contract('POST', '/api/v1/events/evt_00000000000000000000000000000000/resend')).status).toBe(404);
+    expect((await contract('PATCH', '/api/v1/integrator', { body: { default_callback_url: null } })).json.data.integrator.default_callback_url).toBeNull();
   });
 });

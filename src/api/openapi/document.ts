@@ -79,7 +79,10 @@ export function operationCodes(op: Operation): { code: StatusCode; http: number;
     seen.add(`${code} ${http}`);
     out.push({ code, http, entry });
   };
-  for (const [code, entry] of Object.entries(op.codes) as [StatusCode, CodeEntry][]) push(code, entry);
+  for (const [code, entry] of Object.entries(op.codes) as [StatusCode, CodeEntry][]) {
+    push(code, entry);
+    for (const http of entry.alsoHttp ?? []) push(code, { ...entry, http });
+  }
   for (const [code, entry] of Object.entries(commonCodes(op)) as [StatusCode, CodeEntry][]) push(code, entry);
   // Successes first within an HTTP status (a refund's 200 carries both).
   const rank = (code: string) => (code.startsWith('OK') ? 0 : 1);

@@ -5,17 +5,29 @@ import {
   cardRegistrationCreatedSchema,
   cardRegistrationCreateSchema,
   cardRegistrationDeletedSchema,
+  cardRegistrationPageSchema,
   cardRegistrationReplySchema,
+  cardRegistrationsQuerySchema,
 } from '../../schemas/card-registration.ts';
 import { checkoutSubmissionSchema } from '../../schemas/checkout.ts';
 import { paymentDeclinedSchema, paymentSucceededSchema } from '../../schemas/checkout-reply.ts';
 import { dynamicLinkBodySchema } from '../../schemas/dynamic-link.ts';
 import { dynamicLinkReplySchema } from '../../schemas/envelope.ts';
 import { eventPageSchema, eventsQuerySchema, legacyEventPageSchema, webhookSecretRotatedSchema } from '../../schemas/events.ts';
-import { integratorReplySchema } from '../../schemas/integrator.ts';
+import { eventResendViewSchema, integratorReplySchema, integratorUpdateSchema } from '../../schemas/integrator.ts';
+import { linkCreateSchema, linkPageSchema, linkReplySchema, linksQuerySchema, linkUpdateSchema } from '../../schemas/link.ts';
 import { refundDeclinedSchema, refundReplySchema, refundRequestSchema } from '../../schemas/refund.ts';
-import { referenceBodySchema, scheduleCancelledSchema, scheduleCreatedSchema, scheduleReplySchema, scheduleRequestSchema } from '../../schemas/schedule.ts';
-import { transactionReplySchema } from '../../schemas/transaction.ts';
+import {
+  referenceBodySchema,
+  scheduleCancelledSchema,
+  scheduleCreatedSchema,
+  schedulePageSchema,
+  scheduleReplySchema,
+  scheduleRequestSchema,
+  scheduleRunNowViewSchema,
+  schedulesQuerySchema,
+} from '../../schemas/schedule.ts';
+import { refundPageSchema, refundsQuerySchema, transactionPageSchema, transactionReplySchema, transactionsQuerySchema } from '../../schemas/transaction.ts';
 import type { StatusCode } from '../../status-codes.ts';
 
 /**
@@ -42,6 +54,8 @@ export interface CodeEntry {
   data?: z.ZodObject | readonly z.ZodObject[];
   /** When the code is answered with another HTTP status than the catalogue's default (ER.02.30 → 404). */
   http?: number;
+  /** Further HTTP statuses the same code is answered with (ER.02.30 as 404 for an unknown id and 422 for a field). */
+  alsoHttp?: readonly number[];
 }
 
 export interface Operation {
@@ -355,6 +369,192 @@ export const operations: Operation[] = [
     description: 'A cheap way to check a token works.',
     auth: 'token',
     codes: { 'OK.00.00': { data: integratorReplySchema } },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/transactions',
+    operationId: 'listTransactions',
+    tag: 'Transactions',
+    summary: 'Your transactions, newest first',
+    description:
+      'Filter by `status`, `link` (a slug; one not yours matches nothing), `merchant_reference_id` or `customer_email` (case-insensitive). Each carries who paid (`customer`) and the link or schedule it came from. Newest first (`created_at`, then id, descending). Page with `starting_after` = the page’s `next_cursor` (older) or `ending_before` = its `previous_cursor` (newer); `limit` 1–100 (default 20); `created_gte` / `created_lt` bound the creation time. Filters are exact. A cursor that is not one of your objects in this list is 404; an unknown parameter or a bad value is 422 naming it.',
+    auth: 'token',
+    query: transactionsQuerySchema,
+    codes: { 'OK.00.00': { data: transactionPageSchema }, 'ER.02.30': notFound },
+    successExample: {
+      code: 'OK.00.00',
+      data: {
+        items: [
+          {
+            transaction_id: txnId,
+            status: 'succeeded',
+            refund_state: 'not_refunded',
+            amount: '250.00',
+            currency: 'PHP',
+            refunded_amount: '0.00',
+            pending_refund_amount: '0.00',
+            refundable_amount: '250.00',
+            refund_count: 0,
+            description: 'Order 1001',
+            merchant_reference_id: 'INV-1001',
+            other_references: [],
+            link: 'acme-books',
+            schedule_reference: null,
+            customer: {
+              first_name: 'Ana',
+              last_name: 'Reyes',
+              name: 'Ana Reyes',
+              email: 'ana@example.com',
+              mobile: null,
+              billing_address: null,
+            },
+            card: { brand: 'visa', last4: '4242', exp_month: null, exp_year: null },
+            failure_code: null,
+            failure_message: null,
+            created_at: '2026-11-21T09:15:02.123Z',
+            paid_at: '2026-11-21T09:15:02.123Z',
+            failed_at: null,
+            refunded_at: null,
+            refunds: [],
+          },
+        ],
+        has_more: false,
+        next_cursor: txnId,
+        previous_cursor: null,
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/refunds',
+    operationId: 'listRefunds',
+    tag: 'Refunds',
+    summary: 'Your refunds, newest first',
+    description:
+      'Filter by `status` or `transaction_id`. Each carries its transaction’s references, link and customer. Newest first (`created_at`, then id, descending). Page with `starting_after` = the page’s `next_cursor` (older) or `ending_before` = its `previous_cursor` (newer); `limit` 1–100 (default 20); `created_gte` / `created_lt` bound the creation time. Filters are exact. A cursor that is not one of your objects in this list is 404; an unknown parameter or a bad value is 422 naming it.',
+    auth: 'token',
+    query: refundsQuerySchema,
+    codes: { 'OK.00.00': { data: refundPageSchema }, 'ER.02.30': notFound },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/card-registrations',
+    operationId: 'listCardRegistrations',
+    tag: 'Card registrations',
+    summary: 'Your card registrations, newest first',
+    description:
+      'Filter by `status` or `customer_email` (case-insensitive). Newest first (`created_at`, then id, descending). Page with `starting_after` = the page’s `next_cursor` (older) or `ending_before` = its `previous_cursor` (newer); `limit` 1–100 (default 20); `created_gte` / `created_lt` bound the creation time. Filters are exact. A cursor that is not one of your objects in this list is 404; an unknown parameter or a bad value is 422 naming it.',
+    auth: 'token',
+    query: cardRegistrationsQuerySchema,
+    codes: { 'OK.00.00': { data: cardRegistrationPageSchema }, 'ER.02.30': notFound },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/schedules',
+    operationId: 'listSchedules',
+    tag: 'Schedules',
+    summary: 'Your schedules, newest first',
+    description:
+      'Filter by `status`, `merchant_reference_id`, `card_registration_reference` or `customer_email` (the card’s). Runs are not listed: read one schedule for them. Newest first (`created_at`, then id, descending). Page with `starting_after` = the page’s `next_cursor` (older) or `ending_before` = its `previous_cursor` (newer); `limit` 1–100 (default 20); `created_gte` / `created_lt` bound the creation time. Filters are exact. A cursor that is not one of your objects in this list is 404; an unknown parameter or a bad value is 422 naming it.',
+    auth: 'token',
+    query: schedulesQuerySchema,
+    codes: { 'OK.00.00': { data: schedulePageSchema }, 'ER.02.30': notFound },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/links',
+    operationId: 'listLinks',
+    tag: 'Payment links',
+    summary: 'Your payment links, newest first',
+    description:
+      'Filter by `active` (`true` or `false`) or `currency`. Newest first (`created_at`, then id, descending). Page with `starting_after` = the page’s `next_cursor` (older) or `ending_before` = its `previous_cursor` (newer); `limit` 1–100 (default 20); `created_gte` / `created_lt` bound the creation time. Filters are exact. A cursor that is not one of your objects in this list is 404; an unknown parameter or a bad value is 422 naming it.',
+    auth: 'token',
+    query: linksQuerySchema,
+    codes: { 'OK.00.00': { data: linkPageSchema }, 'ER.02.30': notFound },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/links',
+    operationId: 'createLink',
+    tag: 'Payment links',
+    summary: 'Create a payment link',
+    description:
+      'A static link (payable at its `url` as it is) or, when some field is `system`-filled, a dynamic one (paid only through the dynamic POST to /pay/{slug}). Without `slug` one is generated. Give `amount` for a fixed amount or `min_amount`/`max_amount` for one the customer enters. A `logo` is a `data:` URL (PNG, JPEG, WebP or SVG, at most 512 KiB); the body may be up to 1 MiB. Every setting is checked at once: a refusal is 422 naming each field (a slug already taken too) and writes nothing.',
+    auth: 'token',
+    body: linkCreateSchema,
+    codes: { 'OK.00.00': { data: linkReplySchema }, 'ER.02.30': {} },
+    requestExamples: {
+      fixed: {
+        summary: 'A fixed-amount link',
+        value: { slug: 'acme-gift-card', title: 'Gift card', currency: 'PHP', amount: '500.00', success_url: 'https://shop.example.com/thanks' },
+      },
+      range: { summary: 'The customer enters an amount', value: { title: 'Donation', currency: 'PHP', min_amount: '100.00', max_amount: '10000.00' } },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/links/{slug}',
+    operationId: 'getLink',
+    tag: 'Payment links',
+    summary: 'One of your payment links',
+    description: 'Its settings, `kind` (static or dynamic) and payment page `url`. Another integrator’s link is 404, like one that does not exist.',
+    auth: 'token',
+    pathParams: z.object({ slug: z.string().meta({ description: 'The link’s slug, e.g. acme-books.' }) }),
+    codes: { 'OK.00.00': { data: linkReplySchema }, 'ER.02.30': notFound },
+  },
+  {
+    method: 'patch',
+    path: '/api/v1/links/{slug}',
+    operationId: 'updateLink',
+    tag: 'Payment links',
+    summary: 'Change a payment link',
+    description:
+      'Only the settings given change; `null` clears one. `active: false` deactivates the link (its page answers 404), `true` reactivates it. Giving `amount` clears a range and giving `min_amount`/`max_amount` clears a fixed amount. The slug never changes. A change shows on /pay/{slug} at once.',
+    auth: 'token',
+    pathParams: z.object({ slug: z.string().meta({ description: 'The link’s slug.' }) }),
+    body: linkUpdateSchema,
+    codes: { 'OK.00.00': { data: linkReplySchema }, 'ER.02.30': { http: 404, alsoHttp: [422] } },
+    requestExamples: { deactivate: { summary: 'Stop taking payments', value: { active: false } } },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/events/{id}/resend',
+    operationId: 'resendEvent',
+    tag: 'Events and callbacks',
+    summary: 'Deliver an event’s callback again',
+    description:
+      'Queues a new delivery attempt, due at once: the same event id, body and `webhook-id` (receivers deduplicate on it), the next attempt number. Works on delivered and failed events too. It goes to the event’s `callback_url`, or the account’s `default_callback_url` when the event had none (checked like any callback URL: 422); nowhere to go is 409 ER.13.30; another integrator’s event is 404.',
+    auth: 'token',
+    pathParams: z.object({ id: z.string().meta({ description: 'The event id (evt_…).' }) }),
+    codes: { 'OK.13.00': { data: eventResendViewSchema }, 'ER.02.30': { http: 404, alsoHttp: [422] }, 'ER.13.30': {} },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/schedules/{reference}/run',
+    operationId: 'runScheduleNow',
+    tag: 'Schedules',
+    summary: 'Sandbox: charge a schedule’s next occurrence now',
+    description:
+      'Charges the next occurrence through the scheduler’s own path (recorded once, the usual schedule.charge_* events, retries and suspension as for a due run) and moves `next_run_at` to the occurrence after it, like advancing a test clock. Calling it again charges the following occurrence; send an `Idempotency-Key` to make a retry of one call safe. Only the sandbox acquirer allows it (409 ER.12.32 otherwise); a cancelled or suspended schedule is 409 ER.12.33.',
+    auth: 'token',
+    pathParams: z.object({ reference: z.string().meta({ description: 'The schedule reference (sch_…).' }) }),
+    codes: { 'OK.12.10': { data: scheduleRunNowViewSchema }, 'ER.02.30': notFound, 'ER.12.32': {}, 'ER.12.33': {} },
+  },
+  {
+    method: 'patch',
+    path: '/api/v1/integrator',
+    operationId: 'updateIntegrator',
+    tag: 'Account',
+    summary: 'Set your default callback URL',
+    description:
+      '`default_callback_url` is where events go when the payment, schedule or card registration names no `callback_url`; `null` clears it. Checked like every callback URL (a public http(s) address; 422 naming the field). It applies to events written from then on.',
+    auth: 'token',
+    body: integratorUpdateSchema,
+    codes: { 'OK.00.00': { data: integratorReplySchema }, 'ER.02.30': {} },
+    requestExamples: {
+      set: { summary: 'Set it', value: { default_callback_url: 'https://shop.example.com/paylink' } },
+      clear: { summary: 'Clear it', value: { default_callback_url: null } },
+    },
   },
   {
     method: 'get',
