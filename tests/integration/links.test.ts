@@ -217,10 +217,14 @@ describe('static link', () => {
         body: { session: failing, fields: customer, card: { ...card('5555555555554444'), cvc: '987' } },
       });
       expect(res.json.data.status_code).toBe('ER.99.00');
-      const lines = t.logs.slice(logsBefore);
-      expect(lines).toHaveLength(1);
-      expect(lines[0]).toContain(res.json.data.request_id);
-      expect(lines[0]).toContain('acquirer refused');
+      // Two lines: the error, and the request log line every request writes (status 500).
+      const lines = t.logs.slice(logsBefore).map((line) => ({ line, entry: JSON.parse(line) as { msg: string; status?: number; request_id?: string } }));
+      const errors = lines.filter(({ entry }) => entry.msg !== 'request');
+      expect(errors).toHaveLength(1);
+      expect(errors[0]!.line).toContain(res.json.data.request_id);
+      expect(errors[0]!.line).toContain('acquirer refused');
+      const requests = lines.filter(({ entry }) => entry.msg === 'request');
+      expect(requests.map(({ entry }) => [entry.status, entry.request_id])).toEqual([[500, res.json.data.request_id]]);
     } finally {
       t.app.acquirer.charge = charge;
     }
