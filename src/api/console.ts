@@ -3,6 +3,7 @@ import type { AstroCookies } from 'astro';
 import type { PaylinkApp } from '../app.ts';
 import { type ConsoleIdentity, type RequestOrigin, resolveSession } from '../domain/accounts/sessions.ts';
 import { DomainError, type Messages } from '../domain/errors.ts';
+import { catalogue } from './catalogue.ts';
 import { ownOrigins } from './endpoint.ts';
 import { assertSameOrigin } from './same-origin.ts';
 
@@ -169,7 +170,7 @@ export async function readPreSessionForm(ctx: ConsoleRequestContext): Promise<{ 
 export function formErrors(error: unknown): { messages: Messages; status: number } {
   if (error instanceof DomainError) {
     const messages = typeof error.messages === 'string' || !error.messages ? { '(request)': [error.messages ?? error.message] } : error.messages;
-    return { messages: messages as Messages, status: error.httpStatus ?? 422 };
+    return { messages: messages as Messages, status: error.httpStatus ?? catalogue[error.code].http };
   }
   throw error;
 }

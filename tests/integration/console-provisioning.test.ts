@@ -7,6 +7,7 @@ import { purgeSessions, signIn } from '../../src/domain/accounts/sessions.ts';
 import { applyProvisioning } from '../../src/domain/integrators/provisioning.ts';
 import { createTestApp, defaultSeed, provision, type TestApp, useServedApp } from '../support/app.ts';
 import { ConsoleClient, textOf } from '../support/console.ts';
+import { recordStatusCode } from '../support/status-codes-seen.ts';
 
 let t: TestApp | undefined;
 afterEach(async () => {
@@ -79,6 +80,10 @@ describe('console › sign-ins per client address', () => {
     const limited = await c().signIn('owner@other.example', 'other owner passphrase 3');
     expect(limited.status).toBe(429);
     expect(textOf(limited.html)).toMatch(/Too many sign-ins from your network failed\. Try again in \d+ minutes\./);
+    // The page words the limit's refusal for the test client (127.0.0.1); the refusal itself carries the catalogue code.
+    const refusal = await served.t.app.rateLimits.assertMaySignIn('127.0.0.1').catch((error: unknown) => error);
+    expect(refusal).toMatchObject({ code: 'ER.01.03' });
+    recordStatusCode({ data: { status_code: (refusal as { code: string }).code } });
     const row = (await served.t.app.db.select().from(consoleUsers).where(eq(consoleUsers.email, 'owner@other.example')))[0]!;
     expect(row.lastSignInAt).toBeNull();
   });
