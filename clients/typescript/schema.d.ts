@@ -2475,11 +2475,11 @@ export interface operations {
     listCardRegistrations: {
         parameters: {
             query?: {
-                /** @description How many items to return, 1 to 100 (default 20). */
+                /** @description How many items to return. */
                 limit?: number;
-                /** @description An object id from a previous page (its `next_cursor`): the page of objects older than it. */
+                /** @description An object id from a previous page (its next_cursor): the page of objects older than it. */
                 starting_after?: string;
-                /** @description An object id from a previous page (its `previous_cursor`): the page of objects newer than it. */
+                /** @description An object id from a previous page (its previous_cursor): the page of objects newer than it. */
                 ending_before?: string;
                 /** @description Only objects created at or after this instant (ISO 8601). */
                 created_gte?: string;
@@ -3976,11 +3976,11 @@ export interface operations {
     listEvents: {
         parameters: {
             query?: {
-                /** @description How many items to return, 1 to 100 (default 20). */
+                /** @description How many items to return. */
                 limit?: number;
-                /** @description An object id from a previous page (its `next_cursor`): the page of objects older than it. */
+                /** @description An object id from a previous page (its next_cursor): the page of objects older than it. */
                 starting_after?: string;
-                /** @description An object id from a previous page (its `previous_cursor`): the page of objects newer than it. */
+                /** @description An object id from a previous page (its previous_cursor): the page of objects newer than it. */
                 ending_before?: string;
                 /** @description Only objects created at or after this instant (ISO 8601). */
                 created_gte?: string;
@@ -4616,11 +4616,11 @@ export interface operations {
     listTransactions: {
         parameters: {
             query?: {
-                /** @description How many items to return, 1 to 100 (default 20). */
+                /** @description How many items to return. */
                 limit?: number;
-                /** @description An object id from a previous page (its `next_cursor`): the page of objects older than it. */
+                /** @description An object id from a previous page (its next_cursor): the page of objects older than it. */
                 starting_after?: string;
-                /** @description An object id from a previous page (its `previous_cursor`): the page of objects newer than it. */
+                /** @description An object id from a previous page (its previous_cursor): the page of objects newer than it. */
                 ending_before?: string;
                 /** @description Only objects created at or after this instant (ISO 8601). */
                 created_gte?: string;
@@ -4804,11 +4804,11 @@ export interface operations {
     listRefunds: {
         parameters: {
             query?: {
-                /** @description How many items to return, 1 to 100 (default 20). */
+                /** @description How many items to return. */
                 limit?: number;
-                /** @description An object id from a previous page (its `next_cursor`): the page of objects older than it. */
+                /** @description An object id from a previous page (its next_cursor): the page of objects older than it. */
                 starting_after?: string;
-                /** @description An object id from a previous page (its `previous_cursor`): the page of objects newer than it. */
+                /** @description An object id from a previous page (its previous_cursor): the page of objects newer than it. */
                 ending_before?: string;
                 /** @description Only objects created at or after this instant (ISO 8601). */
                 created_gte?: string;
@@ -5035,11 +5035,11 @@ export interface operations {
     listSchedules: {
         parameters: {
             query?: {
-                /** @description How many items to return, 1 to 100 (default 20). */
+                /** @description How many items to return. */
                 limit?: number;
-                /** @description An object id from a previous page (its `next_cursor`): the page of objects older than it. */
+                /** @description An object id from a previous page (its next_cursor): the page of objects older than it. */
                 starting_after?: string;
-                /** @description An object id from a previous page (its `previous_cursor`): the page of objects newer than it. */
+                /** @description An object id from a previous page (its previous_cursor): the page of objects newer than it. */
                 ending_before?: string;
                 /** @description Only objects created at or after this instant (ISO 8601). */
                 created_gte?: string;
@@ -5223,11 +5223,11 @@ export interface operations {
     listLinks: {
         parameters: {
             query?: {
-                /** @description How many items to return, 1 to 100 (default 20). */
+                /** @description How many items to return. */
                 limit?: number;
-                /** @description An object id from a previous page (its `next_cursor`): the page of objects older than it. */
+                /** @description An object id from a previous page (its next_cursor): the page of objects older than it. */
                 starting_after?: string;
-                /** @description An object id from a previous page (its `previous_cursor`): the page of objects newer than it. */
+                /** @description An object id from a previous page (its previous_cursor): the page of objects newer than it. */
                 ending_before?: string;
                 /** @description Only objects created at or after this instant (ISO 8601). */
                 created_gte?: string;

@@ -40,9 +40,9 @@ export const pageParams = {
     .min(1, limitMessage)
     .max(LIST_LIMIT_MAX, limitMessage)
     .default(LIST_LIMIT_DEFAULT)
-    .describe(`How many items to return, 1 to ${LIST_LIMIT_MAX} (default ${LIST_LIMIT_DEFAULT}).`),
-  starting_after: cursorParam.optional().describe('An object id from a previous page (its `next_cursor`): the page of objects older than it.'),
-  ending_before: cursorParam.optional().describe('An object id from a previous page (its `previous_cursor`): the page of objects newer than it.'),
+    .describe('How many items to return.'),
+  starting_after: cursorParam.optional().describe('An object id from a previous page (its next_cursor): the page of objects older than it.'),
+  ending_before: cursorParam.optional().describe('An object id from a previous page (its previous_cursor): the page of objects newer than it.'),
   created_gte: timestampParam.optional().describe('Only objects created at or after this instant (ISO 8601).'),
   created_lt: timestampParam.optional().describe('Only objects created before this instant (ISO 8601).'),
 };
