@@ -14,10 +14,15 @@ export function presentCancellation(c: ScheduleCancellation): { code: StatusCode
   return { code: c.cancelledNow ? 'OK.12.20' : 'OK.12.21', data: { reference: c.reference, timestamp: c.at.toISOString() } };
 }
 
-/** GET /schedules/{reference}: state, the recurrence as given, the next run and the runs, in the schedule's own UTC offset. */
-export function scheduleView({ schedule: row, runs, customer }: ScheduleRecord): ScheduleView {
-  const offset = parseTimeOffset(row.timeOffset) ?? 0;
-  const at = (d: Date | null) => (d ? formatInOffset(d, offset) : null);
+/** The schedule's own UTC offset, in which every instant of its views is written. */
+const inScheduleOffset = (timeOffset: string) => {
+  const offset = parseTimeOffset(timeOffset) ?? 0;
+  return (d: Date | null) => (d ? formatInOffset(d, offset) : null);
+};
+
+/** A schedule as GET /api/v1/schedules lists it: terms and state, the card's customer, no runs. */
+export function scheduleListItemView({ schedule: row, customer }: ScheduleListRecord): ScheduleListItem {
+  const at = inScheduleOffset(row.timeOffset);
   return {
     reference: row.id,
     status: row.status,
@@ -36,6 +41,15 @@ export function scheduleView({ schedule: row, runs, customer }: ScheduleRecord):
     created_at: at(row.createdAt),
     cancelled_at: at(row.cancelledAt),
     suspended_at: at(row.suspendedAt),
+  };
+}
+
+/** GET /schedules/{reference}: the list item's terms and state plus the runs, in the schedule's own UTC offset. */
+export function scheduleView(record: ScheduleRecord): ScheduleView {
+  const { schedule: row, runs } = record;
+  const at = inScheduleOffset(row.timeOffset);
+  return {
+    ...scheduleListItemView(record),
     runs: runs.map(({ run, payment }) => ({
       id: run.id,
       due_at: at(run.dueAt),
@@ -49,31 +63,6 @@ export function scheduleView({ schedule: row, runs, customer }: ScheduleRecord):
       failure_message: run.lastFailureMessage,
       completed_at: at(run.completedAt),
     })),
-  };
-}
-
-/** A schedule as GET /api/v1/schedules lists it: terms and state, the card's customer, no runs. */
-export function scheduleListItemView({ schedule: row, customer }: ScheduleListRecord): ScheduleListItem {
-  const offset = parseTimeOffset(row.timeOffset) ?? 0;
-  const at = (d: Date | null) => (d ? formatInOffset(d, offset) : null);
-  return {
-    reference: row.id,
-    status: row.status,
-    card_registration_reference: row.cardRegistrationReference,
-    recurrence: row.recurrence,
-    time_offset: row.timeOffset,
-    amount: formatDecimal(row.amountMinor, row.currency),
-    currency: row.currency,
-    description: row.description,
-    merchant_reference_id: row.merchantReferenceId,
-    other_references: row.otherReferences,
-    notify_user: row.notifyUser,
-    customer: customer ? customerView(customer.name ? { 'customer.name': customer.name } : {}, customer.email) : null,
-    next_run_at: row.status === 'active' ? at(row.nextRunAt) : null,
-    consecutive_failures: row.consecutiveFailures,
-    created_at: at(row.createdAt),
-    cancelled_at: at(row.cancelledAt),
-    suspended_at: at(row.suspendedAt),
   };
 }
 

@@ -169,11 +169,14 @@ export async function cancelSchedule(app: PaylinkApp, integrator: Integrator, re
   });
 }
 
-/** A schedule with its most recent runs (newest first) and each run's transaction. */
-export interface ScheduleRecord {
+/** A schedule as listed, with the customer of the card it charges (name or holder, e-mail). */
+export interface ScheduleListRecord {
   schedule: Schedule;
-  /** The registered card's customer (name or holder, e-mail). */
-  customer?: { name: string | null; email: string | null } | null;
+  customer: { name: string | null; email: string | null } | null;
+}
+
+/** A schedule with its most recent runs (newest first) and each run's transaction. */
+export interface ScheduleRecord extends ScheduleListRecord {
   runs: Array<{ run: ScheduleRun; payment: Pick<Payment, 'id' | 'status' | 'refundedMinor'> | null }>;
 }
 
@@ -198,11 +201,6 @@ export async function getSchedule(app: PaylinkApp, integrator: Integrator, refer
   return { schedule, runs, customer: card && (card.name || card.email) ? card : null };
 }
 
-/** A schedule as listed, with the customer of the card it charges. */
-export interface ScheduleListRecord {
-  schedule: Schedule;
-  customer: { name: string | null; email: string | null } | null;
-}
 
 /** GET /api/v1/schedules: newest first, by state, reference, card or the card's customer e-mail. */
 export async function listSchedules(app: PaylinkApp, integrator: Pick<Integrator, 'id'>, query: SchedulesQuery): Promise<Page<ScheduleListRecord>> {
