@@ -201,7 +201,6 @@ export async function getSchedule(app: PaylinkApp, integrator: Integrator, refer
   return { schedule, runs, customer: card && (card.name || card.email) ? card : null };
 }
 
-
 /** GET /api/v1/schedules: newest first, by state, reference, card or the card's customer e-mail. */
 export async function listSchedules(app: PaylinkApp, integrator: Pick<Integrator, 'id'>, query: SchedulesQuery): Promise<Page<ScheduleListRecord>> {
   const db = app.db;
