@@ -124,17 +124,23 @@ async function ownersLeft(tx: Pick<PaylinkApp['db'], 'select'>, integratorId: st
   return row?.n ?? 0;
 }
 
+/** Another user of the signed-in user's integrator, row-locked for a change; anyone else's is not found. */
+async function lockUserOf(tx: Pick<PaylinkApp['db'], 'select'>, identity: ConsoleIdentity, userId: string) {
+  const [user] = await tx
+    .select()
+    .from(consoleUsers)
+    .where(and(eq(consoleUsers.id, userId), eq(consoleUsers.integratorId, identity.user.integratorId)))
+    .for('update');
+  if (!user) throw notFound('user', 'This user');
+  return user;
+}
+
 /** Changes a user's role; the last owner cannot be made staff (someone must be able to manage users). */
 export async function changeRole(app: PaylinkApp, identity: ConsoleIdentity, userId: string, input: { role: string }, from: RequestOrigin): Promise<void> {
   assertOwner(identity);
   const role = parseRole(input.role);
   await app.db.transaction(async (tx) => {
-    const [user] = await tx
-      .select()
-      .from(consoleUsers)
-      .where(and(eq(consoleUsers.id, userId), eq(consoleUsers.integratorId, identity.user.integratorId)))
-      .for('update');
-    if (!user) throw notFound('user', 'This user');
+    const user = await lockUserOf(tx, identity, userId);
     if (user.role === role) return;
     if (user.role === 'owner' && (await ownersLeft(tx, user.integratorId)) <= 1) {
       throw invalidFields({ role: ['is the only owner: make someone else an owner first'] });
@@ -150,12 +156,7 @@ export async function changeRole(app: PaylinkApp, identity: ConsoleIdentity, use
 export async function removeUser(app: PaylinkApp, identity: ConsoleIdentity, userId: string, from: RequestOrigin): Promise<{ email: string }> {
   assertOwner(identity);
   return app.db.transaction(async (tx) => {
-    const [user] = await tx
-      .select()
-      .from(consoleUsers)
-      .where(and(eq(consoleUsers.id, userId), eq(consoleUsers.integratorId, identity.user.integratorId)))
-      .for('update');
-    if (!user) throw notFound('user', 'This user');
+    const user = await lockUserOf(tx, identity, userId);
     if (user.id === identity.user.id) throw invalidFields({ user: ['you cannot remove yourself; ask another owner'] });
     await tx.delete(consoleUsers).where(eq(consoleUsers.id, user.id));
     await recordAudit(tx, actor(identity, from), 'user.removed', `${user.email} (${user.role})`, app.now());
