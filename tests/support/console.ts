@@ -59,6 +59,19 @@ export class ConsoleClient {
     return { status: res.status, html: await res.text(), location: res.headers.get('location'), headers: res.headers };
   }
 
+  /** POSTs a multipart form (as a form with a file input is sent), CSRF token from `from` unless given. */
+  async postMultipart(path: string, form: FormData, opts: { from?: string } = {}) {
+    if (!form.has('_csrf')) form.set('_csrf', await this.csrf(opts.from ?? path));
+    const res = await fetch(this.base + path, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: this.cookieHeader(), origin: this.opts.origin ?? this.base, 'user-agent': this.opts.userAgent ?? 'console-test' },
+      body: form,
+    });
+    this.keep(res);
+    return { status: res.status, html: await res.text(), location: res.headers.get('location'), headers: res.headers };
+  }
+
   signIn(email: string, password: string) {
     return this.post('/console/sign-in', { email, password });
   }

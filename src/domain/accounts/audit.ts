@@ -17,7 +17,9 @@ export type AuditAction =
   | 'user.role_changed'
   | 'user.removed'
   | 'totp.enabled'
-  | 'totp.disabled';
+  | 'totp.disabled'
+  | 'link.created'
+  | 'link.updated';
 
 /** Who acted, from where. */
 export interface Actor {

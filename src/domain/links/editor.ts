@@ -14,7 +14,8 @@ import { readLogoSource, validateLogo } from './logos.ts';
 
 /**
  * The one place a link is created or changed, whatever door the change comes through: the seed
- * file (src/domain/integrators/provisioning.ts), the API (/api/v1/links) and, later, the console.
+ * file (src/domain/integrators/provisioning.ts), the API (/api/v1/links) and the console
+ * (src/domain/links/console.ts, which records each save in the audit log through `onSaved`).
  * Every setting is checked at once; a refusal names each bad field (`amount`, `logo`, …) and
  * writes nothing. Payment pages read links from the database on every view, so a change shows
  * on /pay/{slug} at once.
@@ -141,8 +142,11 @@ function settingsOf(link: Link): LinkSettings {
 
 const dataLogo = (logo: string | null | undefined) => (logo === undefined ? undefined : logo === null ? null : { source: logo, baseDir: '/' });
 
+/** Runs inside the saving transaction, after the write: e.g. the console's audit entry. */
+export type OnLinkSaved = (tx: DbOrTx, link: Link) => Promise<void>;
+
 /** POST /api/v1/links: a new link; the slug is generated when not given. */
-export async function createLink(app: PaylinkApp, integrator: { id: string }, input: LinkCreate): Promise<Link> {
+export async function createLink(app: PaylinkApp, integrator: { id: string }, input: LinkCreate, onSaved?: OnLinkSaved): Promise<Link> {
   const slug = input.slug ?? `link-${randomBytes(5).toString('hex')}`;
   const settings: LinkSettings = {
     title: input.title,
@@ -171,12 +175,14 @@ export async function createLink(app: PaylinkApp, integrator: { id: string }, in
       .onConflictDoNothing({ target: links.slug })
       .returning();
     if (inserted.length === 0) throw invalidFields({ slug: ['is already taken by another link; choose another'] });
-    return theRow(inserted, 'the new link');
+    const link = theRow(inserted, 'the new link');
+    await onSaved?.(tx, link);
+    return link;
   });
 }
 
 /** PATCH /api/v1/links/{slug}: changes the given settings (null clears one); the rest stay. */
-export async function updateLink(app: PaylinkApp, integrator: { id: string }, slug: string, patch: LinkUpdate): Promise<Link> {
+export async function updateLink(app: PaylinkApp, integrator: { id: string }, slug: string, patch: LinkUpdate, onSaved?: OnLinkSaved): Promise<Link> {
   return app.db.transaction(async (tx) => {
     const [current] = await tx
       .select()
@@ -192,6 +198,8 @@ export async function updateLink(app: PaylinkApp, integrator: { id: string }, sl
     if ((patch.min_amount != null || patch.max_amount != null) && patch.amount === undefined) merged.amount = null;
     const values = await linkValues(app, tx, integrator.id, merged, current);
     const [updated] = await tx.update(links).set(values).where(eq(links.id, current.id)).returning();
-    return theRow(updated ? [updated] : [], 'the updated link');
+    const link = theRow(updated ? [updated] : [], 'the updated link');
+    await onSaved?.(tx, link);
+    return link;
   });
 }

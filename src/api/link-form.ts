@@ -1,0 +1,199 @@
+import { invalidFields } from '../domain/errors.ts';
+import type { LinkSettings } from '../domain/links/editor.ts';
+import { fieldLabel, fieldMode } from '../domain/links/form.ts';
+import { MAX_LOGO_BYTES } from '../domain/links/logos.ts';
+import type { Link } from '../domain/links/service.ts';
+import { DEFAULT_BRAND_COLOR } from '../domain/links/theme.ts';
+import { formatDecimal } from '../domain/money.ts';
+import { defaultLabels, type FieldMode, type FieldPath, fieldPaths } from '../schemas/fields.ts';
+import { type LinkCreate, type LinkUpdate, linkCreateSchema, linkUpdateSchema } from '../schemas/link.ts';
+import { emptyMessages, parseWith } from '../schemas/parse.ts';
+
+/**
+ * The console's link editor form (src/components/LinkEditor.astro) as plain values, and its way
+ * into the very settings the API takes (src/schemas/link.ts): the console has no rules of its
+ * own, so a refusal reads the same here as from /api/v1/links. Input names follow the API's
+ * fields (`title`, `min_amount`, …; `label.{path}` and `mode.{path}` for the field table), so
+ * a refusal's field name is the input it belongs to.
+ */
+export interface LinkFormValues {
+  slug: string;
+  title: string;
+  description: string;
+  amount_mode: 'fixed' | 'open';
+  amount: string;
+  min_amount: string;
+  max_amount: string;
+  currency: string;
+  brand_color: string;
+  remove_logo: boolean;
+  labels: Record<FieldPath, string>;
+  modes: Record<FieldPath, FieldMode>;
+  callback_url: string;
+  active: boolean;
+  expires_at: string;
+  max_payments: string;
+  success_url: string;
+  cancel_url: string;
+  locale: string;
+}
+
+/** Where a refusal of `labels.{path}` or `fields.{path}` is shown: the inputs `label.{path}` / `mode.{path}`. */
+export const formFieldOf = (key: string) => key.replace(/^labels\./, 'label.').replace(/^fields\./, 'mode.');
+
+const allPaths = <T>(value: (path: FieldPath) => T) => Object.fromEntries(fieldPaths.map((p) => [p, value(p)])) as Record<FieldPath, T>;
+
+/** A new link's form: fixed amount, the default colour, the default field modes and labels. */
+export function newLinkForm(): LinkFormValues {
+  const none = { fields: {}, labels: {} };
+  return {
+    slug: '',
+    title: '',
+    description: '',
+    amount_mode: 'fixed',
+    amount: '',
+    min_amount: '',
+    max_amount: '',
+    currency: 'PHP',
+    brand_color: DEFAULT_BRAND_COLOR,
+    remove_logo: false,
+    labels: allPaths((p) => fieldLabel(none, p)),
+    modes: allPaths((p) => fieldMode(none, p)),
+    callback_url: '',
+    active: true,
+    expires_at: '',
+    max_payments: '',
+    success_url: '',
+    cancel_url: '',
+    locale: '',
+  };
+}
+
+/** A saved link's form. */
+export function linkForm(link: Link): LinkFormValues {
+  const money = (minor: bigint | null) => (minor === null ? '' : formatDecimal(minor, link.currency));
+  return {
+    slug: link.slug,
+    title: link.title,
+    description: link.description ?? '',
+    amount_mode: link.amountMinor === null ? 'open' : 'fixed',
+    amount: money(link.amountMinor),
+    min_amount: money(link.minAmountMinor),
+    max_amount: money(link.maxAmountMinor),
+    currency: link.currency,
+    brand_color: link.brandColor ?? DEFAULT_BRAND_COLOR,
+    remove_logo: false,
+    labels: allPaths((p) => fieldLabel(link, p)),
+    modes: allPaths((p) => fieldMode(link, p)),
+    callback_url: link.callbackUrl ?? '',
+    active: link.active,
+    expires_at: link.expiresAt?.toISOString() ?? '',
+    max_payments: link.maxPayments === null ? '' : String(link.maxPayments),
+    success_url: link.successUrl ?? '',
+    cancel_url: link.cancelUrl ?? '',
+    locale: link.locale ?? '',
+  };
+}
+
+export interface PostedLinkForm {
+  values: LinkFormValues;
+  /** A chosen logo file as a data: URL; null: remove the logo; undefined: keep it. */
+  logo: string | null | undefined;
+  /** Refusals found while reading the form (a logo file too large to carry). */
+  messages: Record<string, string[]>;
+}
+
+/** Reads the posted editor form (multipart, so the logo file comes with it). */
+export async function readLinkForm(form: FormData): Promise<PostedLinkForm> {
+  const text = (name: string) => {
+    const v = form.get(name);
+    return typeof v === 'string' ? v.trim() : '';
+  };
+  const blank = newLinkForm();
+  const values: LinkFormValues = {
+    slug: text('slug'),
+    title: text('title'),
+    description: text('description'),
+    amount_mode: text('amount_mode') === 'open' ? 'open' : 'fixed',
+    amount: text('amount'),
+    min_amount: text('min_amount'),
+    max_amount: text('max_amount'),
+    currency: text('currency').toUpperCase(),
+    brand_color: text('brand_color'),
+    remove_logo: form.get('remove_logo') === 'on',
+    labels: allPaths((p) => (form.has(`label.${p}`) ? text(`label.${p}`) : blank.labels[p])),
+    modes: allPaths((p) => (form.has(`mode.${p}`) ? (text(`mode.${p}`) as FieldMode) : blank.modes[p])),
+    callback_url: text('callback_url'),
+    active: form.get('active') === 'on',
+    expires_at: text('expires_at'),
+    max_payments: text('max_payments'),
+    success_url: text('success_url'),
+    cancel_url: text('cancel_url'),
+    locale: text('locale'),
+  };
+  const messages = emptyMessages();
+  let logo: string | null | undefined = values.remove_logo ? null : undefined;
+  const file = form.get('logo');
+  if (!values.remove_logo && file instanceof File && file.size > 0) {
+    if (file.size > MAX_LOGO_BYTES) messages.logo = [`the logo is ${Math.ceil(file.size / 1024)} KiB; at most 512 KiB is accepted`];
+    else logo = `data:application/octet-stream;base64,${Buffer.from(await file.arrayBuffer()).toString('base64')}`;
+  }
+  return { values, logo, messages };
+}
+
+const orNull = (v: string) => (v === '' ? null : v);
+
+/** The settings every save sends: the whole form (a save replaces every setting but the logo when none is chosen). */
+function settingsOf(v: LinkFormValues) {
+  const open = v.amount_mode === 'open';
+  return {
+    title: v.title,
+    description: orNull(v.description),
+    currency: v.currency,
+    amount: open ? null : orNull(v.amount),
+    min_amount: open ? orNull(v.min_amount) : null,
+    max_amount: open ? orNull(v.max_amount) : null,
+    brand_color: orNull(v.brand_color),
+    // Only labels that differ from the default are stored, so a default label changed later applies.
+    labels: Object.fromEntries(fieldPaths.filter((p) => v.labels[p] !== '' && v.labels[p] !== defaultLabels[p]).map((p) => [p, v.labels[p]])),
+    fields: v.modes,
+    callback_url: orNull(v.callback_url),
+    active: v.active,
+    expires_at: orNull(v.expires_at),
+    max_payments: v.max_payments === '' ? null : /^\d{1,10}$/.test(v.max_payments) ? Number(v.max_payments) : v.max_payments,
+    success_url: orNull(v.success_url),
+    cancel_url: orNull(v.cancel_url),
+    locale: orNull(v.locale),
+  };
+}
+
+function checked<T>(result: { ok: true; value: T } | { ok: false; messages: Record<string, string[]> }, posted: PostedLinkForm): T {
+  const messages = { ...(result.ok ? {} : result.messages), ...posted.messages };
+  if (posted.values.amount_mode === 'fixed' && posted.values.amount === '') {
+    messages.amount = ['must be given for a fixed amount (or choose “The customer enters the amount”)'];
+  }
+  if (Object.keys(messages).length > 0 || !result.ok) throw invalidFields(messages);
+  return result.value;
+}
+
+/** POST /console/links/new: the form as the API's create body; a refusal names each bad field. */
+export function linkCreateInput(posted: PostedLinkForm): LinkCreate {
+  const { slug } = posted.values;
+  return checked(parseWith(linkCreateSchema, { ...(slug ? { slug } : {}), ...settingsOf(posted.values), logo: posted.logo ?? null }), posted);
+}
+
+/** POST /console/links/{slug}: the form as the API's change body (the logo only when chosen or removed). */
+export function linkUpdateInput(posted: PostedLinkForm): LinkUpdate {
+  return checked(parseWith(linkUpdateSchema, { ...settingsOf(posted.values), ...(posted.logo !== undefined ? { logo: posted.logo } : {}) }), posted);
+}
+
+/** The preview's settings: the form as typed, unchecked (the preview shows what it can). */
+export function linkDraftSettings(posted: PostedLinkForm): LinkSettings {
+  const s = settingsOf(posted.values);
+  return {
+    ...s,
+    max_payments: typeof s.max_payments === 'number' ? s.max_payments : null,
+    logo: posted.logo === undefined ? undefined : posted.logo === null ? null : { source: posted.logo, baseDir: '/' },
+    labels: Object.fromEntries(fieldPaths.map((p) => [p, posted.values.labels[p]]).filter(([, l]) => l)),
+  };
+}

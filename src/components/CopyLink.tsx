@@ -1,0 +1,49 @@
+/**
+ * CopyLink — a payment link's address as selectable text and, once scripts run, a "Copy link"
+ * button that puts it on the clipboard and says so (role="status").
+ */
+import { Component } from 'preact';
+
+export interface CopyLinkProps {
+  url: string;
+}
+
+interface State {
+  ready: boolean;
+  said: string;
+}
+
+export default class CopyLink extends Component<CopyLinkProps, State> {
+  state: State = { ready: false, said: '' };
+
+  componentDidMount() {
+    this.setState({ ready: typeof navigator !== 'undefined' && !!navigator.clipboard });
+  }
+
+  private copy = async () => {
+    try {
+      await navigator.clipboard.writeText(this.props.url);
+      this.setState({ said: 'Link copied.' });
+    } catch {
+      this.setState({ said: 'Copying was not allowed: select the address and copy it.' });
+    }
+  };
+
+  render() {
+    const { url } = this.props;
+    const { ready, said } = this.state;
+    return (
+      <div class="copy-link">
+        <code class="link-url">{url}</code>
+        {ready && (
+          <button type="button" class="secondary" onClick={this.copy}>
+            Copy link
+          </button>
+        )}
+        <span role="status" class="copy-status">
+          {said}
+        </span>
+      </div>
+    );
+  }
+}

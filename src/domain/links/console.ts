@@ -1,0 +1,73 @@
+import type { PaylinkApp } from '../../app.ts';
+import type { Link } from '../../db/schema.ts';
+import type { LinkCreate, LinksQuery, LinkUpdate } from '../../schemas/link.ts';
+import { type Actor, recordAudit } from '../accounts/audit.ts';
+import { canManageAccount } from '../accounts/rules.ts';
+import type { ConsoleIdentity, RequestOrigin } from '../accounts/sessions.ts';
+import { notFound } from '../errors.ts';
+import type { Page } from '../pagination.ts';
+import { createLink, type LinkSettings, updateLink } from './editor.ts';
+import { draftLink, type LinkDraft } from './preview.ts';
+import { getLink, listLinks, paidCounts } from './service.ts';
+
+/**
+ * The console's door onto payment links: the same list, editor and services as /api/v1/links,
+ * for owners only (staff work with payments and refunds: for them every link page is "not
+ * found", like another integrator's link). Every save writes an audit entry in its transaction.
+ */
+const integratorOf = (identity: ConsoleIdentity) => ({ id: identity.user.integratorId });
+
+function assertOwner(identity: ConsoleIdentity): void {
+  if (!canManageAccount(identity.user.role)) throw notFound('(request)', 'This page');
+}
+
+const actor = (identity: ConsoleIdentity, from: RequestOrigin): Actor => ({
+  integratorId: identity.user.integratorId,
+  userId: identity.user.id,
+  email: identity.user.email,
+  ...from,
+});
+
+export interface ConsoleLinkPage {
+  page: Page<Link>;
+  /** Successful payments per link id (absent: none). */
+  paid: Map<string, number>;
+}
+
+/** /console/links: one page of the integrator's links, newest first, with their paid counts (two queries). */
+export async function listConsoleLinks(app: PaylinkApp, identity: ConsoleIdentity, query: LinksQuery): Promise<ConsoleLinkPage> {
+  assertOwner(identity);
+  const page = await listLinks(app.db, integratorOf(identity), query);
+  return {
+    page,
+    paid: await paidCounts(
+      app.db,
+      page.items.map((l) => l.id),
+    ),
+  };
+}
+
+export async function getConsoleLink(app: PaylinkApp, identity: ConsoleIdentity, slug: string): Promise<Link> {
+  assertOwner(identity);
+  return getLink(app.db, integratorOf(identity), slug);
+}
+
+export async function createConsoleLink(app: PaylinkApp, identity: ConsoleIdentity, input: LinkCreate, from: RequestOrigin): Promise<Link> {
+  assertOwner(identity);
+  return createLink(app, integratorOf(identity), input, (tx, link) => recordAudit(tx, actor(identity, from), 'link.created', link.slug, app.now()));
+}
+
+export async function updateConsoleLink(app: PaylinkApp, identity: ConsoleIdentity, slug: string, patch: LinkUpdate, from: RequestOrigin): Promise<Link> {
+  assertOwner(identity);
+  return updateLink(app, integratorOf(identity), slug, patch, (tx, link) => recordAudit(tx, actor(identity, from), 'link.updated', link.slug, app.now()));
+}
+
+/**
+ * The editor's live preview: the draft as its payment page would show it, written nowhere.
+ * `slug` names the link being edited (its stored logo shows until a new one is chosen).
+ */
+export async function previewConsoleLink(app: PaylinkApp, identity: ConsoleIdentity, slug: string | undefined, settings: LinkSettings): Promise<LinkDraft> {
+  assertOwner(identity);
+  const current = slug ? await getLink(app.db, integratorOf(identity), slug) : undefined;
+  return draftLink(app, identity.user.integratorId, settings, current);
+}

@@ -1,0 +1,80 @@
+import type { PaylinkApp } from '../../app.ts';
+import type { Link } from '../../db/schema.ts';
+import { type FieldMode, type FieldPath, fieldModes, fieldPaths } from '../../schemas/fields.ts';
+import { isCurrency, MoneyError, parseAmount } from '../money.ts';
+import type { LinkSettings } from './editor.ts';
+import { readLogoSource, validateLogo } from './logos.ts';
+import { logoUrl } from './service.ts';
+
+/**
+ * A link as it would be after a save, built in memory for the editor's preview. Unlike a save it
+ * refuses nothing: a setting the editor would refuse is shown as the page would show its absence
+ * (an amount that is not a number: the customer enters one), so the preview follows the
+ * merchant's typing. A new logo goes through the same checks as a saved one (type read from the
+ * bytes, SVG sanitised) and is shown as a data: URL; nothing is stored.
+ */
+export interface LinkDraft {
+  link: Link;
+  /** Where the page's logo comes from: the stored asset, the unsaved upload (data: URL), or none. */
+  logo: string | undefined;
+}
+
+export const PREVIEW_LINK_ID = 'lnk_preview';
+
+export async function draftLink(app: PaylinkApp, integratorId: string, s: LinkSettings, current?: Link): Promise<LinkDraft> {
+  const currency = isCurrency(s.currency) ? s.currency : (current?.currency ?? 'USD');
+  const minor = (value: string | null) => {
+    if (value === null) return null;
+    try {
+      return parseAmount(value, currency).minor;
+    } catch (error) {
+      if (error instanceof MoneyError) return null;
+      throw error;
+    }
+  };
+  const amountMinor = minor(s.amount);
+  const labels: Record<string, string> = {};
+  const fields: Record<string, FieldMode> = {};
+  for (const path of fieldPaths as readonly FieldPath[]) {
+    const label = s.labels[path]?.trim();
+    if (label && label.length <= 80) labels[path] = label;
+    const mode = s.fields[path];
+    if (mode && (fieldModes as readonly string[]).includes(mode)) fields[path] = mode;
+  }
+  let logo = s.logo === undefined ? logoUrl(current?.logoAssetId ?? null) : undefined;
+  if (s.logo) {
+    try {
+      const checked = validateLogo(await readLogoSource(s.logo.source, s.logo.baseDir));
+      logo = `data:${checked.contentType};base64,${checked.bytes.toString('base64')}`;
+    } catch {
+      logo = undefined; // the editor names the problem on save
+    }
+  }
+  const now = app.now();
+  const link: Link = {
+    id: current?.id ?? PREVIEW_LINK_ID,
+    integratorId,
+    slug: current?.slug ?? 'preview',
+    title: s.title.trim() || 'Untitled link',
+    description: s.description?.trim() || null,
+    currency,
+    amountMinor,
+    minAmountMinor: amountMinor === null ? minor(s.min_amount) : null,
+    maxAmountMinor: amountMinor === null ? minor(s.max_amount) : null,
+    brandColor: s.brand_color,
+    logoAssetId: null,
+    labels,
+    fields,
+    callbackUrl: s.callback_url,
+    active: s.active,
+    expiresAt: null,
+    maxPayments: s.max_payments,
+    successUrl: s.success_url,
+    cancelUrl: s.cancel_url,
+    locale: s.locale,
+    seedSha256: null,
+    createdAt: current?.createdAt ?? now,
+    updatedAt: now,
+  };
+  return { link, logo };
+}
