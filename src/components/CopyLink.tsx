@@ -2,7 +2,7 @@
  * CopyLink — a payment link's address as selectable text and, once scripts run, a "Copy link"
  * button that puts it on the clipboard and says so (role="status").
  */
-import { Component } from 'preact';
+import { Component, h } from 'preact';
 
 export interface CopyLinkProps {
   url: string;
@@ -29,21 +29,16 @@ export default class CopyLink extends Component<CopyLinkProps, State> {
     }
   };
 
+  // h() rather than JSX, as LinkPreview.tsx says why.
   render() {
     const { url } = this.props;
     const { ready, said } = this.state;
-    return (
-      <div class="copy-link">
-        <code class="link-url">{url}</code>
-        {ready && (
-          <button type="button" class="secondary" onClick={this.copy}>
-            Copy link
-          </button>
-        )}
-        <span role="status" class="copy-status">
-          {said}
-        </span>
-      </div>
+    return h(
+      'div',
+      { class: 'copy-link' },
+      h('code', { class: 'link-url' }, url),
+      ready ? h('button', { type: 'button', class: 'secondary', onClick: this.copy }, 'Copy link') : null,
+      h('span', { role: 'status', class: 'copy-status' }, said),
     );
   }
 }

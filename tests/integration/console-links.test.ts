@@ -300,6 +300,18 @@ describe('console › live preview', () => {
     expect(textOf(res.html)).toContain('Amount In PHP');
   });
 
+  it('says when customers could not pay the draft at its address: inactive, or system fields (dynamic links only)', async () => {
+    const owner = await signedIn(acmeOwner);
+    const { active: _, ...inactive } = editorForm();
+    const res = await owner.post('/console/links/preview', { ...inactive, 'mode.customer.contact.email': 'system' }, { from: '/console/links/new' });
+    const text = textOf(res.html);
+    expect(text).toContain('Inactive: customers see “not found” at this address.');
+    expect(text).toContain('customers pay only through dynamic links');
+    const plain = textOf((await owner.post('/console/links/preview', editorForm(), { from: '/console/links/new' })).html);
+    expect(plain).not.toContain('Inactive');
+    expect(plain).not.toContain('dynamic links');
+  });
+
   it('needs a session (sign-in redirect) and the CSRF token (403); a GET draws nothing', async () => {
     const anonymous = new ConsoleClient(served.server.url);
     const res = await fetch(`${served.server.url}/console/links/preview`, {

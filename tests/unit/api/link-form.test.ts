@@ -1,0 +1,130 @@
+import { describe, expect, it } from 'vitest';
+import { formFieldOf, linkCreateInput, linkDraftSettings, linkForm, linkUpdateInput, newLinkForm, readLinkForm } from '../../../src/api/link-form.ts';
+import type { Link } from '../../../src/db/schema.ts';
+import { DomainError } from '../../../src/domain/errors.ts';
+
+/** The console's link editor form, read into the very settings /api/v1/links takes. */
+function form(fields: Record<string, string>, logo?: File) {
+  const f = new FormData();
+  for (const [k, v] of Object.entries(fields)) f.set(k, v);
+  if (logo) f.set('logo', logo);
+  return f;
+}
+const base = { title: 'Yoga', amount_mode: 'fixed', amount: '250', currency: 'php', brand_color: '#112233', active: 'on' };
+
+const refusal = (run: () => unknown) => {
+  try {
+    run();
+  } catch (error) {
+    if (error instanceof DomainError) return error.messages as Record<string, string[]>;
+    throw error;
+  }
+  throw new Error('expected a refusal');
+};
+
+describe('link editor form › reading', () => {
+  it('trims text, upper-cases the currency, and reads an unticked checkbox as false', async () => {
+    const { values } = await readLinkForm(form({ ...base, title: '  Yoga  ', active: '' }));
+    expect(values).toMatchObject({ title: 'Yoga', currency: 'PHP', active: false, amount_mode: 'fixed' });
+  });
+
+  it('keeps the default label and mode of a field the form did not send', async () => {
+    const { values } = await readLinkForm(form({ ...base, 'label.customer.first_name': 'Given name' }));
+    expect(values.labels['customer.first_name']).toBe('Given name');
+    expect(values.labels['customer.last_name']).toBe('Last name');
+    expect(values.modes['customer.contact.email']).toBe('customer');
+    expect(values.modes['customer.contact.mobile']).toBe('hidden');
+  });
+
+  it('turns a chosen logo file into a data: URL, no file into "keep", and "remove" into null', async () => {
+    const png = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'logo.png', { type: 'image/png' });
+    expect((await readLinkForm(form(base, png))).logo).toBe('data:application/octet-stream;base64,iVBORw==');
+    expect((await readLinkForm(form(base, new File([], '')))).logo).toBeUndefined();
+    expect((await readLinkForm(form({ ...base, remove_logo: 'on' }, png))).logo).toBeNull();
+  });
+
+  it('refuses a logo file over 512 KiB before reading it', async () => {
+    const big = new File([new Uint8Array(512 * 1024 + 1)], 'big.png');
+    const posted = await readLinkForm(form(base, big));
+    expect(posted.logo).toBeUndefined();
+    expect(posted.messages.logo).toEqual(['the logo is 513 KiB; at most 512 KiB is accepted']);
+  });
+});
+
+describe('link editor form › into the API’s settings', () => {
+  it('sends a fixed amount without bounds, and an open amount with its bounds only', async () => {
+    const fixed = linkCreateInput(await readLinkForm(form({ ...base, min_amount: '10' })));
+    expect(fixed).toMatchObject({ amount: '250', min_amount: null, max_amount: null, currency: 'PHP' });
+    const open = linkUpdateInput(await readLinkForm(form({ ...base, amount_mode: 'open', min_amount: '10', max_amount: '' })));
+    expect(open).toMatchObject({ amount: null, min_amount: '10', max_amount: null });
+  });
+
+  it('stores only labels that differ from the default, and every mode', async () => {
+    const input = linkCreateInput(await readLinkForm(form({ ...base, 'label.customer.first_name': 'Given name', 'label.customer.last_name': 'Last name' })));
+    expect(input.labels).toEqual({ 'customer.first_name': 'Given name' });
+    expect(input.fields?.['customer.billing_address.zip']).toBe('hidden');
+  });
+
+  it('sends the slug only when one is typed, and a change keeps the logo unless one is chosen or removed', async () => {
+    expect('slug' in linkCreateInput(await readLinkForm(form(base)))).toBe(false);
+    expect(linkCreateInput(await readLinkForm(form({ ...base, slug: 'yoga' }))).slug).toBe('yoga');
+    expect('logo' in linkUpdateInput(await readLinkForm(form(base)))).toBe(false);
+    expect(linkUpdateInput(await readLinkForm(form({ ...base, remove_logo: 'on' }))).logo).toBeNull();
+  });
+
+  it('names each refused field by the API’s key, shown beside its input', async () => {
+    const posted = await readLinkForm(form({ ...base, amount: '', title: '', max_payments: 'x', 'label.customer.first_name': 'x'.repeat(81) }));
+    const messages = refusal(() => linkCreateInput(posted));
+    expect(messages.amount).toEqual(['must be given for a fixed amount (or choose “The customer enters the amount”)']);
+    expect(messages.title).toEqual(['must not be empty']);
+    expect(messages.max_payments).toEqual(['must be a whole number']);
+    expect(Object.keys(messages).map(formFieldOf)).toContain('label.customer.first_name');
+  });
+});
+
+describe('link editor form › a saved link and the preview', () => {
+  it('shows a saved link’s settings, defaults filled in, and reads back into the same settings', async () => {
+    const link = {
+      slug: 'tips',
+      title: 'Tips',
+      description: null,
+      currency: 'PHP',
+      amountMinor: null,
+      minAmountMinor: 2000n,
+      maxAmountMinor: null,
+      brandColor: null,
+      labels: {},
+      fields: { 'customer.contact.mobile': 'customer' },
+      callbackUrl: null,
+      active: true,
+      expiresAt: new Date('2027-01-31T15:59:59Z'),
+      maxPayments: 3,
+      successUrl: null,
+      cancelUrl: null,
+      locale: 'fil',
+    } as unknown as Link;
+    const values = linkForm(link);
+    expect(values).toMatchObject({
+      amount_mode: 'open',
+      min_amount: '20.00',
+      brand_color: '#1d4ed8',
+      expires_at: '2027-01-31T15:59:59.000Z',
+      max_payments: '3',
+    });
+    expect(values.modes['customer.contact.mobile']).toBe('customer');
+    const f = new FormData();
+    for (const [k, v] of Object.entries({ ...values, active: 'on' })) if (typeof v === 'string') f.set(k, v);
+    const input = linkUpdateInput(await readLinkForm(f));
+    expect(input).toMatchObject({ min_amount: '20.00', max_payments: 3, locale: 'fil', expires_at: '2027-01-31T15:59:59.000Z' });
+  });
+
+  it('hands the preview the form as typed, a number it cannot read left out', async () => {
+    const draft = linkDraftSettings(await readLinkForm(form({ ...base, max_payments: 'many', 'label.customer.first_name': 'Given' })));
+    expect(draft).toMatchObject({ max_payments: null, amount: '250', logo: undefined });
+    expect(draft.labels['customer.first_name']).toBe('Given');
+  });
+
+  it('starts a new link at a fixed amount in PHP with the default colour', () => {
+    expect(newLinkForm()).toMatchObject({ amount_mode: 'fixed', currency: 'PHP', brand_color: '#1d4ed8', active: true });
+  });
+});
