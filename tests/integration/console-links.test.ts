@@ -189,6 +189,7 @@ describe('console › link editor', () => {
     );
     expect(res.status).toBe(422);
     const text = textOf(res.html);
+    expect(text).toContain('Nothing was saved: 4 settings need a change (marked below).');
     expect(text).toContain('Title must not be empty');
     expect(text).toContain('Brand colour must be a colour such as #1a56db');
     expect(text).toContain('Most payments must be at least 1');
