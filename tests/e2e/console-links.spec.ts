@@ -122,3 +122,21 @@ test('console links › a refused save shows each problem beside its field and k
   await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Bad link');
   await expectNoAxeViolations(page);
 });
+
+test('console links › without JavaScript the editor still saves, and “Update preview” draws the preview', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await signIn(page);
+  await page.goto('/console/links/new');
+  await page.getByLabel('Title', { exact: true }).fill('Pottery glaze kit');
+  await page.getByLabel('Amount', { exact: true }).fill('450');
+  await page.getByRole('button', { name: 'Update preview' }).click();
+  const frame = page.frameLocator('iframe[name="link-preview"]');
+  await expect(frame.getByRole('heading', { name: 'Pottery glaze kit' })).toBeVisible();
+  await expect(frame.getByRole('button', { name: 'Pay ₱450.00' })).toBeDisabled();
+  await page.getByRole('button', { name: 'Create link' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'The link is created.' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Copy link' })).toHaveCount(0);
+  await expect(page.locator('.copy-link code')).toHaveText(/\/pay\/link-[0-9a-f]{10}$/);
+  await context.close();
+});
