@@ -32,6 +32,9 @@ export interface NewEvent {
   now: Date;
 }
 
+/** The channel every outbox insert notifies (trigger in drizzle/0006_outbox_notify.sql). */
+export const OUTBOX_CHANNEL = 'paylink_outbox';
+
 export async function enqueueEvent(tx: DbOrTx, event: NewEvent): Promise<string> {
   const id = newId('evt');
   await tx.insert(outboxEvents).values({
