@@ -12,7 +12,7 @@ import { type BenchRow, benchDatabases as databases, percentile, recordBench, ro
  * Callback delivery: (1) throughput — a backlog of events drained by one process's callback
  * loop into a local receiver that answers 200 at once (signing, SSRF resolution, HTTP, recording
  * the attempt); (2) outbox lag — events written at a steady rate while the loop runs, measured
- * from created_at to arrival at the receiver, at the default poll interval and a short one.
+ * from created_at to arrival at the receiver, at the default poll interval (writes wake the loop).
  */
 const BACKLOG = Number(process.env.PAYLINK_BENCH_CALLBACKS ?? 2000);
 const RATE_PER_S = 100;
@@ -99,15 +99,17 @@ describe.each(databases)('callback bench on %s', (db) => {
     });
     console.log(`[bench] ${label[db]}: ${round(BACKLOG / seconds, 0)} callbacks/s`);
 
-    // (2) steady-rate outbox lag, at the default poll interval and a short one
-    for (const pollMs of [1000, 100]) {
+    // (2) outbox lag at the default poll interval (1 s): a written event wakes the worker (LISTEN /
+    // NOTIFY), so lag should not depend on the poll. Near idle (10 events/s) and at 100 events/s.
+    for (const rate of [10, RATE_PER_S]) {
+      const pollMs = 1000;
       receiver.arrivals.length = 0;
       integratorId = await setup(pollMs);
       loop = startCallbackLoop(t!.app, t!.app.log);
-      const total = Math.round((RATE_PER_S * STEADY_MS) / 1000);
+      const total = Math.round((rate * STEADY_MS) / 1000);
       const begin = performance.now();
       for (let i = 0; i < total; i++) {
-        const due = begin + (i * 1000) / RATE_PER_S;
+        const due = begin + (i * 1000) / rate;
         const wait = due - performance.now();
         if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         await enqueueEvent(t!.app.db, { integratorId, type: 'payment.succeeded', data: data(i), callbackUrl: receiver.url, now: t!.app.now() });
@@ -116,11 +118,11 @@ describe.each(databases)('callback bench on %s', (db) => {
       await loop.stop();
       const lags = receiver.arrivals.map((a) => a.at - a.createdAt);
       rows.push({
-        name: `outbox lag at ${RATE_PER_S} events/s, poll ${pollMs} ms (${label[db]})`,
-        values: { 'events/s': RATE_PER_S, events: total, 'lag p50 ms': round(percentile(lags, 50), 0), 'lag p99 ms': round(percentile(lags, 99), 0) },
-        note: 'created_at → arrival at the receiver',
+        name: `outbox lag at ${rate} events/s, poll ${pollMs} ms (${label[db]})`,
+        values: { 'events/s': rate, events: total, 'lag p50 ms': round(percentile(lags, 50), 0), 'lag p99 ms': round(percentile(lags, 99), 0) },
+        note: 'created_at → arrival at the receiver; target p99 ≤ 100 ms (woken by the write)',
       });
-      console.log(`[bench] ${label[db]}: lag p50 ${percentile(lags, 50)} ms, p99 ${percentile(lags, 99)} ms (poll ${pollMs} ms)`);
+      console.log(`[bench] ${label[db]}: lag p50 ${percentile(lags, 50)} ms, p99 ${percentile(lags, 99)} ms (${rate}/s, poll ${pollMs} ms)`);
     }
     await receiver.close();
   });

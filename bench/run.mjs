@@ -8,6 +8,11 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const parts = join(root, 'bench', 'results', 'parts');
 rmSync(parts, { recursive: true, force: true });
+// The HTTP benchmarks load the built server (dist/paylink/server.mjs), as `npm start` runs it.
+if (process.env.PAYLINK_BENCH_SKIP_BUILD !== '1') {
+  const build = spawnSync(process.execPath, [join(root, 'scripts', 'build.mjs')], { cwd: root, stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
 const result = spawnSync(join(root, 'node_modules', '.bin', 'vitest'), ['run', '--project', 'bench', ...process.argv.slice(2)], {
   cwd: root,
   stdio: 'inherit',

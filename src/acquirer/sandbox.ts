@@ -35,6 +35,12 @@ const brandName = (type: string | undefined) =>
 
 const digitsOnly = (s: string) => s.replace(/[\s-]/g, '');
 
+/** What an idempotency key was first used for: a reuse for another request is refused. */
+const hashRequest = (request: unknown) =>
+  createHash('sha256')
+    .update(JSON.stringify(request, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)))
+    .digest('hex');
+
 export class SandboxAcquirer implements Acquirer {
   readonly name = 'sandbox';
   readonly capabilities = { runSchedulesNow: true } as const;
@@ -54,9 +60,7 @@ export class SandboxAcquirer implements Acquirer {
    * first instead of moving money twice.
    */
   private async once<T extends object>(key: string, operation: string, request: unknown, run: (tx: DbOrTx) => Promise<T>): Promise<T> {
-    const requestHash = createHash('sha256')
-      .update(JSON.stringify(request, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)))
-      .digest('hex');
+    const requestHash = hashRequest(request);
     return this.opts.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`sandbox:${key}`}, 0))`);
       const [existing] = await tx.select().from(sandboxOperations).where(eq(sandboxOperations.idempotencyKey, key));
@@ -143,21 +147,16 @@ export class SandboxAcquirer implements Acquirer {
     });
   }
 
+  /**
+   * One round trip: the ledger steps run in the database as `paylink_sandbox_refund`
+   * (drizzle/0007_refund_version.sql), under the same advisory lock and idempotency record as
+   * `once`, so the sandbox costs what a real acquirer's single HTTP call costs.
+   */
   async refund(req: { chargeId: string; amountMinor: bigint; currency: string }, { idempotencyKey }: { idempotencyKey: string }): Promise<RefundResult> {
-    return this.once(idempotencyKey, 'refund', req, async (tx): Promise<RefundResult> => {
-      const [charge] = await tx.select().from(sandboxCharges).where(eq(sandboxCharges.id, req.chargeId));
-      if (!charge) return { status: 'failed', code: 'charge_not_found', message: 'The acquirer has no such charge.' };
-      if (charge.currency !== req.currency) return { status: 'failed', code: 'currency_mismatch', message: 'The refund currency differs from the charge.' };
-      if (charge.behaviour === 'refund_fails') {
-        return { status: 'failed', code: 'refund_not_supported', message: 'The card issuer does not accept refunds to this card.' };
-      }
-      const updated = await tx
-        .update(sandboxCharges)
-        .set({ refundedMinor: sql`${sandboxCharges.refundedMinor} + ${req.amountMinor}` })
-        .where(sql`${sandboxCharges.id} = ${req.chargeId} and ${sandboxCharges.refundedMinor} + ${req.amountMinor} <= ${sandboxCharges.amountMinor}`)
-        .returning({ id: sandboxCharges.id });
-      if (updated.length === 0) return { status: 'failed', code: 'amount_exceeds_charge', message: 'The refund exceeds what remains of the charge.' };
-      return { status: 'succeeded', refundId: newId('re') };
-    });
+    const requestHash = hashRequest(req);
+    const result = await this.opts.db.execute(
+      sql`select paylink_sandbox_refund(${idempotencyKey}, ${requestHash}, ${req.chargeId}, ${req.amountMinor.toString()}::bigint, ${req.currency}, ${newId('re')}) as outcome`,
+    );
+    return (result as unknown as { rows: Array<{ outcome: RefundResult }> }).rows[0]!.outcome;
   }
 }

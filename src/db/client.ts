@@ -26,6 +26,13 @@ export interface Database {
   /** Applies the committed SQL migrations (serialised across processes on PostgreSQL). */
   migrate(): Promise<void>;
   ping(): Promise<void>;
+  /**
+   * Calls `onNotify` for each NOTIFY on `channel` (after the notifying transaction commits), from
+   * any process on PostgreSQL. On PostgreSQL it holds one connection of its own, reconnecting after
+   * a loss (and calling `onNotify` then, since notifications may have been missed meanwhile).
+   * Resolves to a function that stops listening.
+   */
+  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -73,6 +80,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       async ping() {
         await db.execute(sql`select 1`);
       },
+      listen: (channel, onNotify) => listenPg(options.databaseUrl as string, channel, onNotify),
       async close() {
         await pool.end();
       },
@@ -110,6 +118,12 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     async ping() {
       await db.execute(sql`select 1`);
     },
+    async listen(channel, onNotify) {
+      const unlisten = await client.listen(channel, () => onNotify());
+      return async () => {
+        if (!closed) await unlisten();
+      };
+    },
     async close() {
       if (closed) return;
       closed = true;
@@ -120,5 +134,60 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
         lock?.release();
       }
     },
+  };
+}
+
+const LISTEN_RETRY_MAX_MS = 30_000;
+
+/** LISTEN on a connection outside the pool (a pooled one would be handed to queries). */
+async function listenPg(connectionString: string, channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+  if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
+  let stopped = false;
+  let client: pg.Client | undefined;
+  let retry: NodeJS.Timeout | undefined;
+  let failures = 0;
+  const connect = async (): Promise<void> => {
+    const c = new pg.Client({ connectionString });
+    c.on('notification', (n) => {
+      if (n.channel === channel) onNotify();
+    });
+    c.on('error', () => reconnect(c));
+    c.on('end', () => reconnect(c));
+    try {
+      await c.connect();
+      await c.query(`LISTEN ${channel}`);
+    } catch (error) {
+      await c.end().catch(() => {});
+      throw error;
+    }
+    if (stopped) {
+      await c.end().catch(() => {});
+      return;
+    }
+    client = c;
+    failures = 0;
+  };
+  const reconnect = (lost: pg.Client) => {
+    if (stopped || client !== lost) return;
+    client = undefined;
+    lost.end().catch(() => {});
+    const attempt = () => {
+      retry = undefined;
+      if (stopped) return;
+      connect().then(onNotify, () => {
+        failures++;
+        retry = setTimeout(attempt, Math.min(250 * 2 ** failures, LISTEN_RETRY_MAX_MS));
+        retry.unref();
+      });
+    };
+    attempt();
+  };
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(retry);
+    const c = client;
+    client = undefined;
+    await c?.end().catch(() => {});
   };
 }

@@ -188,6 +188,11 @@ export const payments = pgTable(
     refundCount: integer('refund_count').notNull().default(0),
     /** Amount held by refunds still waiting for the acquirer; released if they fail. */
     refundReservedMinor: money('refund_reserved_minor').notNull().default(sql`0`),
+    /**
+     * Bumped by every change to the refund columns: a refund reserves and settles with one
+     * compare-and-set statement on it, and takes the row lock only when another got there first.
+     */
+    refundVersion: integer('refund_version').notNull().default(0),
     description: text('description'),
     merchantReferenceId: text('merchant_reference_id'),
     otherReferences: jsonb('other_references').$type<string[]>().notNull().default([]),

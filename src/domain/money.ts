@@ -112,11 +112,19 @@ export function formatDecimal(minor: bigint, currency: string): string {
 
 /** Human display with the currency symbol for a locale: 1250n PHP → "₱12.50". */
 export function formatMoney(minor: bigint, currency: string, locale = 'en-US'): string {
-  const decimal = formatDecimal(minor, currency);
-  return new Intl.NumberFormat(locale, {
-    style: 'currency',
-    currency,
-    minimumFractionDigits: requireExponent(currency),
-    maximumFractionDigits: requireExponent(currency),
-  }).format(decimal as unknown as number);
+  return currencyFormat(locale, currency).format(formatDecimal(minor, currency) as unknown as number);
+}
+
+// Building an Intl.NumberFormat costs ~70× formatting with one; pages format several amounts each.
+// Keys are validated ISO 4217 codes × supported locales, so the cache is bounded.
+const formats = new Map<string, Intl.NumberFormat>();
+function currencyFormat(locale: string, currency: string): Intl.NumberFormat {
+  const key = `${locale}|${currency}`;
+  let format = formats.get(key);
+  if (!format) {
+    const digits = requireExponent(currency);
+    format = new Intl.NumberFormat(locale, { style: 'currency', currency, minimumFractionDigits: digits, maximumFractionDigits: digits });
+    formats.set(key, format);
+  }
+  return format;
 }

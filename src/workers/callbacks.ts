@@ -5,6 +5,7 @@ import type { PaylinkApp } from '../app.ts';
 import { integrators } from '../db/schema.ts';
 import type { Integrator } from '../domain/integrators/service.ts';
 import { type AttemptRecord, claimDueCallbacks, type OutboxEvent, type RecordedAttempt, recordCallbackAttempts } from '../domain/notifications/callbacks.ts';
+import { OUTBOX_CHANNEL } from '../domain/notifications/outbox.ts';
 import { signatureHeader, signingSecrets } from '../domain/notifications/signing.ts';
 import type { Logger } from '../log.ts';
 import { type AttemptOutcome, WebhookClient } from '../outbound/webhook-client.ts';
@@ -115,7 +116,10 @@ export function createCallbackSender(app: PaylinkApp, opts: { batchSize?: number
   };
 }
 
-/** The callback loop for startWorkers: polls every PAYLINK_WORKER_POLL_MS, at once again while there is work. */
+/**
+ * The callback loop for startWorkers: woken by every outbox write (LISTEN paylink_outbox), polls
+ * every PAYLINK_WORKER_POLL_MS for retries falling due, at once again while there is work.
+ */
 export function startCallbackLoop(app: PaylinkApp, log: Logger): Loop {
   const sender = createCallbackSender(app);
   return startLoop({
@@ -124,5 +128,6 @@ export function startCallbackLoop(app: PaylinkApp, log: Logger): Loop {
     log,
     tick: async () => (await sender.deliverDue()) > 0,
     onStop: () => sender.close(),
+    wakeOn: { database: app.database, channel: OUTBOX_CHANNEL },
   });
 }

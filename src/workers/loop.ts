@@ -1,3 +1,4 @@
+import type { Database } from '../db/client.ts';
 import type { Logger } from '../log.ts';
 
 /**
@@ -18,18 +19,28 @@ export function startLoop(opts: {
   tick: () => Promise<boolean>;
   /** Runs once the last tick has finished (close an HTTP client, an SMTP pool…). */
   onStop?: () => Promise<void>;
+  /**
+   * Wake the loop whenever the database notifies this channel (from any process on PostgreSQL);
+   * polling every `intervalMs` stays as the fallback.
+   */
+  wakeOn?: { database: Pick<Database, 'listen'>; channel: string };
 }): Loop {
   let stopped = false;
   let wake: (() => void) | undefined;
   let timer: NodeJS.Timeout | undefined;
+  // A poke that arrives while a tick runs is kept, so work written just after the tick looked
+  // for it is not left waiting a whole interval.
+  let poked = false;
   const sleep = (ms: number) =>
     new Promise<void>((resolve) => {
+      if (poked) return resolve();
       wake = resolve;
       timer = setTimeout(resolve, ms);
     });
   const run = (async () => {
     let failures = 0;
     while (!stopped) {
+      poked = false;
       let busy = false;
       try {
         busy = await opts.tick();
@@ -42,16 +53,27 @@ export function startLoop(opts: {
       if (!busy) await sleep(failures > 0 ? Math.min(opts.intervalMs * 2 ** failures, 30_000) : opts.intervalMs);
     }
   })();
+  const poke = () => {
+    poked = true;
+    clearTimeout(timer);
+    wake?.();
+    wake = undefined;
+  };
+  const unlisten = opts.wakeOn
+    ? opts.wakeOn.database.listen(opts.wakeOn.channel, poke).catch((error: unknown) => {
+        opts.log.warn('wake-ups unavailable; the worker polls', { worker: opts.name, error });
+        return async () => {};
+      })
+    : undefined;
   return {
     name: opts.name,
-    poke() {
-      clearTimeout(timer);
-      wake?.();
-    },
+    poke,
     async stop() {
+      await (await unlisten)?.();
       stopped = true;
       clearTimeout(timer);
       wake?.();
+      wake = undefined;
       await run;
       await opts.onStop?.();
     },

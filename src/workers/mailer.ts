@@ -6,6 +6,7 @@ import type { PaylinkApp } from '../app.ts';
 import type { OutboxEvent } from '../domain/notifications/callbacks.ts';
 import { renderEmail } from '../domain/notifications/email/templates.ts';
 import { claimDueEmails, emailContext, isDeliverableAddress, type MailOutcome, recordEmailOutcome } from '../domain/notifications/mail.ts';
+import { OUTBOX_CHANNEL } from '../domain/notifications/outbox.ts';
 import type { Logger } from '../log.ts';
 import { type Loop, startLoop } from './loop.ts';
 
@@ -128,5 +129,12 @@ export function classify(error: unknown): MailOutcome {
 
 export function startMailerLoop(app: PaylinkApp, log: Logger): Loop {
   const mailer = createMailer(app);
-  return startLoop({ name: 'mailer', intervalMs: app.config.workerPollMs, log, tick: async () => (await mailer.sendDue()) > 0, onStop: () => mailer.close() });
+  return startLoop({
+    name: 'mailer',
+    intervalMs: app.config.workerPollMs,
+    log,
+    tick: async () => (await mailer.sendDue()) > 0,
+    onStop: () => mailer.close(),
+    wakeOn: { database: app.database, channel: OUTBOX_CHANNEL },
+  });
 }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { type CardRegistration, integrators, type Payment, type Refund, type Schedule } from '../../db/schema.ts';
-import { type EventType, enqueueEvent } from './outbox.ts';
+import { type EventType, enqueueEvent, type NewEvent } from './outbox.ts';
 
 /**
  * What happened, as domain facts. The domain records facts; the API layer's event presenter
@@ -45,16 +45,17 @@ export async function recordEvent(
   tx: DbOrTx,
   opts: { integratorId: string; event: DomainEvent; callbackUrl?: string | null; emailTo?: string | null; now: Date },
 ): Promise<string> {
+  // Nothing named a callback URL: the account's default (PATCH /api/v1/integrator), if any.
+  return enqueueEvent(tx, presentedEvent(present, { ...opts, callbackUrl: opts.callbackUrl || (await defaultCallbackUrl(tx, opts.integratorId)) }));
+}
+
+/** The event for the outbox, when the caller already knows where it goes (no query). */
+export function presentedEvent(
+  present: EventPresenter,
+  opts: { integratorId: string; event: DomainEvent; callbackUrl: string | null; emailTo?: string | null; now: Date },
+): NewEvent {
   const type: EventType = opts.event.type;
-  return enqueueEvent(tx, {
-    integratorId: opts.integratorId,
-    type,
-    data: present(opts.event),
-    // Nothing named a callback URL: the account's default (PATCH /api/v1/integrator), if any.
-    callbackUrl: opts.callbackUrl || (await defaultCallbackUrl(tx, opts.integratorId)),
-    emailTo: opts.emailTo,
-    now: opts.now,
-  });
+  return { integratorId: opts.integratorId, type, data: present(opts.event), callbackUrl: opts.callbackUrl, emailTo: opts.emailTo, now: opts.now };
 }
 
 async function defaultCallbackUrl(tx: DbOrTx, integratorId: string): Promise<string | null> {

@@ -32,10 +32,19 @@ export interface NewEvent {
   now: Date;
 }
 
+/** The channel every outbox insert notifies (trigger in drizzle/0006_outbox_notify.sql). */
+export const OUTBOX_CHANNEL = 'paylink_outbox';
+
 export async function enqueueEvent(tx: DbOrTx, event: NewEvent): Promise<string> {
-  const id = newId('evt');
-  await tx.insert(outboxEvents).values({
-    id,
+  const row = outboxRow(event);
+  await tx.insert(outboxEvents).values(row);
+  return row.id;
+}
+
+/** The outbox row for an event, for a statement that writes it together with other changes. */
+export function outboxRow(event: NewEvent) {
+  return {
+    id: newId('evt'),
     integratorId: event.integratorId,
     type: event.type,
     data: JSON.parse(JSON.stringify(event.data, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))),
@@ -46,8 +55,7 @@ export async function enqueueEvent(tx: DbOrTx, event: NewEvent): Promise<string>
     emailTo: event.emailTo ?? null,
     emailState: event.emailTo ? 'pending' : 'none',
     emailNextAt: event.emailTo ? event.now : null,
-  });
-  return id;
+  } satisfies typeof outboxEvents.$inferInsert;
 }
 
 /** The outbox's two delivery channels, each with its own state, due time and lease columns. */

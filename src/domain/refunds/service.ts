@@ -1,13 +1,15 @@
-import { and, asc, desc, eq, gt, lt } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { RefundResult } from '../../acquirer/acquirer.ts';
 import type { PaylinkApp } from '../../app.ts';
 import { newId } from '../../crypto.ts';
-import type { Tx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import type { Integrator, Payment, Refund } from '../../db/schema.ts';
-import { payments, refunds } from '../../db/schema.ts';
+import { outboxEvents, payments, refunds } from '../../db/schema.ts';
+import { insertSelect, rowsOf, setClause } from '../../db/statements.ts';
 import { DomainError, notFound, theRow } from '../errors.ts';
 import { refundCapabilityFor } from '../integrators/service.ts';
-import { recordEvent } from '../notifications/domain-events.ts';
+import { presentedEvent, recordEvent } from '../notifications/domain-events.ts';
+import { outboxRow } from '../notifications/outbox.ts';
 import { checkRefund, parseRefundAmount, type RefundType } from './rules.ts';
 
 /**
@@ -17,6 +19,11 @@ import { checkRefund, parseRefundAmount, type RefundType } from './rules.ts';
  *   the acquirer call, outside any transaction, with an idempotency key derived from the refund id;
  *   tx2  mark the refund succeeded (move the amount from reserved to refunded) or failed (release
  *        it, keeping the acquirer's code and message), and write the outbox event, in one transaction.
+ * tx1 and tx2 are each one statement in the usual case: a compare-and-set on the payment's
+ * refund_version (bumped by every change to its refund columns) written together with the refund
+ * row (tx1) or the refund's outcome and its event (tx2). The rules run on the payment as read; if
+ * another refund changed it meanwhile, the compare-and-set matches nothing and the step runs
+ * again as a transaction holding the payment row lock, where the rules see the latest balance.
  * A refund left `pending` by a crash between tx1 and tx2 is finished by `recoverPendingRefunds`
  * (the worker, and any later refund request on the same payment): it repeats the acquirer call
  * with the same key, which returns the first result, then runs tx2. tx2 only acts on a refund
@@ -43,8 +50,9 @@ export interface RefundOutcome {
 export const acquirerRefundKey = (refundId: string) => `paylink-refund:${refundId}`;
 
 export async function refundPayment(app: PaylinkApp, integrator: Integrator, request: RefundRequest): Promise<RefundOutcome> {
-  const { refund, payment } = await beginRefund(app, integrator, request);
-  return refund.status === 'pending' ? completeRefund(app, refund, payment) : current(app, refund.id);
+  const { refund, payment, reserved } = await beginRefund(app, integrator, request);
+  if (refund.status !== 'pending') return current(app, refund.id);
+  return completeRefund(app, refund, payment, reserved && { payment: reserved, defaultCallbackUrl: integrator.defaultCallbackUrl });
 }
 
 /**
@@ -52,27 +60,30 @@ export async function refundPayment(app: PaylinkApp, integrator: Integrator, req
  * refunds, then tx1. Returns the new pending refund, or the one an earlier request with the same
  * Idempotency-Key started (pending or settled).
  */
-export async function beginRefund(app: PaylinkApp, integrator: Integrator, request: RefundRequest): Promise<{ refund: Refund; payment: Payment }> {
-  const payment = await findOwnPayment(app, integrator.id, request.transactionId);
+export async function beginRefund(
+  app: PaylinkApp,
+  integrator: Integrator,
+  request: RefundRequest,
+): Promise<{ refund: Refund; payment: Payment; reserved?: Payment }> {
+  const [payment, earlierByKey] = await Promise.all([
+    findOwnPayment(app, integrator.id, request.transactionId),
+    request.idempotencyKey ? findByIdempotencyKey(app.db, app, request.transactionId, request.idempotencyKey, app.now()) : undefined,
+  ]);
   const type: RefundType = request.amount === undefined ? 'full' : 'partial';
   const amountMinor = request.amount === undefined ? undefined : parseRefundAmount(request.amount, payment.currency);
+  if (earlierByKey && earlierByKey.paymentId === payment.id) return { refund: sameRequest(earlierByKey, type, amountMinor), payment };
 
   // A pending refund always holds a reservation, so most requests skip this query.
   if (payment.refundReservedMinor > 0n) await recoverPendingRefunds(app, { paymentId: payment.id });
 
   const now = app.now();
-  const started = await app.db.transaction(async (tx) => {
-    const locked = theRow(await tx.select().from(payments).where(eq(payments.id, payment.id)).for('update'), 'the payment being refunded');
-    const earlier = request.idempotencyKey ? await findByIdempotencyKey(tx, app, payment.id, request.idempotencyKey, now) : undefined;
-    if (earlier) {
-      if (earlier.type !== type || (amountMinor !== undefined && earlier.amountMinor !== amountMinor)) {
-        throw new DomainError('ER.02.40', 'Idempotency key reused with a different request', {
-          messages: { 'idempotency-key': ['was already used for a different refund of this transaction; use a new key for a new refund'] },
-        });
-      }
-      return earlier;
-    }
-    const refundMinor = checkRefund(
+  const newRefund = (locked: Payment) => ({
+    id: newId('rfd'),
+    paymentId: payment.id,
+    integratorId: integrator.id,
+    type,
+    status: 'pending' as const,
+    amountMinor: checkRefund(
       locked,
       { type, amountMinor },
       {
@@ -80,31 +91,68 @@ export async function beginRefund(app: PaylinkApp, integrator: Integrator, reque
         limits: { maxCount: app.config.refundMaxCount, windowDays: app.config.refundWindowDays },
         now,
       },
+    ),
+    currency: payment.currency,
+    reason: request.reason,
+    notifyUser: request.notifyUser,
+    idempotencyKey: request.idempotencyKey ?? null,
+    createdAt: now,
+  });
+  const reservedOn = (p: Payment, refundMinor: bigint): Payment => ({
+    ...p,
+    refundReservedMinor: p.refundReservedMinor + refundMinor,
+    refundCount: p.refundCount + 1,
+    refundVersion: p.refundVersion + 1,
+  });
+
+  // Usually one statement: the rules on the payment as read, then a compare-and-set on its version.
+  if (payment.refundReservedMinor === 0n) {
+    const values = newRefund(payment);
+    const reserved = reservedOn(payment, values.amountMinor);
+    const inserted = rowsOf<{ id: string }>(
+      await app.db.execute(sql`with p as (
+        update ${payments} set ${setClause(payments, { refundReservedMinor: reserved.refundReservedMinor, refundCount: reserved.refundCount, refundVersion: reserved.refundVersion })}
+        where id = ${payment.id} and refund_version = ${payment.refundVersion} returning id)
+        ${insertSelect(refunds, values, sql`p`)} returning id`),
     );
-    const refund = await tx
-      .insert(refunds)
-      .values({
-        id: newId('rfd'),
-        paymentId: payment.id,
-        integratorId: integrator.id,
-        type,
-        status: 'pending',
-        amountMinor: refundMinor,
-        currency: payment.currency,
-        reason: request.reason,
-        notifyUser: request.notifyUser,
-        idempotencyKey: request.idempotencyKey ?? null,
-        createdAt: now,
-      })
-      .returning();
+    if (inserted.length === 1) return { refund: pendingRefund(values), payment, reserved };
+  }
+
+  // Another refund got there first (or one is in flight): the same steps under the row lock.
+  return app.db.transaction(async (tx) => {
+    const locked = theRow(await tx.select().from(payments).where(eq(payments.id, payment.id)).for('update'), 'the payment being refunded');
+    const earlier = request.idempotencyKey ? await findByIdempotencyKey(tx, app, payment.id, request.idempotencyKey, now) : undefined;
+    if (earlier) return { refund: sameRequest(earlier, type, amountMinor), payment };
+    const values = newRefund(locked);
+    const reserved = reservedOn(locked, values.amountMinor);
+    const refund = await tx.insert(refunds).values(values).returning();
     await tx
       .update(payments)
-      .set({ refundReservedMinor: locked.refundReservedMinor + refundMinor, refundCount: locked.refundCount + 1 })
+      .set({ refundReservedMinor: reserved.refundReservedMinor, refundCount: reserved.refundCount, refundVersion: reserved.refundVersion })
       .where(eq(payments.id, payment.id));
-    return theRow(refund, 'the new refund');
+    return { refund: theRow(refund, 'the new refund'), payment, reserved };
   });
-  return { refund: started, payment };
 }
+
+/** The refund an Idempotency-Key started, if this request is the same one; a different one is 422. */
+function sameRequest(earlier: Refund, type: RefundType, amountMinor: bigint | undefined): Refund {
+  if (earlier.type !== type || (amountMinor !== undefined && earlier.amountMinor !== amountMinor)) {
+    throw new DomainError('ER.02.40', 'Idempotency key reused with a different request', {
+      messages: { 'idempotency-key': ['was already used for a different refund of this transaction; use a new key for a new refund'] },
+    });
+  }
+  return earlier;
+}
+
+/** The row a pending refund's insert wrote (the columns it leaves empty are null). */
+const pendingRefund = (values: Omit<Refund, 'acquirerReference' | 'failureCode' | 'failureMessage' | 'succeededAt' | 'failedAt'>): Refund => ({
+  ...values,
+  acquirerReference: null,
+  failureCode: null,
+  failureMessage: null,
+  succeededAt: null,
+  failedAt: null,
+});
 
 /**
  * Finishes refunds left pending longer than PAYLINK_REFUND_RECOVERY_SECONDS (a crash or a lost
@@ -133,58 +181,111 @@ export async function recoverPendingRefunds(app: PaylinkApp, opts: { paymentId?:
   return recovered;
 }
 
-/** The acquirer call (same key on every try), then tx2. */
-async function completeRefund(app: PaylinkApp, refund: Refund, payment: Payment): Promise<RefundOutcome> {
+/**
+ * The acquirer call (same key on every try), then tx2. `reserved` is the payment as tx1 left it,
+ * when this request made tx1: tx2 then tries its one-statement form first.
+ */
+async function completeRefund(
+  app: PaylinkApp,
+  refund: Refund,
+  payment: Payment,
+  reserved?: { payment: Payment; defaultCallbackUrl: string | null },
+): Promise<RefundOutcome> {
   const result = await app.acquirer.refund(
     { chargeId: payment.acquirerReference!, amountMinor: refund.amountMinor, currency: refund.currency },
     { idempotencyKey: acquirerRefundKey(refund.id) },
   );
-  return settleRefund(app, refund.id, payment.id, result);
+  return (reserved && (await settleUnlocked(app, refund, reserved, result))) ?? settleRefund(app, refund.id, payment.id, result);
 }
 
-/** tx2: record the acquirer's answer on a still-pending refund, move the money and write the event. */
+/** The refund columns the acquirer's answer sets. */
+const outcomeOf = (result: RefundResult, now: Date) =>
+  result.status === 'succeeded'
+    ? { status: 'succeeded' as const, acquirerReference: result.refundId, succeededAt: now, failureCode: null, failureMessage: null, failedAt: null }
+    : { status: 'failed' as const, acquirerReference: null, succeededAt: null, failureCode: result.code, failureMessage: result.message, failedAt: now };
+
+/** The payment's refund columns once `refund` (settled) leaves its reservation. */
+function paymentAfter(p: Payment, refund: Refund, now: Date): Payment {
+  const succeeded = refund.status === 'succeeded';
+  const refundedMinor = succeeded ? p.refundedMinor + refund.amountMinor : p.refundedMinor;
+  return {
+    ...p,
+    refundedMinor,
+    refundReservedMinor: p.refundReservedMinor - refund.amountMinor,
+    // A failed refund gives its place back: only refunds that hold or moved money count.
+    refundCount: succeeded ? p.refundCount : p.refundCount - 1,
+    refundedAt: succeeded && refundedMinor >= p.amountMinor ? now : p.refundedAt,
+    refundVersion: p.refundVersion + 1,
+  };
+}
+
+/** The payment columns a settlement writes. */
+const refundColumns = ({ refundedMinor, refundReservedMinor, refundCount, refundedAt, refundVersion }: Payment) => ({
+  refundedMinor,
+  refundReservedMinor,
+  refundCount,
+  refundedAt,
+  refundVersion,
+});
+
+/** The refund's outcome, to the customer's e-mail when they asked and money came back. */
+const refundEvent = (s: RefundOutcome, callbackUrl: string | null, now: Date) =>
+  ({
+    integratorId: s.refund.integratorId,
+    event: { type: s.refund.status === 'succeeded' ? 'refund.succeeded' : 'refund.failed', refund: s.refund, payment: s.payment },
+    callbackUrl,
+    // The customer hears about money coming back; a refused refund is the merchant's to resolve.
+    emailTo: s.refund.status === 'succeeded' && s.refund.notifyUser ? s.payment.customerEmail : null,
+    now,
+  }) as const;
+
+/**
+ * tx2 as one statement: if the payment is still as tx1 left it (its refund_version), the payment,
+ * the refund and the event are written together. Undefined when another refund changed the
+ * payment meanwhile; the caller then settles under the row lock.
+ */
+async function settleUnlocked(
+  app: PaylinkApp,
+  refund: Refund,
+  reserved: { payment: Payment; defaultCallbackUrl: string | null },
+  result: RefundResult,
+): Promise<RefundOutcome | undefined> {
+  const now = app.now();
+  const outcome = outcomeOf(result, now);
+  const settledRefund: Refund = { ...refund, ...outcome };
+  const after = { refund: settledRefund, payment: paymentAfter(reserved.payment, settledRefund, now) };
+  const event = presentedEvent(app.presentEvent, refundEvent(after, reserved.payment.callbackUrl || reserved.defaultCallbackUrl, now));
+  const written = rowsOf<{ id: string }>(
+    await app.db.execute(sql`with p as (
+      update ${payments} set ${setClause(payments, refundColumns(after.payment))}
+      where id = ${refund.paymentId} and refund_version = ${reserved.payment.refundVersion}
+        and exists (select 1 from ${refunds} where ${refunds.id} = ${refund.id} and ${refunds.status} = 'pending') returning id),
+    r as (
+      update ${refunds} set ${setClause(refunds, outcome)}
+      from p where ${refunds.id} = ${refund.id} and ${refunds.status} = 'pending' returning ${refunds.id})
+    ${insertSelect(outboxEvents, outboxRow(event), sql`r`)} returning id`),
+  );
+  return written.length === 1 ? after : undefined;
+}
+
+/** tx2 under the payment row lock: record the acquirer's answer on a still-pending refund, move the money and write the event. */
 async function settleRefund(app: PaylinkApp, refundId: string, paymentId: string, result: RefundResult): Promise<RefundOutcome> {
   const now = app.now();
   return app.db.transaction(async (tx) => {
     const p = theRow(await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update'), 'the refunded payment');
-    const succeeded = result.status === 'succeeded';
     const [refund] = await tx
       .update(refunds)
-      .set(
-        succeeded
-          ? { status: 'succeeded', acquirerReference: result.refundId, succeededAt: now }
-          : { status: 'failed', failureCode: result.code, failureMessage: result.message, failedAt: now },
-      )
+      .set(outcomeOf(result, now))
       .where(and(eq(refunds.id, refundId), eq(refunds.status, 'pending')))
       .returning();
     if (!refund) {
       // Settled meanwhile by a recovery or a resumed retry: report what was recorded.
       return { refund: theRow(await tx.select().from(refunds).where(eq(refunds.id, refundId)), 'the settled refund'), payment: p };
     }
-    const refundedMinor = succeeded ? p.refundedMinor + refund.amountMinor : p.refundedMinor;
-    const payment = theRow(
-      await tx
-        .update(payments)
-        .set({
-          refundedMinor,
-          refundReservedMinor: p.refundReservedMinor - refund.amountMinor,
-          // A failed refund gives its place back: only refunds that hold or moved money count.
-          refundCount: succeeded ? p.refundCount : p.refundCount - 1,
-          refundedAt: succeeded && refundedMinor >= p.amountMinor ? now : p.refundedAt,
-        })
-        .where(eq(payments.id, paymentId))
-        .returning(),
-      'the refunded payment',
-    );
-    await recordEvent(app.presentEvent, tx, {
-      integratorId: refund.integratorId,
-      event: { type: succeeded ? 'refund.succeeded' : 'refund.failed', refund, payment },
-      callbackUrl: payment.callbackUrl,
-      // The customer hears about money coming back; a refused refund is the merchant's to resolve.
-      emailTo: succeeded && refund.notifyUser ? payment.customerEmail : null,
-      now,
-    });
-    return { refund, payment };
+    const after = { refund, payment: paymentAfter(p, refund, now) };
+    await tx.update(payments).set(refundColumns(after.payment)).where(eq(payments.id, paymentId));
+    await recordEvent(app.presentEvent, tx, refundEvent(after, p.callbackUrl, now));
+    return after;
   });
 }
 
@@ -199,7 +300,7 @@ async function findOwnPayment(app: PaylinkApp, integratorId: string, transaction
 }
 
 /** The refund an earlier request with this Idempotency-Key started, while the key is still valid. */
-async function findByIdempotencyKey(tx: Tx, app: PaylinkApp, paymentId: string, key: string, now: Date): Promise<Refund | undefined> {
+async function findByIdempotencyKey(tx: DbOrTx, app: PaylinkApp, paymentId: string, key: string, now: Date): Promise<Refund | undefined> {
   const since = new Date(now.getTime() - app.config.idempotencyTtlSeconds * 1000);
   const [refund] = await tx
     .select()
