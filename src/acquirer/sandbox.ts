@@ -3,7 +3,7 @@ import cardValidator from 'card-validator';
 import { eq, sql } from 'drizzle-orm';
 import { newId, type Sealer } from '../crypto.ts';
 import type { Db, DbOrTx } from '../db/client.ts';
-import { sandboxCharges, sandboxOperations, sandboxVault } from '../db/schema.ts';
+import { sandboxOperations, sandboxVault } from '../db/schema.ts';
 import { type Acquirer, type CardInput, type CardSummary, type ChargeResult, declineMessages, type RefundResult, type VerifyResult } from './acquirer.ts';
 import { testCards } from './test-cards.ts';
 
@@ -132,19 +132,17 @@ export class SandboxAcquirer implements Acquirer {
       number = digitsOnly(req.source.card.number);
     }
     const request = { fp: summary.fingerprint, amount: req.amountMinor, currency: req.currency };
-    return this.once(idempotencyKey, 'charge', request, async (tx): Promise<ChargeResult> => {
-      const behaviour = testCards[number];
-      const decline = behaviour?.decline ?? (stored ? behaviour?.declineStoredCharges : undefined);
-      if (decline) return { status: 'declined', code: decline, message: declineMessages[decline], ...summary };
-      const chargeId = newId('ch');
-      await tx.insert(sandboxCharges).values({
-        id: chargeId,
-        amountMinor: req.amountMinor,
-        currency: req.currency,
-        behaviour: behaviour?.refundFails ? 'refund_fails' : 'normal',
-      });
-      return { status: 'succeeded', chargeId, ...summary };
-    });
+    const behaviour = testCards[number];
+    const decline = behaviour?.decline ?? (stored ? behaviour?.declineStoredCharges : undefined);
+    const chargeId = newId('ch');
+    const outcome: ChargeResult = decline
+      ? { status: 'declined', code: decline, message: declineMessages[decline], ...summary }
+      : { status: 'succeeded', chargeId, ...summary };
+    // One round trip (drizzle/0008_sandbox_charge_call.sql): the first outcome for this key wins.
+    const recorded = await this.opts.db.execute(
+      sql`select paylink_sandbox_charge(${idempotencyKey}, ${hashRequest(request)}, ${JSON.stringify(outcome)}::jsonb, ${chargeId}, ${req.amountMinor.toString()}::bigint, ${req.currency}, ${behaviour?.refundFails ? 'refund_fails' : 'normal'}) as outcome`,
+    );
+    return (recorded as unknown as { rows: Array<{ outcome: ChargeResult }> }).rows[0]!.outcome;
   }
 
   /**

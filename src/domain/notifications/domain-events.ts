@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { type CardRegistration, integrators, type Payment, type Refund, type Schedule } from '../../db/schema.ts';
 import { type EventType, enqueueEvent, type NewEvent } from './outbox.ts';
@@ -59,6 +59,16 @@ export function presentedEvent(
 }
 
 async function defaultCallbackUrl(tx: DbOrTx, integratorId: string): Promise<string | null> {
-  const [row] = await tx.select({ url: integrators.defaultCallbackUrl }).from(integrators).where(eq(integrators.id, integratorId));
-  return row?.url ?? null;
+  return (await defaultCallbackUrls(tx, [integratorId])).get(integratorId) ?? null;
+}
+
+/** Each integrator's default callback URL (PATCH /api/v1/integrator), for events that name none. */
+export async function defaultCallbackUrls(tx: DbOrTx, integratorIds: string[]): Promise<Map<string, string | null>> {
+  const ids = [...new Set(integratorIds)];
+  if (ids.length === 0) return new Map();
+  const rows = await tx
+    .select({ id: integrators.id, url: integrators.defaultCallbackUrl })
+    .from(integrators)
+    .where(ids.length === 1 ? eq(integrators.id, ids[0]!) : inArray(integrators.id, ids));
+  return new Map(rows.map((r) => [r.id, r.url]));
 }

@@ -3,9 +3,10 @@ import type { PaylinkApp } from '../../app.ts';
 import { newId } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Payment } from '../../db/schema.ts';
-import { payments } from '../../db/schema.ts';
+import { outboxEvents, payments } from '../../db/schema.ts';
 import { theRow } from '../errors.ts';
-import { type CheckoutContext, type DomainEvent, recordEvent, type ScheduleRunContext } from '../notifications/domain-events.ts';
+import { type CheckoutContext, type DomainEvent, defaultCallbackUrls, presentedEvent, type ScheduleRunContext } from '../notifications/domain-events.ts';
+import { outboxRow } from '../notifications/outbox.ts';
 
 export type { Payment };
 
@@ -40,18 +41,26 @@ export interface RecordChargeInput {
 }
 
 export async function recordCharge(app: Pick<PaylinkApp, 'presentEvent'>, tx: DbOrTx, input: RecordChargeInput): Promise<Payment> {
-  const succeeded = input.result.status === 'succeeded';
-  const declined = input.result.status === 'declined' ? input.result : undefined;
-  const inserted = await tx
-    .insert(payments)
-    .values({
+  return theRow(await recordCharges(app, tx, [input]), 'the recorded payment');
+}
+
+/**
+ * Several charges at once (the scheduler records a batch): one multi-row insert of the payments and
+ * one of their events, in input order.
+ */
+export async function recordCharges(app: Pick<PaylinkApp, 'presentEvent'>, tx: DbOrTx, inputs: RecordChargeInput[]): Promise<Payment[]> {
+  if (inputs.length === 0) return [];
+  const rows = inputs.map((input) => {
+    const succeeded = input.result.status === 'succeeded';
+    const declined = input.result.status === 'declined' ? input.result : undefined;
+    return {
       id: newId('txn'),
       integratorId: input.integratorId,
       linkId: input.linkId ?? null,
       checkoutSessionId: input.checkoutSessionId ?? null,
       scheduleRunId: input.scheduleRunId ?? null,
       cardRegistrationReference: input.cardRegistrationReference ?? null,
-      status: succeeded ? 'succeeded' : 'failed',
+      status: succeeded ? ('succeeded' as const) : ('failed' as const),
       amountMinor: input.amountMinor,
       currency: input.currency,
       description: input.description ?? null,
@@ -71,20 +80,38 @@ export async function recordCharge(app: Pick<PaylinkApp, 'presentEvent'>, tx: Db
       createdAt: input.now,
       paidAt: succeeded ? input.now : null,
       failedAt: succeeded ? null : input.now,
-    })
-    .returning();
-  const payment = theRow(inserted, 'the recorded payment');
-  const event: DomainEvent = input.run
-    ? { type: succeeded ? 'schedule.charge_succeeded' : 'schedule.charge_failed', payment, run: input.run }
-    : { type: succeeded ? 'payment.succeeded' : 'payment.failed', payment, checkout: input.checkout };
-  await recordEvent(app.presentEvent, tx, {
-    integratorId: input.integratorId,
-    event,
-    callbackUrl: input.callbackUrl,
-    // The customer paying on a checkout page sees a decline there; a scheduled charge happens
-    // while they are away, so they hear about a failed one too.
-    emailTo: input.notifyUser && (succeeded || input.run !== undefined) ? input.customerEmail : null,
-    now: input.now,
+    };
   });
-  return payment;
+  const inserted = await tx.insert(payments).values(rows).returning();
+  const byId = new Map(inserted.map((p) => [p.id, p]));
+  const recorded = rows.map((r) => {
+    const payment = byId.get(r.id);
+    if (!payment) throw new Error(`payment ${r.id} was not returned by its insert`);
+    return payment;
+  });
+  const defaults = await defaultCallbackUrls(
+    tx,
+    inputs.filter((i) => !i.callbackUrl).map((i) => i.integratorId),
+  );
+  await tx.insert(outboxEvents).values(
+    inputs.map((input, n) => {
+      const payment = recorded[n]!;
+      const succeeded = payment.status === 'succeeded';
+      const event: DomainEvent = input.run
+        ? { type: succeeded ? 'schedule.charge_succeeded' : 'schedule.charge_failed', payment, run: input.run }
+        : { type: succeeded ? 'payment.succeeded' : 'payment.failed', payment, checkout: input.checkout };
+      return outboxRow(
+        presentedEvent(app.presentEvent, {
+          integratorId: input.integratorId,
+          event,
+          callbackUrl: input.callbackUrl || (defaults.get(input.integratorId) ?? null),
+          // The customer paying on a checkout page sees a decline there; a scheduled charge happens
+          // while they are away, so they hear about a failed one too.
+          emailTo: input.notifyUser && (succeeded || input.run !== undefined) ? input.customerEmail : null,
+          now: input.now,
+        }),
+      );
+    }),
+  );
+  return recorded;
 }

@@ -1,4 +1,4 @@
-import { and, eq, lte, sql } from 'drizzle-orm';
+import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import pMap from 'p-map';
 import type { ChargeResult } from '../../acquirer/acquirer.ts';
 import type { PaylinkApp } from '../../app.ts';
@@ -7,7 +7,7 @@ import type { Tx } from '../../db/client.ts';
 import { cardRegistrations, scheduleRuns, schedules } from '../../db/schema.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { recordEvent } from '../notifications/domain-events.ts';
-import { recordCharge } from '../payments/record.ts';
+import { type Payment, recordCharges } from '../payments/record.ts';
 import { cancelSchedulesTx } from './cancel.ts';
 import { latestOccurrenceAtOrBefore, nextOccurrence, parseTimeOffset } from './recurrence.ts';
 
@@ -213,88 +213,123 @@ export type RecordOutcome = 'succeeded' | 'retrying' | 'failed' | 'suspended' | 
 
 /** Step 3 (tx2): records the payment and closes (or reschedules) the run, once. */
 export async function recordClaimOutcome(app: PaylinkApp, claim: ClaimedCharge, result: ChargeResult): Promise<RecordOutcome> {
+  const [outcome] = await recordClaimOutcomes(app, [{ claim, result }]);
+  return outcome!;
+}
+
+/**
+ * Step 3 for a batch, in one transaction: the runs are locked and each is checked to still be
+ * pending at its attempt (a second recorder records nothing); the payments and their events are
+ * written with one insert each, the runs closed or rescheduled with one update. Failed occurrences
+ * count towards suspending their schedule.
+ */
+export async function recordClaimOutcomes(app: PaylinkApp, items: Array<{ claim: ClaimedCharge; result: ChargeResult }>): Promise<RecordOutcome[]> {
+  if (items.length === 0) return [];
   const now = app.now();
   const retries = app.config.scheduleRetrySeconds;
-  const offset = parseTimeOffset(claim.timeOffset) ?? 0;
   return app.db.transaction(async (tx) => {
-    const [run] = await tx
-      .select({ status: scheduleRuns.status, attempts: scheduleRuns.attempts })
+    // In id order, so two recorders of overlapping batches cannot deadlock.
+    const ids = [...new Set(items.map((i) => i.claim.runId))].sort();
+    const locked = await tx
+      .select({ id: scheduleRuns.id, status: scheduleRuns.status, attempts: scheduleRuns.attempts })
       .from(scheduleRuns)
-      .where(eq(scheduleRuns.id, claim.runId))
+      .where(inArray(scheduleRuns.id, ids))
+      .orderBy(scheduleRuns.id)
       .for('update');
-    if (run?.status !== 'pending' || run.attempts !== claim.attempt) return 'already_recorded';
-    const succeeded = result.status === 'succeeded';
-    const willRetry = !succeeded && claim.attempt <= retries.length;
-    const nextAttemptAt = willRetry ? new Date(now.getTime() + retries[claim.attempt - 1]! * 1000) : null;
-    const payment = await recordCharge(app, tx, {
-      integratorId: claim.integratorId,
-      result,
-      amountMinor: claim.amountMinor,
-      currency: claim.currency,
-      idempotencyKey: chargeKey(claim),
-      scheduleRunId: claim.runId,
-      cardRegistrationReference: claim.cardRegistrationReference,
-      description: claim.description,
-      merchantReferenceId: claim.merchantReferenceId,
-      otherReferences: claim.otherReferences,
-      customer: claim.customerName ? { 'customer.name': claim.customerName } : {},
-      customerEmail: claim.customerEmail,
-      callbackUrl: claim.callbackUrl,
-      notifyUser: claim.notifyUser,
-      run: {
-        scheduleId: claim.scheduleId,
-        runId: claim.runId,
-        dueAt: claim.dueAt,
-        offsetMinutes: offset,
-        attempt: claim.attempt,
-        retry: succeeded ? undefined : { willRetry, nextAttemptAt },
-      },
-      now,
-    });
-    const failure = result.status === 'declined' ? { lastFailureCode: result.code, lastFailureMessage: result.message } : {};
-    if (succeeded || willRetry) {
-      await tx
-        .update(scheduleRuns)
-        .set({
-          status: succeeded ? 'succeeded' : 'retrying',
-          paymentId: payment.id,
-          lockedUntil: null,
-          nextAttemptAt,
-          completedAt: succeeded ? now : null,
-          ...failure,
-        })
-        .where(eq(scheduleRuns.id, claim.runId));
-      if (succeeded)
-        await tx
-          .update(schedules)
-          .set({ consecutiveFailures: 0 })
-          .where(and(eq(schedules.id, claim.scheduleId), sql`${schedules.consecutiveFailures} <> 0`));
-      return succeeded ? 'succeeded' : 'retrying';
+    const open = new Map(locked.filter((r) => r.status === 'pending').map((r) => [r.id, r.attempts]));
+    const outcomes: RecordOutcome[] = items.map(() => 'already_recorded');
+    const toRecord: Array<{ n: number; claim: ClaimedCharge; result: ChargeResult; nextAttemptAt: Date | null }> = [];
+    for (const [n, { claim, result }] of items.entries()) {
+      if (open.get(claim.runId) !== claim.attempt) continue;
+      open.delete(claim.runId); // the same run twice in one batch is recorded once
+      const succeeded = result.status === 'succeeded';
+      const willRetry = !succeeded && claim.attempt <= retries.length;
+      toRecord.push({ n, claim, result, nextAttemptAt: willRetry ? new Date(now.getTime() + retries[claim.attempt - 1]! * 1000) : null });
+      outcomes[n] = succeeded ? 'succeeded' : willRetry ? 'retrying' : 'failed';
     }
-    await tx
-      .update(scheduleRuns)
-      .set({ status: 'failed', paymentId: payment.id, lockedUntil: null, nextAttemptAt: null, completedAt: now, ...failure })
-      .where(eq(scheduleRuns.id, claim.runId));
-    const [schedule] = await tx
-      .update(schedules)
-      .set({ consecutiveFailures: sql`${schedules.consecutiveFailures} + 1` })
-      .where(eq(schedules.id, claim.scheduleId))
-      .returning({ failures: schedules.consecutiveFailures, status: schedules.status });
-    if (schedule?.status !== 'active' || schedule.failures < app.config.scheduleMaxFailedRuns) return 'failed';
-    await tx.update(schedules).set({ status: 'suspended', suspendedAt: now, nextRunAt: null }).where(eq(schedules.id, claim.scheduleId));
-    await tx
-      .update(scheduleRuns)
-      .set({ status: 'cancelled', nextAttemptAt: null, completedAt: now })
-      .where(and(eq(scheduleRuns.scheduleId, claim.scheduleId), eq(scheduleRuns.status, 'retrying')));
-    await recordEvent(app.presentEvent, tx, {
-      integratorId: claim.integratorId,
-      event: { type: 'schedule.suspended', scheduleId: claim.scheduleId, payment, consecutiveFailedRuns: schedule.failures },
-      callbackUrl: claim.callbackUrl,
-      emailTo: claim.notifyUser ? claim.customerEmail : null,
-      now,
-    });
-    return 'suspended';
+    if (toRecord.length === 0) return outcomes;
+
+    const paid = await recordCharges(
+      app,
+      tx,
+      toRecord.map(({ claim, result, nextAttemptAt }) => ({
+        integratorId: claim.integratorId,
+        result,
+        amountMinor: claim.amountMinor,
+        currency: claim.currency,
+        idempotencyKey: chargeKey(claim),
+        scheduleRunId: claim.runId,
+        cardRegistrationReference: claim.cardRegistrationReference,
+        description: claim.description,
+        merchantReferenceId: claim.merchantReferenceId,
+        otherReferences: claim.otherReferences,
+        customer: claim.customerName ? { 'customer.name': claim.customerName } : ({} as Record<string, string>),
+        customerEmail: claim.customerEmail,
+        callbackUrl: claim.callbackUrl,
+        notifyUser: claim.notifyUser,
+        run: {
+          scheduleId: claim.scheduleId,
+          runId: claim.runId,
+          dueAt: claim.dueAt,
+          offsetMinutes: parseTimeOffset(claim.timeOffset) ?? 0,
+          attempt: claim.attempt,
+          retry: result.status === 'succeeded' ? undefined : { willRetry: nextAttemptAt !== null, nextAttemptAt },
+        },
+        now,
+      })),
+    );
+
+    // Every recorded run at once: closed (succeeded, failed) or waiting for its retry.
+    const runValues = sql.join(
+      toRecord.map(({ n, claim, result, nextAttemptAt }, i) => {
+        const declined = result.status === 'declined' ? result : undefined;
+        const status = outcomes[n] as 'succeeded' | 'retrying' | 'failed';
+        return sql`(${claim.runId}::text, ${status}::text, ${paid[i]!.id}::text, ${nextAttemptAt?.toISOString() ?? null}::timestamptz, ${status === 'retrying' ? null : now.toISOString()}::timestamptz, ${declined !== undefined}::boolean, ${declined?.code ?? null}::text, ${declined?.message ?? null}::text)`;
+      }),
+      sql`, `,
+    );
+    await tx.execute(sql`update ${scheduleRuns} set status = v.status, payment_id = v.payment_id, locked_until = null,
+      next_attempt_at = v.next_attempt_at, completed_at = v.completed_at,
+      last_failure_code = case when v.declined then v.code else ${scheduleRuns.lastFailureCode} end,
+      last_failure_message = case when v.declined then v.message else ${scheduleRuns.lastFailureMessage} end
+      from (values ${runValues}) as v(id, status, payment_id, next_attempt_at, completed_at, declined, code, message)
+      where ${scheduleRuns.id} = v.id`);
+
+    const succeededSchedules = toRecord.filter(({ n }) => outcomes[n] === 'succeeded').map(({ claim }) => claim.scheduleId);
+    if (succeededSchedules.length > 0) {
+      await tx
+        .update(schedules)
+        .set({ consecutiveFailures: 0 })
+        .where(and(inArray(schedules.id, succeededSchedules), sql`${schedules.consecutiveFailures} <> 0`));
+    }
+    for (const [i, { n, claim }] of toRecord.entries()) {
+      if (outcomes[n] === 'failed' && (await countFailedOccurrence(app, tx, claim, paid[i]!, now))) outcomes[n] = 'suspended';
+    }
+    return outcomes;
   });
+}
+
+/** A failed occurrence: one more in a row; PAYLINK_SCHEDULE_MAX_FAILED_RUNS of them suspend the schedule (true). */
+async function countFailedOccurrence(app: PaylinkApp, tx: Tx, claim: ClaimedCharge, payment: Payment, now: Date): Promise<boolean> {
+  const [schedule] = await tx
+    .update(schedules)
+    .set({ consecutiveFailures: sql`${schedules.consecutiveFailures} + 1` })
+    .where(eq(schedules.id, claim.scheduleId))
+    .returning({ failures: schedules.consecutiveFailures, status: schedules.status });
+  if (schedule?.status !== 'active' || schedule.failures < app.config.scheduleMaxFailedRuns) return false;
+  await tx.update(schedules).set({ status: 'suspended', suspendedAt: now, nextRunAt: null }).where(eq(schedules.id, claim.scheduleId));
+  await tx
+    .update(scheduleRuns)
+    .set({ status: 'cancelled', nextAttemptAt: null, completedAt: now })
+    .where(and(eq(scheduleRuns.scheduleId, claim.scheduleId), eq(scheduleRuns.status, 'retrying')));
+  await recordEvent(app.presentEvent, tx, {
+    integratorId: claim.integratorId,
+    event: { type: 'schedule.suspended', scheduleId: claim.scheduleId, payment, consecutiveFailedRuns: schedule.failures },
+    callbackUrl: claim.callbackUrl,
+    emailTo: claim.notifyUser ? claim.customerEmail : null,
+    now,
+  });
+  return true;
 }
 
 export interface TickResult {
@@ -313,14 +348,12 @@ export async function runSchedulerTick(app: PaylinkApp, opts: { batchSize?: numb
   const claims = [...(await claimDueAttempts(app, { limit: batchSize })), ...(await claimDueOccurrences(app, { limit: batchSize }))];
   const outcomes: TickResult['outcomes'] = { succeeded: 0, retrying: 0, failed: 0, suspended: 0, already_recorded: 0, error: 0 };
   const log = app.log.child({ component: 'scheduler' });
+  const charged: Array<{ claim: ClaimedCharge; result: ChargeResult }> = [];
   await pMap(
     claims,
     async (claim) => {
       try {
-        const result = await chargeClaim(app, claim);
-        const outcome = await recordClaimOutcome(app, claim, result);
-        outcomes[outcome]++;
-        log.debug('scheduled charge recorded', { run: claim.runId, schedule: claim.scheduleId, attempt: claim.attempt, outcome });
+        charged.push({ claim, result: await chargeClaim(app, claim) });
       } catch (error) {
         // The run stays pending; when its lease lapses it is charged again with the same key.
         outcomes.error++;
@@ -329,6 +362,19 @@ export async function runSchedulerTick(app: PaylinkApp, opts: { batchSize?: numb
     },
     { concurrency },
   );
+  // The batch's outcomes are recorded together (one transaction, a few statements in all). If it
+  // fails, every run stays pending and is charged again with its same key, which returns the first result.
+  try {
+    const recorded = await recordClaimOutcomes(app, charged);
+    for (const [n, outcome] of recorded.entries()) {
+      outcomes[outcome]++;
+      const { claim } = charged[n]!;
+      log.debug('scheduled charge recorded', { run: claim.runId, schedule: claim.scheduleId, attempt: claim.attempt, outcome });
+    }
+  } catch (error) {
+    outcomes.error += charged.length;
+    log.error('scheduled charges not recorded; they will be recovered', { runs: charged.length, error });
+  }
   return { claimed: claims.length, outcomes };
 }
 
