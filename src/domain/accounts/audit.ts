@@ -17,7 +17,11 @@ export type AuditAction =
   | 'user.role_changed'
   | 'user.removed'
   | 'totp.enabled'
-  | 'totp.disabled';
+  | 'totp.disabled'
+  | 'refund.requested'
+  | 'event.resent'
+  | 'schedule.cancelled'
+  | 'schedule.resumed';
 
 /** Who acted, from where. */
 export interface Actor {

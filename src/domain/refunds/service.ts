@@ -5,8 +5,10 @@ import { newId } from '../../crypto.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Integrator, Payment, Refund } from '../../db/schema.ts';
 import { payments, refunds } from '../../db/schema.ts';
+import { type Actor, recordAudit } from '../accounts/audit.ts';
 import { DomainError, notFound, theRow } from '../errors.ts';
 import { refundCapabilityFor } from '../integrators/service.ts';
+import { formatDecimal } from '../money.ts';
 import { recordEvent } from '../notifications/domain-events.ts';
 import { checkRefund, parseRefundAmount, type RefundType } from './rules.ts';
 
@@ -31,6 +33,8 @@ export interface RefundRequest {
   amount?: string | number;
   /** The client's Idempotency-Key, if any: a retry after an interruption resumes the same refund. */
   idempotencyKey?: string;
+  /** A console user asking: the refund is written to the audit log in the transaction that starts it. */
+  actor?: Actor;
 }
 
 /** A refund as it stands after the request, with its payment's balances (src/api/presenters/refunds.ts words it). */
@@ -101,7 +105,12 @@ export async function beginRefund(app: PaylinkApp, integrator: Integrator, reque
       .update(payments)
       .set({ refundReservedMinor: locked.refundReservedMinor + refundMinor, refundCount: locked.refundCount + 1 })
       .where(eq(payments.id, payment.id));
-    return theRow(refund, 'the new refund');
+    const started = theRow(refund, 'the new refund');
+    if (request.actor) {
+      const amount = `${formatDecimal(refundMinor, payment.currency)} ${payment.currency}`;
+      await recordAudit(tx, request.actor, 'refund.requested', `${started.id} of ${payment.id} (${type}, ${amount})`, now);
+    }
+    return started;
   });
   return { refund: started, payment };
 }
