@@ -92,7 +92,7 @@ function callbackEntries(event: OutboxEvent, attempts: WebhookAttempt[]): Timeli
     });
   }
   if (event.emailTo) {
-    const state = event.emailState === 'sent' ? `sent ${consoleTime(event.emailSentAt)}` : event.emailState === 'failed' ? 'failed' : 'waiting';
+    const state = event.emailState === 'sent' ? 'sent' : event.emailState === 'failed' ? 'failed' : 'waiting';
     entries.push({
       at: event.emailSentAt ?? event.createdAt,
       kind: 'email',
