@@ -55,7 +55,8 @@ function pageAndDates(v: Record<string, string>, messages: Messages): Record<str
 const renamed: Record<string, string> = { created_gte: 'from', created_lt: 'to', starting_after: 'after', ending_before: 'before' };
 
 function finish<Q>(values: Record<string, string>, messages: Messages, parsed: { ok: true; value: Q } | { ok: false; messages: Messages }): ConsoleListForm<Q> {
-  if (!parsed.ok) for (const [key, list] of Object.entries(parsed.messages)) messages[renamed[key] ?? key] = list;
+  // The console's own words for its fields come first (e.g. To before From, not "created_lt").
+  if (!parsed.ok) for (const [key, list] of Object.entries(parsed.messages)) messages[renamed[key] ?? key] ??= list;
   return { values, query: parsed.ok && Object.keys(messages).length === 0 ? parsed.value : undefined, messages };
 }
 

@@ -22,9 +22,9 @@ async function signedIn(user: { email: string; password: string }) {
   return c;
 }
 const db = () => served.t.app.db;
-const refundsOf = (paymentId: string) => db().select().from(refunds).where(eq(refunds.paymentId, paymentId));
+const refundsOf = (paymentId: string) => db().select().from(refunds).where(eq(refunds.paymentId, paymentId)).orderBy(refunds.createdAt);
 const audited = async (action: string) =>
-  (await db().select().from(auditLog).where(eq(auditLog.action, action))).map((e) => ({ email: e.actorEmail, target: e.target }));
+  (await db().select().from(auditLog).where(eq(auditLog.action, action)).orderBy(auditLog.id)).map((e) => ({ email: e.actorEmail, target: e.target }));
 /** The links in a page's list of payments (transaction ids), in order. */
 const listedIds = (html: string) => [...html.matchAll(/href="\/console\/payments\/(txn_[0-9a-f]{32})"/g)].map((m) => m[1]);
 /** The refund form's one-time nonce on a payment page. */
@@ -195,6 +195,7 @@ describe('console › a payment’s page', () => {
     page = await owner.get(partial.location!);
     expect(textOf(page.html)).toContain('OK.04.00: Partial refund successful — ₱120.50');
     expect(textOf(page.html)).toContain('Up to ₱179.50 can still be refunded.');
+    clock.advance(60);
     const full = await owner.post(path, { action: 'refund', kind: 'full', amount: '', reason: 'Order cancelled', nonce: nonceOf(page.html) });
     expect(full.status).toBe(303);
     page = await owner.get(full.location!);
