@@ -19,6 +19,12 @@ export function consoleRefusal(error: unknown): ConsoleRefusal {
   return { code: error.code, description: catalogue[error.code].description, messages, status: error.httpStatus ?? catalogue[error.code].http };
 }
 
+/** The messages not shown beside a field of the form, as sentences ("field: message" for a field the form lacks). */
+export const generalMessages = (messages: Messages, fields: readonly string[] = []) =>
+  Object.entries(messages)
+    .filter(([key]) => !fields.includes(key))
+    .flatMap(([key, list]) => list.map((m) => (key.startsWith('(') ? m : `${key}: ${m}`)));
+
 /**
  * A one-time value a form carries so that sending it twice (a double click, the browser
  * resubmitting after Back or Reload) is one action: it becomes the action's idempotency key.

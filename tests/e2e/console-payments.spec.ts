@@ -1,4 +1,6 @@
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
@@ -28,12 +30,36 @@ async function shoot(page: Page, name: string) {
   }
 }
 
-/** A customer pays ₱250.00 through the static link's sandbox checkout; returns the transaction id. */
-async function payAsCustomer(page: Page): Promise<string> {
-  await page.goto('/pay/acme-books');
-  await page.getByLabel('First name').fill('Maria');
-  await page.getByLabel('Last name').fill('Santos');
-  await page.getByLabel('Email').fill('maria@example.com');
+/** A receiver for the payment's callbacks: answers 200 and counts what it got. */
+async function callbackReceiver() {
+  const received: string[] = [];
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received.push(String(req.headers['webhook-id'] ?? ''));
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/paylink`, received, close: () => server.close() };
+}
+
+/**
+ * A customer pays ₱250.00 through a dynamic link of acme-books (the sandbox checkout), whose
+ * callbacks go to `callbackUrl`; returns the transaction id.
+ */
+async function payAsCustomer(page: Page, baseURL: string, callbackUrl: string): Promise<string> {
+  const res = await fetch(`${baseURL}/pay/acme-books`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      key: TOKEN,
+      customer: { first_name: 'Maria', last_name: 'Santos', contact: { email: 'maria@example.com' } },
+      route: { callback_url: callbackUrl, notify_user: true },
+    }),
+  });
+  expect(res.status).toBe(200);
+  await page.goto(((await res.json()) as { link: string }).link);
   await page.getByLabel('Card number').fill('4242424242424242');
   await page.getByLabel('Expiry date').fill(CARD_EXPIRY.replace('/', ''));
   await page.getByLabel('Security code').fill('123');
@@ -44,8 +70,9 @@ async function payAsCustomer(page: Page): Promise<string> {
 }
 
 test('console › payments: find a checkout payment, refund part of it from its page, see the refund in the timeline', async ({ browser, baseURL }) => {
+  const receiver = await callbackReceiver();
   const customer = await (await browser.newContext()).newPage();
-  const txn = await payAsCustomer(customer);
+  const txn = await payAsCustomer(customer, baseURL!, receiver.url);
   const schedule = await fetch(`${baseURL}/api/v1/schedule`, {
     method: 'POST',
     headers: { authorization: TOKEN, 'content-type': 'application/json' },
@@ -80,6 +107,21 @@ test('console › payments: find a checkout payment, refund part of it from its 
   await expect(page.getByRole('heading', { name: /₱250\.00/ })).toBeVisible();
   await expectNoAxeViolations(page);
 
+  // The callback worker has delivered payment.succeeded: the attempt, its status code and time.
+  await expect(async () => {
+    await page.reload();
+    await expect(page.locator('.timeline')).toContainText(/Callback payment succeeded: delivered.*Attempt 1 at .* UTC: HTTP 200 in \d+ ms/s, { timeout: 500 });
+  }).toPass({ timeout: 15_000 });
+  expect(receiver.received).toHaveLength(1);
+  await page
+    .getByRole('button', { name: /^Resend callback/ })
+    .first()
+    .click();
+  await expect(page.getByRole('status')).toContainText(/OK\.13\.00: the callback evt_\S+ is queued for delivery again/);
+  await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(2);
+  // The same webhook-id: receivers deduplicate on it.
+  expect(receiver.received[1]).toBe(receiver.received[0]);
+
   // Refund ₱100.00 of it.
   await page.getByLabel('Part of it').check();
   await page.getByLabel(/^Amount/).fill('100.00');
@@ -112,4 +154,5 @@ test('console › payments: find a checkout payment, refund part of it from its 
   }
   await expect(page.getByRole('row', { name: /visa ···· 4242/ })).toBeVisible();
   expect(scripts).toEqual([]);
+  receiver.close();
 });

@@ -261,6 +261,12 @@ describe('console › a payment’s page', () => {
     expect(rows[0]!.amountMinor).toBe(1000n);
     const [payment] = await db().select().from(payments).where(eq(payments.id, p.id));
     expect(payment!.refundedMinor).toBe(1000n);
+    // The same form changed after Back: refused (ER.02.40), and the page gives a new form.
+    const changed = await owner.post(path, { ...form, amount: '20.00' });
+    expect(textOf(changed.html)).toContain('ER.02.40');
+    expect(textOf(changed.html)).toContain('This form was already sent for another refund.');
+    expect(nonceOf(changed.html)).not.toBe(form.nonce);
+    expect(await refundsOf(p.id)).toHaveLength(1);
     // A new form (a new nonce) is a new refund.
     const next = await owner.post(path, {
       action: 'refund',
