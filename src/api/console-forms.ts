@@ -1,5 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { DomainError, type Messages } from '../domain/errors.ts';
+import { DomainError, invalidFields, type Messages } from '../domain/errors.ts';
+import type { RefundRequest } from '../domain/refunds/service.ts';
+import { parseWith } from '../schemas/parse.ts';
+import { refundRequestSchema } from '../schemas/refund.ts';
 import { catalogue, type StatusCode } from './catalogue.ts';
 
 /**
@@ -29,8 +32,51 @@ export const generalMessages = (messages: Messages, fields: readonly string[] = 
  * A one-time value a form carries so that sending it twice (a double click, the browser
  * resubmitting after Back or Reload) is one action: it becomes the action's idempotency key.
  */
-export const newFormNonce = () => randomBytes(18).toString('base64url');
-export const isFormNonce = (value: string) => /^[A-Za-z0-9_-]{24}$/.test(value);
+const newFormNonce = () => randomBytes(18).toString('base64url');
+const isFormNonce = (value: string) => /^[A-Za-z0-9_-]{24}$/.test(value);
 
 /** The idempotency key of a console refund: its form's nonce, apart from the API's keys. */
-export const consoleRefundKey = (nonce: string) => `console-refund:${nonce}`;
+const consoleRefundKey = (nonce: string) => `console-refund:${nonce}`;
+
+/** The console's refund form as sent: everything still refundable or part of it, a reason, notify, its nonce. */
+export interface RefundForm {
+  kind: 'full' | 'partial';
+  amount: string;
+  reason: string;
+  notify: boolean;
+  nonce: string;
+}
+
+export const emptyRefundForm = (): RefundForm => ({ kind: 'full', amount: '', reason: '', notify: true, nonce: newFormNonce() });
+
+export const readRefundForm = (field: (name: string) => string): RefundForm => ({
+  kind: field('kind') === 'partial' ? 'partial' : 'full',
+  amount: field('amount'),
+  reason: field('reason'),
+  notify: field('notify') === 'yes',
+  nonce: field('nonce'),
+});
+
+/**
+ * The refund the form asks for, checked by the API's own schema (POST /refund), so the console
+ * refuses what the API refuses with the same words; every mistake at once (422 ER.02.30).
+ */
+export function refundRequestOf(form: RefundForm, transactionId: string): RefundRequest {
+  const body = parseWith(refundRequestSchema, {
+    transaction_id: transactionId,
+    notify_user: form.notify,
+    reason: form.reason,
+    ...(form.kind === 'partial' ? { amount: form.amount } : {}),
+  });
+  const messages: Messages = body.ok ? {} : body.messages;
+  if (form.kind === 'partial' && form.amount.trim() === '') messages.amount = ['is required for a partial refund'];
+  if (!isFormNonce(form.nonce)) messages.nonce = ['is missing: reload the page and fill in the form again'];
+  if (!body.ok || Object.keys(messages).length > 0) throw invalidFields(messages);
+  return {
+    transactionId,
+    notifyUser: body.value.notify_user,
+    reason: body.value.reason,
+    amount: body.value.amount,
+    idempotencyKey: consoleRefundKey(form.nonce),
+  };
+}

@@ -242,6 +242,13 @@ describe('console › a payment’s page', () => {
     const noReason = await owner.post(path, { action: 'refund', kind: 'full', reason: '   ', nonce });
     expect(textOf(noReason.html)).toContain('Reason must not be empty');
     expect(noReason.html).toMatch(/id="field-reason"[^>]*aria-invalid="true"/);
+    const neither = textOf((await owner.post(path, { action: 'refund', kind: 'partial', amount: '', reason: '', nonce })).html);
+    expect(neither).toContain('Amount is required for a partial refund');
+    expect(neither).toContain('Reason must not be empty');
+    const noNonce = await owner.post(path, { action: 'refund', kind: 'full', reason: 'Forged form' });
+    expect(noNonce.status).toBe(422);
+    expect(textOf(noNonce.html)).toContain('nonce: is missing: reload the page');
+    expect(nonceOf(noNonce.html)).toMatch(/^[A-Za-z0-9_-]{24}$/);
     expect(await refundsOf(p.id)).toEqual([]);
   });
 
