@@ -399,6 +399,13 @@ describe('console › schedules and card registrations', () => {
     expect(text).toContain('₱150.00 active');
     expect(text).toContain('0 * * * * * (UTC+08:00)');
     expect(text).toContain('Next charge 2026-03-20 00:01:00 UTC');
+    const ran = await call(served.server.url, 'POST', `/api/v1/schedules/${active}/run`);
+    expect(ran.json.data.status_code).toBe('OK.12.10');
+    const withRun = await owner.get(`/console/schedules/${active}`);
+    expect(textOf(withRun.html)).toContain(`2026-03-20 00:01:00 UTC succeeded 1 ${ran.json.data.transaction_id}`);
+    expect(withRun.html).toContain(`href="/console/payments/${ran.json.data.transaction_id}"`);
+    const charged = await owner.get(`/console/payments/${ran.json.data.transaction_id}`);
+    expect(textOf(charged.html)).toContain(`Schedule ${active}`);
   });
 
   it('resumes a suspended schedule from its next occurrence after now, audited; an active one is refused with ER.12.34', async () => {
