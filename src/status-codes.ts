@@ -45,6 +45,11 @@ export const catalogue = {
     description: 'Event queued for redelivery',
     when: 'POST /events/{id}/resend queued a new delivery attempt of the event (same id and webhook-id).',
   },
+  'OK.12.11': {
+    http: 200,
+    description: 'Schedule resumed',
+    when: 'POST /schedules/{reference}/resume made a suspended schedule active again, from its next occurrence after now.',
+  },
   'OK.12.10': {
     http: 200,
     description: 'Scheduled charge run now',
@@ -183,6 +188,11 @@ export const catalogue = {
     http: 409,
     description: 'Schedule is not active',
     when: 'POST /schedules/{reference}/run for a cancelled or suspended schedule, or one with a charge already in progress.',
+  },
+  'ER.12.34': {
+    http: 409,
+    description: 'Schedule is not suspended',
+    when: 'POST /schedules/{reference}/resume for an active or cancelled schedule, or one whose card registration is no longer active.',
   },
   'ER.12.30': { http: 200, description: 'Card registration is not active', when: 'The card registration is pending or deleted.' },
   'ER.12.31': {

@@ -444,6 +444,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/schedules/{reference}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a suspended schedule
+         * @description A schedule the scheduler suspended (after `PAYLINK_SCHEDULE_MAX_FAILED_RUNS` failed occurrences in a row) becomes active again: its next occurrence is the first one after now (missed occurrences are not charged) and its count of failed occurrences starts again from 0. An active or cancelled schedule, or one whose card registration is no longer active, is 409 ER.12.34; another integrator’s schedule is 404.
+         */
+        post: operations["resumeSchedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ping": {
         parameters: {
             query?: never;
@@ -6429,6 +6449,181 @@ export interface operations {
                         data: {
                             /** @enum {string} */
                             status_code: "ER.12.32" | "ER.12.33";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.02` Too many failed authentication attempts; `ER.02.43` Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 429;
+                        /** @constant */
+                        message: "Too Many Requests";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.01.02" | "ER.02.43";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.99.00` Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 500;
+                        /** @constant */
+                        message: "Internal Server Error";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.99.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+        };
+    };
+    resumeSchedule: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The schedule reference (sch_…). */
+                reference: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `OK.12.11` Schedule resumed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 200;
+                        /** @constant */
+                        message: "OK";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @description The schedule. */
+                            reference: string;
+                            /**
+                             * @description Active again.
+                             * @constant
+                             */
+                            status: "active";
+                            /** @description Its next occurrence: the first after the resumption (in the schedule’s time_offset); missed ones are not charged. */
+                            next_run_at: string;
+                            /** @description When it was resumed (ISO 8601 UTC). */
+                            timestamp: string;
+                            /** @constant */
+                            status_code: "OK.12.11";
+                            status_description: string;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.00` Authentication failed: missing or unknown Authorization token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 401;
+                        /** @constant */
+                        message: "Unauthorized";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.02.34` Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 404;
+                        /** @constant */
+                        message: "Not Found";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.02.30" | "ER.02.34";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.12.34` Schedule is not suspended */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 409;
+                        /** @constant */
+                        message: "Conflict";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.12.34";
                             status_description: string;
                         } & {
                             [key: string]: unknown;

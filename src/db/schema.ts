@@ -359,6 +359,8 @@ export const outboxEvents = pgTable(
   (t) => [
     index('outbox_integrator_created_idx').on(t.integratorId, t.createdAt, t.id),
     index('outbox_integrator_type_idx').on(t.integratorId, t.type, t.createdAt, t.id),
+    // A payment's timeline in the console: the events whose data names the transaction.
+    index('outbox_integrator_transaction_idx').on(t.integratorId, sql`(${t.data}->>'transaction_id')`),
     index('outbox_callback_due_idx').on(t.callbackNextAt).where(sql`callback_state = 'pending'`),
     index('outbox_email_due_idx').on(t.emailNextAt).where(sql`email_state = 'pending'`),
   ],

@@ -141,3 +141,15 @@ export const scheduleRunNowViewSchema = z
   .strict()
   .meta({ id: 'ScheduleRunNow' });
 export type ScheduleRunNowView = z.infer<typeof scheduleRunNowViewSchema>;
+
+/** POST /api/v1/schedules/{reference}/resume: the schedule is active again. */
+export const scheduleResumedViewSchema = z
+  .object({
+    reference: z.string().describe('The schedule.'),
+    status: z.literal('active').describe('Active again.'),
+    next_run_at: z.string().describe('Its next occurrence: the first after the resumption (in the schedule’s time_offset); missed ones are not charged.'),
+    timestamp: z.string().describe('When it was resumed (ISO 8601 UTC).'),
+  })
+  .strict()
+  .meta({ id: 'ScheduleResumed' });
+export type ScheduleResumedView = z.infer<typeof scheduleResumedViewSchema>;

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/api/openapi/document.ts';
-import { links } from '../../src/db/schema.ts';
+import { links, schedules } from '../../src/db/schema.ts';
 import { issueStaticTicket } from '../../src/domain/checkout/sessions.ts';
 import { call, TEST_TOKEN, useServedApp } from '../support/app.ts';
 import { CARD_EXPIRY } from '../support/cards.ts';
@@ -146,6 +146,11 @@ describe('openapi › contract: real responses match the document', () => {
     const ran = await contract('POST', `/api/v1/schedules/${sch}/run`);
     expect(ran.json.data.status_code, ran.text).toBe('OK.12.10');
     expect((await contract('POST', '/api/v1/schedules/sch_nope/run')).status).toBe(404);
+    expect((await contract('POST', `/api/v1/schedules/${sch}/resume`)).json.data.status_code).toBe('ER.12.34');
+    // What the scheduler leaves after too many failed occurrences in a row.
+    await served.t.app.db.update(schedules).set({ status: 'suspended', nextRunAt: null, consecutiveFailures: 3 }).where(eq(schedules.id, sch));
+    expect((await contract('POST', `/api/v1/schedules/${sch}/resume`)).json.data.status_code).toBe('OK.12.11');
+    expect((await contract('POST', '/api/v1/schedules/sch_nope/resume')).status).toBe(404);
     expect((await contract('GET', '/api/v1/schedules/sch_nope')).status).toBe(404);
     expect((await contract('DELETE', '/api/v1/schedule', { body: { reference: sch } })).json.data.status_code).toBe('OK.12.20');
     expect((await contract('DELETE', '/api/v1/schedule', { body: { reference: sch } })).json.data.status_code).toBe('OK.12.21');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import { integrators } from '../../src/db/schema.ts';
+import { integrators, links } from '../../src/db/schema.ts';
 import { parseAmount } from '../../src/domain/money.ts';
 import { type Payment, recordCharge } from '../../src/domain/payments/record.ts';
 import type { TestApp } from './app.ts';
@@ -25,6 +25,10 @@ export interface CreatePaymentOptions {
   notifyUser?: boolean;
   callbackUrl?: string | null;
   merchantReferenceId?: string | null;
+  /** The slug of the integrator's link it was paid through (default: none). */
+  linkSlug?: string;
+  /** Who paid, as checkout records it (`customer.name`, …). */
+  customer?: Record<string, string>;
 }
 
 /**
@@ -36,6 +40,8 @@ export async function createPayment(t: TestApp, opts: CreatePaymentOptions = {})
   const name = opts.integrator ?? 'Acme Books';
   const [integrator] = await app.db.select().from(integrators).where(eq(integrators.name, name));
   if (!integrator) throw new Error(`no integrator named ${name}: provision the test app first`);
+  const [link] = opts.linkSlug ? await app.db.select().from(links).where(eq(links.slug, opts.linkSlug)) : [];
+  if (opts.linkSlug && !link) throw new Error(`no link ${opts.linkSlug}`);
   const currency = opts.currency ?? 'PHP';
   const amountMinor = parseAmount(opts.amount ?? '100.00', currency).minor;
   const idempotencyKey = `test-charge-${randomBytes(8).toString('hex')}`;
@@ -55,6 +61,8 @@ export async function createPayment(t: TestApp, opts: CreatePaymentOptions = {})
       callbackUrl: opts.callbackUrl === undefined ? 'https://merchant.example/hooks/paylink' : opts.callbackUrl,
       merchantReferenceId: opts.merchantReferenceId ?? `order-${randomBytes(3).toString('hex')}`,
       description: 'Test order',
+      linkId: link?.id ?? null,
+      customer: opts.customer,
       now: app.now(),
     }),
   );

@@ -24,6 +24,7 @@ import {
   schedulePageSchema,
   scheduleReplySchema,
   scheduleRequestSchema,
+  scheduleResumedViewSchema,
   scheduleRunNowViewSchema,
   schedulesQuerySchema,
 } from '../../schemas/schedule.ts';
@@ -539,6 +540,18 @@ export const operations: Operation[] = [
     auth: 'token',
     pathParams: z.object({ reference: z.string().meta({ description: 'The schedule reference (sch_…).' }) }),
     codes: { 'OK.12.10': { data: scheduleRunNowViewSchema }, 'ER.02.30': notFound, 'ER.12.32': {}, 'ER.12.33': {} },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/schedules/{reference}/resume',
+    operationId: 'resumeSchedule',
+    tag: 'Schedules',
+    summary: 'Resume a suspended schedule',
+    description:
+      'A schedule the scheduler suspended (after `PAYLINK_SCHEDULE_MAX_FAILED_RUNS` failed occurrences in a row) becomes active again: its next occurrence is the first one after now (missed occurrences are not charged) and its count of failed occurrences starts again from 0. An active or cancelled schedule, or one whose card registration is no longer active, is 409 ER.12.34; another integrator’s schedule is 404.',
+    auth: 'token',
+    pathParams: z.object({ reference: z.string().meta({ description: 'The schedule reference (sch_…).' }) }),
+    codes: { 'OK.12.11': { data: scheduleResumedViewSchema }, 'ER.02.30': notFound, 'ER.12.34': {} },
   },
   {
     method: 'patch',

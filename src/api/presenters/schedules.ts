@@ -1,10 +1,11 @@
 import { formatDecimal } from '../../domain/money.ts';
 import type { Page } from '../../domain/pagination.ts';
 import { formatInOffset, parseTimeOffset } from '../../domain/schedules/recurrence.ts';
+import type { ScheduleResumption } from '../../domain/schedules/resume.ts';
 import type { RunNowResult } from '../../domain/schedules/runner.ts';
 import type { ScheduleCancellation, ScheduleListRecord, ScheduleRecord } from '../../domain/schedules/service.ts';
 import type { PageView } from '../../schemas/pagination.ts';
-import type { ScheduleCancelled, ScheduleListItem, ScheduleRunNowView, ScheduleView } from '../../schemas/schedule.ts';
+import type { ScheduleCancelled, ScheduleListItem, ScheduleResumedView, ScheduleRunNowView, ScheduleView } from '../../schemas/schedule.ts';
 import type { StatusCode } from '../../status-codes.ts';
 import { customerView } from './customers.ts';
 import { pageView } from './pagination.ts';
@@ -80,6 +81,19 @@ export function presentRunNow(reference: string, r: RunNowResult): { code: 'OK.1
       outcome: r.outcome,
       transaction_id: r.paymentId,
       next_run_at: r.nextRunAt ? formatInOffset(r.nextRunAt, offset) : null,
+    },
+  };
+}
+
+/** POST /schedules/{reference}/resume: OK.12.11 with the next occurrence, in the schedule's offset. */
+export function presentResumption(r: ScheduleResumption): { code: 'OK.12.11'; data: ScheduleResumedView } {
+  return {
+    code: 'OK.12.11',
+    data: {
+      reference: r.reference,
+      status: 'active',
+      next_run_at: formatInOffset(r.nextRunAt, parseTimeOffset(r.timeOffset) ?? 0),
+      timestamp: r.at.toISOString(),
     },
   };
 }

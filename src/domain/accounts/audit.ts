@@ -19,7 +19,11 @@ export type AuditAction =
   | 'totp.enabled'
   | 'totp.disabled'
   | 'link.created'
-  | 'link.updated';
+  | 'link.updated'
+  | 'refund.requested'
+  | 'event.resent'
+  | 'schedule.cancelled'
+  | 'schedule.resumed';
 
 /** Who acted, from where. */
 export interface Actor {

@@ -1,7 +1,8 @@
-import { and, asc, eq, gt, inArray, or, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, or, type SQL, sql } from 'drizzle-orm';
 import type { PaylinkApp } from '../../app.ts';
 import { type Integrator, type OutboxEvent, outboxEvents, type WebhookAttempt, webhookAttempts } from '../../db/schema.ts';
 import type { EventsQuery, LegacyEventsQuery } from '../../schemas/events.ts';
+import { type Actor, recordAudit } from '../accounts/audit.ts';
 import { DomainError, invalidFields, notFound } from '../errors.ts';
 import { keysetPage, type Page } from '../pagination.ts';
 import { callbackUrlProblem } from './callback-url.ts';
@@ -76,7 +77,12 @@ async function withAttempts(db: PaylinkApp['db'], page: OutboxEvent[]): Promise<
  * id, body and webhook-id, due at once. Its callback URL, or the account's default when it had
  * none, is checked again like any callback URL (and again after DNS at delivery).
  */
-export async function resendEvent(app: PaylinkApp, integrator: Pick<Integrator, 'id' | 'defaultCallbackUrl'>, eventId: string): Promise<OutboxEvent> {
+export async function resendEvent(
+  app: PaylinkApp,
+  integrator: Pick<Integrator, 'id' | 'defaultCallbackUrl'>,
+  eventId: string,
+  opts: { actor?: Actor } = {},
+): Promise<OutboxEvent> {
   const [event] = await app.db
     .select()
     .from(outboxEvents)
@@ -91,10 +97,27 @@ export async function resendEvent(app: PaylinkApp, integrator: Pick<Integrator, 
   const problem = callbackUrlProblem(url, app.config.allowPrivateCallbacks);
   if (problem) throw invalidFields({ callback_url: [problem] });
   const now = app.now();
-  const [queued] = await app.db
-    .update(outboxEvents)
-    .set({ callbackUrl: url, callbackState: 'pending', callbackNextAt: now })
-    .where(eq(outboxEvents.id, event.id))
-    .returning();
-  return queued ?? event;
+  return app.db.transaction(async (tx) => {
+    const [queued] = await tx
+      .update(outboxEvents)
+      .set({ callbackUrl: url, callbackState: 'pending', callbackNextAt: now })
+      .where(eq(outboxEvents.id, event.id))
+      .returning();
+    if (opts.actor) await recordAudit(tx, opts.actor, 'event.resent', `${event.id} (${event.type})`, now);
+    return queued ?? event;
+  });
+}
+
+/**
+ * The events that report on one transaction (its payment, charge and refund events), oldest
+ * first, with every callback attempt: a payment's timeline in the console. The transaction id
+ * is the `transaction_id` of the event's data, as integrators receive it.
+ */
+export async function eventsOfTransaction(app: PaylinkApp, integrator: Pick<Integrator, 'id'>, transactionId: string): Promise<EventWithAttempts[]> {
+  const rows = await app.db
+    .select()
+    .from(outboxEvents)
+    .where(and(eq(outboxEvents.integratorId, integrator.id), sql`${outboxEvents.data}->>'transaction_id' = ${transactionId}`))
+    .orderBy(asc(outboxEvents.createdAt), asc(outboxEvents.id));
+  return withAttempts(app.db, rows);
 }

@@ -80,8 +80,11 @@ async function linkIdOf(db: DbOrTx, integratorId: string, slug: string | undefin
 
 const emptyPage = <T>(): Page<T> => ({ items: [], hasMore: false, olderExists: false, newerExists: false });
 
-/** GET /api/v1/transactions: newest first, filtered; each with its refunds and origin. */
-export async function listTransactions(app: PaylinkApp, integrator: Pick<Integrator, 'id'>, query: TransactionsQuery): Promise<Page<TransactionRecord>> {
+/** The API's filters, and the console's search by transaction id. */
+export type TransactionFilters = TransactionsQuery & { transaction_id?: string };
+
+/** GET /api/v1/transactions and the console's Payments: newest first, filtered; each with its refunds and origin. */
+export async function listTransactions(app: PaylinkApp, integrator: Pick<Integrator, 'id'>, query: TransactionFilters): Promise<Page<TransactionRecord>> {
   const db = app.db;
   const linkId = await linkIdOf(db, integrator.id, query.link);
   // A slug that names none of the integrator's links matches nothing (as an unknown value of any filter).
@@ -91,6 +94,7 @@ export async function listTransactions(app: PaylinkApp, integrator: Pick<Integra
     { table: payments, id: payments.id, createdAt: payments.createdAt, scope: eq(payments.integratorId, integrator.id) },
     [
       query.status ? eq(payments.status, query.status) : undefined,
+      query.transaction_id !== undefined ? eq(payments.id, query.transaction_id) : undefined,
       linkId ? eq(payments.linkId, linkId) : undefined,
       query.merchant_reference_id !== undefined ? eq(payments.merchantReferenceId, query.merchant_reference_id) : undefined,
       query.customer_email !== undefined ? sql`lower(${payments.customerEmail}) = ${query.customer_email.toLowerCase()}` : undefined,

@@ -6,8 +6,10 @@ import type { DbOrTx } from '../../db/client.ts';
 import type { Integrator, Payment, Refund } from '../../db/schema.ts';
 import { outboxEvents, payments, refunds } from '../../db/schema.ts';
 import { insertSelect, rowsOf, setClause } from '../../db/statements.ts';
+import { type Actor, recordAudit } from '../accounts/audit.ts';
 import { DomainError, notFound, theRow } from '../errors.ts';
 import { refundCapabilityFor } from '../integrators/service.ts';
+import { formatDecimal } from '../money.ts';
 import { presentedEvent, recordEvent } from '../notifications/domain-events.ts';
 import { outboxRow } from '../notifications/outbox.ts';
 import { checkRefund, parseRefundAmount, type RefundType } from './rules.ts';
@@ -38,6 +40,8 @@ export interface RefundRequest {
   amount?: string | number;
   /** The client's Idempotency-Key, if any: a retry after an interruption resumes the same refund. */
   idempotencyKey?: string;
+  /** A console user asking: the refund is written to the audit log in the transaction that starts it. */
+  actor?: Actor;
 }
 
 /** A refund as it stands after the request, with its payment's balances (src/api/presenters/refunds.ts words it). */
@@ -106,7 +110,8 @@ export async function beginRefund(
   });
 
   // Usually one statement: the rules on the payment as read, then a compare-and-set on its version.
-  if (payment.refundReservedMinor === 0n) {
+  // A console refund takes the transaction below, which writes its audit entry with it.
+  if (payment.refundReservedMinor === 0n && !request.actor) {
     const values = newRefund(payment);
     const reserved = reservedOn(payment, values.amountMinor);
     const inserted = rowsOf<{ id: string }>(
@@ -130,7 +135,12 @@ export async function beginRefund(
       .update(payments)
       .set({ refundReservedMinor: reserved.refundReservedMinor, refundCount: reserved.refundCount, refundVersion: reserved.refundVersion })
       .where(eq(payments.id, payment.id));
-    return { refund: theRow(refund, 'the new refund'), payment, reserved };
+    const started = theRow(refund, 'the new refund');
+    if (request.actor) {
+      const amount = `${formatDecimal(started.amountMinor, payment.currency)} ${payment.currency}`;
+      await recordAudit(tx, request.actor, 'refund.requested', `${started.id} of ${payment.id} (${type}, ${amount})`, now);
+    }
+    return { refund: started, payment, reserved };
   });
 }
 

@@ -6,6 +6,7 @@ import { cardRegistrations, payments, scheduleRuns, schedules } from '../../db/s
 import { emptyMessages, parseWith } from '../../schemas/parse.ts';
 import { type SchedulesQuery, scheduleDataSchema } from '../../schemas/schedule.ts';
 import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from '../../schemas/text.ts';
+import { type Actor, recordAudit } from '../accounts/audit.ts';
 import { isUuid } from '../cards/service.ts';
 import { DomainError, invalidFields, type Messages, notFound } from '../errors.ts';
 import { isCurrency, MoneyError, parseAmount } from '../money.ts';
@@ -154,7 +155,7 @@ export interface ScheduleCancellation {
 }
 
 /** DELETE /schedule with a schedule reference. Cancelling twice is harmless. */
-export async function cancelSchedule(app: PaylinkApp, integrator: Integrator, reference: string): Promise<ScheduleCancellation> {
+export async function cancelSchedule(app: PaylinkApp, integrator: Integrator, reference: string, opts: { actor?: Actor } = {}): Promise<ScheduleCancellation> {
   const now = app.now();
   return app.db.transaction(async (tx) => {
     const [row] = await tx
@@ -165,6 +166,7 @@ export async function cancelSchedule(app: PaylinkApp, integrator: Integrator, re
     if (!row) throw notFound('reference', 'Reference');
     if (row.status === 'cancelled') return { reference: row.id, cancelledNow: false, at: row.cancelledAt ?? now };
     await cancelSchedulesTx(app, tx, { integratorId: integrator.id, scheduleId: row.id, now, reason: 'requested' });
+    if (opts.actor) await recordAudit(tx, opts.actor, 'schedule.cancelled', row.id, now);
     return { reference: row.id, cancelledNow: true, at: now };
   });
 }
@@ -181,7 +183,12 @@ export interface ScheduleRecord extends ScheduleListRecord {
 }
 
 /** GET /schedules/{reference}: the schedule and its runs. */
-export async function getSchedule(app: PaylinkApp, integrator: Integrator, reference: string, opts: { runLimit?: number } = {}): Promise<ScheduleRecord> {
+export async function getSchedule(
+  app: PaylinkApp,
+  integrator: Pick<Integrator, 'id'>,
+  reference: string,
+  opts: { runLimit?: number } = {},
+): Promise<ScheduleRecord> {
   const [schedule] = await app.db
     .select()
     .from(schedules)

@@ -1,0 +1,1 @@
+CREATE INDEX "outbox_integrator_transaction_idx" ON "outbox_events" USING btree ("integrator_id",("data"->>'transaction_id'));

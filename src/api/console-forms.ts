@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import { DomainError, invalidFields, type Messages } from '../domain/errors.ts';
+import type { RefundRequest } from '../domain/refunds/service.ts';
+import { parseWith } from '../schemas/parse.ts';
+import { refundRequestSchema } from '../schemas/refund.ts';
+import { catalogue, type StatusCode } from './catalogue.ts';
+
+/**
+ * A console action's refusal as the person sees it: the catalogue's code and description (the
+ * API's words for the same refusal) and the messages of each field. Other errors go on.
+ */
+export interface ConsoleRefusal {
+  code: StatusCode;
+  description: string;
+  messages: Messages;
+  status: number;
+}
+
+export function consoleRefusal(error: unknown): ConsoleRefusal {
+  if (!(error instanceof DomainError)) throw error;
+  const messages: Messages = typeof error.messages === 'string' || !error.messages ? { '(request)': [error.messages ?? error.message] } : error.messages;
+  return { code: error.code, description: catalogue[error.code].description, messages, status: error.httpStatus ?? catalogue[error.code].http };
+}
+
+/** The messages not shown beside a field of the form, as sentences ("field: message" for a field the form lacks). */
+export const generalMessages = (messages: Messages, fields: readonly string[] = []) =>
+  Object.entries(messages)
+    .filter(([key]) => !fields.includes(key))
+    .flatMap(([key, list]) => list.map((m) => (key.startsWith('(') ? m : `${key}: ${m}`)));
+
+/**
+ * A one-time value a form carries so that sending it twice (a double click, the browser
+ * resubmitting after Back or Reload) is one action: it becomes the action's idempotency key.
+ */
+const newFormNonce = () => randomBytes(18).toString('base64url');
+const isFormNonce = (value: string) => /^[A-Za-z0-9_-]{24}$/.test(value);
+
+/** The idempotency key of a console refund: its form's nonce, apart from the API's keys. */
+const consoleRefundKey = (nonce: string) => `console-refund:${nonce}`;
+
+/** The console's refund form as sent: everything still refundable or part of it, a reason, notify, its nonce. */
+export interface RefundForm {
+  kind: 'full' | 'partial';
+  amount: string;
+  reason: string;
+  notify: boolean;
+  nonce: string;
+}
+
+export const emptyRefundForm = (): RefundForm => ({ kind: 'full', amount: '', reason: '', notify: true, nonce: newFormNonce() });
+
+export const readRefundForm = (field: (name: string) => string): RefundForm => ({
+  kind: field('kind') === 'partial' ? 'partial' : 'full',
+  amount: field('amount'),
+  reason: field('reason'),
+  notify: field('notify') === 'yes',
+  nonce: field('nonce'),
+});
+
+/**
+ * The refund the form asks for, checked by the API's own schema (POST /refund), so the console
+ * refuses what the API refuses with the same words; every mistake at once (422 ER.02.30).
+ */
+export function refundRequestOf(form: RefundForm, transactionId: string): RefundRequest {
+  const body = parseWith(refundRequestSchema, {
+    transaction_id: transactionId,
+    notify_user: form.notify,
+    reason: form.reason,
+    ...(form.kind === 'partial' ? { amount: form.amount } : {}),
+  });
+  const messages: Messages = body.ok ? {} : body.messages;
+  if (form.kind === 'partial' && form.amount.trim() === '') messages.amount = ['is required for a partial refund'];
+  if (!isFormNonce(form.nonce)) messages.nonce = ['is missing: reload the page and fill in the form again'];
+  if (!body.ok || Object.keys(messages).length > 0) throw invalidFields(messages);
+  return {
+    transactionId,
+    notifyUser: body.value.notify_user,
+    reason: body.value.reason,
+    amount: body.value.amount,
+    idempotencyKey: consoleRefundKey(form.nonce),
+  };
+}

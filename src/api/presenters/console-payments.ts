@@ -1,0 +1,190 @@
+import type { OutboxEvent, Refund, WebhookAttempt } from '../../db/schema.ts';
+import { formatMoney } from '../../domain/money.ts';
+import type { EventWithAttempts } from '../../domain/notifications/events.ts';
+import type { TransactionRecord } from '../../domain/payments/query.ts';
+import { refundableMinor } from '../../domain/refunds/rules.ts';
+import { customerView } from './customers.ts';
+import { transactionView } from './transactions.ts';
+
+/**
+ * The console's words for payments: what a person reads in the list, the CSV and a payment's
+ * timeline. Amounts are formatted for their currency (₱1,250.00); times are UTC.
+ */
+export const consoleTime = (d: Date | null) => (d ? `${d.toISOString().slice(0, 19).replace('T', ' ')} UTC` : '—');
+
+export interface ConsolePaymentRow {
+  id: string;
+  createdAt: string;
+  payer: string;
+  email: string | null;
+  amount: string;
+  status: string;
+  /** The state a person cares about: Succeeded, Failed, Partially refunded, Refunded. */
+  statusLabel: string;
+  link: string | null;
+  schedule: string | null;
+}
+
+const refundStateLabel = { not_refunded: '', partially_refunded: 'Partially refunded', refunded: 'Refunded' } as const;
+
+export function consolePaymentRow(record: TransactionRecord): ConsolePaymentRow {
+  const p = record.payment;
+  const view = transactionView(record);
+  return {
+    id: p.id,
+    createdAt: consoleTime(p.createdAt),
+    payer: view.customer?.name ?? '—',
+    email: view.customer?.email ?? null,
+    amount: formatMoney(p.amountMinor, p.currency),
+    status: p.status,
+    statusLabel: p.status === 'failed' ? 'Failed' : refundStateLabel[view.refund_state] || 'Succeeded',
+    link: record.linkSlug,
+    schedule: record.scheduleReference,
+  };
+}
+
+/** One entry of a payment's timeline, in time order. */
+export interface TimelineEntry {
+  at: Date;
+  kind: 'payment' | 'refund' | 'callback' | 'email';
+  title: string;
+  detail: string[];
+  /** A callback the person may send again: the event's id. */
+  resendEventId?: string;
+}
+
+const eventTitle = (type: string) => type.replace('.', ' ').replace('_', ' ');
+
+function refundEntry(r: Refund): TimelineEntry {
+  const amount = formatMoney(r.amountMinor, r.currency);
+  const state = r.status === 'succeeded' ? 'succeeded' : r.status === 'failed' ? `failed: ${r.failureCode ?? ''} ${r.failureMessage ?? ''}`.trim() : 'pending';
+  return {
+    at: r.createdAt,
+    kind: 'refund',
+    title: `${r.type === 'full' ? 'Full' : 'Partial'} refund of ${amount} ${state}`,
+    detail: [`${r.id} · reason: ${r.reason}`, r.notifyUser ? 'The customer is e-mailed' : 'The customer is not e-mailed'],
+  };
+}
+
+function attemptLine(a: WebhookAttempt): string {
+  const answer = a.statusCode !== null ? `HTTP ${a.statusCode}` : (a.error ?? 'no answer');
+  const time = a.latencyMs !== null ? ` in ${a.latencyMs} ms` : '';
+  return `Attempt ${a.attempt} at ${consoleTime(a.startedAt)}: ${answer}${time}`;
+}
+
+function callbackEntries(event: OutboxEvent, attempts: WebhookAttempt[]): TimelineEntry[] {
+  const entries: TimelineEntry[] = [];
+  if (event.callbackUrl || attempts.length > 0) {
+    const state =
+      event.callbackState === 'delivered'
+        ? 'delivered'
+        : event.callbackState === 'failed'
+          ? 'failed'
+          : event.callbackState === 'pending'
+            ? `waiting (next attempt ${consoleTime(event.callbackNextAt)})`
+            : 'not sent';
+    entries.push({
+      at: event.createdAt,
+      kind: 'callback',
+      title: `Callback ${eventTitle(event.type)}: ${state}`,
+      detail: [`${event.id} to ${event.callbackUrl ?? 'no URL'}`, ...attempts.map(attemptLine)],
+      resendEventId: event.id,
+    });
+  }
+  if (event.emailTo) {
+    const state = event.emailState === 'sent' ? 'sent' : event.emailState === 'failed' ? 'failed' : 'waiting';
+    entries.push({
+      at: event.emailSentAt ?? event.createdAt,
+      kind: 'email',
+      title: `E-mail about ${eventTitle(event.type)}: ${state}`,
+      detail: [`To ${event.emailTo}`, ...(event.emailLastError ? [`Last error: ${event.emailLastError}`] : [])],
+    });
+  }
+  return entries;
+}
+
+/** The payment, each refund, each callback (with every attempt) and each e-mail, oldest first. */
+export function paymentTimeline(record: TransactionRecord, events: EventWithAttempts[]): TimelineEntry[] {
+  const p = record.payment;
+  const paid: TimelineEntry = {
+    at: p.createdAt,
+    kind: 'payment',
+    title: `${p.status === 'succeeded' ? 'Paid' : 'Payment failed'}: ${formatMoney(p.amountMinor, p.currency)}`,
+    detail: [
+      p.cardBrand || p.cardLast4 ? `Card ${p.cardBrand ?? ''} ···· ${p.cardLast4 ?? ''}`.trim() : 'No card recorded',
+      ...(p.failureCode ? [`${p.failureCode}: ${p.failureMessage ?? ''}`] : []),
+    ],
+  };
+  const entries = [paid, ...record.refunds.map(refundEntry), ...events.flatMap(({ event, attempts }) => callbackEntries(event, attempts))];
+  // Stable: the payment first, then by time; at equal times the order above (refund before its callback).
+  return entries
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => a.e.at.getTime() - b.e.at.getTime() || a.i - b.i)
+    .map(({ e }) => e);
+}
+
+/** What a new refund may still return, formatted, or null when the payment cannot be refunded. */
+export function refundableLabel(record: TransactionRecord): string | null {
+  const p = record.payment;
+  if (p.status !== 'succeeded') return null;
+  const left = refundableMinor(p);
+  return left > 0n ? formatMoney(left, p.currency) : null;
+}
+
+// CSV (RFC 4180): comma-separated, CRLF line ends, a field quoted when it holds a comma, quote or line break.
+const CSV_COLUMNS = [
+  'transaction_id',
+  'created_at',
+  'status',
+  'refund_state',
+  'amount',
+  'currency',
+  'refunded_amount',
+  'customer_name',
+  'customer_email',
+  'link',
+  'schedule_reference',
+  'merchant_reference_id',
+  'description',
+  'card_brand',
+  'card_last4',
+  'paid_at',
+  'failed_at',
+] as const;
+
+/**
+ * One CSV field. A spreadsheet runs a cell that starts with = + - @ (or a tab or carriage return
+ * before one) as a formula, so such a value gets a leading apostrophe (OWASP "CSV Injection").
+ */
+export function csvField(value: string | null): string {
+  let v = value ?? '';
+  if (/^[=+\-@\t\r]/.test(v)) v = `'${v}`;
+  return /[",\r\n]/.test(v) ? `"${v.replaceAll('"', '""')}"` : v;
+}
+
+export const csvHeader = () => `${CSV_COLUMNS.join(',')}\r\n`;
+
+export function csvRow(record: TransactionRecord): string {
+  const v = transactionView(record);
+  const customer = customerView(record.payment.customer, record.payment.customerEmail);
+  const cells: Record<(typeof CSV_COLUMNS)[number], string | null> = {
+    transaction_id: v.transaction_id,
+    created_at: v.created_at,
+    status: v.status,
+    refund_state: v.refund_state,
+    amount: v.amount,
+    currency: v.currency,
+    refunded_amount: v.refunded_amount,
+    customer_name: customer?.name ?? null,
+    customer_email: customer?.email ?? null,
+    link: v.link,
+    schedule_reference: v.schedule_reference,
+    merchant_reference_id: v.merchant_reference_id,
+    description: v.description,
+    card_brand: v.card?.brand ?? null,
+    card_last4: v.card?.last4 ?? null,
+    paid_at: v.paid_at,
+    failed_at: v.failed_at,
+  };
+  return `${CSV_COLUMNS.map((c) => csvField(cells[c])).join(',')}\r\n`;
+}

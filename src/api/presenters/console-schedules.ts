@@ -1,0 +1,69 @@
+import type { CardRegistration } from '../../db/schema.ts';
+import { formatMoney } from '../../domain/money.ts';
+import type { ScheduleListRecord, ScheduleRecord } from '../../domain/schedules/service.ts';
+import { consoleTime } from './console-payments.ts';
+
+/** The console's words for schedules and card registrations (times in UTC, amounts for their currency). */
+export interface ConsoleScheduleRow {
+  reference: string;
+  status: string;
+  customer: string;
+  amount: string;
+  /** The recurrence as given: second minute hour day-of-month month day-of-week, and its UTC offset. */
+  recurrence: string;
+  nextRun: string;
+  createdAt: string;
+  merchantReference: string | null;
+}
+
+export function consoleScheduleRow({ schedule: s, customer }: ScheduleListRecord): ConsoleScheduleRow {
+  return {
+    reference: s.id,
+    status: s.status,
+    customer: [customer?.name, customer?.email].filter(Boolean).join(' · ') || '—',
+    amount: formatMoney(s.amountMinor, s.currency),
+    recurrence: `${s.cronPattern} (UTC${s.timeOffset})`,
+    nextRun: s.status === 'active' ? consoleTime(s.nextRunAt) : '—',
+    createdAt: consoleTime(s.createdAt),
+    merchantReference: s.merchantReferenceId,
+  };
+}
+
+export interface ConsoleRunRow {
+  id: string;
+  dueAt: string;
+  status: string;
+  attempts: number;
+  transactionId: string | null;
+  failure: string | null;
+}
+
+export const consoleRunRows = (record: ScheduleRecord): ConsoleRunRow[] =>
+  record.runs.map(({ run, payment }) => ({
+    id: run.id,
+    dueAt: consoleTime(run.dueAt),
+    status: run.status,
+    attempts: run.attempts,
+    transactionId: payment?.id ?? null,
+    failure: run.lastFailureCode ? `${run.lastFailureCode}: ${run.lastFailureMessage ?? ''}` : null,
+  }));
+
+export interface ConsoleCardRow {
+  reference: string;
+  status: string;
+  customer: string;
+  card: string;
+  createdAt: string;
+}
+
+export function consoleCardRow(r: CardRegistration): ConsoleCardRow {
+  const card = r.brand || r.last4 ? `${r.brand ?? ''} ···· ${r.last4 ?? ''}`.trim() : '—';
+  const expiry = r.expMonth && r.expYear ? ` (expires ${String(r.expMonth).padStart(2, '0')}/${r.expYear})` : '';
+  return {
+    reference: r.reference,
+    status: r.status,
+    customer: [r.customerName ?? r.holderName, r.customerEmail].filter(Boolean).join(' · ') || '—',
+    card: card === '—' ? card : `${card}${expiry}`,
+    createdAt: consoleTime(r.createdAt),
+  };
+}
