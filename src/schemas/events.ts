@@ -18,6 +18,7 @@ export const eventTypes = [
   'schedule.charge_succeeded',
   'schedule.charge_failed',
   'schedule.suspended',
+  'webhook.test',
 ] as const;
 
 export interface EventPayload {
