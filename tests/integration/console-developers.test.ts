@@ -173,10 +173,22 @@ describe('console › developers › webhook secret, callback URL and test event
     expect(textOf(page.html)).toContain(`${eventId} 2026-`);
     expect(textOf(page.html)).toMatch(new RegExp(`${eventId} .* delivered 1 HTTP 200`));
     // The integrator sees it among its events, like any other.
-    const events = await call(served.server.url, 'GET', '/api/v1/events?type=webhook.test', {
-      token: shownSecret((await owner.post('/console/developers', { action: 'rotate-token', overlap: '1h' })).html)!,
-    });
+    const token = shownSecret((await owner.post('/console/developers', { action: 'rotate-token', overlap: '1h' })).html)!;
+    const events = await call(served.server.url, 'GET', '/api/v1/events?type=webhook.test', { token });
     expect(events.json.data.items.map((e: { id: string }) => e.id)).toContain(eventId);
+
+    // The API sends one too: POST /api/v1/events/test.
+    const api = await call(served.server.url, 'POST', '/api/v1/events/test', { token });
+    expect(api.status).toBe(200);
+    expect(api.json.data).toMatchObject({ status_code: 'OK.13.01', callback_url: `${receiver.url}/hooks`, callback_state: 'pending' });
+    const again = createCallbackSender(served.t.app);
+    try {
+      await again.deliverDue();
+    } finally {
+      await again.close();
+    }
+    expect(receiver.received).toHaveLength(2);
+    expect(JSON.parse(receiver.received[1]!.body)).toMatchObject({ id: api.json.data.event_id, type: 'webhook.test' });
   });
 
   it('refuses a test event when there is no callback URL to send it to', async () => {
@@ -184,8 +196,13 @@ describe('console › developers › webhook secret, callback URL and test event
     await owner.post('/console/developers', { action: 'callback-url', default_callback_url: '' });
     expect((await acme()).defaultCallbackUrl).toBeNull();
     const res = await owner.post('/console/developers', { action: 'test-event' });
-    expect(res.status).toBe(422);
+    expect(res.status).toBe(409);
     expect(textOf(res.html)).toContain('default_callback_url: is not set');
+    const token = shownSecret((await owner.post('/console/developers', { action: 'rotate-token', overlap: '1h' })).html)!;
+    const api = await call(served.server.url, 'POST', '/api/v1/events/test', { token });
+    expect(api.status).toBe(409);
+    expect(api.json.data.status_code).toBe('ER.13.30');
+    expect(api.json.messages.default_callback_url[0]).toMatch(/^is not set/);
   });
 });
 

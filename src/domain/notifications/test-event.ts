@@ -2,7 +2,7 @@ import { and, desc, eq, inArray } from 'drizzle-orm';
 import type { PaylinkApp } from '../../app.ts';
 import { type Integrator, type OutboxEvent, outboxEvents, type WebhookAttempt, webhookAttempts } from '../../db/schema.ts';
 import { type Actor, recordAudit } from '../accounts/audit.ts';
-import { invalidFields } from '../errors.ts';
+import { DomainError, invalidFields } from '../errors.ts';
 import { callbackUrlProblem } from './callback-url.ts';
 import { enqueueEvent } from './outbox.ts';
 
@@ -13,9 +13,19 @@ import { enqueueEvent } from './outbox.ts';
  */
 export const TEST_EVENT_TYPE = 'webhook.test' as const;
 
-export async function sendTestEvent(app: PaylinkApp, integrator: Pick<Integrator, 'id' | 'defaultCallbackUrl'>, actor?: Actor): Promise<string> {
+export async function sendTestEvent(
+  app: PaylinkApp,
+  integrator: Pick<Integrator, 'id' | 'defaultCallbackUrl'>,
+  actor?: Actor,
+): Promise<{ id: string; callbackUrl: string }> {
   const url = integrator.defaultCallbackUrl;
-  if (!url) throw invalidFields({ default_callback_url: ['is not set: set the default callback URL first, then send a test event to it'] });
+  if (!url) {
+    throw new DomainError('ER.13.30', 'No callback URL to send the test event to', {
+      messages: {
+        default_callback_url: ['is not set: set the default callback URL first (PATCH /api/v1/integrator or the console), then send a test event to it'],
+      },
+    });
+  }
   const problem = callbackUrlProblem(url, app.config.allowPrivateCallbacks);
   if (problem) throw invalidFields({ default_callback_url: [problem] });
   const now = app.now();
@@ -28,7 +38,7 @@ export async function sendTestEvent(app: PaylinkApp, integrator: Pick<Integrator
       now,
     });
     if (actor) await recordAudit(tx, actor, 'test_event.sent', id, now);
-    return id;
+    return { id, callbackUrl: url };
   });
 }
 
