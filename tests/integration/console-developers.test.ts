@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { auditLog, integrators } from '../../src/db/schema.ts';
 import { createCallbackSender } from '../../src/workers/callbacks.ts';
-import { CONSOLE_USERS, call, OTHER_TOKEN, provision, TEST_SECRET, TEST_TOKEN, useServedApp } from '../support/app.ts';
+import { CONSOLE_USERS, call, defaultSeed, OTHER_TOKEN, provision, TEST_SECRET, TEST_TOKEN, useServedApp } from '../support/app.ts';
 import { ConsoleClient, textOf } from '../support/console.ts';
 import { scheduleData, signSchedule } from '../support/schedules.ts';
 import { startWebhookReceiver, verify, type WebhookReceiver } from '../support/webhook-receiver.ts';
@@ -231,5 +231,18 @@ describe('console › developers › who may use it', () => {
     }
     const after = await acme();
     expect([after.tokenHash, after.secretEnc, after.webhookSecretEnc]).toEqual([before.tokenHash, before.secretEnc, before.webhookSecretEnc]);
+  });
+});
+
+describe('console › developers › the seed', () => {
+  it('takes a token changed in the seed when the seed is applied again, over the console’s', async () => {
+    const owner = await signedIn(acmeOwner);
+    const rotated = shownSecret((await owner.post('/console/developers', { action: 'rotate-token', overlap: '24h' })).html)!;
+    const seed = defaultSeed();
+    const seeded = 'seed_token_changed_0123456789abcdefghijklmnop';
+    seed.integrators[0]!.token = seeded;
+    await provision(served.t, seed);
+    expect((await integratorWith(seeded)).status).toBe(200);
+    expect((await integratorWith(rotated)).status).toBe(401);
   });
 });
