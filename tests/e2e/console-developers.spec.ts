@@ -1,4 +1,6 @@
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
@@ -119,4 +121,47 @@ test('console › Developers: an owner rotates the API token, sees it once and u
   const res = await staff.goto('/console/developers');
   expect(res?.status()).toBe(404);
   await staffContext.close();
+});
+
+test('console › Developers: the default callback URL and a test event delivered to it, with its result on the page', async ({ page }) => {
+  const received: Array<{ headers: Record<string, unknown>; body: string }> = [];
+  const receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/paylink-hooks`;
+  try {
+    await signIn(page, OWNER);
+    await page.goto('/console/developers');
+    await page.getByLabel('Callback URL', { exact: true }).fill(url);
+    await page.getByRole('button', { name: 'Save callback URL' }).click();
+    await expect(page.getByRole('status')).toHaveText('The default callback URL is saved.');
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await expect(page.getByRole('status')).toContainText('is queued for');
+    // The callback worker delivers it; reload until the page shows the delivery.
+    await expect
+      .poll(
+        async () => {
+          await page.goto('/console/developers');
+          return page.getByRole('table', { name: 'Recent test events and their delivery' }).textContent();
+        },
+        { timeout: 20_000 },
+      )
+      .toMatch(/delivered.*HTTP 204/);
+    expect(received).toHaveLength(1);
+    expect(JSON.parse(received[0]!.body)).toMatchObject({ type: 'webhook.test' });
+    expect(received[0]!.headers['webhook-signature']).toMatch(/^v1,/);
+    await expectNoAxeViolations(page);
+    await shoot(page, 'developers-test-event');
+  } finally {
+    // The account's default callback URL goes back to none for the other specs.
+    await page.getByLabel('Callback URL', { exact: true }).fill('');
+    await page.getByRole('button', { name: 'Save callback URL' }).click();
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  }
 });
