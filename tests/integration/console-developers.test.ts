@@ -27,7 +27,12 @@ async function signedIn(user: { email: string; password: string }) {
 const acme = async () => (await served.t.app.db.select().from(integrators).where(eq(integrators.email, 'billing@acme.example')))[0]!;
 const auditActions = async () => (await served.t.app.db.select().from(auditLog).where(eq(auditLog.actorEmail, acmeOwner.email))).map((e) => e.action);
 /** The value a rotation shows once. */
-const shownSecret = (html: string) => /data-testid="new-secret">([^<]+)</.exec(html)?.[1];
+const shownValues: string[] = [];
+const shownSecret = (html: string) => {
+  const value = /data-testid="new-secret">([^<]+)</.exec(html)?.[1];
+  if (value) shownValues.push(value);
+  return value;
+};
 const integratorWith = (token: string) => call(served.server.url, 'GET', '/api/v1/integrator', { token });
 
 describe('console › developers › API token', () => {
@@ -244,5 +249,17 @@ describe('console › developers › the seed', () => {
     await provision(served.t, seed);
     expect((await integratorWith(seeded)).status).toBe(200);
     expect((await integratorWith(rotated)).status).toBe(401);
+  });
+});
+
+describe('console › developers › secrets stay secret', () => {
+  it('never writes a rotated token or secret to the logs or the audit log', async () => {
+    expect(shownValues.length).toBeGreaterThanOrEqual(8);
+    const logs = served.t.logs.join('\n');
+    const audit = JSON.stringify(await served.t.app.db.select().from(auditLog));
+    for (const value of shownValues) {
+      expect(logs).not.toContain(value);
+      expect(audit).not.toContain(value);
+    }
   });
 });
