@@ -50,6 +50,11 @@ export const catalogue = {
     description: 'Schedule resumed',
     when: 'POST /schedules/{reference}/resume made a suspended schedule active again, from its next occurrence after now.',
   },
+  'OK.13.01': {
+    http: 200,
+    description: 'Test event queued',
+    when: 'POST /events/test queued a webhook.test event to the default callback URL.',
+  },
   'OK.12.10': {
     http: 200,
     description: 'Scheduled charge run now',
@@ -177,7 +182,7 @@ export const catalogue = {
   'ER.13.30': {
     http: 409,
     description: 'Event has no callback URL',
-    when: 'POST /events/{id}/resend for an event with no callback_url and no default callback URL on the account; set one with PATCH /integrator.',
+    when: 'POST /events/{id}/resend for an event with no callback_url, or POST /events/test, when the account has no default callback URL either; set one with PATCH /integrator.',
   },
   'ER.12.32': {
     http: 409,

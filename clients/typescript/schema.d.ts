@@ -424,6 +424,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/events/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to the default callback URL
+         * @description Queues a `webhook.test` event (data: `message`, `sent_at`) to the account’s `default_callback_url`, signed, retried and listed in GET /api/v1/events like every event, so a receiver can be checked before a real payment. Nothing else changes. No default callback URL is 409 ER.13.30; one that is not allowed is 422.
+         */
+        post: operations["sendTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/schedules/{reference}/run": {
         parameters: {
             query?: never;
@@ -563,7 +583,7 @@ export interface components {
             /** @description evt_…: equals the `webhook-id` header of its callbacks. */
             id: string;
             /** @enum {string} */
-            type: "payment.succeeded" | "payment.failed" | "refund.succeeded" | "refund.failed" | "card_registration.completed" | "card_registration.deleted" | "schedule.created" | "schedule.cancelled" | "schedule.charge_succeeded" | "schedule.charge_failed" | "schedule.suspended";
+            type: "payment.succeeded" | "payment.failed" | "refund.succeeded" | "refund.failed" | "card_registration.completed" | "card_registration.deleted" | "schedule.created" | "schedule.cancelled" | "schedule.charge_succeeded" | "schedule.charge_failed" | "schedule.suspended" | "webhook.test";
             /** Format: date-time */
             created_at: string;
             /** @description The event’s fields, as its callback carries them (docs/callbacks.md). */
@@ -4007,7 +4027,7 @@ export interface operations {
                 /** @description Only objects created before this instant (ISO 8601). */
                 created_lt?: string;
                 /** @description Only events of this type. */
-                type?: "payment.succeeded" | "payment.failed" | "refund.succeeded" | "refund.failed" | "card_registration.completed" | "card_registration.deleted" | "schedule.created" | "schedule.cancelled" | "schedule.charge_succeeded" | "schedule.charge_failed" | "schedule.suspended";
+                type?: "payment.succeeded" | "payment.failed" | "refund.succeeded" | "refund.failed" | "card_registration.completed" | "card_registration.deleted" | "schedule.created" | "schedule.cancelled" | "schedule.charge_succeeded" | "schedule.charge_failed" | "schedule.suspended" | "webhook.test";
                 /** @description Legacy: an event id or timestamp; events after it, oldest first. */
                 after?: string;
             };
@@ -6220,6 +6240,176 @@ export interface operations {
                         data: {
                             /** @enum {string} */
                             status_code: "ER.02.30" | "ER.02.34";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.13.30` Event has no callback URL */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 409;
+                        /** @constant */
+                        message: "Conflict";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.13.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 422;
+                        /** @constant */
+                        message: "Unprocessable Entity";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.02` Too many failed authentication attempts; `ER.02.43` Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 429;
+                        /** @constant */
+                        message: "Too Many Requests";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.01.02" | "ER.02.43";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.99.00` Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 500;
+                        /** @constant */
+                        message: "Internal Server Error";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.99.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+        };
+    };
+    sendTestEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `OK.13.01` Test event queued */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 200;
+                        /** @constant */
+                        message: "OK";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @description The webhook.test event (and its webhook-id). */
+                            event_id: string;
+                            /** @description Where it goes: the account’s default callback URL. */
+                            callback_url: string;
+                            /**
+                             * @description Queued: the callback worker delivers it at once, signed like every event.
+                             * @constant
+                             */
+                            callback_state: "pending";
+                            /** @constant */
+                            status_code: "OK.13.01";
+                            status_description: string;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.00` Authentication failed: missing or unknown Authorization token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 401;
+                        /** @constant */
+                        message: "Unauthorized";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.00";
                             status_description: string;
                         } & {
                             [key: string]: unknown;

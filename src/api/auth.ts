@@ -18,7 +18,7 @@ export async function authenticate(app: PaylinkApp, request: Request): Promise<I
       messages: { authorization: ['is required: send your API token as `Authorization: <token>` or `Authorization: Bearer <token>`'] },
     });
   }
-  const integrator = await findIntegratorByToken(app.db, token);
+  const integrator = await findIntegratorByToken(app.db, token, app.now());
   if (!integrator) throw new DomainError('ER.01.00', 'Unknown Authorization token', { messages: { authorization: ['does not match any integrator'] } });
   return integrator;
 }

@@ -23,8 +23,18 @@ export const integrators = pgTable('integrators', {
   name: text('name').notNull(),
   email: text('email').notNull().unique(),
   tokenHash: text('token_hash').notNull().unique(),
+  /** The API token a console rotation replaced, accepted until previous_token_valid_until. */
+  previousTokenHash: text('previous_token_hash').unique(),
+  previousTokenValidUntil: ts('previous_token_valid_until'),
+  /** Fingerprint of the seed's token last applied: a re-applied seed does not undo a console rotation. */
+  tokenSeedSha256: text('token_seed_sha256'),
   /** JWT secret, AES-256-GCM under the master key. */
   secretEnc: text('secret_enc').notNull(),
+  /** The JWT secret a console rotation replaced (sealed), verifying until previous_secret_valid_until. */
+  previousSecretEnc: text('previous_secret_enc'),
+  previousSecretValidUntil: ts('previous_secret_valid_until'),
+  /** Fingerprint of the seed's JWT secret last applied (as token_seed_sha256). */
+  secretSeedSha256: text('secret_seed_sha256'),
   webhookSecretEnc: text('webhook_secret_enc').notNull(),
   previousWebhookSecretEnc: text('previous_webhook_secret_enc'),
   webhookSecretRotatedAt: ts('webhook_secret_rotated_at'),
@@ -533,6 +543,37 @@ export const auditLog = pgTable(
     userAgent: text('user_agent'),
     at: ts('at').notNull(),
   },
-  (t) => [index('audit_log_integrator_idx').on(t.integratorId, t.id)],
+  (t) => [index('audit_log_integrator_idx').on(t.integratorId, t.id), index('audit_log_at_idx').on(t.at)],
 );
 export type AuditEntry = typeof auditLog.$inferSelect;
+
+/**
+ * Console e-mails (invitations): a mail-only queue, apart from the outbox, because the outbox is
+ * what integrators read through GET /api/v1/events and these carry one-time sign-up links. The
+ * message is sealed (AES-256-GCM under the master key); the mailer sends and retries it like a
+ * customer e-mail.
+ */
+export const consoleMail = pgTable(
+  'console_mail',
+  {
+    id: text('id').primaryKey(),
+    integratorId: text('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
+    /** The invited user; the row goes with them. */
+    userId: text('user_id').references(() => consoleUsers.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<'invite'>().notNull(),
+    emailTo: text('email_to').notNull(),
+    /** JSON of the message's variables, sealed (it holds the invite link). */
+    payloadEnc: text('payload_enc').notNull(),
+    state: text('state').$type<'pending' | 'sent' | 'failed'>().notNull().default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAt: ts('next_at'),
+    lockedUntil: ts('locked_until'),
+    sentAt: ts('sent_at'),
+    lastError: text('last_error'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('console_mail_due_idx').on(t.nextAt).where(sql`state = 'pending'`), index('console_mail_user_idx').on(t.userId)],
+);
+export type ConsoleMail = typeof consoleMail.$inferSelect;

@@ -18,6 +18,7 @@ export const eventTypes = [
   'schedule.charge_succeeded',
   'schedule.charge_failed',
   'schedule.suspended',
+  'webhook.test',
 ] as const;
 
 export interface EventPayload {
@@ -126,3 +127,13 @@ export const webhookSecretRotatedSchema = z
     previous_secret_valid_until: isoTime.meta({ description: 'Until then callbacks carry signatures by both secrets.' }),
   })
   .strict();
+
+/** POST /api/v1/events/test answers with the queued webhook.test event. */
+export const testEventViewSchema = z
+  .object({
+    event_id: z.string().describe('The webhook.test event (and its webhook-id).'),
+    callback_url: z.string().describe('Where it goes: the account’s default callback URL.'),
+    callback_state: z.literal('pending').describe('Queued: the callback worker delivers it at once, signed like every event.'),
+  })
+  .strict()
+  .meta({ id: 'TestEvent' });

@@ -2,6 +2,7 @@ import { lt } from 'drizzle-orm';
 import { purgeExpiredKeys } from '../api/idempotency.ts';
 import type { PaylinkApp } from '../app.ts';
 import { rateLimits } from '../db/schema.ts';
+import { pruneAudit } from '../domain/accounts/audit.ts';
 import { purgeSessions } from '../domain/accounts/sessions.ts';
 import { startCallbackLoop } from './callbacks.ts';
 import { type Loop, startLoop } from './loop.ts';
@@ -32,6 +33,8 @@ export function startWorkers(app: PaylinkApp): Workers {
         await app.db.delete(rateLimits).where(lt(rateLimits.expire, new Date()));
         // Console sessions past their idle timeout or lifetime (each is refused on use anyway).
         await purgeSessions(app);
+        // Audit entries past their retention (PAYLINK_AUDIT_RETENTION_DAYS, at least a year).
+        await pruneAudit(app.db, app.config.console.auditRetentionDays, app.now());
         return false;
       },
     }),

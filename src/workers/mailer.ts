@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import nodemailer from 'nodemailer';
 import pMap from 'p-map';
 import type { PaylinkApp } from '../app.ts';
+import type { ConsoleMail } from '../db/schema.ts';
+import { claimDueConsoleMail, recordConsoleMailOutcome, renderConsoleMail } from '../domain/accounts/mail.ts';
 import type { OutboxEvent } from '../domain/notifications/callbacks.ts';
 import { renderEmail } from '../domain/notifications/email/templates.ts';
 import { claimDueEmails, emailContext, isDeliverableAddress, type MailOutcome, recordEmailOutcome } from '../domain/notifications/mail.ts';
@@ -80,7 +82,51 @@ export function createMailer(app: PaylinkApp, opts: { random?: () => number } = 
     }
   }
 
-  async function writeEml(event: OutboxEvent, raw: Buffer): Promise<string> {
+  /** A console e-mail (an invitation): its own queue, its own outcome; the link inside is never logged. */
+  async function sendConsoleMail(row: ConsoleMail): Promise<void> {
+    let outcome: MailOutcome;
+    if (!isDeliverableAddress(row.emailTo)) {
+      outcome = { ok: false, error: 'the recipient address is not a valid e-mail address', permanent: true };
+    } else {
+      const mail = renderConsoleMail(app, row);
+      const message = {
+        from: app.config.mailFrom,
+        to: row.emailTo,
+        subject: mail.subject,
+        text: mail.text,
+        html: mail.html,
+        messageId: `<${row.id}@paylink>`,
+      };
+      try {
+        if (smtp) {
+          await smtp.sendMail(message);
+          log.info('mail sent', { console_mail_id: row.id, kind: row.kind, to: row.emailTo });
+        } else {
+          const built = await builder.sendMail(message);
+          const file = await writeEml({ createdAt: row.createdAt, type: `console-${row.kind}`, id: row.id }, built.message as Buffer);
+          log.info('mail written (no SMTP_URL)', { console_mail_id: row.id, kind: row.kind, to: row.emailTo, file });
+        }
+        outcome = { ok: true };
+      } catch (error) {
+        outcome = classify(error);
+      }
+    }
+    const result = await recordConsoleMailOutcome(app.db, {
+      id: row.id,
+      attempts: row.attempts,
+      outcome,
+      now: app.now(),
+      schedule: app.config.mailRetrySeconds,
+      random: opts.random,
+    });
+    if (!outcome.ok) {
+      const fields = { console_mail_id: row.id, kind: row.kind, to: row.emailTo, attempt: result.attempt, state: result.state, error: outcome.error };
+      if (result.state === 'failed') log.warn('mail failed for good', fields);
+      else log.info('mail attempt failed; will retry', fields);
+    }
+  }
+
+  async function writeEml(event: Pick<OutboxEvent, 'createdAt' | 'type' | 'id'>, raw: Buffer): Promise<string> {
     const dir = mailDir(app);
     await mkdir(dir, { recursive: true });
     const stamp = event.createdAt
@@ -96,6 +142,18 @@ export function createMailer(app: PaylinkApp, opts: { random?: () => number } = 
 
   return {
     async sendDue() {
+      const consoleMails = await claimDueConsoleMail(app.db, { now: app.now(), leaseMs: LEASE_MS, limit: BATCH });
+      await pMap(
+        consoleMails,
+        async (row) => {
+          try {
+            await sendConsoleMail(row);
+          } catch (error) {
+            log.error('mail sending crashed', { console_mail_id: row.id, error });
+          }
+        },
+        { concurrency: CONCURRENCY },
+      );
       const events = await claimDueEmails(app.db, { now: app.now(), leaseMs: LEASE_MS, limit: BATCH });
       await pMap(
         events,
@@ -108,7 +166,7 @@ export function createMailer(app: PaylinkApp, opts: { random?: () => number } = 
         },
         { concurrency: CONCURRENCY },
       );
-      return events.length;
+      return events.length + consoleMails.length;
     },
     async close() {
       smtp?.close();

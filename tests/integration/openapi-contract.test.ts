@@ -210,6 +210,9 @@ describe('openapi › contract: real responses match the document', () => {
     const resent = await contract('POST', `/api/v1/events/${event.id}/resend`);
     expect(resent.json.data.status_code, resent.text).toBe('OK.13.00');
     expect((await contract('POST', '/api/v1/events/evt_00000000000000000000000000000000/resend')).status).toBe(404);
+    const test = await contract('POST', '/api/v1/events/test');
+    expect(test.json.data).toMatchObject({ status_code: 'OK.13.01', callback_url: 'https://shop.example.com/paylink', callback_state: 'pending' });
     expect((await contract('PATCH', '/api/v1/integrator', { body: { default_callback_url: null } })).json.data.integrator.default_callback_url).toBeNull();
+    expect((await contract('POST', '/api/v1/events/test')).json.data.status_code).toBe('ER.13.30');
   });
 });

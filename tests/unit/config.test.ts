@@ -30,8 +30,16 @@ describe('config', () => {
     expect(() => loadConfig({ PAYLINK_SCHEDULE_RETRY_SECONDS: '60,-1' })).toThrow('PAYLINK_SCHEDULE_RETRY_SECONDS');
   });
 
-  it('keeps the console account settings within PCI DSS 4.0 (idle ≤ 15 min, lockout after ≤ 10 failures for ≥ 30 min)', () => {
-    expect(loadConfig({}).console).toEqual({ idleMinutes: 15, sessionHours: 12, lockoutAttempts: 10, lockoutMinutes: 30, inviteHours: 72 });
+  it('keeps the console account settings within PCI DSS 4.0 (idle ≤ 15 min, lockout after ≤ 10 failures for ≥ 30 min, audit kept ≥ 12 months)', () => {
+    expect(loadConfig({}).console).toEqual({
+      idleMinutes: 15,
+      sessionHours: 12,
+      lockoutAttempts: 10,
+      lockoutMinutes: 30,
+      inviteHours: 72,
+      auditRetentionDays: 400,
+    });
+    expect(() => loadConfig({ PAYLINK_AUDIT_RETENTION_DAYS: '364' })).toThrow('PAYLINK_AUDIT_RETENTION_DAYS: must be at least 365');
     expect(loadConfig({ PAYLINK_CONSOLE_IDLE_MINUTES: '5', PAYLINK_CONSOLE_LOCKOUT_ATTEMPTS: '6' }).console).toMatchObject({
       idleMinutes: 5,
       lockoutAttempts: 6,

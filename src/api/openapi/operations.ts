@@ -13,7 +13,7 @@ import { checkoutSubmissionSchema } from '../../schemas/checkout.ts';
 import { paymentDeclinedSchema, paymentSucceededSchema } from '../../schemas/checkout-reply.ts';
 import { dynamicLinkBodySchema } from '../../schemas/dynamic-link.ts';
 import { dynamicLinkReplySchema } from '../../schemas/envelope.ts';
-import { eventPageSchema, eventsQuerySchema, legacyEventPageSchema, webhookSecretRotatedSchema } from '../../schemas/events.ts';
+import { eventPageSchema, eventsQuerySchema, legacyEventPageSchema, testEventViewSchema, webhookSecretRotatedSchema } from '../../schemas/events.ts';
 import { eventResendViewSchema, integratorReplySchema, integratorUpdateSchema } from '../../schemas/integrator.ts';
 import { linkCreateSchema, linkPageSchema, linkReplySchema, linksQuerySchema, linkUpdateSchema } from '../../schemas/link.ts';
 import { refundDeclinedSchema, refundReplySchema, refundRequestSchema } from '../../schemas/refund.ts';
@@ -528,6 +528,17 @@ export const operations: Operation[] = [
     auth: 'token',
     pathParams: z.object({ id: z.string().meta({ description: 'The event id (evt_…).' }) }),
     codes: { 'OK.13.00': { data: eventResendViewSchema }, 'ER.02.30': { http: 404, alsoHttp: [422] }, 'ER.13.30': {} },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/events/test',
+    operationId: 'sendTestEvent',
+    tag: 'Events and callbacks',
+    summary: 'Send a test event to the default callback URL',
+    description:
+      'Queues a `webhook.test` event (data: `message`, `sent_at`) to the account’s `default_callback_url`, signed, retried and listed in GET /api/v1/events like every event, so a receiver can be checked before a real payment. Nothing else changes. No default callback URL is 409 ER.13.30; one that is not allowed is 422.',
+    auth: 'token',
+    codes: { 'OK.13.01': { data: testEventViewSchema }, 'ER.02.30': { http: 422 }, 'ER.13.30': {} },
   },
   {
     method: 'post',

@@ -5,7 +5,7 @@ import type { DomainEvent } from '../../domain/notifications/domain-events.ts';
 import type { EventPage, EventWithAttempts } from '../../domain/notifications/events.ts';
 import type { Page } from '../../domain/pagination.ts';
 import { formatInOffset } from '../../domain/schedules/recurrence.ts';
-import type { EventPayload, EventView, LegacyEventPageView } from '../../schemas/events.ts';
+import type { EventPayload, EventView, LegacyEventPageView, testEventViewSchema } from '../../schemas/events.ts';
 import type { eventResendViewSchema } from '../../schemas/integrator.ts';
 import type { PageView } from '../../schemas/pagination.ts';
 import { pageView } from './pagination.ts';
@@ -132,4 +132,8 @@ export function legacyEventPageView(page: EventPage): LegacyEventPageView {
 /** POST /api/v1/events/{id}/resend: the event queued again. */
 export function presentResend(event: OutboxEvent): { code: 'OK.13.00'; data: z.infer<typeof eventResendViewSchema> } {
   return { code: 'OK.13.00', data: { event_id: event.id, callback_url: event.callbackUrl ?? '', callback_state: 'pending', attempts: event.callbackAttempts } };
+}
+
+export function presentTestEvent(sent: { id: string; callbackUrl: string }): { code: 'OK.13.01'; data: z.infer<typeof testEventViewSchema> } {
+  return { code: 'OK.13.01', data: { event_id: sent.id, callback_url: sent.callbackUrl, callback_state: 'pending' } };
 }

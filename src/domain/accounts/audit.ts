@@ -23,7 +23,13 @@ export type AuditAction =
   | 'refund.requested'
   | 'event.resent'
   | 'schedule.cancelled'
-  | 'schedule.resumed';
+  | 'schedule.resumed'
+  | 'sessions.ended_others'
+  | 'api_token.rotated'
+  | 'jwt_secret.rotated'
+  | 'webhook_secret.rotated'
+  | 'callback_url.changed'
+  | 'test_event.sent';
 
 /** Who acted, from where. */
 export interface Actor {
@@ -61,4 +67,14 @@ export async function listAudit(db: Db, integratorId: string, opts: { before?: n
     .limit(AUDIT_PAGE_SIZE + 1);
   const entries = rows.slice(0, AUDIT_PAGE_SIZE);
   return { entries, next: rows.length > AUDIT_PAGE_SIZE ? entries.at(-1)?.id : undefined };
+}
+
+/**
+ * Deletes entries older than the retention (PAYLINK_AUDIT_RETENTION_DAYS, at least a year as
+ * PCI DSS 10.5.1 asks); the workers run it with the other purges. Returns how many went.
+ */
+export async function pruneAudit(db: DbOrTx, retentionDays: number, now: Date): Promise<number> {
+  const cutoff = new Date(now.getTime() - retentionDays * 86_400_000);
+  const gone = await db.delete(auditLog).where(lt(auditLog.at, cutoff)).returning({ id: auditLog.id });
+  return gone.length;
 }

@@ -181,3 +181,33 @@ export async function purgeSessions(app: PaylinkApp): Promise<number> {
 export async function endSessionsOf(tx: DbOrTx, userId: string, keepSessionId?: string): Promise<void> {
   await tx.delete(consoleSessions).where(and(eq(consoleSessions.userId, userId), keepSessionId ? sql`${consoleSessions.id} <> ${keepSessionId}` : undefined));
 }
+
+/** Who acts, for the audit log, when a signed-in user does something. */
+export const identityActor = (identity: ConsoleIdentity, from: RequestOrigin): Actor => actorOf(identity.user, from);
+
+export type SessionView = Pick<ConsoleSession, 'id' | 'createdAt' | 'lastSeenAt' | 'ip' | 'userAgent'> & { current: boolean };
+
+/** The user's signed-in sessions still in use (not idle, not past their lifetime), newest first. */
+export async function listSessionsOf(app: PaylinkApp, identity: ConsoleIdentity): Promise<SessionView[]> {
+  const now = app.now();
+  const rows = await app.db
+    .select()
+    .from(consoleSessions)
+    .where(and(eq(consoleSessions.userId, identity.user.id), eq(consoleSessions.stage, 'complete')));
+  return rows
+    .filter((s) => sessionState(s, app.config.console, now) === 'active')
+    .sort((a, b) => b.lastSeenAt.getTime() - a.lastSeenAt.getTime())
+    .map(({ id, createdAt, lastSeenAt, ip, userAgent }) => ({ id, createdAt, lastSeenAt, ip, userAgent, current: id === identity.sessionId }));
+}
+
+/** "Sign out other sessions": every session of the user but this one ends. Returns how many. */
+export async function endOtherSessions(app: PaylinkApp, identity: ConsoleIdentity, from: RequestOrigin): Promise<number> {
+  return app.db.transaction(async (tx) => {
+    const gone = await tx
+      .delete(consoleSessions)
+      .where(and(eq(consoleSessions.userId, identity.user.id), sql`${consoleSessions.id} <> ${identity.sessionId}`))
+      .returning({ id: consoleSessions.id });
+    await recordAudit(tx, actorOf(identity.user, from), 'sessions.ended_others', `${gone.length} session${gone.length === 1 ? '' : 's'}`, app.now());
+    return gone.length;
+  });
+}

@@ -4,6 +4,7 @@ import { newId, newUrlToken, sha256Hex } from '../../crypto.ts';
 import { type ConsoleRole, type ConsoleUser, consoleUsers } from '../../db/schema.ts';
 import { DomainError, invalidFields, notFound } from '../errors.ts';
 import { type Actor, recordAudit } from './audit.ts';
+import { inviteMailStates, queueInviteMail } from './mail.ts';
 import { hashPassword, passwordProblems, verifyPassword } from './passwords.ts';
 import { canManageAccount, normaliseEmail } from './rules.ts';
 import { type ConsoleIdentity, endSessionsOf, type RequestOrigin } from './sessions.ts';
@@ -16,6 +17,8 @@ import { enrolmentView, newTotpSecret, verifyTotp } from './totp.ts';
  */
 export type UserView = Pick<ConsoleUser, 'id' | 'email' | 'role' | 'createdAt' | 'lastSignInAt' | 'totpEnabledAt' | 'lockedUntil'> & {
   invited: boolean;
+  /** The invitation e-mail's state, for invited users. */
+  inviteMail: 'pending' | 'sent' | 'failed' | null;
 };
 
 const actor = (identity: ConsoleIdentity, from: RequestOrigin): Actor => ({
@@ -32,6 +35,10 @@ function assertOwner(identity: ConsoleIdentity): void {
 export async function listUsers(app: PaylinkApp, identity: ConsoleIdentity): Promise<UserView[]> {
   assertOwner(identity);
   const rows = await app.db.select().from(consoleUsers).where(eq(consoleUsers.integratorId, identity.user.integratorId)).orderBy(asc(consoleUsers.createdAt));
+  const mails = await inviteMailStates(
+    app.db,
+    rows.filter((u) => u.passwordHash === null).map((u) => u.id),
+  );
   return rows.map((u) => ({
     id: u.id,
     email: u.email,
@@ -41,6 +48,7 @@ export async function listUsers(app: PaylinkApp, identity: ConsoleIdentity): Pro
     totpEnabledAt: u.totpEnabledAt,
     lockedUntil: u.lockedUntil && u.lockedUntil > app.now() ? u.lockedUntil : null,
     invited: u.passwordHash === null,
+    inviteMail: mails.get(u.id) ?? null,
   }));
 }
 
@@ -50,6 +58,8 @@ function parseRole(role: unknown): ConsoleRole {
   if (role !== 'owner' && role !== 'staff') throw invalidFields({ role: ['must be owner or staff'] });
   return role;
 }
+
+export const inviteUrl = (app: PaylinkApp, token: string) => `${app.origin()}/console/invite/${token}`;
 
 /**
  * Invites someone: a user without a password and a one-time link (its token stored as sha256,
@@ -66,8 +76,9 @@ export async function inviteUser(app: PaylinkApp, identity: ConsoleIdentity, inp
   await app.db.transaction(async (tx) => {
     const [taken] = await tx.select({ id: consoleUsers.id }).from(consoleUsers).where(eq(consoleUsers.email, email));
     if (taken) throw invalidFields({ email: ['already has a console account'] });
+    const userId = newId('usr');
     await tx.insert(consoleUsers).values({
-      id: newId('usr'),
+      id: userId,
       integratorId: identity.user.integratorId,
       email,
       role,
@@ -76,8 +87,22 @@ export async function inviteUser(app: PaylinkApp, identity: ConsoleIdentity, inp
       createdAt: now,
     });
     await recordAudit(tx, actor(identity, from), 'user.invited', `${email} (${role})`, now);
+    await queueInviteMail(app, tx, {
+      integratorId: identity.user.integratorId,
+      userId,
+      to: email,
+      now,
+      mail: {
+        integratorName: identity.integratorName,
+        inviterEmail: identity.user.email,
+        role,
+        url: inviteUrl(app, token),
+        expiresAt: expiresAt.toISOString(),
+      },
+    });
   });
-  return { email, role, token, expiresAt };
+  // Without SMTP_URL the mailer writes the e-mail to <data dir>/mail instead of sending it.
+  return { email, role, token, url: inviteUrl(app, token), expiresAt, mail: app.config.smtpUrl ? ('queued' as const) : ('file-only' as const) };
 }
 
 /** The invitation behind a token, if it is still valid. */

@@ -36,7 +36,7 @@ export async function authenticateLinkKey(app: PaylinkApp, link: LinkWithMerchan
   if (typeof key !== 'string' || key.trim() === '') {
     throw new DomainError('ER.01.01', 'Missing link key', { messages: { key: ['is required: send your API token in the body field `key`'] } });
   }
-  const integrator = await findIntegratorByToken(app.db, key.trim());
+  const integrator = await findIntegratorByToken(app.db, key.trim(), app.now());
   return integrator && integrator.id === link.link.integratorId ? integrator : undefined;
 }
 

@@ -1,7 +1,9 @@
 import { count, eq } from 'drizzle-orm';
 import type { PaylinkApp } from '../../app.ts';
 import { type Integrator, integrators, links } from '../../db/schema.ts';
-import type { IntegratorUpdate } from '../../schemas/integrator.ts';
+import { type IntegratorUpdate, integratorUpdateSchema } from '../../schemas/integrator.ts';
+import { parseWith } from '../../schemas/parse.ts';
+import { type Actor, recordAudit } from '../accounts/audit.ts';
 import { invalidFields, theRow } from '../errors.ts';
 import { callbackUrlProblem } from '../notifications/callback-url.ts';
 
@@ -11,14 +13,29 @@ export async function integratorProfile(app: PaylinkApp, integrator: Integrator)
   return { integrator, linkCount: row?.n ?? 0 };
 }
 
-/** PATCH /api/v1/integrator: settings the integrator changes itself; a callback URL is checked as any other. */
-export async function updateIntegratorSettings(app: PaylinkApp, integrator: Integrator, input: IntegratorUpdate) {
+/**
+ * PATCH /api/v1/integrator and the console's Developers page: settings the integrator changes
+ * itself; a callback URL is checked as any other. The console passes who acted, for the audit log.
+ */
+export async function updateIntegratorSettings(app: PaylinkApp, integrator: Integrator, input: IntegratorUpdate, actor?: Actor) {
   const url = input.default_callback_url;
   if (url) {
     const problem = callbackUrlProblem(url, app.config.allowPrivateCallbacks);
     if (problem) throw invalidFields({ default_callback_url: [problem] });
   }
   if (url === undefined) return integratorProfile(app, integrator);
-  const updated = await app.db.update(integrators).set({ defaultCallbackUrl: url, updatedAt: app.now() }).where(eq(integrators.id, integrator.id)).returning();
+  const now = app.now();
+  const updated = await app.db.transaction(async (tx) => {
+    const rows = await tx.update(integrators).set({ defaultCallbackUrl: url, updatedAt: now }).where(eq(integrators.id, integrator.id)).returning();
+    if (actor) await recordAudit(tx, actor, 'callback_url.changed', url ?? '(none)', now);
+    return rows;
+  });
   return integratorProfile(app, theRow(updated, 'the updated integrator'));
+}
+
+/** The console's form: a URL, or nothing to clear it, read with the API's own schema. */
+export async function changeDefaultCallbackUrl(app: PaylinkApp, integrator: Integrator, raw: string, actor: Actor) {
+  const parsed = parseWith(integratorUpdateSchema, { default_callback_url: raw.trim() === '' ? null : raw.trim() });
+  if (!parsed.ok) throw invalidFields(parsed.messages);
+  return updateIntegratorSettings(app, integrator, parsed.value, actor);
 }

@@ -55,6 +55,10 @@ export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64'
 /** Fingerprint of a seed's webhook_secret (≥ 24 random bytes, so a plain hash reveals nothing). */
 const webhookSeedHash = (secret: string) => sha256Hex(`paylink-webhook-seed:${secret}`);
 
+/** Fingerprints of the seed's API token and JWT secret (long random strings, so a plain hash reveals nothing). */
+const tokenSeedSha256 = (token: string) => sha256Hex(`paylink-token-seed:${token}`);
+const secretSeedSha256 = (secret: string) => sha256Hex(`paylink-jwt-secret-seed:${secret}`);
+
 export function readSeedFile(path: string): Seed {
   let json: unknown;
   try {
@@ -74,7 +78,6 @@ async function upsertIntegrator(app: PaylinkApp, tx: DbOrTx, seed: SeedIntegrato
   const [existing] = await tx.select().from(integrators).where(eq(integrators.email, seed.email));
   const values = {
     name: seed.name,
-    tokenHash: hashToken(seed.token),
     refundCapabilities: seed.refund_capabilities,
     supportEmail: seed.support_email ?? null,
     defaultCallbackUrl: seed.default_callback_url ?? null,
@@ -82,7 +85,22 @@ async function upsertIntegrator(app: PaylinkApp, tx: DbOrTx, seed: SeedIntegrato
   };
   if (existing) {
     const update: Partial<typeof integrators.$inferInsert> = { ...values };
-    if (app.secrets.open(existing.secretEnc) !== seed.secret) update.secretEnc = app.secrets.seal(seed.secret);
+    // The token and JWT secret, like the webhook secret below, are set only when the seed's value
+    // changed since it was last applied: a rotation made in the console survives restarts.
+    const tokenSeedHash = tokenSeedSha256(seed.token);
+    if (existing.tokenSeedSha256 !== tokenSeedHash && existing.tokenHash !== hashToken(seed.token)) {
+      update.tokenHash = hashToken(seed.token);
+      update.previousTokenHash = null;
+      update.previousTokenValidUntil = null;
+    }
+    update.tokenSeedSha256 = tokenSeedHash;
+    const secretSeedHash = secretSeedSha256(seed.secret);
+    if (existing.secretSeedSha256 !== secretSeedHash && app.secrets.open(existing.secretEnc) !== seed.secret) {
+      update.secretEnc = app.secrets.seal(seed.secret);
+      update.previousSecretEnc = null;
+      update.previousSecretValidUntil = null;
+    }
+    update.secretSeedSha256 = secretSeedHash;
     if (seed.webhook_secret) {
       // Rotate only when the seed's secret changed since it was last applied: a rotation made
       // through POST /api/v1/webhook-secret/rotate survives restarts with the same seed.
@@ -104,7 +122,10 @@ async function upsertIntegrator(app: PaylinkApp, tx: DbOrTx, seed: SeedIntegrato
     id,
     email: seed.email,
     ...values,
+    tokenHash: hashToken(seed.token),
+    tokenSeedSha256: tokenSeedSha256(seed.token),
     secretEnc: app.secrets.seal(seed.secret),
+    secretSeedSha256: secretSeedSha256(seed.secret),
     webhookSecretEnc: app.secrets.seal(webhookSecret),
     webhookSecretSeedSha256: seed.webhook_secret ? webhookSeedHash(seed.webhook_secret) : null,
   });

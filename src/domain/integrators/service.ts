@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, gt, or } from 'drizzle-orm';
 import { sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Integrator } from '../../db/schema.ts';
@@ -9,12 +9,17 @@ export type { Integrator };
 /** API tokens are stored only as their SHA-256: they are long random strings, so a fast hash is enough. */
 export const hashToken = (token: string) => sha256Hex(`paylink-token:${token}`);
 
-export async function findIntegratorByToken(db: DbOrTx, token: string): Promise<Integrator | undefined> {
+/**
+ * The integrator a token belongs to: its current token, or the one a rotation replaced while
+ * that one's overlap lasts. One query over the two unique indexes.
+ */
+export async function findIntegratorByToken(db: DbOrTx, token: string, now: Date = new Date()): Promise<Integrator | undefined> {
   if (token.length < 16 || token.length > 512) return undefined;
+  const hash = hashToken(token);
   const [row] = await db
     .select()
     .from(integrators)
-    .where(eq(integrators.tokenHash, hashToken(token)));
+    .where(or(eq(integrators.tokenHash, hash), and(eq(integrators.previousTokenHash, hash), gt(integrators.previousTokenValidUntil, now))));
   return row;
 }
 

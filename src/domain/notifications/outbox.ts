@@ -20,7 +20,9 @@ export type EventType =
   | 'schedule.cancelled'
   | 'schedule.charge_succeeded'
   | 'schedule.charge_failed'
-  | 'schedule.suspended';
+  | 'schedule.suspended'
+  /** Sent on request (console: Developers › Send test event) to check a receiver; no business change behind it. */
+  | 'webhook.test';
 
 export interface NewEvent {
   integratorId: string;

@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { PaylinkApp } from '../../app.ts';
 import { type Integrator, integrators } from '../../db/schema.ts';
+import { type Actor, recordAudit } from '../accounts/audit.ts';
 import { newWebhookSecret } from '../integrators/provisioning.ts';
 import { ROTATION_GRACE_MS } from './signing.ts';
 
@@ -10,7 +11,12 @@ import { ROTATION_GRACE_MS } from './signing.ts';
  * the integrator can switch receivers over without dropping a message. A second rotation inside
  * the window retires the older secret at once: only one previous secret is kept.
  */
-export async function rotateWebhookSecret(app: PaylinkApp, integrator: Pick<Integrator, 'id'>): Promise<{ secret: string; previousValidUntil: Date }> {
+export async function rotateWebhookSecret(
+  app: PaylinkApp,
+  integrator: Pick<Integrator, 'id'>,
+  /** Who rotated it from the console, for the audit log (the API's rotation is the integrator's own). */
+  actor?: Actor,
+): Promise<{ secret: string; previousValidUntil: Date }> {
   const integratorId = integrator.id;
   const secret = newWebhookSecret();
   const now = app.now();
@@ -21,6 +27,7 @@ export async function rotateWebhookSecret(app: PaylinkApp, integrator: Pick<Inte
       .update(integrators)
       .set({ previousWebhookSecretEnc: row.current, webhookSecretRotatedAt: now, webhookSecretEnc: app.secrets.seal(secret), updatedAt: now })
       .where(eq(integrators.id, integratorId));
+    if (actor) await recordAudit(tx, actor, 'webhook_secret.rotated', null, now);
   });
   return { secret, previousValidUntil: new Date(now.getTime() + ROTATION_GRACE_MS) };
 }

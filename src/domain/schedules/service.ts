@@ -9,6 +9,7 @@ import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from '../../schemas/text.
 import { type Actor, recordAudit } from '../accounts/audit.ts';
 import { isUuid } from '../cards/service.ts';
 import { DomainError, invalidFields, type Messages, notFound } from '../errors.ts';
+import { schedulingSecrets } from '../integrators/credentials.ts';
 import { isCurrency, MoneyError, parseAmount } from '../money.ts';
 import { callbackUrlProblem } from '../notifications/callback-url.ts';
 import { recordEvent } from '../notifications/domain-events.ts';
@@ -32,6 +33,22 @@ const cancelledPayload = (reference: string) =>
     },
   });
 
+/**
+ * The secret the payload is signed with: the current one, or the previous one during a
+ * rotation's overlap. When neither matches, the current one, so the refusal says why.
+ */
+async function signingSecretOf(token: string, secrets: string[]): Promise<string> {
+  for (const secret of secrets.slice(1)) {
+    try {
+      await verifySchedulePayloadSignature(token, secret);
+      return secret;
+    } catch {
+      /* not this one */
+    }
+  }
+  return secrets[0]!;
+}
+
 /** A payload seen before: its schedule again, or ER.12.31 when that schedule was cancelled. */
 function replayOf(seen: { id: string; status: string }) {
   if (seen.status === 'cancelled') throw cancelledPayload(seen.id);
@@ -47,7 +64,7 @@ function replayOf(seen: { id: string; status: string }) {
  */
 export async function createSchedule(app: PaylinkApp, integrator: Integrator, token: string): Promise<{ reference: string; replayed: boolean }> {
   const hash = signedContentHash(token);
-  const secret = app.secrets.open(integrator.secretEnc);
+  const secret = await signingSecretOf(token, schedulingSecrets(app, integrator, app.now()));
   const [seen] = await app.db
     .select({ id: schedules.id, status: schedules.status })
     .from(schedules)

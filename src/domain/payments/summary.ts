@@ -1,0 +1,98 @@
+import { and, eq, gte, sql } from 'drizzle-orm';
+import type { PaylinkApp } from '../../app.ts';
+import { payments, refunds } from '../../db/schema.ts';
+
+/**
+ * The console's Home figures: succeeded payments and refunds of the last 30 days (today
+ * included, UTC days), per currency and per day. Two aggregate queries, each a range over the
+ * (integrator_id, created_at) index of its table; amounts stay bigint minor units.
+ */
+export const SUMMARY_DAYS = 30;
+
+export interface DayFigures {
+  /** YYYY-MM-DD (UTC). */
+  day: string;
+  paidMinor: bigint;
+  paidCount: number;
+  refundedMinor: bigint;
+  refundCount: number;
+}
+
+export interface CurrencySummary {
+  currency: string;
+  today: DayFigures;
+  total: Omit<DayFigures, 'day'>;
+  /** Every day of the window, oldest first, zeros included. */
+  days: DayFigures[];
+}
+
+export interface PaymentSummary {
+  from: string;
+  to: string;
+  currencies: CurrencySummary[];
+}
+
+const dayOf = (d: Date) => d.toISOString().slice(0, 10);
+
+export async function paymentSummary(app: PaylinkApp, integratorId: string): Promise<PaymentSummary> {
+  const now = app.now();
+  const today = new Date(`${dayOf(now)}T00:00:00Z`);
+  const start = new Date(today.getTime() - (SUMMARY_DAYS - 1) * 86_400_000);
+  const days = Array.from({ length: SUMMARY_DAYS }, (_, i) => dayOf(new Date(start.getTime() + i * 86_400_000)));
+  const bucket = (column: typeof payments.createdAt | typeof refunds.createdAt) => sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD')`;
+
+  const paid = await app.db
+    .select({
+      day: bucket(payments.createdAt),
+      currency: payments.currency,
+      minor: sql<string>`sum(${payments.amountMinor})::text`,
+      n: sql<number>`count(*)::int`,
+    })
+    .from(payments)
+    .where(and(eq(payments.integratorId, integratorId), gte(payments.createdAt, start), eq(payments.status, 'succeeded')))
+    .groupBy(sql`1`, payments.currency);
+  const refunded = await app.db
+    .select({
+      day: bucket(refunds.createdAt),
+      currency: refunds.currency,
+      minor: sql<string>`sum(${refunds.amountMinor})::text`,
+      n: sql<number>`count(*)::int`,
+    })
+    .from(refunds)
+    .where(and(eq(refunds.integratorId, integratorId), gte(refunds.createdAt, start), eq(refunds.status, 'succeeded')))
+    .groupBy(sql`1`, refunds.currency);
+
+  const byCurrency = new Map<string, Map<string, DayFigures>>();
+  const cell = (currency: string, day: string) => {
+    let perDay = byCurrency.get(currency);
+    if (!perDay) {
+      perDay = new Map(days.map((d) => [d, { day: d, paidMinor: 0n, paidCount: 0, refundedMinor: 0n, refundCount: 0 }]));
+      byCurrency.set(currency, perDay);
+    }
+    return perDay.get(day);
+  };
+  for (const row of paid) {
+    const c = cell(row.currency, row.day);
+    if (c) Object.assign(c, { paidMinor: BigInt(row.minor), paidCount: Number(row.n) });
+  }
+  for (const row of refunded) {
+    const c = cell(row.currency, row.day);
+    if (c) Object.assign(c, { refundedMinor: BigInt(row.minor), refundCount: Number(row.n) });
+  }
+  const currencies = [...byCurrency]
+    .map(([currency, perDay]): CurrencySummary => {
+      const list = days.map((d) => perDay.get(d)!);
+      const total = list.reduce(
+        (t, d) => ({
+          paidMinor: t.paidMinor + d.paidMinor,
+          paidCount: t.paidCount + d.paidCount,
+          refundedMinor: t.refundedMinor + d.refundedMinor,
+          refundCount: t.refundCount + d.refundCount,
+        }),
+        { paidMinor: 0n, paidCount: 0, refundedMinor: 0n, refundCount: 0 },
+      );
+      return { currency, today: list.at(-1)!, total, days: list };
+    })
+    .sort((a, b) => b.total.paidCount - a.total.paidCount || a.currency.localeCompare(b.currency));
+  return { from: days[0]!, to: days.at(-1)!, currencies };
+}
