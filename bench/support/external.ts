@@ -26,7 +26,7 @@ export async function startExternal<T>(
   db: 'pglite' | 'postgres',
   env: Record<string, string>,
   prepare: (t: TestApp) => Promise<T>,
-): Promise<{ server: ExternalServer; prepared: T }> {
+): Promise<{ server: ExternalServer; prepared: T; /** Another process on the same database (PostgreSQL). */ spawn(env?: Record<string, string>, args?: string[]): Promise<ExternalServer> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'paylink-bench-'));
   const databaseUrl = db === 'postgres' ? await createTestDatabaseUrl() : undefined;
   const base: Record<string, string> = {
@@ -48,8 +48,21 @@ export async function startExternal<T>(
   }
   const child = startPaylink(base);
   const url = await child.ready;
+  const spawnMore = async (extra: Record<string, string> = {}, args: string[] = []): Promise<ExternalServer> => {
+    const more = startPaylink({ ...base, ...extra }, args);
+    const moreUrl = await more.ready;
+    return {
+      url: moreUrl,
+      process: more,
+      async stop() {
+        more.child.kill('SIGTERM');
+        await more.exited;
+      },
+    };
+  };
   return {
     prepared,
+    spawn: spawnMore,
     server: {
       url,
       process: child,

@@ -54,7 +54,7 @@ async function payAsCustomer(page: Page, baseURL: string, callbackUrl: string): 
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
       key: TOKEN,
-      customer: { first_name: 'Maria', last_name: 'Santos', contact: { email: 'maria@example.com' } },
+      customer: { first_name: 'Maria', last_name: 'Katigbak', contact: { email: 'maria@example.com' } },
       route: { callback_url: callbackUrl, notify_user: true },
     }),
   });
@@ -63,7 +63,7 @@ async function payAsCustomer(page: Page, baseURL: string, callbackUrl: string): 
   await page.getByLabel('Card number').fill('4242424242424242');
   await page.getByLabel('Expiry date').fill(CARD_EXPIRY.replace('/', ''));
   await page.getByLabel('Security code').fill('123');
-  await page.getByLabel('Name on card').fill('Maria Santos');
+  await page.getByLabel('Name on card').fill('Maria Katigbak');
   await page.getByRole('button', { name: /^Pay/ }).click();
   await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible();
   return (await page.getByTestId('transaction-id').textContent())!.trim();
@@ -90,7 +90,7 @@ test('console › payments: find a checkout payment, refund part of it from its 
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Payments' }).click();
   await expect(page.getByRole('heading', { name: 'Payments', level: 1 })).toBeVisible();
-  await expect(page.getByRole('row', { name: /Maria Santos/ })).toContainText('₱250.00');
+  await expect(page.getByRole('row', { name: /Maria Katigbak/ })).toContainText('₱250.00');
   await expectNoAxeViolations(page);
   await shoot(page, 'payments');
 
@@ -100,7 +100,7 @@ test('console › payments: find a checkout payment, refund part of it from its 
   await expect(page).toHaveURL(new RegExp(`q=${txn}`));
   await expect(page.getByRole('row')).toHaveCount(2);
   await page
-    .getByRole('row', { name: /Maria Santos/ })
+    .getByRole('row', { name: /Maria Katigbak/ })
     .getByRole('link')
     .click();
   await expect(page).toHaveURL(new RegExp(`/console/payments/${txn}$`));
