@@ -74,7 +74,10 @@ async function pay(server: StartedServer, token: string, n: number): Promise<{ t
   });
   if (dynamic.status !== 200 || !dynamic.json.link) throw new Error(`creating a checkout failed: ${JSON.stringify(dynamic.json)}`);
   const checkoutPath = new URL(dynamic.json.link).pathname;
-  const paid = await post(`${server.url}${checkoutPath}/pay`, { fields: {}, card: { number: '4242 4242 4242 4242', expiry: CARD_EXPIRY, cvc: '123', name: 'Ana Reyes' } });
+  const paid = await post(`${server.url}${checkoutPath}/pay`, {
+    fields: {},
+    card: { number: '4242 4242 4242 4242', expiry: CARD_EXPIRY, cvc: '123', name: 'Ana Reyes' },
+  });
   if (paid.json.data?.status_code !== 'OK.03.00') throw new Error(`paying failed: ${JSON.stringify(paid.json)}`);
   return { transactionId: paid.json.data.transaction_id, checkoutPath };
 }
@@ -93,89 +96,99 @@ async function start(env: Record<string, string | undefined>): Promise<StartedSe
 }
 
 describe('memory', () => {
-  it('PGlite: a fresh start, starts on the existing data directory, idle, and a long refund + page load', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'paylink-mem-'));
-    dirs.push(dataDir);
-    const env = benchEnv(dataDir);
+  it(
+    'PGlite: a fresh start, starts on the existing data directory, idle, and a long refund + page load',
+    async () => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'paylink-mem-'));
+      dirs.push(dataDir);
+      const env = benchEnv(dataDir);
 
-    // 1. First start on an empty data directory: template unpacked, migrations, demo provisioning.
-    const fresh = await start(env);
-    await untilBanner(fresh);
-    await sleep(SETTLE_SECONDS * 1000);
-    const afterFresh = fresh.memory();
-    rows.push(
-      mem('PGlite: first start on an empty data directory (peak)', { hwmMb: afterFresh.hwmMb }, '≤ 512 MB', afterFresh.hwmMb <= 512, `healthy after ${fresh.healthyMs} ms`),
-      mem(`PGlite: idle ${SETTLE_SECONDS} s after the first start`, afterFresh, '', undefined, 'includes the demo provisioning (Argon2 hash)'),
-    );
-    await fresh.stop();
+      // 1. First start on an empty data directory: template unpacked, migrations, demo provisioning.
+      const fresh = await start(env);
+      await untilBanner(fresh);
+      await sleep(SETTLE_SECONDS * 1000);
+      const afterFresh = fresh.memory();
+      rows.push(
+        mem(
+          'PGlite: first start on an empty data directory (peak)',
+          { hwmMb: afterFresh.hwmMb },
+          '≤ 512 MB',
+          afterFresh.hwmMb <= 512,
+          `healthy after ${fresh.healthyMs} ms`,
+        ),
+        mem(`PGlite: idle ${SETTLE_SECONDS} s after the first start`, afterFresh, '', undefined, 'includes the demo provisioning (Argon2 hash)'),
+      );
+      await fresh.stop();
 
-    // 2. Starts on the existing data directory: time to a healthy /healthz, the median of several.
-    const times: number[] = [];
-    let server: StartedServer | undefined;
-    for (let i = 0; i < STARTS; i++) {
-      server = await start(env);
-      times.push(server.healthyMs);
-      await untilBanner(server);
-      if (i < STARTS - 1) await server.stop();
-    }
-    const median = percentile(times, 50);
-    rows.push({
-      name: `PGlite: start on the existing data directory to a healthy /healthz (median of ${STARTS})`,
-      values: { 'ms (median)': median, 'ms (all)': times.join(' / '), target: '≤ 3000 ms', '': median <= 3000 ? 'meets' : 'MISSES' },
-      note: 'CPU-bound: noisy on a shared machine',
-    });
-
-    // 3. Idle on the existing data directory.
-    const s = server!;
-    await sleep(SETTLE_SECONDS * 1000);
-    const idle = s.memory();
-    rows.push(mem(`PGlite: idle ${SETTLE_SECONDS} s after a start on the existing data directory`, idle, '≤ 300 MB', idle.rssMb <= 300));
-
-    // 4. Load: partial refunds over many payments and the two payment pages, then rest.
-    const credentials = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as { token: string };
-    const payments = [];
-    for (let i = 0; i < SPREAD_PAYMENTS; i++) payments.push(await pay(s, credentials.token, i));
-    const refund = (i: number) =>
-      fetch(`${s.url}/api/v1/refund`, {
-        method: 'POST',
-        headers: { authorization: credentials.token, 'content-type': 'application/json' },
-        body: JSON.stringify({ transaction_id: payments[i % SPREAD_PAYMENTS]!.transactionId, notify_user: false, reason: 'bench', amount: '0.01' }),
+      // 2. Starts on the existing data directory: time to a healthy /healthz, the median of several.
+      const times: number[] = [];
+      let server: StartedServer | undefined;
+      for (let i = 0; i < STARTS; i++) {
+        server = await start(env);
+        times.push(server.healthyMs);
+        await untilBanner(server);
+        if (i < STARTS - 1) await server.stop();
+      }
+      const median = percentile(times, 50);
+      rows.push({
+        name: `PGlite: start on the existing data directory to a healthy /healthz (median of ${STARTS})`,
+        values: { 'ms (median)': median, 'ms (all)': times.join(' / '), target: '≤ 3000 ms', '': median <= 3000 ? 'meets' : 'MISSES' },
+        note: 'CPU-bound: noisy on a shared machine',
       });
-    const pages = ['/pay/demo', ...payments.slice(0, 4).map((p) => p.checkoutPath)];
-    const send = (i: number) => (i % 2 === 0 ? refund(i >> 1) : fetch(s.url + pages[(i >> 1) % pages.length]));
-    const ok = (res: Response, text: string) => res.status === 200 && (text.includes('"status_code":"OK.04.00"') || text.includes('</html>'));
-    const timeline: number[] = [];
-    const recorder = setInterval(() => timeline.push(s.memory().rssMb), 10_000);
-    let load: LoadResult;
-    try {
-      load = await runLoad({ concurrency: CONCURRENCY, durationMs: LOAD_SECONDS * 1000, send, ok });
-    } finally {
-      clearInterval(recorder);
-    }
-    const underLoad = s.memory();
-    await sleep(SETTLE_SECONDS * 1000);
-    const after = s.memory();
-    const growth = (after.rssMb / idle.rssMb - 1) * 100;
-    rows.push(
-      loadRow(`PGlite: ${LOAD_SECONDS} s of refunds + payment pages (${CONCURRENCY} clients)`, load, undefined, 'every other request a refund of 0.01'),
-      mem(
-        `PGlite: during the ${LOAD_SECONDS} s load`,
-        { rssMb: underLoad.rssMb, hwmMb: underLoad.hwmMb },
-        '≤ 512 MB',
-        underLoad.hwmMb <= 512,
-        `RSS every 10 s: ${timeline.map((v) => Math.round(v)).join(', ')}`,
-      ),
-      mem(
-        `PGlite: ${SETTLE_SECONDS} s after the load stopped`,
-        after,
-        'within 20 % of idle',
-        Math.abs(growth) <= 20,
-        `${growth >= 0 ? '+' : ''}${round(growth, 1)} % against idle before the load`,
-      ),
-    );
-    await s.stop();
-    expect(load.errors, load.firstError).toBe(0);
-  }, (LOAD_SECONDS + 600) * 1000);
+
+      // 3. Idle on the existing data directory.
+      const s = server!;
+      await sleep(SETTLE_SECONDS * 1000);
+      const idle = s.memory();
+      rows.push(mem(`PGlite: idle ${SETTLE_SECONDS} s after a start on the existing data directory`, idle, '≤ 300 MB', idle.rssMb <= 300));
+
+      // 4. Load: partial refunds over many payments and the two payment pages, then rest.
+      const credentials = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as { token: string };
+      const payments: { transactionId: string; checkoutPath: string }[] = [];
+      for (let i = 0; i < SPREAD_PAYMENTS; i++) payments.push(await pay(s, credentials.token, i));
+      const refund = (i: number) =>
+        fetch(`${s.url}/api/v1/refund`, {
+          method: 'POST',
+          headers: { authorization: credentials.token, 'content-type': 'application/json' },
+          body: JSON.stringify({ transaction_id: payments[i % SPREAD_PAYMENTS]!.transactionId, notify_user: false, reason: 'bench', amount: '0.01' }),
+        });
+      const pages = ['/pay/demo', ...payments.slice(0, 4).map((p) => p.checkoutPath)];
+      const send = (i: number) => (i % 2 === 0 ? refund(i >> 1) : fetch(s.url + pages[(i >> 1) % pages.length]));
+      const ok = (res: Response, text: string) => res.status === 200 && (text.includes('"status_code":"OK.04.00"') || text.includes('</html>'));
+      const timeline: number[] = [];
+      const recorder = setInterval(() => timeline.push(s.memory().rssMb), 10_000);
+      let load: LoadResult;
+      try {
+        load = await runLoad({ concurrency: CONCURRENCY, durationMs: LOAD_SECONDS * 1000, send, ok });
+      } finally {
+        clearInterval(recorder);
+      }
+      const underLoad = s.memory();
+      await sleep(SETTLE_SECONDS * 1000);
+      const after = s.memory();
+      const growth = (after.rssMb / idle.rssMb - 1) * 100;
+      rows.push(
+        loadRow(`PGlite: ${LOAD_SECONDS} s of refunds + payment pages (${CONCURRENCY} clients)`, load, undefined, 'every other request a refund of 0.01'),
+        mem(
+          `PGlite: during the ${LOAD_SECONDS} s load`,
+          { rssMb: underLoad.rssMb, hwmMb: underLoad.hwmMb },
+          '≤ 512 MB',
+          underLoad.hwmMb <= 512,
+          `RSS every 10 s: ${timeline.map((v) => Math.round(v)).join(', ')}`,
+        ),
+        mem(
+          `PGlite: ${SETTLE_SECONDS} s after the load stopped`,
+          after,
+          'within 20 % of idle',
+          Math.abs(growth) <= 20,
+          `${growth >= 0 ? '+' : ''}${round(growth, 1)} % against idle before the load`,
+        ),
+      );
+      await s.stop();
+      expect(load.errors, load.firstError).toBe(0);
+    },
+    (LOAD_SECONDS + 600) * 1000,
+  );
 
   it.runIf(process.env.DATABASE_URL)('PostgreSQL: idle after a start', async () => {
     const database = `paylink_mem_${process.pid}_${Date.now().toString(36)}`;
