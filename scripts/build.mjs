@@ -3,7 +3,7 @@
 // Each build goes to its own folder under .tmp/builds/ and `dist` is switched to it atomically (a
 // symlink), so a server or test that is running keeps reading the build it started with.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -81,6 +81,7 @@ async function buildUnlocked({ quiet = false } = {}) {
   });
   // The migrations travel with the build: dist/paylink/server.mjs applies dist/drizzle.
   cpSync(join(root, 'drizzle'), join(out, 'drizzle'), { recursive: true });
+  cpSync(await pgliteTemplate(), join(out, 'paylink', 'pglite-template.tar.gz'));
   writeFileSync(join(out, 'paylink', '.built'), `${new Date().toISOString()}\n`);
   // Switch dist to the new build in one rename, then prune builds older than 30 minutes.
   const link = join(root, `dist.${process.pid}.tmp`);
@@ -93,6 +94,24 @@ async function buildUnlocked({ quiet = false } = {}) {
     const path = join(builds, entry);
     if (path !== out && Date.now() - statSync(path).mtimeMs > 30 * 60_000) rmSync(path, { recursive: true, force: true });
   }
+}
+
+/**
+ * The initialised PGlite data directory a first start unpacks instead of running initdb
+ * (src/db/pglite.ts). It depends only on the PGlite version, so it is made once per version.
+ */
+async function pgliteTemplate() {
+  const { version } = JSON.parse(readFileSync(join(root, 'node_modules', '@electric-sql', 'pglite', 'package.json'), 'utf8'));
+  const path = join(root, '.tmp', `pglite-template-${version}.tar.gz`);
+  if (!existsSync(path)) {
+    const partial = `${path}.${process.pid}`;
+    // In a process of its own: initdb takes hundreds of MB, which `npm start` (that builds when
+    // dist/ is stale, then serves from the same process) should not keep.
+    const made = spawnSync(process.execPath, [join(root, 'scripts', 'pglite-template.ts'), partial], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+    if (made.status !== 0) throw new Error('preparing the PGlite template failed');
+    renameSync(partial, path);
+  }
+  return path;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {

@@ -60,6 +60,7 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
+    pgliteSharedBuffersMb: config.pgliteSharedBuffersMb,
     ...options.database,
   });
   try {

@@ -65,6 +65,7 @@ export const configSchema = z.object({
     .optional()
     .or(z.literal('').transform(() => undefined)),
   DATABASE_POOL_SIZE: positiveInt(10),
+  PAYLINK_PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(16_384).default(32),
   PAYLINK_DATA_DIR: z.string().min(1).default('./data'),
   PAYLINK_SEED: z
     .string()
@@ -137,6 +138,8 @@ export interface Config {
   publicUrl: string | undefined;
   databaseUrl: string | undefined;
   databasePoolSize: number;
+  /** The embedded database's shared_buffers (src/db/pglite.ts, docs/deploy.md). */
+  pgliteSharedBuffersMb: number;
   dataDir: string;
   seedPath: string | undefined;
   masterKey: string | undefined;
@@ -221,6 +224,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     publicUrl: e.PUBLIC_URL,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    pgliteSharedBuffersMb: e.PAYLINK_PGLITE_SHARED_BUFFERS_MB,
     dataDir: e.PAYLINK_DATA_DIR,
     seedPath: e.PAYLINK_SEED,
     masterKey: e.PAYLINK_MASTER_KEY,

@@ -60,7 +60,14 @@ export async function main(argv = process.argv.slice(2)) {
   let app: PaylinkApp;
   try {
     makeDataDirPrivate(config.dataDir);
-    app = await createApp({ config, database: { migrationsFolder: fileURLToPath(new URL('../drizzle/', import.meta.url)) } });
+    app = await createApp({
+      config,
+      database: {
+        migrationsFolder: fileURLToPath(new URL('../drizzle/', import.meta.url)),
+        // Written by the build next to this file (scripts/build.mjs): a first start skips initdb.
+        pgliteTemplate: fileURLToPath(new URL('./pglite-template.tar.gz', import.meta.url)),
+      },
+    });
   } catch (error) {
     if (error instanceof DataDirLockedError) fail(error.message);
     fail(`paylink cannot open its database: ${(error as Error).message}`);

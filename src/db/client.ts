@@ -1,7 +1,7 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -11,6 +11,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { makeTreePrivate } from '../data-dir.ts';
 import { acquireDataDirLock, type DataDirLock } from './lock.ts';
+import { createPglite, pgliteDataDirIsNew, unpackPgliteTemplate } from './pglite.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -45,6 +46,10 @@ export interface OpenDatabaseOptions {
   /** Keep PGlite in memory (tests, benchmarks). */
   inMemory?: boolean;
   migrationsFolder?: string;
+  /** PGlite's shared_buffers in MB (src/db/pglite.ts). */
+  pgliteSharedBuffersMb?: number;
+  /** The prepared data directory a fresh PGlite data directory is unpacked from (the build's). */
+  pgliteTemplate?: string;
 }
 
 export const defaultMigrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
@@ -87,19 +92,21 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     };
   }
 
+  const settings = { sharedBuffersMb: options.pgliteSharedBuffersMb };
   let lock: DataDirLock | undefined;
   let client: PGlite;
   /** On disk (not in memory): kept private, see src/data-dir.ts. */
   let pgliteDir: string | undefined;
   if (options.inMemory || options.pgliteLoadDataDir) {
-    client = await PGlite.create({ loadDataDir: options.pgliteLoadDataDir });
+    client = await createPglite({ loadDataDir: options.pgliteLoadDataDir }, settings);
   } else {
     lock = acquireDataDirLock(options.dataDir);
     try {
       const dir = join(options.dataDir, 'pglite');
-      mkdirSync(dir, { recursive: true, mode: 0o700 });
+      if (options.pgliteTemplate && existsSync(options.pgliteTemplate) && pgliteDataDirIsNew(dir)) unpackPgliteTemplate(options.pgliteTemplate, dir);
+      else mkdirSync(dir, { recursive: true, mode: 0o700 });
       pgliteDir = dir;
-      client = await PGlite.create({ dataDir: dir });
+      client = await createPglite({ dataDir: dir }, settings);
       makeTreePrivate(dir);
     } catch (error) {
       lock.release();

@@ -1,6 +1,6 @@
 import { mkdir, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import pMap from 'p-map';
 import type { PaylinkApp } from '../app.ts';
 import type { ConsoleMail } from '../db/schema.ts';
@@ -33,10 +33,15 @@ export const mailDir = (app: PaylinkApp) => join(app.config.dataDir, 'mail');
 
 export function createMailer(app: PaylinkApp, opts: { random?: () => number } = {}): Mailer {
   const log = app.log.child({ component: 'mailer' });
-  const smtp = app.config.smtpUrl
-    ? nodemailer.createTransport({ url: app.config.smtpUrl, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 } as never)
-    : undefined;
-  const builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  // nodemailer is loaded with the first e-mail to send, not at start (docs/deploy.md).
+  let transports: Promise<{ smtp: Transporter | undefined; builder: Transporter }> | undefined;
+  const loadTransports = () =>
+    (transports ??= import('nodemailer').then(({ default: nodemailer }) => ({
+      smtp: app.config.smtpUrl
+        ? nodemailer.createTransport({ url: app.config.smtpUrl, connectionTimeout: 15_000, greetingTimeout: 15_000, socketTimeout: 60_000 } as never)
+        : undefined,
+      builder: nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+    })));
 
   async function sendOne(event: OutboxEvent): Promise<void> {
     const to = event.emailTo;
@@ -61,6 +66,7 @@ export function createMailer(app: PaylinkApp, opts: { random?: () => number } = 
         headers: { 'X-Paylink-Event': event.id },
       };
       try {
+        const { smtp, builder } = await loadTransports();
         if (smtp) {
           await smtp.sendMail(message);
           log.info('mail sent', { event_id: event.id, type: event.type, to, subject });
@@ -169,6 +175,8 @@ export function createMailer(app: PaylinkApp, opts: { random?: () => number } = 
       return events.length + consoleMails.length;
     },
     async close() {
+      if (!transports) return;
+      const { smtp, builder } = await transports;
       smtp?.close();
       builder.close();
     },

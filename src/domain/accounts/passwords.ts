@@ -1,6 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { dictionary } from '@zxcvbn-ts/language-common';
-import { argon2id, argon2Verify } from 'hash-wasm';
 
 /**
  * Console passwords (PCI DSS 4.0 8.3.6; NIST SP 800-63B 5.1.1.2): long rather than "complex",
@@ -16,15 +14,19 @@ const PADDED_COMMON_MIN_LENGTH = 6;
 
 /**
  * The 49,000 most common passwords from breach corpora, as the maintained zxcvbn-ts project
- * ships them (@zxcvbn-ts/language-common), lower-cased.
+ * ships them (@zxcvbn-ts/language-common), lower-cased. Loaded the first time a password is
+ * checked: the dictionaries take memory that most processes never need (docs/deploy.md).
  */
-const common = new Set(dictionary['passwords-common'].map((p) => p.toLowerCase()));
+let commonPasswords: Promise<Set<string>> | undefined;
+const loadCommonPasswords = () =>
+  (commonPasswords ??= import('@zxcvbn-ts/language-common').then(({ dictionary }) => new Set(dictionary['passwords-common'].map((p) => p.toLowerCase()))));
 
 /** Why `password` cannot be used (empty: it can). `email` is the account's address. */
-export function passwordProblems(password: string, email?: string): string[] {
+export async function passwordProblems(password: string, email?: string): Promise<string[]> {
   const length = [...password].length;
   if (length < PASSWORD_MIN_LENGTH) return [`must be at least ${PASSWORD_MIN_LENGTH} characters long`];
   if (length > PASSWORD_MAX_LENGTH) return [`must be at most ${PASSWORD_MAX_LENGTH} characters long`];
+  const common = await loadCommonPasswords();
   const lower = password.toLowerCase();
   if (common.has(lower)) return ['is one of the most common passwords and would be guessed first; choose another'];
   const core = lower.replace(/^[\d\W_]+|[\d\W_]+$/g, '');
@@ -44,12 +46,17 @@ export function passwordProblems(password: string, email?: string): string[] {
  */
 export const ARGON2_PARAMETERS = { memorySize: 19_456, iterations: 2, parallelism: 1, hashLength: 32 } as const;
 
-export function hashPassword(password: string): Promise<string> {
+/** Argon2 (WebAssembly) is loaded on the first sign-in or password change, not at start. */
+const argon2 = () => import('hash-wasm');
+
+export async function hashPassword(password: string): Promise<string> {
+  const { argon2id } = await argon2();
   return argon2id({ password, salt: randomBytes(16), ...ARGON2_PARAMETERS, outputType: 'encoded' });
 }
 
 /** True when `password` matches the PHC string `hash`; false for a malformed hash. */
 export async function verifyPassword(password: string, hash: string): Promise<boolean> {
+  const { argon2Verify } = await argon2();
   try {
     return await argon2Verify({ password, hash });
   } catch {

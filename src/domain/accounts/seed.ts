@@ -20,7 +20,7 @@ export async function upsertSeedUser(app: PaylinkApp, tx: DbOrTx, integratorId: 
   const email = normaliseEmail(seed.email);
   const where = `user ${email}:`;
   if (seed.password !== undefined) {
-    const problems = passwordProblems(seed.password, email);
+    const problems = await passwordProblems(seed.password, email);
     if (problems.length > 0) throw new SeedUserError(`${where} password ${problems.join('; ')}`);
   }
   if (seed.password_hash !== undefined && !isArgon2idHash(seed.password_hash)) throw new SeedUserError(`${where} password_hash is not an Argon2id PHC string`);

@@ -1,5 +1,4 @@
 import { Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
 
 /**
  * TOTP (RFC 6238) as authenticator apps expect it: SHA-1, 6 digits, 30-second steps, a 160-bit
@@ -33,6 +32,8 @@ export const totpCode = (secret: string, now: Date) => totp(secret).generate({ t
 /** The otpauth:// URI and its QR code as inline SVG, for enrolment. */
 export async function enrolmentView(secret: string, account: string): Promise<{ uri: string; svg: string }> {
   const uri = totp(secret, account).toString();
+  // Only enrolment draws a QR code: loaded then, not at start.
+  const { default: QRCode } = await import('qrcode');
   const svg = await QRCode.toString(uri, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 });
   return { uri, svg };
 }

@@ -124,7 +124,7 @@ export async function acceptInvite(
 ): Promise<{ email: string }> {
   const invite = await findInvite(app, token);
   if (!invite) throw notFound('token', 'This invitation');
-  const problems = passwordProblems(input.password, invite.email);
+  const problems = await passwordProblems(input.password, invite.email);
   if (problems.length > 0) throw invalidFields({ password: problems });
   if (input.password !== input.confirm) throw invalidFields({ confirm: ['does not match the password'] });
   const hash = await hashPassword(input.password);
@@ -200,7 +200,7 @@ export async function changePassword(
   if (!user?.passwordHash || !(await verifyPassword(input.current, user.passwordHash))) {
     throw invalidFields({ current: ['is not your current password'] });
   }
-  const problems = passwordProblems(input.password, user.email);
+  const problems = await passwordProblems(input.password, user.email);
   if (problems.length > 0) throw invalidFields({ password: problems });
   if (input.password === input.current) throw invalidFields({ password: ['must differ from your current password'] });
   if (input.password !== input.confirm) throw invalidFields({ confirm: ['does not match the new password'] });

@@ -75,10 +75,10 @@ export async function linkValues(app: PaylinkApp, tx: DbOrTx, integratorId: stri
   }
   const expiresAt = s.expires_at === null ? null : new Date(s.expires_at);
   if (expiresAt && Number.isNaN(expiresAt.getTime())) problem('expires_at', 'must be an ISO 8601 date and time');
-  let logo: ReturnType<typeof validateLogo> | undefined;
+  let logo: Awaited<ReturnType<typeof validateLogo>> | undefined;
   if (s.logo) {
     try {
-      logo = validateLogo(await readLogoSource(s.logo.source, s.logo.baseDir));
+      logo = await validateLogo(await readLogoSource(s.logo.source, s.logo.baseDir));
     } catch (error) {
       problem('logo', (error as Error).message);
     }

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { optimize } from 'svgo';
 
 /**
  * Logos are stored by paylink and served from its own origin. Only PNG, JPEG, WebP and SVG are
@@ -42,7 +41,9 @@ const UNSAFE_SVG = [
   /url\(\s*["']?\s*(?!#)/i,
 ];
 
-export function sanitizeSvg(svg: string): string {
+/** svgo is loaded by the first SVG logo, not at start: most processes never see one. */
+export async function sanitizeSvg(svg: string): Promise<string> {
+  const { optimize } = await import('svgo');
   let cleaned: string;
   try {
     cleaned = optimize(svg, { multipass: false, plugins: ['removeScripts', 'removeComments', 'removeMetadata'] }).data;
@@ -55,12 +56,12 @@ export function sanitizeSvg(svg: string): string {
 }
 
 /** Validates logo bytes and returns what to store. */
-export function validateLogo(bytes: Buffer): { contentType: LogoType; bytes: Buffer } {
+export async function validateLogo(bytes: Buffer): Promise<{ contentType: LogoType; bytes: Buffer }> {
   if (bytes.length === 0) throw new LogoError('the logo file is empty');
   if (bytes.length > MAX_LOGO_BYTES) throw new LogoError(`the logo is ${Math.ceil(bytes.length / 1024)} KiB; at most 512 KiB is accepted`);
   const contentType = sniff(bytes);
   if (!contentType) throw new LogoError('the logo must be a PNG, JPEG, WebP or SVG image');
-  if (contentType === 'image/svg+xml') return { contentType, bytes: Buffer.from(sanitizeSvg(bytes.toString('utf8')), 'utf8') };
+  if (contentType === 'image/svg+xml') return { contentType, bytes: Buffer.from(await sanitizeSvg(bytes.toString('utf8')), 'utf8') };
   return { contentType, bytes };
 }
 
