@@ -87,7 +87,13 @@ describe.runIf(process.env.DATABASE_URL)('scale-out on PostgreSQL', () => {
       ratioRow('refund PARTIAL, two web processes (load split)', pair, one, '≥ 150 %', `${a!.rps} + ${b!.rps} req/s; a third process runs the workers`),
       {
         name: 'books after the run',
-        values: { refunds: books.refunds, 'refunded (minor)': books.refunded, 'on payments': books.on_payments, 'at acquirer': books.at_acquirer, pending: books.pending },
+        values: {
+          refunds: books.refunds,
+          'refunded (minor)': books.refunded,
+          'on payments': books.on_payments,
+          'at acquirer': books.at_acquirer,
+          pending: books.pending,
+        },
         note: 'every succeeded refund counted once on its payment and once at the acquirer',
       },
     );

@@ -26,7 +26,11 @@ export async function startExternal<T>(
   db: 'pglite' | 'postgres',
   env: Record<string, string>,
   prepare: (t: TestApp) => Promise<T>,
-): Promise<{ server: ExternalServer; prepared: T; /** Another process on the same database (PostgreSQL). */ spawn(env?: Record<string, string>, args?: string[]): Promise<ExternalServer> }> {
+): Promise<{
+  server: ExternalServer;
+  prepared: T /** Another process on the same database (PostgreSQL). */;
+  spawn(env?: Record<string, string>, args?: string[]): Promise<ExternalServer>;
+}> {
   const dataDir = mkdtempSync(join(tmpdir(), 'paylink-bench-'));
   const databaseUrl = db === 'postgres' ? await createTestDatabaseUrl() : undefined;
   const base: Record<string, string> = {

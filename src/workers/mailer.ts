@@ -104,6 +104,7 @@ export function createMailer(app: PaylinkApp, opts: { random?: () => number } = 
         messageId: `<${row.id}@paylink>`,
       };
       try {
+        const { smtp, builder } = await loadTransports();
         if (smtp) {
           await smtp.sendMail(message);
           log.info('mail sent', { console_mail_id: row.id, kind: row.kind, to: row.emailTo });

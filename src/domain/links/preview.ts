@@ -44,7 +44,7 @@ export async function draftLink(app: PaylinkApp, integratorId: string, s: LinkSe
   let logo = s.logo === undefined ? logoUrl(current?.logoAssetId ?? null) : undefined;
   if (s.logo) {
     try {
-      const checked = validateLogo(await readLogoSource(s.logo.source, s.logo.baseDir));
+      const checked = await validateLogo(await readLogoSource(s.logo.source, s.logo.baseDir));
       logo = `data:${checked.contentType};base64,${checked.bytes.toString('base64')}`;
     } catch {
       logo = undefined; // the editor names the problem on save
