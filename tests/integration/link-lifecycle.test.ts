@@ -293,3 +293,27 @@ describe('trust cues', () => {
     expect(receipt.html).toMatch(/data-testid="receipt-card"[^>]*>Mastercard ending in 4444</);
   });
 });
+
+describe('return addresses in a dynamic link (an extension of spec §2.4)', () => {
+  it('a dynamic link’s route.success_url and route.cancel_url override the link’s', async () => {
+    const created = await dynamic('acme-return', {
+      route: { success_url: 'https://shop.acme.example/order/9/paid', cancel_url: 'https://shop.acme.example/order/9' },
+    });
+    expect(created.status, created.text).toBe(200);
+    const path = new URL(created.json.link).pathname;
+    const form = await page(path);
+    expect(form.html).toContain('href="https://shop.acme.example/order/9"');
+    const paid = await call(server.url, 'POST', `${path}/pay`, { token: null, body: { fields: customer, card: card() } });
+    const receipt = await page(paid.json.data.redirect_url);
+    expect(receipt.html).toContain(`href="https://shop.acme.example/order/9/paid?transaction_id=${paid.json.data.transaction_id}"`);
+  });
+
+  it('refuses a return address that is not http(s) with 422 and creates nothing', async () => {
+    const before = (await t.app.db.select({ n: count() }).from(checkoutSessions))[0]!.n;
+    const res = await dynamic('acme-return', { route: { success_url: 'javascript:alert(1)', cancel_url: 'ftp://shop.acme.example/' } });
+    expect(res.status).toBe(422);
+    expect(res.json.data.status_code).toBe('ER.02.30');
+    expect(Object.keys(res.json.messages)).toEqual(expect.arrayContaining(['route.success_url', 'route.cancel_url']));
+    expect((await t.app.db.select({ n: count() }).from(checkoutSessions))[0]!.n).toBe(before);
+  });
+});

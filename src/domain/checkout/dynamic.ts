@@ -104,6 +104,8 @@ export async function createDynamicLink(
     merchantReferenceId: body.payment?.merchant_reference_id ?? null,
     systemValues,
     callbackUrl: body.route?.callback_url ?? l.callbackUrl,
+    successUrl: body.route?.success_url ?? null,
+    cancelUrl: body.route?.cancel_url ?? null,
     notifyUser: body.route?.notify_user ?? false,
   });
   return { url: `${app.origin()}${checkoutPath(token)}`, token, sessionId: session.id };

@@ -91,6 +91,8 @@ export interface NewSession {
   merchantReferenceId?: string | null;
   systemValues?: Record<string, string>;
   callbackUrl?: string | null;
+  successUrl?: string | null;
+  cancelUrl?: string | null;
   notifyUser?: boolean;
 }
 
@@ -112,6 +114,8 @@ export async function insertSession(app: PaylinkApp, db: DbOrTx, token: string, 
       merchantReferenceId: values.merchantReferenceId ?? null,
       systemValues: values.systemValues ?? {},
       callbackUrl: values.callbackUrl ?? null,
+      successUrl: values.successUrl ?? null,
+      cancelUrl: values.cancelUrl ?? null,
       notifyUser: values.notifyUser ?? false,
       expiresAt: new Date(now.getTime() + app.config.checkoutTtlSeconds * 1000),
       createdAt: now,
