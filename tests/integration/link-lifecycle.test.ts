@@ -269,7 +269,7 @@ describe('trust cues', () => {
     expect((await page('/pay/acme-books')).html).toContain('<link rel="icon" href="/favicon.svg" type="image/svg+xml">');
   });
 
-  it('shows a Test mode badge on the pay, checkout, receipt and expired pages while the sandbox takes payments', async () => {
+  it('shows a Test mode badge on the pay, checkout, receipt, expired and card registration pages while the sandbox takes payments', async () => {
     expect(t.app.acquirer.name).toBe('sandbox');
     expect((await page('/pay/acme-open')).html).toContain('data-testid="test-mode"');
     const created = await dynamic('acme-books');
@@ -278,6 +278,9 @@ describe('trust cues', () => {
     const paid = await call(server.url, 'POST', `${path}/pay`, { token: null, body: { fields: customer, card: card() } });
     expect((await page(paid.json.data.redirect_url)).html).toContain('data-testid="test-mode"');
     expect((await page('/pay/acme-expired')).html).toContain('data-testid="test-mode"');
+    const registration = await call(server.url, 'POST', '/api/v1/card-registrations', { body: {} });
+    expect(registration.status, registration.text).toBe(200);
+    expect((await page(new URL(registration.json.data.link).pathname)).html).toContain('data-testid="test-mode"');
   });
 
   it('does not repeat the title when the link is named after its merchant', async () => {
