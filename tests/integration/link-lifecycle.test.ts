@@ -198,7 +198,7 @@ describe('link lifecycle', () => {
   it('a dynamic-only link opened in a browser explains what it is (404)', async () => {
     const { status, html } = await page('/pay/acme-system');
     expect(status).toBe(404);
-    expect(html).toContain('This link is paid through the merchant’s own site');
+    expect(html).toContain('Use the personal payment link you were sent');
     expect(html).toContain('Acme Books creates a personal payment link');
   });
 });
