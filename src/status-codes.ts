@@ -127,6 +127,16 @@ export const catalogue = {
 
   // Payment links and checkout
   'ER.03.10': { http: 404, description: 'Payment link not found', when: 'No active payment link has this address.' },
+  'ER.03.11': {
+    http: 410,
+    description: 'Payment link expired',
+    when: "The link's `expires_at` has passed: it no longer accepts payments or new dynamic links.",
+  },
+  'ER.03.12': {
+    http: 410,
+    description: 'Payment link already paid',
+    when: 'The link reached its `max_payments` successful payments (1: single use); a card attempt in progress holds a place until it is declined.',
+  },
   'ER.03.20': { http: 404, description: 'Checkout session not found', when: 'The checkout token is unknown.' },
   'ER.03.21': { http: 410, description: 'Checkout session expired', when: 'The checkout link is past its expiry; ask the merchant for a new one.' },
   'ER.03.22': { http: 409, description: 'Checkout session already paid', when: 'The session was paid; it can never be charged again.' },

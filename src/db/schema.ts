@@ -129,6 +129,9 @@ export const checkoutSessions = pgTable(
     /** Values the integrator sent (system-filled), keyed by dotted field path. */
     systemValues: jsonb('system_values').$type<Record<string, string>>().notNull().default({}),
     callbackUrl: text('callback_url'),
+    /** A dynamic link's own return addresses (http/https); null: the link's. */
+    successUrl: text('success_url'),
+    cancelUrl: text('cancel_url'),
     notifyUser: boolean('notify_user').notNull().default(false),
     attempts: integer('attempts').notNull().default(0),
     /** Set while a card attempt is at the acquirer: a second submit meanwhile gets a 409, never a second charge. */

@@ -26,6 +26,20 @@ export const brandLabels: Record<CardBrand, string> = {
   unionpay: 'UnionPay',
 };
 
+/** Other spellings acquirers use for the same brands. */
+const brandAliases: Record<string, CardBrand> = { 'american-express': 'amex', american_express: 'amex', 'diners-club': 'diners', diners_club: 'diners' };
+
+/**
+ * A card brand as people write it ("Visa", "Mastercard", "American Express"), wherever a brand
+ * is shown: receipt, console, e-mails. An unknown brand is capitalised; none at all is "Card".
+ */
+export function cardBrandName(brand: string | null | undefined): string {
+  if (!brand) return 'Card';
+  const key = brand.toLowerCase();
+  const known = brandLabels[(brandAliases[key] ?? key) as CardBrand];
+  return known ?? brand.charAt(0).toUpperCase() + brand.slice(1);
+}
+
 export const cardDigits = (value: string) => value.replace(/[\s-]/g, '');
 
 /** The brand a card number (or its first digits) belongs to, from its prefix. */

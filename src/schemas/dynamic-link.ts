@@ -70,6 +70,11 @@ export const dynamicLinkBodySchema = z
       .object({
         callback_url: httpUrlSchema.optional(),
         notify_user: z.union([z.boolean(), z.enum(['true', 'false']).transform((v) => v === 'true')], { error: 'must be true or false' }).optional(),
+        // paylink's extension of spec §2.4 (docs/payment-links.md): this checkout's own ways back to the merchant.
+        success_url: httpUrlSchema
+          .optional()
+          .describe('Extension: where the receipt’s “Return to merchant” goes (the transaction id is appended); overrides the link’s.'),
+        cancel_url: httpUrlSchema.optional().describe('Extension: where the form’s cancel link goes; overrides the link’s.'),
       })
       .strict()
       .optional(),

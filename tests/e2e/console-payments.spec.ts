@@ -152,7 +152,7 @@ test('console › payments: find a checkout payment, refund part of it from its 
     await expectNoAxeViolations(page);
     await shoot(page, name);
   }
-  await expect(page.getByRole('row', { name: /visa ···· 4242/ })).toBeVisible();
+  await expect(page.getByRole('row', { name: /Visa ···· 4242/ })).toBeVisible();
   expect(scripts).toEqual([]);
   receiver.close();
 });

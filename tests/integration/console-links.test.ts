@@ -142,6 +142,21 @@ describe('console › link editor', () => {
     expect(res.location).toMatch(/^\/console\/links\/link-[0-9a-f]{10}\?created=1$/);
   });
 
+  it('shows an active static link’s QR code with SVG and PNG downloads, and none for an inactive link', async () => {
+    const owner = await signedIn(acmeOwner);
+    const { html } = await owner.get('/console/links/acme-books');
+    expect(html).toContain('<img src="/pay/acme-books/qr.svg"');
+    expect(html).toContain('href="/pay/acme-books/qr.png"');
+    expect((await fetch(`${served.server.url}/pay/acme-books/qr.svg`)).status).toBe(200);
+    const inactive = editorForm({ slug: 'qr-off' });
+    delete inactive.active; // an unticked checkbox is not sent
+    await owner.post('/console/links/new', inactive);
+    expect((await linkRow('qr-off'))?.active).toBe(false);
+    const off = await owner.get('/console/links/qr-off');
+    expect(off.status).toBe(200);
+    expect(off.html).not.toContain('/pay/qr-off/qr.svg');
+  });
+
   it('changes a link (title, open amount with bounds) and the payment page shows the change without a restart', async () => {
     const owner = await signedIn(acmeOwner);
     await owner.post('/console/links/new', editorForm({ slug: 'workshop' }));

@@ -474,7 +474,7 @@ describe('console › schedules and card registrations', () => {
     expect(page.status).toBe(200);
     const text = textOf(page.html);
     expect(text).toContain('Juan Dela Cruz');
-    expect(text).toMatch(/visa ···· 4242 \(expires 12\/\d{4}\) active/);
+    expect(text).toMatch(/Visa ···· 4242 \(expires 12\/\d{4}\) active/);
     expect(text).not.toContain('4444');
     expect(textOf((await owner.get('/console/card-registrations?status=deleted')).html)).toContain('No card registration matches these filters.');
     expect(textOf((await owner.get('/console/card-registrations?email=nope')).html)).toContain('Customer e-mail must be an e-mail address');

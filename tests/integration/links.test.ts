@@ -116,7 +116,7 @@ describe('static link', () => {
   it('does not offer a static form for a link with system-filled fields', async () => {
     const { status, html } = await page('/pay/acme-invoice');
     expect(status).toBe(404);
-    expect(html).toContain('Acme Books sends a personal payment link');
+    expect(html).toContain('Acme Books creates a personal payment link for each payment of this kind');
     const res = await call(server.url, 'POST', '/pay/acme-invoice/pay', {
       token: null,
       body: { session: 'a'.repeat(43), amount: '10', fields: customer, card: card() },

@@ -98,7 +98,7 @@ export const operations: Operation[] = [
     auth: 'link-key',
     pathParams: z.object({ slug: z.string().meta({ description: 'The payment link’s address, e.g. acme-books.' }) }),
     body: dynamicLinkBodySchema,
-    codes: { 'ER.02.30': {}, 'ER.03.10': {} },
+    codes: { 'ER.02.30': {}, 'ER.03.10': {}, 'ER.03.11': {}, 'ER.03.12': {} },
     plainSuccess: { schema: dynamicLinkReplySchema, description: 'The checkout page to send the customer to.' },
     requestExamples: {
       full: {
@@ -140,6 +140,8 @@ export const operations: Operation[] = [
       'OK.03.00': { data: paymentSucceededSchema },
       'ER.03.30': { data: paymentDeclinedSchema },
       'ER.02.30': {},
+      'ER.03.11': {},
+      'ER.03.12': {},
       'ER.03.20': {},
       'ER.03.21': {},
       'ER.03.22': {},
@@ -171,6 +173,8 @@ export const operations: Operation[] = [
       'ER.03.30': { data: paymentDeclinedSchema },
       'ER.02.30': {},
       'ER.03.10': {},
+      'ER.03.11': {},
+      'ER.03.12': {},
       'ER.03.22': {},
       'ER.03.23': {},
       'ER.03.24': {},

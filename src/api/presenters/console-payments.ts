@@ -3,6 +3,7 @@ import { formatMoney } from '../../domain/money.ts';
 import type { EventWithAttempts } from '../../domain/notifications/events.ts';
 import type { TransactionRecord } from '../../domain/payments/query.ts';
 import { refundableMinor } from '../../domain/refunds/rules.ts';
+import { cardBrandName } from '../../schemas/card-rules.ts';
 import { customerView } from './customers.ts';
 import { transactionView } from './transactions.ts';
 
@@ -111,7 +112,7 @@ export function paymentTimeline(record: TransactionRecord, events: EventWithAtte
     kind: 'payment',
     title: `${p.status === 'succeeded' ? 'Paid' : 'Payment failed'}: ${formatMoney(p.amountMinor, p.currency)}`,
     detail: [
-      p.cardBrand || p.cardLast4 ? `Card ${p.cardBrand ?? ''} ···· ${p.cardLast4 ?? ''}`.trim() : 'No card recorded',
+      p.cardBrand || p.cardLast4 ? `${cardBrandName(p.cardBrand)} ···· ${p.cardLast4 ?? ''}`.trim() : 'No card recorded',
       ...(p.failureCode ? [`${p.failureCode}: ${p.failureMessage ?? ''}`] : []),
     ],
   };

@@ -1,6 +1,7 @@
 import type { CardRegistration } from '../../db/schema.ts';
 import { formatMoney } from '../../domain/money.ts';
 import type { ScheduleListRecord, ScheduleRecord } from '../../domain/schedules/service.ts';
+import { cardBrandName } from '../../schemas/card-rules.ts';
 import { consoleTime } from './console-payments.ts';
 
 /** The console's words for schedules and card registrations (times in UTC, amounts for their currency). */
@@ -57,7 +58,7 @@ export interface ConsoleCardRow {
 }
 
 export function consoleCardRow(r: CardRegistration): ConsoleCardRow {
-  const card = r.brand || r.last4 ? `${r.brand ?? ''} ···· ${r.last4 ?? ''}`.trim() : '—';
+  const card = r.brand || r.last4 ? `${r.brand ? cardBrandName(r.brand) : ''} ···· ${r.last4 ?? ''}`.trim() : '—';
   const expiry = r.expMonth && r.expYear ? ` (expires ${String(r.expMonth).padStart(2, '0')}/${r.expYear})` : '';
   return {
     reference: r.reference,

@@ -5,6 +5,7 @@ import { emptyMessages } from '../../schemas/parse.ts';
 import { DomainError, invalidFields, type Messages } from '../errors.ts';
 import { findIntegratorByToken } from '../integrators/service.ts';
 import { fieldMode } from '../links/form.ts';
+import { requirePayable } from '../links/lifecycle.ts';
 import { findActiveLink, type LinkWithMerchant } from '../links/service.ts';
 import { isCurrency, MoneyError, parseAmount } from '../money.ts';
 import { callbackUrlProblem } from '../notifications/callback-url.ts';
@@ -59,6 +60,8 @@ export async function createDynamicLink(
   body: DynamicLinkBody,
 ): Promise<{ url: string; token: string; sessionId: string }> {
   const l = link.link;
+  // An expired or used-up link makes no new checkouts (ER.03.11 / ER.03.12, 410).
+  await requirePayable(app.db, l, app.now());
   const sent = flattenBody(body);
   const messages: Messages = emptyMessages();
   for (const path of fieldPaths) {
@@ -101,6 +104,8 @@ export async function createDynamicLink(
     merchantReferenceId: body.payment?.merchant_reference_id ?? null,
     systemValues,
     callbackUrl: body.route?.callback_url ?? l.callbackUrl,
+    successUrl: body.route?.success_url ?? null,
+    cancelUrl: body.route?.cancel_url ?? null,
     notifyUser: body.route?.notify_user ?? false,
   });
   return { url: `${app.origin()}${checkoutPath(token)}`, token, sessionId: session.id };

@@ -8,6 +8,7 @@ import { type CheckoutSubmission, checkCustomerFields, checkoutSubmissionSchema 
 import { emptyMessages, parseWith } from '../../schemas/parse.ts';
 import { DomainError, invalidFields, type Messages } from '../errors.ts';
 import { askedFields, isDynamicOnly } from '../links/form.ts';
+import { linkAvailability, linkDateState, linkUnavailableError, reservePlace } from '../links/lifecycle.ts';
 import { findActiveLink, findLinkById, type LinkWithMerchant } from '../links/service.ts';
 import { recordCharge } from '../payments/record.ts';
 import { parseCustomerAmount } from './amount.ts';
@@ -87,6 +88,9 @@ async function resolveSession(app: PaylinkApp, req: PayRequest, pageToken: unkno
     const link = found && !isDynamicOnly(found.link) ? found : undefined;
     if (!link)
       throw new DomainError('ER.03.10', 'Payment link not found', { messages: { '(request)': ['This payment link does not exist or is no longer active.'] } });
+    // Checked before the ticket: an expired page's form says why, whatever it sends.
+    const dated = linkDateState(link.link, app.now());
+    if (dated !== 'open') throw linkUnavailableError(dated);
     if (typeof pageToken !== 'string') throw invalidFields({ session: ['The payment form is out of date: reload the page'] });
     const ticket = openStaticTicket(app, link.link.id, pageToken);
     if (!ticket.ok) {
@@ -137,7 +141,11 @@ export async function payCheckout(app: PaylinkApp, req: PayRequest): Promise<Pay
   const raw = isRecord(req.input) ? req.input : {};
   const target = await resolveSession(app, req, raw.session);
   if (target.session) ensurePayable(target.session, target.token, app.now());
-  if (req.slug === undefined && !target.link.link.active) throw notFoundError();
+  // The link's lifecycle (src/domain/links/lifecycle.ts), first without a lock so a form on an
+  // expired or used-up link says so at once; the claim below counts again under the link's lock.
+  const availability = await linkAvailability(app.db, target.link.link, app.now(), target.session?.id);
+  if (availability === 'inactive') throw req.slug === undefined ? notFoundError() : linkUnavailableError('inactive');
+  if (availability !== 'open') throw linkUnavailableError(availability);
   const submission = validateSubmission(app, target, req.input);
   // Velocity limits (card testing): counted before a session is created or an attempt claimed.
   const velocity: CardAttempt = {
@@ -209,6 +217,9 @@ function claimAttempt(app: PaylinkApp, session: CheckoutSession, token: string):
   return app.db.transaction(async (tx) => {
     const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id)).for('update');
     ensurePayable(row!, token, now);
+    // The claim is the link's reservation (max_payments): counted under the link's row lock, so
+    // two attempts on a single-use link cannot both be at the acquirer; a decline releases it.
+    await reservePlace(tx, session.linkId, session.id, now);
     if (row!.processingAt) {
       if (now.getTime() - row!.processingAt.getTime() < PROCESSING_LEASE_MS) throw inProgressError();
       // The previous attempt was interrupted (acquirer error, or the process died before tx2):

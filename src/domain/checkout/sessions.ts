@@ -4,6 +4,7 @@ import { newId, newUrlToken, sha256Hex } from '../../crypto.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { CheckoutSession, Payment } from '../../db/schema.ts';
 import { checkoutSessions, payments } from '../../db/schema.ts';
+import { linkAvailability } from '../links/lifecycle.ts';
 import { findLinkById, type LinkWithMerchant } from '../links/service.ts';
 
 export type { CheckoutSession } from '../../db/schema.ts';
@@ -90,6 +91,8 @@ export interface NewSession {
   merchantReferenceId?: string | null;
   systemValues?: Record<string, string>;
   callbackUrl?: string | null;
+  successUrl?: string | null;
+  cancelUrl?: string | null;
   notifyUser?: boolean;
 }
 
@@ -111,6 +114,8 @@ export async function insertSession(app: PaylinkApp, db: DbOrTx, token: string, 
       merchantReferenceId: values.merchantReferenceId ?? null,
       systemValues: values.systemValues ?? {},
       callbackUrl: values.callbackUrl ?? null,
+      successUrl: values.successUrl ?? null,
+      cancelUrl: values.cancelUrl ?? null,
       notifyUser: values.notifyUser ?? false,
       expiresAt: new Date(now.getTime() + app.config.checkoutTtlSeconds * 1000),
       createdAt: now,
@@ -128,7 +133,7 @@ export async function findPayment(db: DbOrTx, id: string): Promise<Payment | und
 /** What GET /checkout/{token} shows. */
 export type CheckoutView =
   | { state: 'not_found' }
-  | { state: 'open' | 'expired' | 'locked'; session: CheckoutSession; link: LinkWithMerchant }
+  | { state: 'open' | 'expired' | 'locked' | 'used_up'; session: CheckoutSession; link: LinkWithMerchant }
   | { state: 'paid'; session: CheckoutSession; link: LinkWithMerchant; payment: Payment };
 
 export async function loadCheckout(app: PaylinkApp, token: string): Promise<CheckoutView> {
@@ -142,7 +147,9 @@ export async function loadCheckout(app: PaylinkApp, token: string): Promise<Chec
     if (!payment) return { state: 'not_found' };
     return { state, session, link, payment };
   }
-  // An unpaid session of a link that was switched off cannot be paid any more.
-  if (state === 'open' && !link.link.active) return { state: 'not_found' };
-  return { state, session, link };
+  if (state !== 'open') return { state, session, link };
+  // An unpaid session of a link that was switched off, has expired or is used up cannot be paid.
+  const availability = await linkAvailability(app.db, link.link, app.now(), session.id);
+  if (availability === 'inactive') return { state: 'not_found' };
+  return { state: availability, session, link };
 }

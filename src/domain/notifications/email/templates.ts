@@ -1,4 +1,5 @@
 import { escape as escapeHtml } from 'html-escaper';
+import { cardBrandName } from '../../../schemas/card-rules.ts';
 import { formatMoney, parseAmount } from '../../money.ts';
 
 /**
@@ -36,24 +37,13 @@ export function displayAmount(amount: unknown, currency: unknown): string | unde
   }
 }
 
-const BRANDS: Record<string, string> = {
-  visa: 'Visa',
-  mastercard: 'Mastercard',
-  amex: 'American Express',
-  'american-express': 'American Express',
-  jcb: 'JCB',
-  discover: 'Discover',
-  unionpay: 'UnionPay',
-  'diners-club': 'Diners Club',
-};
-
 /** "Visa •••• 4242": only the brand and the last four digits ever appear. */
 export function maskedCard(card: unknown): string | undefined {
   if (!card || typeof card !== 'object') return undefined;
   const { brand, last4 } = card as { brand?: unknown; last4?: unknown };
   const digits = typeof last4 === 'string' && /^\d{4}$/.test(last4) ? last4 : undefined;
   if (!digits) return undefined;
-  const name = typeof brand === 'string' ? (BRANDS[brand.toLowerCase()] ?? brand.charAt(0).toUpperCase() + brand.slice(1)) : 'Card';
+  const name = cardBrandName(typeof brand === 'string' ? brand : undefined);
   return `${name} •••• ${digits}`;
 }
 

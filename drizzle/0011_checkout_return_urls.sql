@@ -1,0 +1,2 @@
+ALTER TABLE "checkout_sessions" ADD COLUMN "success_url" text;--> statement-breakpoint
+ALTER TABLE "checkout_sessions" ADD COLUMN "cancel_url" text;

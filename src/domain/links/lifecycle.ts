@@ -1,0 +1,92 @@
+import { and, count, eq, isNotNull, ne, or } from 'drizzle-orm';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import type { Link } from '../../db/schema.ts';
+import { checkoutSessions, links } from '../../db/schema.ts';
+import { DomainError } from '../errors.ts';
+import { isDynamicOnly } from './form.ts';
+import { findActiveLink, type LinkWithMerchant } from './service.ts';
+
+/**
+ * Whether a link can still be paid — the one rule the payment pages, the pay submissions and the
+ * dynamic-link POST all use:
+ *   inactive   switched off by its owner (404, like an unknown address);
+ *   expired    `expires_at` has passed (410);
+ *   used_up    `max_payments` successful payments reached (410, "already paid"; 1 = single use).
+ * A payment counts from the moment its card attempt is claimed (a session at the acquirer holds a
+ * place) until it is declined, so two customers paying a single-use link at once cannot both pay:
+ * the claim counts under a lock on the link's row (see `reservePlace`).
+ */
+export type LinkAvailability = 'open' | 'inactive' | 'expired' | 'used_up';
+
+/** The places taken on a link: paid sessions and sessions with a card attempt at the acquirer. */
+export async function takenPlaces(db: DbOrTx, linkId: string, exceptSessionId?: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(checkoutSessions)
+    .where(
+      and(
+        eq(checkoutSessions.linkId, linkId),
+        or(eq(checkoutSessions.status, 'paid'), isNotNull(checkoutSessions.processingAt)),
+        exceptSessionId ? ne(checkoutSessions.id, exceptSessionId) : undefined,
+      ),
+    );
+  return row?.n ?? 0;
+}
+
+/** The link's state from its own columns (no count): inactive or expired, else open. */
+export function linkDateState(link: Pick<Link, 'active' | 'expiresAt'>, now: Date): LinkAvailability {
+  if (!link.active) return 'inactive';
+  if (link.expiresAt && link.expiresAt.getTime() <= now.getTime()) return 'expired';
+  return 'open';
+}
+
+/** Whether the link can be paid now (counts its places only when it has a maximum). */
+export async function linkAvailability(db: DbOrTx, link: Link, now: Date, exceptSessionId?: string): Promise<LinkAvailability> {
+  const state = linkDateState(link, now);
+  if (state !== 'open' || link.maxPayments === null) return state;
+  return (await takenPlaces(db, link.id, exceptSessionId)) >= link.maxPayments ? 'used_up' : 'open';
+}
+
+export const linkUnavailableError = (state: Exclude<LinkAvailability, 'open'>, slug?: string) => {
+  if (state === 'expired')
+    return new DomainError('ER.03.11', 'Payment link expired', {
+      messages: { '(request)': ['This payment link has expired and no longer accepts payments. Ask the merchant for a new one. You have not been charged.'] },
+    });
+  if (state === 'used_up')
+    return new DomainError('ER.03.12', 'Payment link already paid', {
+      messages: { '(request)': ['This payment link has already been paid and accepts no more payments. You have not been charged.'] },
+    });
+  return new DomainError('ER.03.10', 'Payment link not found', {
+    messages: { '(request)': [slug ? `No active payment link at /pay/${slug}.` : 'This payment link does not exist or is no longer active.'] },
+  });
+};
+
+/** Throws the right error unless the link can be paid now. */
+export async function requirePayable(db: DbOrTx, link: Link, now: Date, exceptSessionId?: string): Promise<void> {
+  const state = await linkAvailability(db, link, now, exceptSessionId);
+  if (state !== 'open') throw linkUnavailableError(state);
+}
+
+/**
+ * Inside the transaction that claims a card attempt for `sessionId`: locks the link's row, so
+ * claims on one link are counted one at a time, then refuses unless a place is free. The claim
+ * (the session's `processing_at`) is the reservation; a decline clears it, a success turns it
+ * into a paid session.
+ */
+export async function reservePlace(tx: DbOrTx, linkId: string, sessionId: string, now: Date): Promise<void> {
+  const [link] = await tx.select().from(links).where(eq(links.id, linkId)).for('update');
+  if (!link) throw linkUnavailableError('inactive');
+  await requirePayable(tx, link, now, sessionId);
+}
+
+export type LinkPageView = { state: 'not_found' } | { state: 'dynamic_only' | 'expired' | 'used_up' | 'open'; found: LinkWithMerchant };
+
+/** What GET /pay/{slug} shows: the form, or why the link cannot be paid. */
+export async function loadLinkPage(db: Db, slug: string, now: Date): Promise<LinkPageView> {
+  const found = await findActiveLink(db, slug);
+  if (!found) return { state: 'not_found' };
+  // A link with system-filled fields is paid only through the dynamic links its integrator creates.
+  if (isDynamicOnly(found.link)) return { state: 'dynamic_only', found };
+  const state = await linkAvailability(db, found.link, now);
+  return state === 'inactive' ? { state: 'not_found' } : { state, found };
+}
