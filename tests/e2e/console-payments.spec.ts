@@ -152,7 +152,8 @@ test('console › payments: find a checkout payment, refund part of it from its 
     await expectNoAxeViolations(page);
     await shoot(page, name);
   }
-  await expect(page.getByRole('row', { name: /Visa ···· 4242/ })).toBeVisible();
+  // Other e2e tests register 4242 on the same server too: at least one row shows it.
+  await expect(page.getByRole('row', { name: /Visa ···· 4242/ }).first()).toBeVisible();
   expect(scripts).toEqual([]);
   receiver.close();
 });
