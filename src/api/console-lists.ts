@@ -1,9 +1,13 @@
 import type { Messages } from '../domain/errors.ts';
+import type { Page } from '../domain/pagination.ts';
 import type { TransactionFilters } from '../domain/payments/query.ts';
 import { type CardRegistrationsQuery, cardRegistrationsQuerySchema } from '../schemas/card-registration.ts';
+import type { PageView } from '../schemas/pagination.ts';
 import { parseWith } from '../schemas/parse.ts';
 import { type SchedulesQuery, schedulesQuerySchema } from '../schemas/schedule.ts';
 import { transactionsQuerySchema } from '../schemas/transaction.ts';
+import { consoleRefusal } from './console-forms.ts';
+import { pageView } from './presenters/pagination.ts';
 
 /**
  * The console's list pages read a plain GET form (what a person types: dates, one search box)
@@ -120,4 +124,31 @@ export function pageLink(path: string, values: Record<string, string>, cursor: {
   if (cursor.before) params.set('before', cursor.before);
   const qs = params.toString();
   return qs ? `${path}?${qs}` : path;
+}
+
+/** What a list page shows: its page of rows, or the form's mistakes with the HTTP status to answer. */
+export interface ConsoleListResult<View> {
+  list: PageView<View> | undefined;
+  messages: Messages;
+  /** 422 for a form with mistakes, the catalogue's status for a refused query, undefined when listed. */
+  status: number | undefined;
+}
+
+/**
+ * Runs a list page's query (the API's list service) when its form is right, and words the page:
+ * rows through the presenter, or the mistakes beside the form's fields.
+ */
+export async function loadConsoleList<Q, Row, View>(
+  form: ConsoleListForm<Q>,
+  list: (query: Q) => Promise<Page<Row>>,
+  view: (row: Row) => View,
+  idOf: (row: Row) => string,
+): Promise<ConsoleListResult<View>> {
+  if (!form.query) return { list: undefined, messages: form.messages, status: 422 };
+  try {
+    return { list: pageView(await list(form.query), view, idOf), messages: form.messages, status: undefined };
+  } catch (error) {
+    const refused = consoleRefusal(error);
+    return { list: undefined, messages: refused.messages, status: refused.status };
+  }
 }
