@@ -10,8 +10,9 @@ const integration = (db: 'pglite' | 'postgres') => ({
   test: {
     name: `integration-${db}`,
     include: ['tests/integration/**/*.test.ts'],
-    // *.pg.test.ts need a database several processes share: PostgreSQL only.
-    exclude: db === 'pglite' ? ['tests/integration/**/*.pg.test.ts'] : [],
+    // *.pg.test.ts need a database several processes share: PostgreSQL only. *.pglite.test.ts are
+    // about the embedded database itself: PGlite only.
+    exclude: db === 'pglite' ? ['tests/integration/**/*.pg.test.ts'] : ['tests/integration/**/*.pglite.test.ts'],
     env: { PAYLINK_TEST_DB: db },
     globalSetup: ['tests/support/global-setup.ts'],
     testTimeout: 60_000,

@@ -916,6 +916,10 @@ export interface operations {
                     route?: {
                         callback_url?: string;
                         notify_user?: boolean | ("true" | "false");
+                        /** @description Extension: where the receipt’s “Return to merchant” goes (the transaction id is appended); overrides the link’s. */
+                        success_url?: string;
+                        /** @description Extension: where the form’s cancel link goes; overrides the link’s. */
+                        cancel_url?: string;
                     };
                 };
             };
@@ -1028,6 +1032,31 @@ export interface operations {
                         data: {
                             /** @constant */
                             status_code: "ER.02.41";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.03.11` Payment link expired; `ER.03.12` Payment link already paid */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 410;
+                        /** @constant */
+                        message: "Gone";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.03.11" | "ER.03.12";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -1328,7 +1357,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.03.21` Checkout session expired */
+            /** @description `ER.03.11` Payment link expired; `ER.03.12` Payment link already paid; `ER.03.21` Checkout session expired */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -1343,8 +1372,8 @@ export interface operations {
                         /** @description The path that was called. */
                         path: string;
                         data: {
-                            /** @constant */
-                            status_code: "ER.03.21";
+                            /** @enum {string} */
+                            status_code: "ER.03.11" | "ER.03.12" | "ER.03.21";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -1636,6 +1665,31 @@ export interface operations {
                         data: {
                             /** @enum {string} */
                             status_code: "ER.03.22" | "ER.03.24";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.03.11` Payment link expired; `ER.03.12` Payment link already paid */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 410;
+                        /** @constant */
+                        message: "Gone";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.03.11" | "ER.03.12";
                             status_description: string;
                         } & {
                             [key: string]: unknown;

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../src/config.ts';
 import { type Database, openDatabase } from '../../src/db/client.ts';
 import { unpackPgliteTemplate } from '../../src/db/pglite.ts';
-import { createTestApp, testDb } from '../support/app.ts';
+import { createTestApp } from '../support/app.ts';
 
 /**
  * The embedded database's memory settings (src/db/pglite.ts, docs/deploy.md): a first start
@@ -37,7 +37,7 @@ const systemIdentifier = async (database: Database) =>
     ((await database.db.execute(sql`select system_identifier::text as id from pg_control_system()`)) as unknown as { rows: { id: string }[] }).rows[0]!.id,
   );
 
-describe.skipIf(testDb === 'postgres')('embedded database memory settings', () => {
+describe('embedded database memory settings', () => {
   it('the build ships the template a first start unpacks', () => {
     expect(existsSync(template)).toBe(true);
   });
