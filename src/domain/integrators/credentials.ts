@@ -45,46 +45,51 @@ const until = (now: Date, overlap: RotationOverlap) => {
   return seconds === 0 ? null : new Date(now.getTime() + seconds * 1000);
 };
 
-/** A new API token; the old one answers until the overlap ends (or never again with `none`). */
-export async function rotateApiToken(app: PaylinkApp, integratorId: string, overlap: RotationOverlap, actor: Actor): Promise<Rotated> {
-  const token = newApiToken();
+/**
+ * One rotation: under the integrator's row lock, the new value's columns and (during an overlap)
+ * the replaced value kept as "previous" with its end, audited in the same transaction.
+ */
+async function rotate(
+  app: PaylinkApp,
+  integratorId: string,
+  overlap: RotationOverlap,
+  actor: Actor,
+  action: 'api_token.rotated' | 'jwt_secret.rotated',
+  columns: (current: Integrator, validUntil: Date | null) => Partial<typeof integrators.$inferInsert>,
+): Promise<Date | null> {
   const now = app.now();
   const validUntil = until(now, overlap);
   await app.db.transaction(async (tx) => {
     const current = await lockIntegrator(tx, integratorId);
     await tx
       .update(integrators)
-      .set({
-        tokenHash: hashToken(token),
-        previousTokenHash: validUntil ? current.tokenHash : null,
-        previousTokenValidUntil: validUntil,
-        updatedAt: now,
-      })
+      .set({ ...columns(current, validUntil), updatedAt: now })
       .where(eq(integrators.id, integratorId));
-    await recordAudit(tx, actor, 'api_token.rotated', `overlap ${overlap}`, now);
+    await recordAudit(tx, actor, action, `overlap ${overlap}`, now);
   });
-  return { value: token, previousValidUntil: validUntil };
+  return validUntil;
+}
+
+/** A new API token; the old one answers until the overlap ends (or never again with `none`). */
+export async function rotateApiToken(app: PaylinkApp, integratorId: string, overlap: RotationOverlap, actor: Actor): Promise<Rotated> {
+  const token = newApiToken();
+  const previousValidUntil = await rotate(app, integratorId, overlap, actor, 'api_token.rotated', (current, validUntil) => ({
+    tokenHash: hashToken(token),
+    previousTokenHash: validUntil ? current.tokenHash : null,
+    previousTokenValidUntil: validUntil,
+  }));
+  return { value: token, previousValidUntil };
 }
 
 /** A new HS256 secret for POST /schedule payloads; the old one verifies until the overlap ends. */
 export async function rotateJwtSecret(app: PaylinkApp, integratorId: string, overlap: RotationOverlap, actor: Actor): Promise<Rotated> {
   const secret = newJwtSecret();
-  const now = app.now();
-  const validUntil = until(now, overlap);
-  await app.db.transaction(async (tx) => {
-    const current = await lockIntegrator(tx, integratorId);
-    await tx
-      .update(integrators)
-      .set({
-        secretEnc: app.secrets.seal(secret),
-        previousSecretEnc: validUntil ? current.secretEnc : null,
-        previousSecretValidUntil: validUntil,
-        updatedAt: now,
-      })
-      .where(eq(integrators.id, integratorId));
-    await recordAudit(tx, actor, 'jwt_secret.rotated', `overlap ${overlap}`, now);
-  });
-  return { value: secret, previousValidUntil: validUntil };
+  const previousValidUntil = await rotate(app, integratorId, overlap, actor, 'jwt_secret.rotated', (current, validUntil) => ({
+    secretEnc: app.secrets.seal(secret),
+    previousSecretEnc: validUntil ? current.secretEnc : null,
+    previousSecretValidUntil: validUntil,
+  }));
+  return { value: secret, previousValidUntil };
 }
 
 /** The secrets a schedule payload may be signed with now: the current one first, then the previous one during its overlap. */
