@@ -22,6 +22,16 @@ export function consoleRefusal(error: unknown): ConsoleRefusal {
   return { code: error.code, description: catalogue[error.code].description, messages, status: error.httpStatus ?? catalogue[error.code].http };
 }
 
+/** A detail page's lookup: another integrator's or a missing object is "not found" (undefined), other refusals go on. */
+export async function foundOrUndefined<T>(lookup: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await lookup();
+  } catch (error) {
+    if (consoleRefusal(error).status === 404) return undefined;
+    throw error;
+  }
+}
+
 /** The messages not shown beside a field of the form, as sentences ("field: message" for a field the form lacks). */
 export const generalMessages = (messages: Messages, fields: readonly string[] = []) =>
   Object.entries(messages)
