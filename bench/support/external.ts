@@ -50,29 +50,26 @@ export async function startExternal<T>(
   } finally {
     await app.database.close();
   }
-  const child = startPaylink(base);
-  const url = await child.ready;
   const spawnMore = async (extra: Record<string, string> = {}, args: string[] = []): Promise<ExternalServer> => {
-    const more = startPaylink({ ...base, ...extra }, args);
-    const moreUrl = await more.ready;
+    const child = startPaylink({ ...base, ...extra }, args);
+    const url = await child.ready;
     return {
-      url: moreUrl,
-      process: more,
-      async stop() {
-        more.child.kill('SIGTERM');
-        await more.exited;
-      },
-    };
-  };
-  return {
-    prepared,
-    spawn: spawnMore,
-    server: {
       url,
       process: child,
       async stop() {
         child.child.kill('SIGTERM');
         await child.exited;
+      },
+    };
+  };
+  const first = await spawnMore();
+  return {
+    prepared,
+    spawn: spawnMore,
+    server: {
+      ...first,
+      async stop() {
+        await first.stop();
         rmSync(dataDir, { recursive: true, force: true });
       },
     },

@@ -26,15 +26,19 @@ it('an event written by another process wakes this process’s callback worker a
   opened.push(web);
   const [acme] = await web.app.db.select().from(integrators).where(eq(integrators.email, 'billing@acme.example'));
   receiver = await startWebhookReceiver();
+  const url = receiver.url;
+  /** The web process writes a payment.succeeded event. */
+  const paid = (transactionId: string) =>
+    enqueueEvent(web.app.db, {
+      integratorId: acme!.id,
+      type: 'payment.succeeded',
+      data: { transaction_id: transactionId, status: 'succeeded', amount: '250.00', currency: 'PHP' },
+      callbackUrl: url,
+      now: web.app.now(),
+    });
   loop = startCallbackLoop(worker.app, worker.app.log);
   await new Promise((r) => setTimeout(r, 300));
-  await enqueueEvent(web.app.db, {
-    integratorId: acme!.id,
-    type: 'payment.succeeded',
-    data: { transaction_id: 'txn_wake_remote', status: 'succeeded', amount: '250.00', currency: 'PHP' },
-    callbackUrl: receiver.url,
-    now: web.app.now(),
-  });
+  await paid('txn_wake_remote');
   await receiver.waitFor(1);
   expect(receiver.received).toHaveLength(1);
 
@@ -45,13 +49,7 @@ it('an event written by another process wakes this process’s callback worker a
   )) as unknown as { rows: { pid: number }[] };
   expect(killed.rows.length).toBeGreaterThan(0);
   await new Promise((r) => setTimeout(r, 1000));
-  await enqueueEvent(web.app.db, {
-    integratorId: acme!.id,
-    type: 'payment.succeeded',
-    data: { transaction_id: 'txn_wake_after_loss', status: 'succeeded', amount: '250.00', currency: 'PHP' },
-    callbackUrl: receiver.url,
-    now: web.app.now(),
-  });
+  await paid('txn_wake_after_loss');
   await receiver.waitFor(2);
   expect(receiver.received).toHaveLength(2);
 });
