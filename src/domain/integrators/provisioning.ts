@@ -234,6 +234,7 @@ export async function applyProvisioning(app: PaylinkApp, seedPath = app.config.s
         }
       }
     });
+    app.linkViews.changed();
     let cards = 0;
     for (const integrator of seed.integrators) {
       for (const card of integrator.cards) {
