@@ -65,7 +65,11 @@ export class RenderedPages {
 /** Middleware side: keeps a successful rendering and returns it filled with the view's ticket. */
 export async function keepRendered(once: RenderOnce, response: Response): Promise<Response> {
   if (response.status !== 200 || !response.body) return response;
-  const page: RenderedPage = { body: await response.text(), status: response.status, headers: [...response.headers] };
+  // Cookies belong to the view that set them, never to the kept rendering.
+  const headers = [...response.headers].filter(([name]) => name.toLowerCase() !== 'set-cookie');
+  const page: RenderedPage = { body: await response.text(), status: response.status, headers };
   once.pages.keep(once.key, page);
-  return respond(page, once.ticket);
+  const filled = respond(page, once.ticket);
+  for (const cookie of response.headers.getSetCookie()) filled.headers.append('set-cookie', cookie);
+  return filled;
 }
