@@ -1,0 +1,35 @@
+import type { CardFormText } from '../schemas/card-form-text.ts';
+import { type Locale, t } from './index.ts';
+
+/** Just the words the card island shows, in one language: passed to it as a prop. */
+export function cardFormText(locale: Locale): CardFormText {
+  const tr = (key: Parameters<typeof t>[1]) => t(locale, key);
+  return {
+    legend: tr('card.legend'),
+    number: tr('card.number'),
+    expiry: tr('card.expiry'),
+    expiryHint: tr('card.expiry_hint'),
+    expiryPlaceholder: tr('card.expiry_placeholder'),
+    cvc: tr('card.cvc'),
+    cvcPlaceholder: tr('card.cvc_placeholder'),
+    name: tr('card.name'),
+    processing: tr('card.processing'),
+    choose: tr('card.choose'),
+    networkError: tr('card.network_error'),
+    genericError: tr('card.generic_error'),
+    attemptsOne: tr('card.attempts_left_one'),
+    attemptsOther: tr('card.attempts_left_other'),
+    errors: {
+      number_missing: tr('card.error.number_missing'),
+      number_length: tr('card.error.number_length'),
+      number_invalid: tr('card.error.number_invalid'),
+      expiry_missing: tr('card.error.expiry_missing'),
+      expiry_format: tr('card.error.expiry_format'),
+      expired: tr('card.error.expired'),
+      cvc_missing: tr('card.error.cvc_missing'),
+      cvc_length: tr('card.error.cvc_length'),
+      name_missing: tr('card.error.name_missing'),
+      name_long: tr('card.error.name_long'),
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import type { CardMessages } from './card-rules.ts';
+
+/**
+ * The words the card island shows, in the customer's language. The page passes just these as a
+ * prop (built by src/i18n/island.ts), so no catalogue is bundled into the island's JavaScript.
+ */
+export interface CardFormText {
+  legend: string;
+  number: string;
+  expiry: string;
+  expiryHint: string;
+  expiryPlaceholder: string;
+  cvc: string;
+  /** "{digits} digits" */
+  cvcPlaceholder: string;
+  name: string;
+  processing: string;
+  choose: string;
+  networkError: string;
+  genericError: string;
+  /** After a decline: "You can try 1 more time…" / "…{count} more times…". */
+  attemptsOne: string;
+  attemptsOther: string;
+  errors: CardMessages;
+}
