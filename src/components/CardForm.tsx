@@ -29,10 +29,9 @@
 import { Component } from 'preact';
 import { type AmountRule, customerAmount } from '../schemas/amount-rules.ts';
 import type { CardFormText } from '../schemas/card-form-text.ts';
-import { brandLabels, cardErrors as cardRuleErrors, cvcLength, detectBrand, formatCardNumber, formatExpiry, makeCardRules } from '../schemas/card-rules.ts';
+import { cardErrors as cardRuleErrors, cvcLength, detectBrand, formatCardNumber, formatExpiry, makeCardRules } from '../schemas/card-rules.ts';
 import { type CustomerFieldPath, customerFieldError } from '../schemas/checkout-rules.ts';
 import type { FormField } from '../schemas/form-field.ts';
-import BrandIcon from './BrandIcon.tsx';
 
 export type ExtraField = FormField;
 
@@ -58,13 +57,13 @@ const idFor = (name: string) => `f-${name.replace(/[^\w-]/g, '-')}`;
 // Every extra field is a customer field (src/domain/links/form.ts), checked by the server's own rule.
 const fieldError = (field: ExtraField, value: string) => customerFieldError(field.name as CustomerFieldPath, value, field.required);
 
-function amountError(value: string, rule: AmountRule): string | undefined {
-  const result = customerAmount(value, rule);
+function amountError(value: string, rule: AmountRule, text: CardFormText): string | undefined {
+  const result = customerAmount(value, rule, text.amountErrors);
   return 'message' in result ? result.message : undefined;
 }
 
-function formatAmount(value: string, rule: AmountRule, locale: string): string | undefined {
-  const result = customerAmount(value, rule);
+function formatAmount(value: string, rule: AmountRule, locale: string, text: CardFormText): string | undefined {
+  const result = customerAmount(value, rule, text.amountErrors);
   return 'minor' in result
     ? new Intl.NumberFormat(locale, { style: 'currency', currency: rule.currency }).format(Number(result.minor) / 10 ** rule.exponent)
     : undefined;
@@ -117,7 +116,7 @@ export default class CardForm extends Component<CardFormProps, State> {
 
   private errorFor(name: string): string | undefined {
     if (name.startsWith('card.')) return this.cardErrors()[name];
-    if (name === 'amount') return this.props.amount ? amountError(this.value(name), this.props.amount.rule) : undefined;
+    if (name === 'amount') return this.props.amount ? amountError(this.value(name), this.props.amount.rule, this.props.text) : undefined;
     const field = this.props.fields?.find((f) => f.name === name);
     return field && !field.readOnly ? fieldError(field, this.value(name)) : undefined;
   }
@@ -286,7 +285,7 @@ export default class CardForm extends Component<CardFormProps, State> {
     const { busy, ready, alert } = this.state;
     const brand = detectBrand(this.value('card.number'));
     const numberId = idFor('card.number');
-    const shownAmount = amount ? formatAmount(this.value('amount'), amount.rule, this.props.locale ?? 'en-US') : undefined;
+    const shownAmount = amount ? formatAmount(this.value('amount'), amount.rule, this.props.locale ?? 'en-US', text) : undefined;
     const label = busy ? (this.props.busyLabel ?? text.processing) : shownAmount ? `${buttonLabel} ${shownAmount}` : buttonLabel;
     const onInput = (name: string, format: (v: string) => string) => (e: Event) => this.set(name, format((e.currentTarget as HTMLInputElement).value));
     return (
@@ -311,8 +310,13 @@ export default class CardForm extends Component<CardFormProps, State> {
             },
             undefined,
             <span id={`${numberId}-brand`} class="brand" aria-live="polite">
-              {brand && <BrandIcon brand={brand} />}
-              <span class="visually-hidden">{brand ? brandLabels[brand] : ''}</span>
+              {/* The icon is drawn from the page's sprite (BrandSprite.astro): no artwork in the island. */}
+              {brand && (
+                <svg class="brand-icon" width="32" height="20" aria-hidden="true">
+                  <use href={`#brand-${brand}`} />
+                </svg>
+              )}
+              <span class="visually-hidden">{brand ? text.brands[brand] : ''}</span>
             </span>,
           )}
           <div class="row">

@@ -54,6 +54,18 @@ export const en = {
   'card.attempts_left_one': 'You can try 1 more time with this link.',
   'card.attempts_left_other': 'You can try {count} more times with this link.',
 
+  'amount.error.missing': 'Enter the amount to pay',
+  'amount.error.negative': 'The amount must not be negative',
+  'amount.error.exponent': 'The amount must be written as a plain decimal number, without exponent notation',
+  'amount.error.format': 'The amount must be a decimal number such as "12.50"',
+  'amount.error.no_minor': '{currency} has no minor unit: give a whole number in the amount',
+  'amount.error.decimals_one': '{currency} allows at most 1 decimal place in the amount',
+  'amount.error.decimals_other': '{currency} allows at most {digits} decimal places in the amount',
+  'amount.error.zero': 'The amount must be greater than zero',
+  'amount.error.too_large': 'The amount is larger than paylink accepts',
+  'amount.error.min': 'The amount must be at least {amount}',
+  'amount.error.max': 'The amount must be at most {amount}',
+
   // Customer fields (a link's own labels, set by the merchant, are shown as written)
   'field.customer.first_name': 'First name',
   'field.customer.last_name': 'Last name',

@@ -49,6 +49,18 @@ export const es: Catalogue = {
   'card.attempts_left_one': 'Puedes intentarlo 1 vez más con este enlace.',
   'card.attempts_left_other': 'Puedes intentarlo {count} veces más con este enlace.',
 
+  'amount.error.missing': 'Introduce el importe a pagar',
+  'amount.error.negative': 'El importe no puede ser negativo',
+  'amount.error.exponent': 'Escribe el importe como un número decimal simple, sin notación exponencial',
+  'amount.error.format': 'El importe debe ser un número decimal, por ejemplo «12.50»',
+  'amount.error.no_minor': '{currency} no tiene decimales: escribe un número entero',
+  'amount.error.decimals_one': '{currency} admite como máximo 1 decimal en el importe',
+  'amount.error.decimals_other': '{currency} admite como máximo {digits} decimales en el importe',
+  'amount.error.zero': 'El importe debe ser mayor que cero',
+  'amount.error.too_large': 'El importe es mayor de lo que acepta paylink',
+  'amount.error.min': 'El importe debe ser como mínimo {amount}',
+  'amount.error.max': 'El importe debe ser como máximo {amount}',
+
   'field.customer.first_name': 'Nombre',
   'field.customer.last_name': 'Apellidos',
   'field.customer.contact.email': 'Correo electrónico',

@@ -52,6 +52,18 @@ export const fil: Catalogue = {
   'card.attempts_left_one': 'Makakasubok ka pa nang 1 beses gamit ang link na ito.',
   'card.attempts_left_other': 'Makakasubok ka pa nang {count} beses gamit ang link na ito.',
 
+  'amount.error.missing': 'Ilagay ang halagang babayaran',
+  'amount.error.negative': 'Hindi puwedeng negatibo ang halaga',
+  'amount.error.exponent': 'Isulat ang halaga bilang karaniwang decimal na numero, walang exponent',
+  'amount.error.format': 'Dapat decimal na numero ang halaga, halimbawa "12.50"',
+  'amount.error.no_minor': 'Walang sentimo ang {currency}: buong numero lang ang ilagay',
+  'amount.error.decimals_one': 'Hanggang 1 decimal place lang ang puwede sa {currency}',
+  'amount.error.decimals_other': 'Hanggang {digits} decimal place lang ang puwede sa {currency}',
+  'amount.error.zero': 'Dapat mas malaki sa zero ang halaga',
+  'amount.error.too_large': 'Masyadong malaki ang halaga para sa paylink',
+  'amount.error.min': 'Dapat hindi bababa sa {amount} ang halaga',
+  'amount.error.max': 'Dapat hindi hihigit sa {amount} ang halaga',
+
   'field.customer.first_name': 'Pangalan',
   'field.customer.last_name': 'Apelyido',
   'field.customer.contact.email': 'Email',

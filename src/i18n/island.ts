@@ -1,4 +1,5 @@
 import type { CardFormText } from '../schemas/card-form-text.ts';
+import { brandLabels } from '../schemas/card-rules.ts';
 import { type Locale, t } from './index.ts';
 
 /** Just the words the card island shows, in one language: passed to it as a prop. */
@@ -19,6 +20,7 @@ export function cardFormText(locale: Locale): CardFormText {
     genericError: tr('card.generic_error'),
     attemptsOne: tr('card.attempts_left_one'),
     attemptsOther: tr('card.attempts_left_other'),
+    brands: brandLabels,
     errors: {
       number_missing: tr('card.error.number_missing'),
       number_length: tr('card.error.number_length'),
@@ -30,6 +32,19 @@ export function cardFormText(locale: Locale): CardFormText {
       cvc_length: tr('card.error.cvc_length'),
       name_missing: tr('card.error.name_missing'),
       name_long: tr('card.error.name_long'),
+    },
+    amountErrors: {
+      missing: tr('amount.error.missing'),
+      negative: tr('amount.error.negative'),
+      exponent: tr('amount.error.exponent'),
+      format: tr('amount.error.format'),
+      no_minor: tr('amount.error.no_minor'),
+      decimals_one: tr('amount.error.decimals_one'),
+      decimals_other: tr('amount.error.decimals_other'),
+      zero: tr('amount.error.zero'),
+      too_large: tr('amount.error.too_large'),
+      min: tr('amount.error.min'),
+      max: tr('amount.error.max'),
     },
   };
 }

@@ -1,4 +1,5 @@
-import type { CardMessages } from './card-rules.ts';
+import type { AmountMessages } from './amount-rules.ts';
+import type { CardBrand, CardMessages } from './card-rules.ts';
 
 /**
  * The words the card island shows, in the customer's language. The page passes just these as a
@@ -21,5 +22,8 @@ export interface CardFormText {
   /** After a decline: "You can try 1 more time…" / "…{count} more times…". */
   attemptsOne: string;
   attemptsOther: string;
+  /** Brand names as written ("Visa", "American Express"), said when the number's brand is detected. */
+  brands: Record<CardBrand, string>;
   errors: CardMessages;
+  amountErrors: AmountMessages;
 }

@@ -159,7 +159,7 @@ export function makeCardRules(m: CardMessages, now?: Date): Record<CardField, Ca
 export const cardRules = makeCardRules(englishCardMessages);
 
 /** Every card rule at once: field → message, empty when the card looks right. */
-export function cardErrors(card: CardValues, rules: Record<CardField, CardRule> = cardRules): Partial<Record<CardField, string>> {
+export function cardErrors(card: CardValues, rules: Record<CardField, CardRule>): Partial<Record<CardField, string>> {
   const out: Partial<Record<CardField, string>> = {};
   for (const field of ['number', 'expiry', 'cvc', 'name'] as const) {
     const message = rules[field](card[field] ?? '', card);

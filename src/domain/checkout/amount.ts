@@ -1,5 +1,5 @@
 import type { Link } from '../../db/schema.ts';
-import { type AmountRule, customerAmount } from '../../schemas/amount-rules.ts';
+import { type AmountRule, customerAmount, englishAmountMessages } from '../../schemas/amount-rules.ts';
 import { currencyExponent, formatMoney } from '../money.ts';
 
 /**
@@ -26,5 +26,5 @@ export function parseCustomerAmount(
   input: string | undefined,
   currency: string,
 ): { minor: bigint } | { message: string } {
-  return customerAmount(input ?? '', amountRule(link, currency));
+  return customerAmount(input ?? '', amountRule(link, currency), englishAmountMessages);
 }

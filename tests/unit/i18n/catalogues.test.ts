@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { en } from '../../../src/i18n/en.ts';
 import { catalogues, intlLocale, type Locale, locales, t } from '../../../src/i18n/index.ts';
 import { cardFormText } from '../../../src/i18n/island.ts';
+import { englishAmountMessages } from '../../../src/schemas/amount-rules.ts';
 import { englishCardMessages } from '../../../src/schemas/card-rules.ts';
 import { locales as linkLocales } from '../../../src/schemas/locales.ts';
 
@@ -54,6 +55,7 @@ describe('i18n › catalogues', () => {
 
   it('the island gets only its own words, and the English card errors are the server’s', () => {
     expect(cardFormText('en').errors).toEqual(englishCardMessages);
+    expect(cardFormText('en').amountErrors).toEqual(englishAmountMessages);
     const text = JSON.stringify(cardFormText('fil'));
     expect(text).toContain('Pangalan sa card');
     expect(text).not.toContain('Natanggap ang bayad');
