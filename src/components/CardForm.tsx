@@ -30,7 +30,7 @@ import { Component } from 'preact';
 import { type AmountRule, customerAmount } from '../schemas/amount-rules.ts';
 import type { CardFormText } from '../schemas/card-form-text.ts';
 import { cardErrors as cardRuleErrors, cvcLength, detectBrand, formatCardNumber, formatExpiry, makeCardRules } from '../schemas/card-rules.ts';
-import { type CustomerFieldPath, customerFieldError } from '../schemas/checkout-rules.ts';
+import { type CustomerFieldPath, customerFieldProblem, wordFieldProblem } from '../schemas/checkout-rules.ts';
 import type { FormField } from '../schemas/form-field.ts';
 
 export type ExtraField = FormField;
@@ -55,7 +55,10 @@ const CARD_KEYS = ['card.number', 'card.expiry', 'card.cvc', 'card.name'];
 const idFor = (name: string) => `f-${name.replace(/[^\w-]/g, '-')}`;
 
 // Every extra field is a customer field (src/domain/links/form.ts), checked by the server's own rule.
-const fieldError = (field: ExtraField, value: string) => customerFieldError(field.name as CustomerFieldPath, value, field.required);
+function fieldError(field: ExtraField, value: string, text: CardFormText): string | undefined {
+  const problem = customerFieldProblem(field.name as CustomerFieldPath, value, field.required);
+  return problem && wordFieldProblem(problem, text.fieldErrors, field.requiredMessage ?? '');
+}
 
 function amountError(value: string, rule: AmountRule, text: CardFormText): string | undefined {
   const result = customerAmount(value, rule, text.amountErrors);
@@ -118,7 +121,7 @@ export default class CardForm extends Component<CardFormProps, State> {
     if (name.startsWith('card.')) return this.cardErrors()[name];
     if (name === 'amount') return this.props.amount ? amountError(this.value(name), this.props.amount.rule, this.props.text) : undefined;
     const field = this.props.fields?.find((f) => f.name === name);
-    return field && !field.readOnly ? fieldError(field, this.value(name)) : undefined;
+    return field && !field.readOnly ? fieldError(field, this.value(name), this.props.text) : undefined;
   }
 
   private names(): string[] {

@@ -33,6 +33,13 @@ export function cardFormText(locale: Locale): CardFormText {
       name_missing: tr('card.error.name_missing'),
       name_long: tr('card.error.name_long'),
     },
+    fieldErrors: {
+      too_long: tr('field.error.too_long'),
+      email: tr('field.error.email'),
+      mobile: tr('field.error.mobile'),
+      zip: tr('field.error.zip'),
+      country: tr('field.error.country'),
+    },
     amountErrors: {
       missing: tr('amount.error.missing'),
       negative: tr('amount.error.negative'),

@@ -1,5 +1,6 @@
 import type { AmountMessages } from './amount-rules.ts';
 import type { CardBrand, CardMessages } from './card-rules.ts';
+import type { FieldMessages } from './checkout-rules.ts';
 
 /**
  * The words the card island shows, in the customer's language. The page passes just these as a
@@ -26,4 +27,5 @@ export interface CardFormText {
   brands: Record<CardBrand, string>;
   errors: CardMessages;
   amountErrors: AmountMessages;
+  fieldErrors: FieldMessages;
 }

@@ -107,6 +107,13 @@ test('card form › the detected brand shows as its icon, an expired date is cau
   await page.goto('/pay/acme-books?lang=es');
   let requests = 0;
   page.on('request', (r) => r.method() === 'POST' && requests++);
+  // Every message of the form is in Spanish, the customer fields' too.
+  await page.getByRole('button', { name: /^Pagar/ }).click();
+  await expect(page.getByText('Introduce tu nombre')).toBeVisible();
+  await expect(page.getByText('Introduce el número de tarjeta', { exact: true })).toBeVisible();
+  await page.getByLabel('Correo electrónico').fill('juana@');
+  await page.getByRole('button', { name: /^Pagar/ }).click();
+  await expect(page.getByText('Introduce un correo electrónico como nombre@ejemplo.com')).toBeVisible();
   await page.getByLabel('Número de tarjeta').fill('4242 4242 4242 4242');
   await expect(page.locator('.brand .brand-icon')).toBeVisible();
   await expect(page.locator('.brand')).toContainText('Visa');

@@ -91,6 +91,7 @@ export function customerFormFields(link: Pick<Link, 'fields' | 'labels'>, system
         label: customerLabel(link, path, locale),
         ...hints,
         required: !optionalCustomerFields.has(path),
+        requiredMessage: t(locale, `field.required.${path}`),
         ...(hints.type === 'select' ? { options: countries(locale) } : {}),
       });
     }

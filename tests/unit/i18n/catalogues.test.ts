@@ -4,6 +4,8 @@ import { catalogues, intlLocale, type Locale, locales, t } from '../../../src/i1
 import { cardFormText } from '../../../src/i18n/island.ts';
 import { englishAmountMessages } from '../../../src/schemas/amount-rules.ts';
 import { englishCardMessages } from '../../../src/schemas/card-rules.ts';
+import { customerFieldError, englishFieldMessages } from '../../../src/schemas/checkout-rules.ts';
+import { customerFieldPaths } from '../../../src/schemas/fields.ts';
 import { locales as linkLocales } from '../../../src/schemas/locales.ts';
 
 const keys = Object.keys(en) as (keyof typeof en)[];
@@ -56,6 +58,8 @@ describe('i18n › catalogues', () => {
   it('the island gets only its own words, and the English card errors are the server’s', () => {
     expect(cardFormText('en').errors).toEqual(englishCardMessages);
     expect(cardFormText('en').amountErrors).toEqual(englishAmountMessages);
+    expect(cardFormText('en').fieldErrors).toEqual(englishFieldMessages);
+    for (const path of customerFieldPaths) expect(t('en', `field.required.${path}`)).toBe(customerFieldError(path, '', true));
     const text = JSON.stringify(cardFormText('fil'));
     expect(text).toContain('Pangalan sa card');
     expect(text).not.toContain('Natanggap ang bayad');
