@@ -194,8 +194,14 @@ export default class CardForm extends Component<CardFormProps, State> {
       // paylink words every refusal, a 429 included (how long to wait): see docs/security.md.
       const { text } = this.props;
       if (Object.keys(inline).length === 0 && general.length === 0) general.push(json?.data?.status_description ?? text.genericError);
+      // A decline is said in the page's language (the server words it in English), with the attempts left.
+      const said = text.declines[json?.data?.decline_code];
+      if (said) general.splice(0, general.length, said);
       const left = json?.data?.attempts_left;
-      if (typeof left === 'number' && left > 0) general.push((left === 1 ? text.attemptsOne : text.attemptsOther).replace('{count}', String(left)));
+      if (typeof left === 'number') {
+        if (left > 0) general.push((left === 1 ? text.attemptsOne : text.attemptsOther).replace('{count}', String(left)));
+        else if (said) general.push(text.locked);
+      }
       this.setState({ errors: inline });
       if (general.length > 0) this.showAlert(general.join(' '));
       else this.focusFirst(inline);

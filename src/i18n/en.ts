@@ -53,6 +53,13 @@ export const en = {
   'card.error.name_long': 'The name on the card must be at most 120 characters',
   'card.attempts_left_one': 'You can try 1 more time with this link.',
   'card.attempts_left_other': 'You can try {count} more times with this link.',
+  'card.locked': 'This payment link is now locked after too many attempts; ask the merchant for a new one.',
+  'card.decline.card_declined': 'Your card was declined. Try another card or contact your bank.',
+  'card.decline.insufficient_funds': 'Your card has insufficient funds. Try another card.',
+  'card.decline.expired_card': 'Your card has expired. Check the expiry date or use another card.',
+  'card.decline.incorrect_cvc': 'The security code is incorrect. Check the code on the back of your card.',
+  'card.decline.processing_error': 'We could not process your card right now. Please try again in a moment.',
+  'card.decline.invalid_card': 'The card details are not valid. Check the card number and expiry date.',
 
   'amount.error.missing': 'Enter the amount to pay',
   'amount.error.negative': 'The amount must not be negative',

@@ -48,6 +48,13 @@ export const es: Catalogue = {
   'card.error.name_long': 'El nombre en la tarjeta debe tener como máximo 120 caracteres',
   'card.attempts_left_one': 'Puedes intentarlo 1 vez más con este enlace.',
   'card.attempts_left_other': 'Puedes intentarlo {count} veces más con este enlace.',
+  'card.locked': 'Este enlace de pago quedó bloqueado tras demasiados intentos; pide uno nuevo al comercio.',
+  'card.decline.card_declined': 'Tu tarjeta fue rechazada. Prueba con otra tarjeta o contacta con tu banco.',
+  'card.decline.insufficient_funds': 'Tu tarjeta no tiene fondos suficientes. Prueba con otra tarjeta.',
+  'card.decline.expired_card': 'Tu tarjeta está vencida. Revisa la fecha de vencimiento o usa otra tarjeta.',
+  'card.decline.incorrect_cvc': 'El código de seguridad es incorrecto. Revisa el código en el reverso de tu tarjeta.',
+  'card.decline.processing_error': 'No pudimos procesar tu tarjeta en este momento. Inténtalo de nuevo en unos instantes.',
+  'card.decline.invalid_card': 'Los datos de la tarjeta no son válidos. Revisa el número y la fecha de vencimiento.',
 
   'amount.error.missing': 'Introduce el importe a pagar',
   'amount.error.negative': 'El importe no puede ser negativo',

@@ -51,6 +51,13 @@ export const fil: Catalogue = {
   'card.error.name_long': 'Hanggang 120 character lang ang pangalan sa card',
   'card.attempts_left_one': 'Makakasubok ka pa nang 1 beses gamit ang link na ito.',
   'card.attempts_left_other': 'Makakasubok ka pa nang {count} beses gamit ang link na ito.',
+  'card.locked': 'Naka-lock na ang payment link na ito dahil sa sobrang daming pagsubok; humingi ng bagong link sa merchant.',
+  'card.decline.card_declined': 'Tinanggihan ang iyong card. Subukan ang ibang card o tawagan ang iyong bangko.',
+  'card.decline.insufficient_funds': 'Kulang ang pondo ng iyong card. Subukan ang ibang card.',
+  'card.decline.expired_card': 'Expired na ang iyong card. Tingnan ang expiry date o gumamit ng ibang card.',
+  'card.decline.incorrect_cvc': 'Mali ang security code. Tingnan ang code sa likod ng iyong card.',
+  'card.decline.processing_error': 'Hindi namin ma-proseso ang iyong card ngayon. Pakisubukang muli mamaya.',
+  'card.decline.invalid_card': 'Hindi valid ang detalye ng card. Tingnan ang card number at expiry date.',
 
   'amount.error.missing': 'Ilagay ang halagang babayaran',
   'amount.error.negative': 'Hindi puwedeng negatibo ang halaga',

@@ -20,6 +20,15 @@ export function cardFormText(locale: Locale): CardFormText {
     genericError: tr('card.generic_error'),
     attemptsOne: tr('card.attempts_left_one'),
     attemptsOther: tr('card.attempts_left_other'),
+    locked: tr('card.locked'),
+    declines: {
+      card_declined: tr('card.decline.card_declined'),
+      insufficient_funds: tr('card.decline.insufficient_funds'),
+      expired_card: tr('card.decline.expired_card'),
+      incorrect_cvc: tr('card.decline.incorrect_cvc'),
+      processing_error: tr('card.decline.processing_error'),
+      invalid_card: tr('card.decline.invalid_card'),
+    },
     brands: brandLabels,
     errors: {
       number_missing: tr('card.error.number_missing'),

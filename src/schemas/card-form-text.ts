@@ -23,6 +23,10 @@ export interface CardFormText {
   /** After a decline: "You can try 1 more time…" / "…{count} more times…". */
   attemptsOne: string;
   attemptsOther: string;
+  /** After the last attempt: the link is locked. */
+  locked: string;
+  /** A decline by its `decline_code` (src/acquirer/acquirer.ts). */
+  declines: Record<string, string>;
   /** Brand names as written ("Visa", "American Express"), said when the number's brand is detected. */
   brands: Record<CardBrand, string>;
   errors: CardMessages;

@@ -139,7 +139,9 @@ test('card form › after a decline the customer reads how many attempts are lef
   await page.getByLabel('Security code (CVC)').fill('123');
   await page.getByLabel('Pangalan sa card').fill('Juan Dela Cruz');
   await page.getByRole('button', { name: /^Magbayad/ }).click();
-  await expect(page.getByRole('alert')).toContainText(/Makakasubok ka pa nang \d+ beses gamit ang link na ito\./);
+  await expect(page.getByRole('alert')).toHaveText(
+    /^Tinanggihan ang iyong card\. Subukan ang ibang card o tawagan ang iyong bangko\. Makakasubok ka pa nang \d+ beses gamit ang link na ito\.$/,
+  );
   await page.getByLabel('Card number').fill('4242424242424242');
   await page.getByLabel('Security code (CVC)').fill('123');
   await page.getByRole('button', { name: /^Magbayad/ }).click();

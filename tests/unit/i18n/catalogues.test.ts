@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { declineMessages } from '../../../src/acquirer/acquirer.ts';
 import { en } from '../../../src/i18n/en.ts';
 import { catalogues, intlLocale, type Locale, locales, t } from '../../../src/i18n/index.ts';
 import { cardFormText } from '../../../src/i18n/island.ts';
@@ -59,6 +60,7 @@ describe('i18n › catalogues', () => {
     expect(cardFormText('en').errors).toEqual(englishCardMessages);
     expect(cardFormText('en').amountErrors).toEqual(englishAmountMessages);
     expect(cardFormText('en').fieldErrors).toEqual(englishFieldMessages);
+    for (const [code, words] of Object.entries(cardFormText('en').declines)) expect(words).toBe(declineMessages[code as keyof typeof declineMessages]);
     for (const path of customerFieldPaths) expect(t('en', `field.required.${path}`)).toBe(customerFieldError(path, '', true));
     const text = JSON.stringify(cardFormText('fil'));
     expect(text).toContain('Pangalan sa card');
