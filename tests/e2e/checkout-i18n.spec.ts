@@ -167,3 +167,21 @@ test('dynamic-only link › opened in a browser, says what it is (Filipino)', as
   await expect(page.getByRole('heading', { name: 'Gamitin ang personal na payment link na ipinadala sa iyo' })).toBeVisible();
   await expectNoAxeViolations(page);
 });
+
+test('card registration › the hosted page in Spanish by Accept-Language, accepted cards shown, axe clean', async ({ browser, baseURL }) => {
+  const res = await fetch(`${baseURL}/api/v1/card-registrations`, {
+    method: 'POST',
+    headers: { authorization: 'e2e_token_acme_0123456789abcdefghijklmnop', 'content-type': 'application/json' },
+    body: JSON.stringify({ customer: { name: 'Ana Reyes', email: 'ana@example.com' } }),
+  });
+  const { data } = (await res.json()) as { data: { link: string } };
+  const { context, page } = await pageIn(browser, 'es-ES');
+  await page.goto(new URL(data.link).pathname);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'es');
+  await expect(page.getByRole('heading', { name: 'Guarda tu tarjeta' })).toBeVisible();
+  await expect(page.getByText('Se guardará para Ana Reyes.')).toBeVisible();
+  await expect(page.getByTestId('accepted-cards')).toContainText('Tarjetas aceptadas');
+  await expect(page.getByRole('button', { name: 'Guardar tarjeta' })).toBeEnabled();
+  await shoot(page, 'register-es');
+  await context.close();
+});
