@@ -680,7 +680,7 @@ export interface components {
             success_url: string | null;
             /** @description Where the form’s cancel link goes. */
             cancel_url: string | null;
-            /** @description The payment page’s language. */
+            /** @description The language of the link’s pages and customer e-mails when the customer’s browser asks for none of paylink’s. */
             locale: string | null;
             /** @description When it was created. */
             created_at: string;
@@ -5553,7 +5553,7 @@ export interface operations {
                     success_url?: string | null;
                     /** @description Where the form’s cancel link goes. */
                     cancel_url?: string | null;
-                    /** @description The payment page’s language. */
+                    /** @description The language (en, fil, es) of the link’s pages and customer e-mails when the customer’s browser asks for none of these; the page’s switcher overrides both. */
                     locale?: ("en" | "fil" | "es") | null;
                 };
             };
@@ -5976,7 +5976,7 @@ export interface operations {
                     success_url?: string | null;
                     /** @description Where the form’s cancel link goes. */
                     cancel_url?: string | null;
-                    /** @description The payment page’s language. */
+                    /** @description The language (en, fil, es) of the link’s pages and customer e-mails when the customer’s browser asks for none of these; the page’s switcher overrides both. */
                     locale?: ("en" | "fil" | "es") | null;
                 };
             };
