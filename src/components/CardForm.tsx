@@ -195,7 +195,8 @@ export default class CardForm extends Component<CardFormProps, State> {
       const { text } = this.props;
       if (Object.keys(inline).length === 0 && general.length === 0) general.push(json?.data?.status_description ?? text.genericError);
       // A decline is said in the page's language (the server words it in English), with the attempts left.
-      const said = text.declines[json?.data?.decline_code];
+      const code = json?.data?.decline_code;
+      const said = Object.hasOwn(text.declines, code) ? text.declines[code] : '';
       if (said) general.splice(0, general.length, said);
       const left = json?.data?.attempts_left;
       if (typeof left === 'number') {
