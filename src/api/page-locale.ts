@@ -1,12 +1,21 @@
 import type { AstroCookies } from 'astro';
 import type { Locale } from '../i18n/index.ts';
-import { LANG_COOKIE, LANG_COOKIE_MAX_AGE, resolveLocale } from '../i18n/negotiate.ts';
+import { LANG_COOKIE, LANG_COOKIE_MAX_AGE, preferredLocale, resolveLocale } from '../i18n/negotiate.ts';
 
 interface PageContext {
   url: URL;
   request: Request;
   cookies: AstroCookies;
   response: { headers: Headers };
+}
+
+/**
+ * The customer's language as a card submission shows it (the switcher's cookie, Accept-Language):
+ * recorded on the checkout session, so the e-mails about the payment speak it.
+ */
+export function requestLocale(request: Request): Locale | undefined {
+  const cookie = new RegExp(`(?:^|;\\s*)${LANG_COOKIE}=([^;]*)`).exec(request.headers.get('cookie') ?? '')?.[1];
+  return preferredLocale({ cookie, acceptLanguage: request.headers.get('accept-language') });
 }
 
 /**

@@ -69,6 +69,10 @@ export interface LocaleInputs {
   linkLocale?: string | null;
 }
 
+/** The customer's own preference (cookie, then Accept-Language), or undefined when they name none of ours. */
+export const preferredLocale = ({ cookie, acceptLanguage }: Pick<LocaleInputs, 'cookie' | 'acceptLanguage'>): Locale | undefined =>
+  isLocale(cookie) ? cookie : negotiateLocale(acceptLanguage);
+
 export function resolveLocale({ query, cookie, acceptLanguage, linkLocale }: LocaleInputs): Locale {
   if (isLocale(query)) return query;
   if (isLocale(cookie)) return cookie;

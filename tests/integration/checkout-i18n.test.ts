@@ -1,4 +1,8 @@
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkoutSessions, outboxEvents } from '../../src/db/schema.ts';
+import { renderEmail } from '../../src/domain/notifications/email/templates.ts';
+import { emailContext } from '../../src/domain/notifications/mail.ts';
 import { locales, t as tr } from '../../src/i18n/index.ts';
 import { call, createTestApp, defaultSeed, provision, startTestServer, TEST_TOKEN, type TestApp } from '../support/app.ts';
 import { CARD_EXPIRY } from '../support/cards.ts';
@@ -109,5 +113,39 @@ describe('customer pages › choosing the language', () => {
     expect(receipt.lang).toBe('fil');
     expect(receipt.h1).toBe('Natanggap ang bayad');
     expect(receipt.html).toContain('Visa na nagtatapos sa 4242');
+  });
+});
+
+describe('customer e-mails › in the customer’s language', () => {
+  async function payNotified(slug: string, headers: Record<string, string>) {
+    const created = await call(server.url, 'POST', `/pay/${slug}`, {
+      token: null,
+      body: { key: TEST_TOKEN, route: { notify_user: true }, customer: { contact: { email: 'juan@example.com' } } },
+    });
+    const path = new URL(created.json.link as string).pathname;
+    const paid = await call(server.url, 'POST', `${path}/pay`, { token: null, headers, body: { fields: customer, card } });
+    expect(paid.json.data.status_code, paid.text).toBe('OK.03.00');
+    const txn = paid.json.data.transaction_id as string;
+    const events = await t.app.db
+      .select()
+      .from(outboxEvents)
+      .where(and(eq(outboxEvents.type, 'payment.succeeded'), eq(outboxEvents.emailTo, 'juan@example.com')));
+    const mine = events.find((e) => e.data.transaction_id === txn)!;
+    const { merchant } = await emailContext(t.app.db, mine);
+    return { merchant, txn, mail: renderEmail({ type: mine.type, data: mine.data, createdAt: mine.createdAt, merchant }) };
+  }
+
+  it('the browser’s language when paying is kept on the session and the e-mail speaks it', async () => {
+    const { merchant, mail } = await payNotified('acme-books', { 'accept-language': 'es-MX,es;q=0.9' });
+    expect(merchant.locale).toBe('es');
+    expect(mail.subject).toMatch(/^Pago recibido: /);
+    const sessions = await t.app.db.select({ locale: checkoutSessions.locale }).from(checkoutSessions).where(eq(checkoutSessions.locale, 'es'));
+    expect(sessions.length).toBeGreaterThan(0);
+  });
+
+  it('the switcher’s cookie beats Accept-Language; with neither naming ours, the link’s setting decides', async () => {
+    expect((await payNotified('acme-books', { cookie: 'paylink_lang=fil', 'accept-language': 'es' })).merchant.locale).toBe('fil');
+    expect((await payNotified('i18n-fil', { 'accept-language': 'de' })).mail.subject).toMatch(/^Natanggap ang bayad: ₱1,234\.50/);
+    expect((await payNotified('acme-books', { 'accept-language': 'de' })).merchant.locale).toBeUndefined();
   });
 });

@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import type { OutboxEvent } from '../../db/schema.ts';
-import { assets, integrators, links, outboxEvents, payments } from '../../db/schema.ts';
+import { assets, checkoutSessions, integrators, links, outboxEvents, payments } from '../../db/schema.ts';
 import { isLocale } from '../../i18n/index.ts';
 import type { MerchantView } from './email/templates.ts';
 import { claimDue } from './outbox.ts';
@@ -40,13 +40,23 @@ export async function emailContext(
   let logoAssetId: string | null | undefined;
   if (transactionId) {
     const [row] = await db
-      .select({ logoAssetId: links.logoAssetId, brandColor: links.brandColor, locale: links.locale, brand: payments.cardBrand, last4: payments.cardLast4 })
+      .select({
+        logoAssetId: links.logoAssetId,
+        brandColor: links.brandColor,
+        linkLocale: links.locale,
+        customerLocale: checkoutSessions.locale,
+        brand: payments.cardBrand,
+        last4: payments.cardLast4,
+      })
       .from(payments)
       .leftJoin(links, eq(links.id, payments.linkId))
+      .leftJoin(checkoutSessions, eq(checkoutSessions.id, payments.checkoutSessionId))
       .where(and(eq(payments.id, transactionId), eq(payments.integratorId, event.integratorId)));
     logoAssetId = row?.logoAssetId;
     merchant.color = row?.brandColor;
-    if (isLocale(row?.locale)) merchant.locale = row.locale;
+    // As on the page: the customer's language when they named one of ours, else the link's.
+    const locale = row?.customerLocale ?? row?.linkLocale;
+    if (isLocale(locale)) merchant.locale = locale;
     if (row?.last4) card = { brand: row.brand, last4: row.last4 };
   }
   if (logoAssetId) {
