@@ -625,6 +625,8 @@ export interface components {
             };
             /** @description Where events go when nothing else names a callback URL. */
             default_callback_url: string | null;
+            /** @description Shown to customers on payment pages; the Reply-To of customer e-mails. */
+            support_email: string | null;
             /** @description How many payment links the integrator has. */
             links: number;
             /** Format: date-time */
@@ -678,7 +680,7 @@ export interface components {
             success_url: string | null;
             /** @description Where the form’s cancel link goes. */
             cancel_url: string | null;
-            /** @description The payment page’s language. */
+            /** @description The language of the link’s pages and customer e-mails when the customer’s browser asks for none of paylink’s. */
             locale: string | null;
             /** @description When it was created. */
             created_at: string;
@@ -4500,6 +4502,8 @@ export interface operations {
                 "application/json": {
                     /** @description Where events go when a payment, schedule or card registration names no callback_url (a public http(s) URL); null clears it. */
                     default_callback_url?: string | null;
+                    /** @description Where customers write with questions: shown on payment pages and the Reply-To of customer e-mails; null clears it (replies then go to the account e-mail). */
+                    support_email?: string | null;
                 };
             };
         };
@@ -5549,7 +5553,7 @@ export interface operations {
                     success_url?: string | null;
                     /** @description Where the form’s cancel link goes. */
                     cancel_url?: string | null;
-                    /** @description The payment page’s language. */
+                    /** @description The language (en, fil, es) of the link’s pages and customer e-mails when the customer’s browser asks for none of these; the page’s switcher overrides both. */
                     locale?: ("en" | "fil" | "es") | null;
                 };
             };
@@ -5972,7 +5976,7 @@ export interface operations {
                     success_url?: string | null;
                     /** @description Where the form’s cancel link goes. */
                     cancel_url?: string | null;
-                    /** @description The payment page’s language. */
+                    /** @description The language (en, fil, es) of the link’s pages and customer e-mails when the customer’s browser asks for none of these; the page’s switcher overrides both. */
                     locale?: ("en" | "fil" | "es") | null;
                 };
             };

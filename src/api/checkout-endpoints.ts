@@ -3,6 +3,7 @@ import { payCheckout } from '../domain/checkout/pay.ts';
 import type { LinkWithMerchant } from '../domain/links/service.ts';
 import { dynamicLinkBodySchema } from '../schemas/dynamic-link.ts';
 import { anyJsonObject, apiEndpoint } from './endpoint.ts';
+import { requestLocale } from './page-locale.ts';
 import { presentPayOutcome } from './presenters/checkout.ts';
 
 /**
@@ -37,7 +38,8 @@ export const payBySessionToken = apiEndpoint({
   browser: true,
   idempotent: false,
   body: anyJsonObject,
-  run: async ({ app, params, body, clientIp }) => presentPayOutcome(await payCheckout(app, { token: params.token ?? '', input: body, clientIp })),
+  run: async ({ app, params, body, clientIp, request }) =>
+    presentPayOutcome(await payCheckout(app, { token: params.token ?? '', input: body, clientIp, locale: requestLocale(request) })),
 });
 
 /** POST /pay/{slug}/pay: a static link's card submission. */
@@ -46,5 +48,6 @@ export const payStaticLink = apiEndpoint({
   browser: true,
   idempotent: false,
   body: anyJsonObject,
-  run: async ({ app, params, body, clientIp }) => presentPayOutcome(await payCheckout(app, { slug: params.slug ?? '', input: body, clientIp })),
+  run: async ({ app, params, body, clientIp, request }) =>
+    presentPayOutcome(await payCheckout(app, { slug: params.slug ?? '', input: body, clientIp, locale: requestLocale(request) })),
 });
