@@ -1,6 +1,7 @@
 import node from '@astrojs/node';
 import preact from '@astrojs/preact';
 import { defineConfig } from 'astro/config';
+import { cspDigestMemo } from './scripts/astro-csp-digests.mjs';
 
 // Built in middleware mode: src/server.ts owns the HTTP server (compression, headers, static
 // files, health, workers) and hands every other request to Astro.
@@ -23,5 +24,6 @@ export default defineConfig({
   },
   server: { host: '127.0.0.1', port: 4321 },
   devToolbar: { enabled: false },
+  vite: { plugins: [cspDigestMemo()] },
   markdown: { syntaxHighlight: false },
 });
