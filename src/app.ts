@@ -1,6 +1,8 @@
 import { RateLimiterDrizzle, RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Acquirer } from './acquirer/acquirer.ts';
+import { type AcquirerSettings, ConnectorRegistry } from './acquirer/registry.ts';
 import { SandboxAcquirer } from './acquirer/sandbox.ts';
+import { SandboxConnector } from './acquirer/sandbox-connector.ts';
 import { presentEvent } from './api/presenters/events.ts';
 import { type LimiterFactory, memoryLimiters, RateLimits } from './api/rate-limits.ts';
 import { type Config, publicOrigin } from './config.ts';
@@ -21,7 +23,10 @@ export interface PaylinkApp {
   /** Shorthand for database.db. */
   db: Database['db'];
   log: Logger;
+  /** The sandbox acquirer (server-side card entry and its vault); integrators on a real acquirer go through `connectors`. */
   acquirer: Acquirer;
+  /** The connector each integrator takes payments through (src/acquirer/registry.ts); the sandbox by default. */
+  connectors: ConnectorRegistry;
   /** Seals integrator secrets (JWT and webhook secrets) at rest. */
   secrets: Sealer;
   /** Words a domain event as the `data` integrators receive (the API layer's presenter, injected). */
@@ -48,7 +53,8 @@ export interface CreateAppOptions {
   now?: () => Date;
   /** Overrides for tests: an in-memory PGlite from a template, a fixed master key. */
   database?: Partial<OpenDatabaseOptions>;
-  acquirer?: Acquirer;
+  /** Where an integrator's acquirer settings come from; every integrator on the sandbox when absent. */
+  acquirerSettings?: (integratorId: string) => Promise<AcquirerSettings>;
   migrate?: boolean;
 }
 
@@ -70,6 +76,16 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     throw error;
   }
   const now = options.now ?? (() => new Date());
+  const sandbox = new SandboxAcquirer({
+    db: database.db,
+    vaultSealer: createSealer(master.key, 'sandbox-vault'),
+    fingerprint: createFingerprinter(master.key, 'card-fingerprint'),
+    now,
+  });
+  const connectors = new ConnectorRegistry({
+    sandbox: new SandboxConnector(sandbox, database.db, now),
+    settingsFor: options.acquirerSettings ?? (async () => ({ provider: 'sandbox' })),
+  });
   const limits = new RateLimits(config.limits, database.kind === 'postgres' ? sharedLimiters(database.db) : memoryLimiters);
   const app: PaylinkApp = {
     config,
@@ -83,14 +99,8 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     consoleMac: createMac(master.key, 'console'),
     rateLimits: limits,
     cardVelocity: limits,
-    acquirer:
-      options.acquirer ??
-      new SandboxAcquirer({
-        db: database.db,
-        vaultSealer: createSealer(master.key, 'sandbox-vault'),
-        fingerprint: createFingerprinter(master.key, 'card-fingerprint'),
-        now,
-      }),
+    acquirer: sandbox,
+    connectors,
     origin: () => publicOrigin(config, app.boundPort),
     masterKeyInfo: { source: master.source, path: master.path },
   };
