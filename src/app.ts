@@ -1,5 +1,6 @@
 import { RateLimiterDrizzle, RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Acquirer } from './acquirer/acquirer.ts';
+import { PaymongoConnector } from './acquirer/paymongo/connector.ts';
 import { type AcquirerSettings, ConnectorRegistry } from './acquirer/registry.ts';
 import { SandboxAcquirer } from './acquirer/sandbox.ts';
 import { SandboxConnector } from './acquirer/sandbox-connector.ts';
@@ -85,6 +86,7 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
   const connectors = new ConnectorRegistry({
     sandbox: new SandboxConnector(sandbox, database.db, now),
     settingsFor: options.acquirerSettings ?? (async () => ({ provider: 'sandbox' })),
+    factories: { paymongo: (settings) => new PaymongoConnector(settings, now) },
   });
   const limits = new RateLimits(config.limits, database.kind === 'postgres' ? sharedLimiters(database.db) : memoryLimiters);
   const app: PaylinkApp = {

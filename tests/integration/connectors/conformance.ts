@@ -221,12 +221,15 @@ export function describeConformance(name: string, setup: () => ConformanceSubjec
       expect(parsed).toMatchObject({ kind: 'payment', eventId: 'evt_paid', payment: { status: 'succeeded', providerPaymentId: payment.providerPaymentId } });
       const duplicate = subject.connector.parseWebhook({ ...paidEvent, now });
       expect(duplicate.eventId).toBe(parsed.eventId);
-      // A late "processing" after "succeeded": the recorded state stands.
-      const late = subject.connector.parseWebhook({
-        ...subject.signedPaymentEvent!({ status: 'processing', providerPaymentId: payment.providerPaymentId }, { eventId: 'evt_late' }),
-        now,
-      });
-      expect(late.kind).toBe('payment');
+      // A late decline (an earlier card on the same payment) after "succeeded": the recorded state stands.
+      const lateDecline = {
+        status: 'declined' as const,
+        providerPaymentId: payment.providerPaymentId,
+        code: 'card_declined' as const,
+        message: declineMessages.card_declined,
+      };
+      const late = subject.connector.parseWebhook({ ...subject.signedPaymentEvent!(lateDecline, { eventId: 'evt_late' }), now });
+      expect(late).toMatchObject({ kind: 'payment', payment: { status: 'declined' } });
       if (late.kind === 'payment') expect(nextPaymentState('succeeded', late.payment)).toBeUndefined();
       if (parsed.kind === 'payment') expect(nextPaymentState('processing', parsed.payment)).toMatchObject({ status: 'succeeded' });
       const forged = { rawBody: paidEvent.rawBody.replace(payment.providerPaymentId, `${payment.providerPaymentId}x`), headers: paidEvent.headers };
