@@ -11,6 +11,7 @@ import { createFingerprinter, createMac, createSealer, loadMasterKey, type Mac, 
 import { type Database, type OpenDatabaseOptions, openDatabase } from './db/client.ts';
 import { rateLimits } from './db/schema.ts';
 import type { CardVelocity } from './domain/checkout/velocity.ts';
+import { readAcquirerSettings } from './domain/integrators/acquirer.ts';
 import type { EventPresenter } from './domain/notifications/domain-events.ts';
 import { createLogger, type Logger } from './log.ts';
 
@@ -54,7 +55,7 @@ export interface CreateAppOptions {
   now?: () => Date;
   /** Overrides for tests: an in-memory PGlite from a template, a fixed master key. */
   database?: Partial<OpenDatabaseOptions>;
-  /** Where an integrator's acquirer settings come from; every integrator on the sandbox when absent. */
+  /** Where an integrator's acquirer settings come from; the integrator_acquirers table when absent. */
   acquirerSettings?: (integratorId: string) => Promise<AcquirerSettings>;
   migrate?: boolean;
 }
@@ -77,6 +78,7 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     throw error;
   }
   const now = options.now ?? (() => new Date());
+  const secrets = createSealer(master.key, 'integrator-secrets');
   const sandbox = new SandboxAcquirer({
     db: database.db,
     vaultSealer: createSealer(master.key, 'sandbox-vault'),
@@ -85,7 +87,7 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
   });
   const connectors = new ConnectorRegistry({
     sandbox: new SandboxConnector(sandbox, database.db, now),
-    settingsFor: options.acquirerSettings ?? (async () => ({ provider: 'sandbox' })),
+    settingsFor: options.acquirerSettings ?? ((integratorId) => readAcquirerSettings(database.db, secrets, integratorId)),
     factories: { paymongo: (settings) => new PaymongoConnector(settings, now) },
   });
   const limits = new RateLimits(config.limits, database.kind === 'postgres' ? sharedLimiters(database.db) : memoryLimiters);
@@ -95,7 +97,7 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     db: database.db,
     log,
     now,
-    secrets: createSealer(master.key, 'integrator-secrets'),
+    secrets,
     presentEvent,
     staticSessionMac: createMac(master.key, 'static-session-ticket'),
     consoleMac: createMac(master.key, 'console'),

@@ -1,0 +1,114 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { eq } from 'drizzle-orm';
+import type { AcquirerProvider, AcquirerSettings } from '../../acquirer/registry.ts';
+import type { PaylinkApp } from '../../app.ts';
+import type { Sealer } from '../../crypto.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
+import { type IntegratorAcquirer, integratorAcquirers } from '../../db/schema.ts';
+import { type AcquirerInput, defaultApiBaseUrls } from '../../schemas/acquirer.ts';
+import { type Actor, recordAudit } from '../accounts/audit.ts';
+import { invalidFields } from '../errors.ts';
+
+/**
+ * Which acquirer an integrator takes payments through, and its keys (docs/acquirers.md). The
+ * secret key and the provider's webhook secret are sealed at rest like the integrator's other
+ * secrets; the public key is stored as is (the customer's browser receives it). The API base URL
+ * is the provider's own unless the operator's seed names another (tests: the in-repo fakes).
+ */
+
+/** The settings the registry builds a connector from; the sandbox when the integrator has none. */
+export async function readAcquirerSettings(db: Db, secrets: Sealer, integratorId: string): Promise<AcquirerSettings> {
+  const [row] = await db.select().from(integratorAcquirers).where(eq(integratorAcquirers.integratorId, integratorId));
+  return settingsOf(row, secrets);
+}
+
+export function settingsOf(row: IntegratorAcquirer | undefined, secrets: Sealer): AcquirerSettings {
+  if (!row || row.provider === 'sandbox' || !row.secretKeyEnc || !row.webhookSecretEnc || !row.publicKey) return { provider: 'sandbox' };
+  return {
+    provider: row.provider,
+    secretKey: secrets.open(row.secretKeyEnc),
+    publicKey: row.publicKey,
+    webhookSecret: secrets.open(row.webhookSecretEnc),
+    apiBaseUrl: row.apiBaseUrl ?? defaultApiBaseUrls[row.provider],
+  };
+}
+
+/** The integrator named by a provider webhook address, with its settings. */
+export async function acquirerByWebhookId(app: PaylinkApp, provider: string, webhookId: string) {
+  const [row] = await app.db.select().from(integratorAcquirers).where(eq(integratorAcquirers.webhookId, webhookId));
+  if (!row || row.provider !== provider) return undefined;
+  return { integratorId: row.integratorId, settings: settingsOf(row, app.secrets) };
+}
+
+/** What the console shows: secrets never, only whether they are set and the key's last characters. */
+export interface AcquirerView {
+  provider: AcquirerProvider;
+  publicKey: string | null;
+  secretKeyHint: string | null;
+  webhookSecretSet: boolean;
+  apiBaseUrl: string | null;
+  /** The address to register at the provider for webhooks (null for the sandbox). */
+  webhookPath: string | null;
+}
+
+export async function acquirerView(app: PaylinkApp, integratorId: string): Promise<AcquirerView> {
+  const [row] = await app.db.select().from(integratorAcquirers).where(eq(integratorAcquirers.integratorId, integratorId));
+  if (!row || row.provider === 'sandbox')
+    return { provider: 'sandbox', publicKey: null, secretKeyHint: null, webhookSecretSet: false, apiBaseUrl: null, webhookPath: null };
+  const secret = row.secretKeyEnc ? app.secrets.open(row.secretKeyEnc) : null;
+  return {
+    provider: row.provider,
+    publicKey: row.publicKey,
+    secretKeyHint: secret ? `…${secret.slice(-4)}` : null,
+    webhookSecretSet: row.webhookSecretEnc !== null,
+    apiBaseUrl: row.apiBaseUrl ?? defaultApiBaseUrls[row.provider],
+    webhookPath: `/webhooks/${row.provider}/${row.webhookId}`,
+  };
+}
+
+const seedHash = (input: AcquirerInput) => createHash('sha256').update(JSON.stringify(input)).digest('hex');
+
+/**
+ * Sets an integrator's acquirer (seed or console). A console change is audited in the same
+ * transaction; a re-applied seed whose block did not change leaves a console change in place.
+ * `apiBaseUrl` comes only from the operator's seed: the console cannot point keys elsewhere.
+ */
+export async function setAcquirer(
+  app: Pick<PaylinkApp, 'secrets' | 'now' | 'config'>,
+  tx: DbOrTx,
+  integratorId: string,
+  input: AcquirerInput,
+  opts: { actor?: Actor; fromSeed?: boolean } = {},
+): Promise<void> {
+  const [existing] = await tx.select().from(integratorAcquirers).where(eq(integratorAcquirers.integratorId, integratorId)).for('update');
+  const hash = opts.fromSeed ? seedHash(input) : undefined;
+  if (opts.fromSeed && existing?.seedSha256 === hash) return;
+  if (input.provider !== 'sandbox' && input.api_base_url) {
+    const url = new URL(input.api_base_url);
+    if (url.protocol !== 'https:' && !app.config.allowPrivateCallbacks) throw invalidFields({ 'acquirer.api_base_url': ['must be an https:// address'] });
+  }
+  const values =
+    input.provider === 'sandbox'
+      ? { provider: 'sandbox' as const, publicKey: null, secretKeyEnc: null, webhookSecretEnc: null, apiBaseUrl: null }
+      : {
+          provider: input.provider,
+          publicKey: input.public_key,
+          secretKeyEnc: app.secrets.seal(input.secret_key),
+          webhookSecretEnc: app.secrets.seal(input.webhook_secret),
+          // The console keeps the operator's address; only the seed sets it.
+          apiBaseUrl: opts.fromSeed ? (input.api_base_url ?? null) : (existing?.apiBaseUrl ?? null),
+        };
+  const now = app.now();
+  if (existing) {
+    await tx
+      .update(integratorAcquirers)
+      .set({ ...values, updatedAt: now, ...(hash ? { seedSha256: hash } : {}) })
+      .where(eq(integratorAcquirers.integratorId, integratorId));
+  } else {
+    await tx
+      .insert(integratorAcquirers)
+      .values({ integratorId, ...values, webhookId: `wh_${randomBytes(16).toString('hex')}`, seedSha256: hash ?? null, updatedAt: now });
+  }
+  if (opts.actor)
+    await recordAudit(tx, opts.actor, 'acquirer.changed', input.provider === 'sandbox' ? 'sandbox' : `${input.provider} (${input.public_key})`, now);
+}
