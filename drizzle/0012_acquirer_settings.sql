@@ -21,6 +21,7 @@ CREATE TABLE "provider_webhook_events" (
 );
 --> statement-breakpoint
 ALTER TABLE "checkout_sessions" ADD COLUMN "provider_payment_id" text;--> statement-breakpoint
+ALTER TABLE "checkout_sessions" ADD COLUMN "provider_attempt" jsonb;--> statement-breakpoint
 ALTER TABLE "integrator_acquirers" ADD CONSTRAINT "integrator_acquirers_integrator_id_integrators_id_fk" FOREIGN KEY ("integrator_id") REFERENCES "public"."integrators"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "provider_webhook_events" ADD CONSTRAINT "provider_webhook_events_integrator_id_integrators_id_fk" FOREIGN KEY ("integrator_id") REFERENCES "public"."integrators"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "checkout_sessions_provider_payment_idx" ON "checkout_sessions" USING btree ("provider_payment_id");

@@ -153,6 +153,13 @@ export class WebhookVerificationError extends Error {
   }
 }
 
+/**
+ * By name, not instanceof: the server entry and the routes' bundle each carry their own copy of
+ * this module, and the connector that throws was built by the other one.
+ */
+export const isWebhookVerificationError = (error: unknown): error is WebhookVerificationError =>
+  error instanceof Error && error.name === 'WebhookVerificationError';
+
 /** Connector calls that did not get an answer (network, timeout, 5xx): retry with the same key. */
 export class ConnectorUnavailableError extends Error {
   constructor(

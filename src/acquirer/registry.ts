@@ -25,6 +25,9 @@ export interface ConnectorRegistryOptions {
   /** The integrator's acquirer settings; the sandbox when it has none. */
   settingsFor: (integratorId: string) => Promise<AcquirerSettings>;
   factories?: Partial<Record<ProviderSettings['provider'], ConnectorFactory>>;
+  /** How long an integrator's settings are kept before they are read again (default 5 s). */
+  settingsTtlMs?: number;
+  now?: () => number;
 }
 
 export class UnknownAcquirerError extends Error {
@@ -41,6 +44,8 @@ export class UnknownAcquirerError extends Error {
 export class ConnectorRegistry {
   private readonly factories: Partial<Record<ProviderSettings['provider'], ConnectorFactory>>;
   private readonly built = new Map<string, { version: string; connector: Connector }>();
+  /** Settings read recently: a refund or payment costs no extra database round trip. */
+  private readonly recent = new Map<string, { settings: AcquirerSettings; at: number }>();
 
   constructor(private readonly opts: ConnectorRegistryOptions) {
     this.factories = { ...opts.factories };
@@ -56,8 +61,23 @@ export class ConnectorRegistry {
     this.built.clear();
   }
 
+  /**
+   * The integrator's connector. Settings are re-read after `settingsTtlMs` (a change made by
+   * another process takes effect within it); `forget` drops them at once in this process.
+   */
   async forIntegrator(integratorId: string): Promise<Connector> {
-    return this.forSettings(integratorId, await this.opts.settingsFor(integratorId));
+    const now = (this.opts.now ?? Date.now)();
+    const known = this.recent.get(integratorId);
+    if (known && now - known.at < (this.opts.settingsTtlMs ?? 5000)) return this.forSettings(integratorId, known.settings);
+    const settings = await this.opts.settingsFor(integratorId);
+    if (this.recent.size > 10_000) this.recent.clear();
+    this.recent.set(integratorId, { settings, at: now });
+    return this.forSettings(integratorId, settings);
+  }
+
+  /** After a change of the integrator's settings: the next call reads them again. */
+  forget(integratorId: string): void {
+    this.recent.delete(integratorId);
   }
 
   /** The connector for settings already read (e.g. in the same transaction as the integrator). */

@@ -176,6 +176,8 @@ export const checkoutSessions = pgTable(
     processingAt: ts('processing_at'),
     /** The provider's payment (PayMongo payment intent) of the attempt in flight, for sync and webhooks. */
     providerPaymentId: text('provider_payment_id'),
+    /** What that attempt was for (attempt number, amount, the customer's values), to record it when the provider answers later. */
+    providerAttempt: jsonb('provider_attempt').$type<{ attempt: number; amountMinor: string; customerValues: Record<string, string> }>(),
     paymentId: text('payment_id'),
     expiresAt: ts('expires_at').notNull(),
     paidAt: ts('paid_at'),
