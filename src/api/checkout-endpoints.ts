@@ -97,7 +97,8 @@ export const providerReturn = apiEndpoint({
     const session = await findSessionByToken(app.db, token);
     if (session) {
       try {
-        await syncProviderSession(app, session);
+        // Right after 3-D Secure the provider may still say "processing": ask again for a few seconds.
+        for (let i = 0; i < 6 && (await syncProviderSession(app, session))?.status === 'processing'; i++) await new Promise((r) => setTimeout(r, 500));
       } catch (error) {
         // The webhook or the reconciliation pass records it; the page says it is processing.
         app.log.warn('provider return: sync failed', { sessionId: session.id, error });

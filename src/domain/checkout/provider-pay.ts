@@ -225,3 +225,11 @@ export async function receiveProviderWebhook(
     .onConflictDoNothing();
   return event.kind === 'ignored' ? 'ignored' : 'applied';
 }
+
+/** For a payment page: the provider's card form when the merchant's acquirer takes the card in the browser. */
+export async function providerCardForm(app: PaylinkApp, integratorId: string, startUrl: string): Promise<{ startUrl: string; apiOrigin: string } | undefined> {
+  const connector = await app.connectors.forIntegrator(integratorId);
+  if (connector.capabilities.cardCollection !== 'paymongo_client' || !('apiBaseUrl' in connector)) return undefined;
+  const base = String((connector as unknown as { apiBaseUrl: string }).apiBaseUrl);
+  return { startUrl, apiOrigin: new URL(base).origin };
+}

@@ -5,7 +5,8 @@ import type { PaylinkApp } from '../../app.ts';
 import type { Sealer } from '../../crypto.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { type IntegratorAcquirer, integratorAcquirers } from '../../db/schema.ts';
-import { type AcquirerInput, defaultApiBaseUrls } from '../../schemas/acquirer.ts';
+import { type AcquirerInput, acquirerInputSchema, defaultApiBaseUrls } from '../../schemas/acquirer.ts';
+import { parseWith } from '../../schemas/parse.ts';
 import { type Actor, recordAudit } from '../accounts/audit.ts';
 import { invalidFields } from '../errors.ts';
 
@@ -111,4 +112,21 @@ export async function setAcquirer(
   }
   if (opts.actor)
     await recordAudit(tx, opts.actor, 'acquirer.changed', input.provider === 'sandbox' ? 'sandbox' : `${input.provider} (${input.public_key})`, now);
+}
+
+/**
+ * The console's Developers page (owners): parses the form, saves the acquirer and its audit entry
+ * in one transaction, and makes this process read the new settings at once.
+ */
+export async function changeAcquirer(app: PaylinkApp, integratorId: string, fields: Record<string, string>, actor: Actor): Promise<AcquirerInput> {
+  const provider = fields.provider ?? '';
+  const input =
+    provider === 'sandbox'
+      ? { provider }
+      : { provider, public_key: fields.public_key ?? '', secret_key: fields.secret_key ?? '', webhook_secret: fields.webhook_secret ?? '' };
+  const parsed = parseWith(acquirerInputSchema, input);
+  if (!parsed.ok) throw invalidFields(parsed.messages);
+  await app.db.transaction((tx) => setAcquirer(app, tx, integratorId, parsed.value, { actor }));
+  app.connectors.forget(integratorId);
+  return parsed.value;
 }

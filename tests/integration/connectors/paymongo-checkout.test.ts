@@ -27,7 +27,13 @@ beforeAll(async () => {
   fake = await startFakePaymongo();
   t = await createTestApp({ now: clock });
   const seed = defaultSeed();
-  seed.integrators[0]!.acquirer = { provider: 'paymongo', public_key: fake.publicKey, secret_key: fake.secretKey, webhook_secret: fake.webhookSecret, api_base_url: fake.url };
+  seed.integrators[0]!.acquirer = {
+    provider: 'paymongo',
+    public_key: fake.publicKey,
+    secret_key: fake.secretKey,
+    webhook_secret: fake.webhookSecret,
+    api_base_url: fake.url,
+  };
   await provision(t, seed);
   server = await startTestServer(t.app);
   const [row] = await t.app.db.select().from(integratorAcquirers);
@@ -68,7 +74,7 @@ const returnTo = async (started: { return_url: string }) => {
 };
 
 const sessionOf = async (id: string) => (await t.app.db.select().from(checkoutSessions).where(eq(checkoutSessions.providerPaymentId, id)))[0]!;
-const paymentOf = async (sessionId: string) => (await t.app.db.select().from(payments).where(eq(payments.checkoutSessionId, sessionId)));
+const paymentOf = async (sessionId: string) => await t.app.db.select().from(payments).where(eq(payments.checkoutSessionId, sessionId));
 
 describe('paymongo checkout', () => {
   it('the page gives the browser what PayMongo needs; the card never reaches paylink; the return page records the payment', async () => {
@@ -90,7 +96,7 @@ describe('paymongo checkout', () => {
     expect(await paymentOf(session.id)).toHaveLength(1);
   });
 
-  it('a card number posted to a PayMongo merchant\'s page is refused, not sent anywhere', async () => {
+  it("a card number posted to a PayMongo merchant's page is refused, not sent anywhere", async () => {
     const token = await dynamicLink();
     const res = await call(server.url, 'POST', `/checkout/${token}/pay`, {
       token: null,
@@ -147,7 +153,11 @@ describe('paymongo checkout', () => {
       });
       expect(forged.status).toBe(401);
       expect(forged.json.data.status_code).toBe('ER.01.20');
-      const unknown = await call(server.url, 'POST', '/webhooks/paymongo/wh_nobody', { token: null, raw: event.rawBody, headers: Object.fromEntries(event.headers) });
+      const unknown = await call(server.url, 'POST', '/webhooks/paymongo/wh_nobody', {
+        token: null,
+        raw: event.rawBody,
+        headers: Object.fromEntries(event.headers),
+      });
       expect(unknown.status).toBe(404);
       expect(await t.app.db.select().from(providerWebhookEvents).where(eq(providerWebhookEvents.eventId, 'evt_forged'))).toHaveLength(0);
     } finally {
@@ -160,7 +170,11 @@ describe('paymongo checkout', () => {
     const started = await start(token);
     await browser(started, CARDS.good);
     await returnTo(started);
-    const late = fake.event('payment.failed', { id: 'pay_old', type: 'payment', attributes: { status: 'failed', payment_intent_id: started.provider_payment_id, failed_code: 'generic_decline' } });
+    const late = fake.event('payment.failed', {
+      id: 'pay_old',
+      type: 'payment',
+      attributes: { status: 'failed', payment_intent_id: started.provider_payment_id, failed_code: 'generic_decline' },
+    });
     const res = await call(server.url, 'POST', webhookPath, { token: null, raw: late.rawBody, headers: Object.fromEntries(late.headers) });
     expect(res.json.data.outcome).toBe('applied');
     const session = await sessionOf(started.provider_payment_id);
@@ -189,7 +203,9 @@ describe('paymongo refunds', () => {
     return (await paymentOf((await sessionOf(started.provider_payment_id)).id))[0]!;
   }
   const refund = (transactionId: string, amount?: string) =>
-    call(server.url, 'POST', '/api/v1/refund', { body: { transaction_id: transactionId, notify_user: false, reason: 'Customer request', ...(amount ? { amount } : {}) } });
+    call(server.url, 'POST', '/api/v1/refund', {
+      body: { transaction_id: transactionId, notify_user: false, reason: 'Customer request', ...(amount ? { amount } : {}) },
+    });
 
   it('a refund accepted by PayMongo answers pending (OK.04.01 / OK.02.01), holds the amount, and settles by webhook', async () => {
     fake.webhookUrl = `${server.url}${webhookPath}`;
@@ -200,10 +216,9 @@ describe('paymongo refunds', () => {
       const full = await refund(payment.id);
       expect(full.json.data).toMatchObject({ status_code: 'OK.02.01', refund_status: 'pending', refundable_amount: '0.00' });
       await fake.settle(); // PayMongo settles; its payment.refund.updated events reach the webhook
-      await expect.poll(async () => (await t.app.db.select().from(refunds).where(eq(refunds.paymentId, payment.id))).map((r) => r.status).sort()).toEqual([
-        'succeeded',
-        'succeeded',
-      ]);
+      await expect
+        .poll(async () => (await t.app.db.select().from(refunds).where(eq(refunds.paymentId, payment.id))).map((r) => r.status).sort())
+        .toEqual(['succeeded', 'succeeded']);
       const [after] = await t.app.db.select().from(payments).where(eq(payments.id, payment.id));
       expect(after).toMatchObject({ refundedMinor: 25_000n, refundReservedMinor: 0n });
     } finally {
@@ -224,9 +239,12 @@ describe('paymongo refunds', () => {
     expect(after).toMatchObject({ refundedMinor: 0n, refundReservedMinor: 0n });
   });
 
-  it('a refund past PayMongo\'s 60-day window is refused before anything is reserved (ER.20.27)', async () => {
+  it("a refund past PayMongo's 60-day window is refused before anything is reserved (ER.20.27)", async () => {
     const payment = await paidPayment();
-    await t.app.db.update(payments).set({ paidAt: new Date(clock().getTime() - 61 * 86_400_000) }).where(eq(payments.id, payment.id));
+    await t.app.db
+      .update(payments)
+      .set({ paidAt: new Date(clock().getTime() - 61 * 86_400_000) })
+      .where(eq(payments.id, payment.id));
     const res = await refund(payment.id);
     expect(res.json.data.status_code).toBe('ER.20.27');
     expect(await t.app.db.select().from(refunds).where(eq(refunds.paymentId, payment.id))).toHaveLength(0);

@@ -109,10 +109,10 @@ export interface FakePaymongo {
 const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-export async function startFakePaymongo(): Promise<FakePaymongo> {
-  const secretKey = `sk_test_${randomBytes(12).toString('hex')}`;
-  const publicKey = `pk_test_${randomBytes(12).toString('hex')}`;
-  const webhookSecret = `whsk_${randomBytes(12).toString('hex')}`;
+export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: string; webhookSecret?: string } = {}): Promise<FakePaymongo> {
+  const secretKey = keys.secretKey ?? `sk_test_${randomBytes(12).toString('hex')}`;
+  const publicKey = keys.publicKey ?? `pk_test_${randomBytes(12).toString('hex')}`;
+  const webhookSecret = keys.webhookSecret ?? `whsk_${randomBytes(12).toString('hex')}`;
   const intents = new Map<string, Intent>();
   const methods = new Map<string, Card>();
   const payments = new Map<string, Payment>();
