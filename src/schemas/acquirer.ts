@@ -39,7 +39,7 @@ export const acquirerInputSchema = z
     error: 'provider must be sandbox, paymongo or stripe',
   })
   .refine((a) => a.provider === 'sandbox' || mode(a.public_key) === mode(a.secret_key), {
-    message: 'the public and secret keys must both be test keys or both live keys',
+    message: 'must be of the same mode as the public key (both test keys or both live keys)',
     path: ['secret_key'],
   });
 
