@@ -95,7 +95,7 @@ export interface paths {
         put?: never;
         /**
          * Refund a payment, in full or in part
-         * @description Without `amount`: a FULL refund of everything still refundable (OK.02.00). With `amount`: a PARTIAL refund (OK.04.00). Business refusals arrive with HTTP 200 and an ER.20.xx code: decide from `data.status_code` as well as the HTTP status.
+         * @description Without `amount`: a FULL refund of everything still refundable (OK.02.00). With `amount`: a PARTIAL refund (OK.04.00). With an acquirer that settles refunds later (PayMongo, Stripe), OK.02.01 / OK.04.01 with `refund_status: pending`: the amount stays reserved until the refund.succeeded or refund.failed event; ER.20.27 when that acquirer cannot make the refund at all (its own refund window, whole payments only). Business refusals arrive with HTTP 200 and an ER.20.xx code: decide from `data.status_code` as well as the HTTP status.
          */
         post: operations["refundPayment"];
         delete?: never;
@@ -1332,7 +1332,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.03.22` Checkout session already paid; `ER.03.24` Payment already in progress */
+            /** @description `ER.03.22` Checkout session already paid; `ER.03.24` Payment already in progress; `ER.03.26` Card form not available */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1348,7 +1348,7 @@ export interface operations {
                         path: string;
                         data: {
                             /** @enum {string} */
-                            status_code: "ER.03.22" | "ER.03.24";
+                            status_code: "ER.03.22" | "ER.03.24" | "ER.03.26";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -1648,7 +1648,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.03.22` Checkout session already paid; `ER.03.24` Payment already in progress */
+            /** @description `ER.03.22` Checkout session already paid; `ER.03.24` Payment already in progress; `ER.03.26` Card form not available */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1664,7 +1664,7 @@ export interface operations {
                         path: string;
                         data: {
                             /** @enum {string} */
-                            status_code: "ER.03.22" | "ER.03.24";
+                            status_code: "ER.03.22" | "ER.03.24" | "ER.03.26";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -2137,7 +2137,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description `OK.02.00` Full refund successful; `OK.04.00` Partial refund successful; `ER.20.20` Unable to process client request because the transaction is already refunded; `ER.20.21` Refund amount exceeds the refundable amount; `ER.20.22` Transaction cannot be refunded; `ER.20.23` Refund type not available for this card brand; `ER.20.24` Refund limit reached; `ER.20.25` Refund window closed; `ER.20.26` Refund declined by the acquirer */
+            /** @description `OK.02.00` Full refund successful; `OK.02.01` Full refund accepted, pending at the acquirer; `OK.04.00` Partial refund successful; `OK.04.01` Partial refund accepted, pending at the acquirer; `ER.20.20` Unable to process client request because the transaction is already refunded; `ER.20.21` Refund amount exceeds the refundable amount; `ER.20.22` Transaction cannot be refunded; `ER.20.23` Refund type not available for this card brand; `ER.20.24` Refund limit reached; `ER.20.25` Refund window closed; `ER.20.26` Refund declined by the acquirer; `ER.20.27` Refund not possible with the integrator's acquirer */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2166,11 +2166,11 @@ export interface operations {
                             refundable_amount: string;
                             currency: string;
                             /** @enum {string} */
-                            status_code: "OK.02.00" | "OK.04.00";
+                            status_code: "OK.02.00" | "OK.02.01" | "OK.04.00" | "OK.04.01";
                             status_description: string;
                         } | ({
                             /** @enum {string} */
-                            status_code: "ER.20.20" | "ER.20.21" | "ER.20.22" | "ER.20.23" | "ER.20.24" | "ER.20.25";
+                            status_code: "ER.20.20" | "ER.20.21" | "ER.20.22" | "ER.20.23" | "ER.20.24" | "ER.20.25" | "ER.20.27";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -2856,7 +2856,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.02.41` Idempotent request still in progress */
+            /** @description `ER.02.41` Idempotent request still in progress; `ER.11.31` Card registration not available with the integrator's acquirer */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2871,8 +2871,8 @@ export interface operations {
                         /** @description The path that was called. */
                         path: string;
                         data: {
-                            /** @constant */
-                            status_code: "ER.02.41";
+                            /** @enum {string} */
+                            status_code: "ER.02.41" | "ER.11.31";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -3520,7 +3520,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.02.41` Idempotent request still in progress; `ER.12.31` Schedule for this signed payload was cancelled */
+            /** @description `ER.02.41` Idempotent request still in progress; `ER.12.31` Schedule for this signed payload was cancelled; `ER.12.35` Scheduled charges not available with the integrator's acquirer */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3536,7 +3536,7 @@ export interface operations {
                         path: string;
                         data: {
                             /** @enum {string} */
-                            status_code: "ER.02.41" | "ER.12.31";
+                            status_code: "ER.02.41" | "ER.12.31" | "ER.12.35";
                             status_description: string;
                         } & {
                             [key: string]: unknown;

@@ -15,7 +15,12 @@ async function signedIn(user: { email: string; password: string }) {
   return c;
 }
 const acmeId = async () => (await served.t.app.db.select().from(integrators).where(eq(integrators.email, 'billing@acme.example')))[0]!.id;
-const paymongo = { provider: 'paymongo', public_key: 'pk_test_consolekey1234', secret_key: 'sk_test_consolesecret987654', webhook_secret: 'whsk_consolewebhook4321' };
+const paymongo = {
+  provider: 'paymongo',
+  public_key: 'pk_test_consolekey1234',
+  secret_key: 'sk_test_consolesecret987654',
+  webhook_secret: 'whsk_consolewebhook4321',
+};
 
 describe('console › developers › acquirer', () => {
   it('an owner switches to PayMongo: the page shows the public key, the masked secret and the webhook address, never the secrets', async () => {
@@ -30,7 +35,10 @@ describe('console › developers › acquirer', () => {
     expect(res.html).toMatch(/data-testid="acquirer-webhook">http:\/\/127\.0\.0\.1:\d+\/webhooks\/paymongo\/wh_[a-f0-9]{32}</);
     expect(res.html).not.toContain(paymongo.secret_key);
     expect(res.html).not.toContain(paymongo.webhook_secret);
-    const [row] = await served.t.app.db.select().from(integratorAcquirers).where(eq(integratorAcquirers.integratorId, await acmeId()));
+    const [row] = await served.t.app.db
+      .select()
+      .from(integratorAcquirers)
+      .where(eq(integratorAcquirers.integratorId, await acmeId()));
     expect(JSON.stringify(row)).not.toContain(paymongo.secret_key);
     expect((await served.t.app.connectors.forIntegrator(await acmeId())).name).toBe('paymongo');
     const audit = await served.t.app.db.select().from(auditLog).where(eq(auditLog.action, 'acquirer.changed'));

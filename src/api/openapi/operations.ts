@@ -148,6 +148,7 @@ export const operations: Operation[] = [
       'ER.03.23': {},
       'ER.03.24': {},
       'ER.03.25': {},
+      'ER.03.26': {},
     },
     requestExamples: {
       card: {
@@ -179,6 +180,7 @@ export const operations: Operation[] = [
       'ER.03.23': {},
       'ER.03.24': {},
       'ER.03.25': {},
+      'ER.03.26': {},
     },
   },
   {
@@ -203,12 +205,14 @@ export const operations: Operation[] = [
     tag: 'Refunds',
     summary: 'Refund a payment, in full or in part',
     description:
-      'Without `amount`: a FULL refund of everything still refundable (OK.02.00). With `amount`: a PARTIAL refund (OK.04.00). Business refusals arrive with HTTP 200 and an ER.20.xx code: decide from `data.status_code` as well as the HTTP status.',
+      'Without `amount`: a FULL refund of everything still refundable (OK.02.00). With `amount`: a PARTIAL refund (OK.04.00). With an acquirer that settles refunds later (PayMongo, Stripe), OK.02.01 / OK.04.01 with `refund_status: pending`: the amount stays reserved until the refund.succeeded or refund.failed event; ER.20.27 when that acquirer cannot make the refund at all (its own refund window, whole payments only). Business refusals arrive with HTTP 200 and an ER.20.xx code: decide from `data.status_code` as well as the HTTP status.',
     auth: 'token',
     body: refundRequestSchema,
     codes: {
       'OK.02.00': { data: refundReplySchema },
       'OK.04.00': { data: refundReplySchema },
+      'OK.02.01': { data: refundReplySchema },
+      'OK.04.01': { data: refundReplySchema },
       'ER.20.20': {},
       'ER.20.21': {},
       'ER.20.22': {},
@@ -216,6 +220,7 @@ export const operations: Operation[] = [
       'ER.20.24': {},
       'ER.20.25': {},
       'ER.20.26': { data: refundDeclinedSchema },
+      'ER.20.27': {},
       'ER.02.30': notFound,
     },
     requestExamples: {
@@ -263,7 +268,7 @@ export const operations: Operation[] = [
     description: 'Returns the registration `reference` (a UUID, what a schedule names) and `link`, the hosted page where the customer enters the card.',
     auth: 'token',
     body: cardRegistrationCreateSchema,
-    codes: { 'OK.11.00': { data: cardRegistrationCreatedSchema }, 'ER.02.30': {} },
+    codes: { 'OK.11.00': { data: cardRegistrationCreatedSchema }, 'ER.02.30': {}, 'ER.11.31': {} },
     requestExamples: {
       customer: {
         summary: 'Whose card it is, and where to send them afterwards',
@@ -308,7 +313,7 @@ export const operations: Operation[] = [
       'The body carries `payload`, a JWT (HS256, signed with your JWT secret) whose `data` claim holds the card reference, the six recurrence fields, the payment, the route and the UTC offset (docs/schedules.md). The same payload again answers with the first reference.',
     auth: 'token',
     body: scheduleRequestSchema,
-    codes: { 'OK.12.00': { data: scheduleCreatedSchema }, 'ER.01.10': {}, 'ER.02.30': notFound, 'ER.12.30': {}, 'ER.12.31': {} },
+    codes: { 'OK.12.00': { data: scheduleCreatedSchema }, 'ER.01.10': {}, 'ER.02.30': notFound, 'ER.12.30': {}, 'ER.12.31': {}, 'ER.12.35': {} },
     requestExamples: { payload: { summary: 'A signed payload', value: { payload: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJkYXRhIjp7fX0.c2lnbmF0dXJl' } } },
     successExample: { code: 'OK.12.00', data: { reference: scheduleRef } },
   },

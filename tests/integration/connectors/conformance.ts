@@ -38,6 +38,8 @@ export interface ConformanceSubject {
   signedPaymentEvent?(state: PaymentState & { providerPaymentId: string }, opts: { eventId: string }): { rawBody: string; headers: Headers };
   /** Makes the provider report a status paylink has never seen for this payment. */
   reportUnknownStatus?(providerPaymentId: string): Promise<void>;
+  /** Journeys a live run cannot drive (a 3-D Secure page needs a person): skipped, and said so. Fakes and the sandbox leave it empty. */
+  unsupported?: ReadonlyArray<'three_d_secure' | 'refund_fails_later'>;
 }
 
 /** Sync answers `processing` while the provider works: ask again a few times, as the reconciler does. */
@@ -96,8 +98,9 @@ export function describeConformance(name: string, setup: () => ConformanceSubjec
       expect(amountAccepted(subject.connector.capabilities, subject.amountMinor, subject.currency)).toEqual({ ok: true });
     });
 
-    it('3-D Secure › the payment requires action, then succeeds once the customer completes it', async () => {
+    it('3-D Secure › the payment requires action, then succeeds once the customer completes it', async (ctx) => {
       const subject = setup();
+      if (subject.unsupported?.includes('three_d_secure')) return ctx.skip();
       const state = await subject.pay('three_d_secure', unique('3ds'));
       expect(state.status).toBe('requires_action');
       if (state.status !== 'requires_action') return;
@@ -111,8 +114,9 @@ export function describeConformance(name: string, setup: () => ConformanceSubjec
       });
     });
 
-    it('3-D Secure › a failed authentication declines the payment', async () => {
+    it('3-D Secure › a failed authentication declines the payment', async (ctx) => {
       const subject = setup();
+      if (subject.unsupported?.includes('three_d_secure')) return ctx.skip();
       const state = await subject.pay('three_d_secure', unique('3ds-fail'));
       if (state.status !== 'requires_action') throw new Error(`expected requires_action, got ${state.status}`);
       await subject.authenticate(state, 'fail');
@@ -152,8 +156,9 @@ export function describeConformance(name: string, setup: () => ConformanceSubjec
       expect(state.status).toBe('succeeded');
     });
 
-    it('refund › a refund accepted as pending can fail later, and then says why', async () => {
+    it('refund › a refund accepted as pending can fail later, and then says why', async (ctx) => {
       const subject = setup();
+      if (subject.unsupported?.includes('refund_fails_later')) return ctx.skip();
       const payment = await paid(subject, undefined, 'refund_fails_later');
       const first = await refundOf(subject, payment, subject.amountMinor, unique('refund-later'));
       expect(first.status).toBe('pending');
