@@ -10,5 +10,7 @@ declare namespace App {
     route?: string;
     /** The authenticated integrator (src/api/endpoint.ts), for the request log. */
     integratorId?: string;
+    /** A payment page of a merchant whose acquirer takes real money (live keys): no Test mode badge. */
+    liveAcquirer?: boolean;
   }
 }

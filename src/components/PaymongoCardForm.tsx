@@ -1,28 +1,28 @@
 /**
  * PaymongoCardForm — the card island for a merchant on PayMongo (docs/acquirers.md). The card
  * number goes from this page straight to PayMongo, never to paylink:
- *   1. POST startUrl (same origin) with the customer's fields and amount, no card: paylink claims
- *      the attempt and creates the PaymentIntent; it answers with the intent's client key, the
- *      public key, PayMongo's API origin and the return address;
+ *   1. POST startUrl (same origin) with the customer's fields and amount, no card: paylink checks
+ *      them (its messages come back per field), claims the attempt and creates the PaymentIntent;
+ *      it answers with the intent's client key, the public key, PayMongo's API origin and the
+ *      return address;
  *   2. POST {api}/v1/payment_methods with the public key (the card), then
  *      POST {api}/v1/payment_intents/{id}/attach with the client key and return address;
  *   3. 3-D Secure → the browser goes to PayMongo's page, which comes back to the return address;
  *      paid or processing → the return address (paylink syncs and shows the receipt);
  *      declined → paylink is told (the return address records it) and the reason is shown here.
  * The page allows PayMongo's API origin in its Content-Security-Policy connect-src.
- * Props and answers otherwise as CardForm (src/components/CardForm.tsx).
+ *
+ * Written with `h` and without the card-rule modules CardForm uses: sharing them would split them
+ * into a chunk of their own and cost the sandbox checkout page's 12 KB budget. PayMongo checks
+ * the card itself; this form checks only what a customer can see at a glance.
  */
-import { Component } from 'preact';
-import { type AmountRule, customerAmount } from '../schemas/amount-rules.ts';
-import { cardErrors, formatCardNumber, formatExpiry, parseExpiry } from '../schemas/card-rules.ts';
-import { type CustomerFieldPath, customerFieldError } from '../schemas/checkout-rules.ts';
-import type { FormField } from '../schemas/form-field.ts';
+import { Component, h } from 'preact';
 
 export interface PaymongoCardFormProps {
   startUrl: string;
   buttonLabel: string;
-  fields?: FormField[];
-  amount?: { label: string; currency: string; hint?: string; rule: AmountRule };
+  fields?: Array<{ name: string; label: string; type?: string; autocomplete?: string; required?: boolean; readOnly?: boolean; value?: string; hint?: string }>;
+  amount?: { label: string; hint?: string };
   extraBody?: Record<string, unknown>;
 }
 
@@ -36,17 +36,15 @@ interface State {
 }
 
 const idFor = (name: string) => `f-${name.replace(/[^\w-]/g, '-')}`;
-const CARD = ['card.number', 'card.expiry', 'card.cvc', 'card.name'];
+const digits = (v: string) => v.replace(/\D/g, '');
+const EXPIRY = /^(0[1-9]|1[0-2])\s*\/\s*(\d{2}|\d{4})$/;
 
-/** PayMongo's decline codes, in the words paylink uses everywhere. */
-const declineText = (code: string | undefined) =>
-  code === 'insufficient_funds'
-    ? 'Your card has insufficient funds. Try another card.'
-    : code === 'card_expired'
-      ? 'Your card has expired. Check the expiry date or use another card.'
-      : code === 'cvc_invalid' || code === 'cvc_incorrect'
-        ? 'The security code is incorrect. Check the code on the back of your card.'
-        : 'Your card was declined. Try another card or contact your bank.';
+/** PayMongo's decline codes, in paylink's words. */
+const declines: Record<string, string> = {
+  insufficient_funds: 'Your card has insufficient funds.',
+  card_expired: 'Your card has expired.',
+  cvc_invalid: 'The security code is incorrect.',
+};
 
 interface Started {
   provider_payment_id: string;
@@ -65,20 +63,15 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
   }
 
   private v = (name: string) => this.state.values[name] ?? '';
-  private set = (name: string, value: string) => this.setState((old) => ({ values: { ...old.values, [name]: value }, errors: { ...old.errors, [name]: '' } }));
 
   private check(): Errors {
     const out: Errors = {};
-    for (const f of this.props.fields ?? []) {
-      const e = f.readOnly ? undefined : customerFieldError(f.name as CustomerFieldPath, this.v(f.name), f.required);
-      if (e) out[f.name] = e;
-    }
-    if (this.props.amount) {
-      const a = customerAmount(this.v('amount'), this.props.amount.rule);
-      if ('message' in a) out.amount = a.message;
-    }
-    const card = cardErrors({ number: this.v('card.number'), expiry: this.v('card.expiry'), cvc: this.v('card.cvc'), name: this.v('card.name') });
-    for (const [k, m] of Object.entries(card)) if (m) out[`card.${k}`] = m;
+    for (const f of this.props.fields ?? []) if (!f.readOnly && f.required && !this.v(f.name).trim()) out[f.name] = `Enter your ${f.label.toLowerCase()}`;
+    if (this.props.amount && !this.v('amount').trim()) out.amount = 'Enter the amount';
+    if (!/^\d{12,19}$/.test(digits(this.v('card.number')))) out['card.number'] = 'Enter the card number';
+    if (!EXPIRY.test(this.v('card.expiry').trim())) out['card.expiry'] = 'Enter the expiry date as MM/YY';
+    if (!/^\d{3,4}$/.test(this.v('card.cvc'))) out['card.cvc'] = 'Enter the 3 or 4 digit security code';
+    if (!this.v('card.name').trim()) out['card.name'] = 'Enter the name on the card';
     return out;
   }
 
@@ -92,11 +85,8 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
     if (this.inFlight || !this.state.ready) return;
     const errors = this.check();
     this.setState({ errors, alert: '' });
-    if (Object.keys(errors).length > 0) {
-      const first = [...(this.props.fields ?? []).map((f) => f.name), 'amount', ...CARD].find((k) => errors[k]);
-      if (first) document.getElementById(idFor(first))?.focus();
-      return;
-    }
+    const first = Object.keys(errors)[0];
+    if (first) return document.getElementById(idFor(first))?.focus();
     this.inFlight = true;
     this.setState({ busy: true });
     const { fields = [], amount, extraBody, startUrl } = this.props;
@@ -111,13 +101,19 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
       const json = await res.json().catch(() => undefined);
       const data = json?.data as (Partial<Started> & { redirect_url?: string }) | undefined;
       if (typeof data?.redirect_url === 'string' && data.redirect_url.startsWith('/')) return location.assign(data.redirect_url);
-      if (!data?.client_key || !data.api_base_url || !data.public_key || !data.provider_payment_id || !data.return_url) {
-        const messages = (json?.messages ?? {}) as Record<string, string[]> | string;
-        if (typeof messages === 'string') return this.fail(messages);
+      if (!data?.client_key) {
+        // Field messages under their field; the rest (or the status) in the alert.
+        const messages: Record<string, string[]> = typeof json?.messages === 'object' ? json.messages : {};
         const inline: Errors = {};
-        const general: string[] = [];
-        for (const [k, m] of Object.entries(messages)) k in this.state.values || k === 'amount' ? (inline[k] = String(m[0])) : general.push(...m.map(String));
-        return this.fail(general.join(' ') || (Object.keys(inline).length ? '' : 'Something went wrong. Please try again.'), inline);
+        for (const [k, m] of Object.entries(messages)) if (k.includes('.') || k === 'amount') inline[k] = String(m[0]);
+        const general = Object.entries(messages)
+          .filter(([k]) => !inline[k])
+          .flatMap(([, m]) => m);
+        return this.fail(
+          general.join(' ') ||
+            (typeof json?.messages === 'string' ? json.messages : Object.keys(inline).length ? '' : 'Something went wrong. Please try again.'),
+          inline,
+        );
       }
       await this.payAtPaymongo(data as Started);
     } catch {
@@ -126,9 +122,8 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
   };
 
   private async payAtPaymongo(s: Started) {
-    const auth = `Basic ${btoa(`${s.public_key}:`)}`;
-    const headers = { authorization: auth, 'content-type': 'application/json', accept: 'application/json' };
-    const expiry = parseExpiry(this.v('card.expiry'))!;
+    const headers = { authorization: `Basic ${btoa(`${s.public_key}:`)}`, 'content-type': 'application/json', accept: 'application/json' };
+    const [, month, year] = EXPIRY.exec(this.v('card.expiry').trim())!;
     const method = await fetch(`${s.api_base_url}/v1/payment_methods`, {
       method: 'POST',
       headers,
@@ -136,7 +131,12 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
         data: {
           attributes: {
             type: 'card',
-            details: { card_number: this.v('card.number').replace(/\D/g, ''), exp_month: expiry.month, exp_year: expiry.year, cvc: this.v('card.cvc') },
+            details: {
+              card_number: digits(this.v('card.number')),
+              exp_month: Number(month),
+              exp_year: Number(year!.length === 2 ? `20${year}` : year),
+              cvc: this.v('card.cvc'),
+            },
             billing: { name: this.v('card.name') },
           },
         },
@@ -153,102 +153,82 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
     if (a?.status === 'awaiting_payment_method') {
       // paylink records the decline when asked where the payment stands; the customer may try again.
       await fetch(s.return_url, { redirect: 'manual' }).catch(() => undefined);
-      return this.fail(declineText(a.last_payment_error?.failed_code ?? a.last_payment_error?.sub_code));
+      return this.fail(`${declines[a.last_payment_error?.failed_code] ?? 'Your card was declined.'} Try another card or contact your bank.`);
     }
     // The page is leaving: nothing of the card stays in the form.
-    this.setState((old) => ({ values: { ...old.values, 'card.number': '', 'card.cvc': '', 'card.expiry': '' } }));
+    this.setState({ values: {} });
     location.assign(a?.status === 'awaiting_next_action' && typeof redirect === 'string' ? redirect : s.return_url);
   }
 
-  private input(name: string, label: string, attrs: Record<string, unknown>, hint?: string) {
+  private input(name: string, label: string, attrs: Record<string, unknown>, hint?: string, format?: (v: string) => string) {
     const id = idFor(name);
     const error = this.state.errors[name];
-    return (
-      <div class="field" key={name}>
-        <label for={id}>{label}</label>
-        {hint && (
-          <p id={`${id}-hint`} class="hint">
-            {hint}
-          </p>
-        )}
-        <input
-          id={id}
-          name={name}
-          value={this.v(name)}
-          aria-invalid={error ? 'true' : undefined}
-          aria-describedby={[hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined}
-          onInput={(e) =>
-            this.set(
-              name,
-              (attrs.format as ((v: string) => string) | undefined)?.((e.currentTarget as HTMLInputElement).value) ??
-                (e.currentTarget as HTMLInputElement).value,
-            )
-          }
-          {...{ ...attrs, format: undefined }}
-        />
-        {error && (
-          <p id={`${id}-error`} class="field-error">
-            {error}
-          </p>
-        )}
-      </div>
+    return h(
+      'div',
+      { class: 'field', key: name },
+      h('label', { for: id }, label),
+      hint && h('p', { id: `${id}-hint`, class: 'hint' }, hint),
+      h('input', {
+        id,
+        name,
+        value: this.v(name),
+        'aria-invalid': error ? 'true' : undefined,
+        'aria-describedby': [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined,
+        onInput: (e: Event) => {
+          const raw = (e.currentTarget as HTMLInputElement).value;
+          this.setState((old) => ({ values: { ...old.values, [name]: format ? format(raw) : raw }, errors: { ...old.errors, [name]: '' } }));
+        },
+        ...attrs,
+      }),
+      error && h('p', { id: `${id}-error`, class: 'field-error' }, error),
     );
   }
 
   render() {
     const { fields = [], amount, buttonLabel, startUrl } = this.props;
     const { busy, ready, alert } = this.state;
-    return (
-      <form class="card-form" method="post" action={startUrl} noValidate onSubmit={this.submit} data-acquirer="paymongo">
-        {fields.length > 0 && (
-          <div class="fields">
-            {fields.map((f) =>
-              f.readOnly ? (
-                <div class="field" key={f.name}>
-                  <label for={idFor(f.name)}>{f.label}</label>
-                  <input id={idFor(f.name)} name={f.name} value={f.value} readOnly class="readonly" />
-                </div>
-              ) : (
-                this.input(
-                  f.name,
-                  f.label,
-                  { type: f.type === 'select' ? 'text' : (f.type ?? 'text'), autocomplete: f.autocomplete, required: f.required },
-                  f.hint,
-                )
-              ),
-            )}
-          </div>
-        )}
-        {amount && this.input('amount', amount.label, { type: 'text', inputMode: 'decimal', required: true }, amount.hint)}
-        <fieldset class="card">
-          <legend>Card details</legend>
-          {this.input('card.number', 'Card number', {
-            type: 'text',
-            inputMode: 'numeric',
-            autocomplete: 'cc-number',
-            required: true,
-            maxLength: 23,
-            format: formatCardNumber,
-          })}
-          <div class="row">
-            {this.input(
-              'card.expiry',
-              'Expiry date',
-              { type: 'text', inputMode: 'numeric', autocomplete: 'cc-exp', required: true, maxLength: 9, format: formatExpiry },
-              'MM/YY',
-            )}
-            {this.input('card.cvc', 'Security code', { type: 'text', inputMode: 'numeric', autocomplete: 'cc-csc', required: true, maxLength: 4 })}
-          </div>
-          {this.input('card.name', 'Name on card', { type: 'text', autocomplete: 'cc-name', required: true })}
-        </fieldset>
-        <p class="hint">Your card details go directly to our payment provider, PayMongo.</p>
-        <div tabIndex={-1} class={alert ? 'alert' : 'alert empty'} role="alert">
-          {alert}
-        </div>
-        <button type="submit" class="pay" disabled={!ready} aria-disabled={busy ? 'true' : undefined}>
-          {busy ? 'Processing…' : buttonLabel}
-        </button>
-      </form>
+    const numeric = { type: 'text', inputMode: 'numeric', required: true };
+    return h(
+      'form',
+      { class: 'card-form', method: 'post', action: startUrl, noValidate: true, onSubmit: this.submit, 'data-acquirer': 'paymongo' },
+      fields.length > 0 &&
+        h(
+          'div',
+          { class: 'fields' },
+          fields.map((f) =>
+            this.input(
+              f.name,
+              f.label,
+              f.readOnly
+                ? { readOnly: true, value: f.value, class: 'readonly' }
+                : { type: f.type === 'select' ? 'text' : (f.type ?? 'text'), autocomplete: f.autocomplete, required: f.required },
+              f.hint,
+            ),
+          ),
+        ),
+      amount && this.input('amount', amount.label, { type: 'text', inputMode: 'decimal', required: true }, amount.hint),
+      h(
+        'fieldset',
+        { class: 'card' },
+        h('legend', null, 'Card details'),
+        this.input('card.number', 'Card number', { ...numeric, autocomplete: 'cc-number', maxLength: 23 }, undefined, (v) =>
+          digits(v)
+            .slice(0, 19)
+            .replace(/(\d{4})(?=\d)/g, '$1 '),
+        ),
+        h(
+          'div',
+          { class: 'row' },
+          this.input('card.expiry', 'Expiry date', { ...numeric, autocomplete: 'cc-exp', maxLength: 9 }, 'MM/YY', (v) => {
+            const d = digits(v).slice(0, 4);
+            return d.length > 2 ? `${d.slice(0, 2)} / ${d.slice(2)}` : d;
+          }),
+          this.input('card.cvc', 'Security code', { ...numeric, autocomplete: 'cc-csc', maxLength: 4 }, undefined, (v) => digits(v).slice(0, 4)),
+        ),
+        this.input('card.name', 'Name on card', { type: 'text', autocomplete: 'cc-name', required: true }),
+      ),
+      h('div', { tabIndex: -1, class: alert ? 'alert' : 'alert empty', role: 'alert' }, alert),
+      h('button', { type: 'submit', class: 'pay', disabled: !ready, 'aria-disabled': busy ? 'true' : undefined }, busy ? 'Processing…' : buttonLabel),
     );
   }
 }

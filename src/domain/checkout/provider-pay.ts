@@ -227,9 +227,10 @@ export async function receiveProviderWebhook(
 }
 
 /** For a payment page: the provider's card form when the merchant's acquirer takes the card in the browser. */
-export async function providerCardForm(app: PaylinkApp, integratorId: string, startUrl: string): Promise<{ startUrl: string; apiOrigin: string } | undefined> {
+export async function providerCardForm(app: PaylinkApp, integratorId: string, startUrl: string): Promise<{ startUrl: string; apiOrigin: string; live: boolean } | undefined> {
   const connector = await app.connectors.forIntegrator(integratorId);
   if (connector.capabilities.cardCollection !== 'paymongo_client' || !('apiBaseUrl' in connector)) return undefined;
   const base = String((connector as unknown as { apiBaseUrl: string }).apiBaseUrl);
-  return { startUrl, apiOrigin: new URL(base).origin };
+  const publicKey = String((connector as unknown as { publicKey: string }).publicKey);
+  return { startUrl, apiOrigin: new URL(base).origin, live: /^pk_live_/.test(publicKey) };
 }

@@ -5,6 +5,7 @@ import { reconcileProviderPayments } from '../../../src/domain/checkout/provider
 import { recoverPendingRefunds } from '../../../src/domain/refunds/service.ts';
 import { call, createTestApp, defaultSeed, provision, startTestServer, TEST_TOKEN, type TestApp } from '../../support/app.ts';
 import { CARD_EXP, CARD_EXPIRY } from '../../support/cards.ts';
+import { CHECKOUT_JS_BUDGET, measurePageScripts } from '../../support/checkout-weight.ts';
 import { browserPays, type FakePaymongo, startFakePaymongo } from '../../support/fakes/paymongo.ts';
 import { scheduleData, signSchedule } from '../../support/schedules.ts';
 
@@ -77,6 +78,19 @@ const sessionOf = async (id: string) => (await t.app.db.select().from(checkoutSe
 const paymentOf = async (sessionId: string) => await t.app.db.select().from(payments).where(eq(payments.checkoutSessionId, sessionId));
 
 describe('paymongo checkout', () => {
+  it('the payment page mounts the PayMongo form, allows only PayMongo\'s API besides itself, keeps the Test mode badge for test keys, and stays within the JS budget', async () => {
+    const res = await fetch(`${server.url}/pay/acme-books`);
+    const html = await res.text();
+    expect(html).toContain('data-acquirer="paymongo"');
+    expect(html).toContain('Test mode');
+    expect(res.headers.get('content-security-policy')).toContain(`connect-src 'self' ${new URL(fake.url).origin}`);
+    const other = await fetch(`${server.url}/pay/other-shop`);
+    expect(other.status).toBe(200);
+    expect(other.headers.get('content-security-policy')).not.toContain(new URL(fake.url).origin);
+    const weight = await measurePageScripts(server.url, html);
+    expect(weight.totalGzip, weight.scripts.map((x) => `${x.name} ${x.gzip}`).join(', ')).toBeLessThanOrEqual(CHECKOUT_JS_BUDGET);
+  });
+
   it('the page gives the browser what PayMongo needs; the card never reaches paylink; the return page records the payment', async () => {
     const token = await dynamicLink();
     const started = await start(token);
