@@ -55,16 +55,18 @@ export const payStaticLink = apiEndpoint({
 const presentProviderStart = (started: Awaited<ReturnType<typeof startProviderAttempt>>) =>
   'settled' in started
     ? { code: 'OK.00.00' as const, data: { redirect_url: started.receiptPath } }
-    : {
-        code: 'OK.00.00' as const,
-        data: {
-          provider_payment_id: started.providerPaymentId,
-          client_key: started.clientKey,
-          public_key: started.publicKey,
-          api_base_url: started.apiBaseUrl,
-          return_url: started.returnUrl,
-        },
-      };
+    : 'nextActionUrl' in started
+      ? { code: 'OK.00.00' as const, data: { next_action_url: started.nextActionUrl } }
+      : {
+          code: 'OK.00.00' as const,
+          data: {
+            provider_payment_id: started.providerPaymentId,
+            client_key: started.clientKey,
+            public_key: started.publicKey,
+            api_base_url: started.apiBaseUrl,
+            return_url: started.returnUrl,
+          },
+        };
 
 /** POST /checkout/{token}/provider: starts a payment whose card the browser gives to the acquirer (PayMongo). */
 export const startProviderBySessionToken = apiEndpoint({

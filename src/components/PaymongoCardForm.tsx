@@ -99,8 +99,10 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
         body: JSON.stringify(body),
       });
       const json = await res.json().catch(() => undefined);
-      const data = json?.data as (Partial<Started> & { redirect_url?: string }) | undefined;
+      const data = json?.data as (Partial<Started> & { redirect_url?: string; next_action_url?: string }) | undefined;
       if (typeof data?.redirect_url === 'string' && data.redirect_url.startsWith('/')) return location.assign(data.redirect_url);
+      // An attempt left during 3-D Secure: paylink sends the customer back to the provider's page.
+      if (typeof data?.next_action_url === 'string' && data.next_action_url.startsWith('https://')) return location.assign(data.next_action_url);
       if (!data?.client_key) {
         // Field messages under their field; the rest (or the status) in the alert.
         const messages: Record<string, string[]> = typeof json?.messages === 'object' ? json.messages : {};

@@ -39,7 +39,10 @@ const wrongModeError = () =>
   });
 
 /** Step 1. Throws like the on-page card flow (paid, expired, locked, in progress, invalid fields). */
-export async function startProviderAttempt(app: PaylinkApp, req: PayRequest): Promise<ProviderAttempt | { settled: true; receiptPath: string }> {
+export async function startProviderAttempt(
+  app: PaylinkApp,
+  req: PayRequest,
+): Promise<ProviderAttempt | { settled: true; receiptPath: string } | { nextActionUrl: string }> {
   const raw = typeof req.input === 'object' && req.input !== null ? (req.input as Record<string, unknown>) : {};
   const target = await resolveSession(app, req, raw.session);
   if (target.session) ensurePayable(target.session, target.token, app.now());
@@ -70,10 +73,21 @@ export async function startProviderAttempt(app: PaylinkApp, req: PayRequest): Pr
   const returnUrl = `${app.origin()}${checkoutPath(target.token)}/return`;
   let state: PaymentState;
   try {
-    state = await connector.createPayment(
-      { amountMinor: submission.amountMinor, currency: session.currency, description: session.description ?? undefined, reference: session.id, returnUrl },
-      { idempotencyKey: attemptKey(session, claim) },
-    );
+    // A resumed attempt asks where its payment stands: the provider replays a create under the
+    // same key with its first answer, which may be stale.
+    state =
+      claim.resumed && session.providerPaymentId && session.providerAttempt?.attempt === claim.attempt
+        ? await connector.syncPayment(session.providerPaymentId)
+        : await connector.createPayment(
+            {
+              amountMinor: submission.amountMinor,
+              currency: session.currency,
+              description: session.description ?? undefined,
+              reference: session.id,
+              returnUrl,
+            },
+            { idempotencyKey: attemptKey(session, claim) },
+          );
   } catch (error) {
     // No intent: the attempt may be started again at once (the same key finds the same intent).
     await app.db
@@ -98,7 +112,9 @@ export async function startProviderAttempt(app: PaylinkApp, req: PayRequest): Pr
       returnUrl,
     };
   }
-  // A resumed attempt the provider already settled.
+  // A resumed attempt whose customer left during 3-D Secure: back to the provider's page.
+  if (state.status === 'requires_action') return { nextActionUrl: state.redirectUrl };
+  // A resumed attempt the provider already settled (or still processing): the page says which.
   await settleProviderPayment(app, session.integratorId, state);
   return { settled: true, receiptPath: checkoutPath(target.token) };
 }
@@ -227,7 +243,11 @@ export async function receiveProviderWebhook(
 }
 
 /** For a payment page: the provider's card form when the merchant's acquirer takes the card in the browser. */
-export async function providerCardForm(app: PaylinkApp, integratorId: string, startUrl: string): Promise<{ startUrl: string; apiOrigin: string; live: boolean } | undefined> {
+export async function providerCardForm(
+  app: PaylinkApp,
+  integratorId: string,
+  startUrl: string,
+): Promise<{ startUrl: string; apiOrigin: string; live: boolean } | undefined> {
   const connector = await app.connectors.forIntegrator(integratorId);
   if (connector.capabilities.cardCollection !== 'paymongo_client' || !('apiBaseUrl' in connector)) return undefined;
   const base = String((connector as unknown as { apiBaseUrl: string }).apiBaseUrl);

@@ -133,6 +133,19 @@ describe('paymongo checkout', () => {
     expect((await sessionOf(started.provider_payment_id)).status).toBe('paid');
   });
 
+  it('a customer who left during 3-D Secure is sent back to the same provider page, never charged twice', async () => {
+    const token = await dynamicLink();
+    const started = await start(token);
+    const attached = await browser(started, CARDS.threeDs);
+    const redirect = attached.data.attributes.next_action!.redirect!.url;
+    const busy = await call(server.url, 'POST', `/checkout/${token}/provider`, { token: null, body: { fields: customer } });
+    expect(busy.json.data.status_code).toBe('ER.03.24');
+    offsetMs += 130_000; // past the attempt's lease
+    const again = await call(server.url, 'POST', `/checkout/${token}/provider`, { token: null, body: { fields: customer } });
+    expect(again.json.data.next_action_url, JSON.stringify(again.json)).toBe(redirect);
+    expect((await sessionOf(started.provider_payment_id)).attempts).toBe(1);
+  });
+
   it('a decline is recorded as a failed payment and the customer may try again', async () => {
     const token = await dynamicLink();
     const started = await start(token);
