@@ -16,6 +16,7 @@ import { dynamicLinkReplySchema } from '../../schemas/envelope.ts';
 import { eventPageSchema, eventsQuerySchema, legacyEventPageSchema, testEventViewSchema, webhookSecretRotatedSchema } from '../../schemas/events.ts';
 import { eventResendViewSchema, integratorReplySchema, integratorUpdateSchema } from '../../schemas/integrator.ts';
 import { linkCreateSchema, linkPageSchema, linkReplySchema, linksQuerySchema, linkUpdateSchema } from '../../schemas/link.ts';
+import { providerStartBodySchema, providerStartSchemas, providerWebhookReplySchema } from '../../schemas/provider.ts';
 import { refundDeclinedSchema, refundReplySchema, refundRequestSchema } from '../../schemas/refund.ts';
 import {
   referenceBodySchema,
@@ -182,6 +183,43 @@ export const operations: Operation[] = [
       'ER.03.25': {},
       'ER.03.26': {},
     },
+  },
+  {
+    method: 'post',
+    path: '/checkout/{token}/provider',
+    operationId: 'startProviderCheckout',
+    tag: 'Payment pages',
+    summary: 'Start a payment whose card goes to the acquirer (the PayMongo card form)',
+    description:
+      'For a merchant on PayMongo: the customer fields (no card). paylink claims the attempt and creates the PaymentIntent; the answer has what the browser needs to give the card to PayMongo (docs/acquirers.md). Same-origin JSON only. A sandbox merchant’s checkout is ER.03.26.',
+    auth: 'browser',
+    pathParams: z.object({ token: z.string() }),
+    body: providerStartBodySchema,
+    codes: { 'OK.00.00': { data: providerStartSchemas }, 'ER.02.30': {}, 'ER.03.20': {}, 'ER.03.21': {}, 'ER.03.22': {}, 'ER.03.23': {}, 'ER.03.24': {}, 'ER.03.25': {}, 'ER.03.26': {} },
+  },
+  {
+    method: 'post',
+    path: '/pay/{slug}/provider',
+    operationId: 'startProviderStaticLink',
+    tag: 'Payment pages',
+    summary: 'Start a static link payment whose card goes to the acquirer (the PayMongo card form)',
+    description: 'As POST /checkout/{token}/provider, for a static link: `session` is the page’s ticket.',
+    auth: 'browser',
+    pathParams: z.object({ slug: z.string() }),
+    body: providerStartBodySchema,
+    codes: { 'OK.00.00': { data: providerStartSchemas }, 'ER.02.30': {}, 'ER.03.10': {}, 'ER.03.11': {}, 'ER.03.12': {}, 'ER.03.22': {}, 'ER.03.23': {}, 'ER.03.24': {}, 'ER.03.25': {}, 'ER.03.26': {} },
+  },
+  {
+    method: 'post',
+    path: '/webhooks/{provider}/{id}',
+    operationId: 'receiveProviderWebhook',
+    tag: 'Payment pages',
+    summary: 'An acquirer’s webhook for one integrator (PayMongo)',
+    description:
+      'Register this address at the acquirer (the console’s Developers page shows it). Verified with the integrator’s webhook secret for that acquirer (ER.01.20 otherwise); a duplicate event id changes nothing; a late event never moves a payment or refund backwards.',
+    auth: 'none',
+    pathParams: z.object({ provider: z.string(), id: z.string().meta({ description: 'The integrator’s webhook id (wh_…).' }) }),
+    codes: { 'OK.00.00': { data: providerWebhookReplySchema }, 'ER.01.20': {}, 'ER.02.33': {}, 'ER.02.34': {} },
   },
   {
     method: 'post',
