@@ -21,5 +21,7 @@ export const providerStartBodySchema = z.object({
 });
 
 export const providerWebhookReplySchema = z.object({
-  outcome: z.enum(['applied', 'duplicate', 'ignored']).meta({ description: 'applied: acted on; duplicate: this event id was handled before; ignored: a type paylink does not act on.' }),
+  outcome: z
+    .enum(['applied', 'duplicate', 'ignored'])
+    .meta({ description: 'applied: acted on; duplicate: this event id was handled before; ignored: a type paylink does not act on.' }),
 });

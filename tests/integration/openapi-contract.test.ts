@@ -258,7 +258,10 @@ describe('openapi › contract: real responses match the document', () => {
         body: { session: issueStaticTicket(app, (await app.db.select().from(links).where(eq(links.slug, 'other-shop')))[0]!.id), fields },
       });
       expect(usd.status).toBe(422); // USD: PayMongo takes PHP only
-      const created = await call(served.server.url, 'POST', '/api/v1/links', { token: OTHER_TOKEN, body: { slug: 'other-php', title: 'Pesos', currency: 'PHP', amount: '300.00' } });
+      const created = await call(served.server.url, 'POST', '/api/v1/links', {
+        token: OTHER_TOKEN,
+        body: { slug: 'other-php', title: 'Pesos', currency: 'PHP', amount: '300.00' },
+      });
       expect(created.status, created.text).toBe(200);
       const [php] = await app.db.select().from(links).where(eq(links.slug, 'other-php'));
       const staticStart = await contract('POST', '/pay/other-php/provider', { token: null, body: { session: issueStaticTicket(app, php!.id), fields } });

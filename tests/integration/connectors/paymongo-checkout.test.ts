@@ -78,7 +78,7 @@ const sessionOf = async (id: string) => (await t.app.db.select().from(checkoutSe
 const paymentOf = async (sessionId: string) => await t.app.db.select().from(payments).where(eq(payments.checkoutSessionId, sessionId));
 
 describe('paymongo checkout', () => {
-  it('the payment page mounts the PayMongo form, allows only PayMongo\'s API besides itself, keeps the Test mode badge for test keys, and stays within the JS budget', async () => {
+  it("the payment page mounts the PayMongo form, allows only PayMongo's API besides itself, keeps the Test mode badge for test keys, and stays within the JS budget", async () => {
     const res = await fetch(`${server.url}/pay/acme-books`);
     const html = await res.text();
     expect(html).toContain('data-acquirer="paymongo"');
