@@ -72,11 +72,15 @@ describe('connector registry', () => {
       factories: { paymongo: (s) => ({ name: `paymongo:${s.secretKey}:${++built}` }) as never },
     });
     expect(await registry.forIntegrator('a')).toBe(sandbox);
+    registry.forget('a');
     settings.set('a', { provider: 'paymongo', secretKey: 'sk_1', publicKey: 'pk', webhookSecret: 'wh', apiBaseUrl: 'http://127.0.0.1:1' });
     const first = await registry.forIntegrator('a');
     expect(first.name).toBe('paymongo:sk_1:1');
     expect(await registry.forIntegrator('a')).toBe(first);
     settings.set('a', { ...settings.get('a')!, secretKey: 'sk_2' });
+    // Settings are kept for a few seconds; a change in this process is applied at once with forget.
+    expect((await registry.forIntegrator('a')).name).toBe('paymongo:sk_1:1');
+    registry.forget('a');
     expect((await registry.forIntegrator('a')).name).toBe('paymongo:sk_2:2');
   });
   it('refuses a provider without a registered connector', () => {
