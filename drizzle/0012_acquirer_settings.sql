@@ -5,6 +5,7 @@ CREATE TABLE "integrator_acquirers" (
 	"secret_key_enc" text,
 	"webhook_secret_enc" text,
 	"api_base_url" text,
+	"hosted_checkout" boolean DEFAULT false NOT NULL,
 	"webhook_id" text NOT NULL,
 	"seed_sha256" text,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,

@@ -186,6 +186,8 @@ export interface Connector {
   readonly capabilities: ConnectorCapabilities;
   /** Present only where cardCollection is 'server_vault'. */
   readonly vault?: ServerCardVault;
+  /** The integrator chose the provider's own payment page (capabilities.hostedCheckout) over the card form. */
+  readonly hostedCheckoutChosen?: boolean;
   /**
    * Starts a payment. With `card` (server_vault) it is charged at once; otherwise the answer is
    * `requires_payment_method` with what the browser needs (PayMongo's client key).
@@ -199,6 +201,15 @@ export interface Connector {
   syncRefund(refundId: string): Promise<RefundState>;
   /** Verifies the signature over the raw body and reads the event; throws WebhookVerificationError. */
   parseWebhook(req: { rawBody: string; headers: Headers; now: Date }): ConnectorEvent;
+  /**
+   * The provider's own payment page (capabilities.hostedCheckout): the customer is sent to
+   * `checkoutUrl` and comes back to `returnUrl` (paid) or `cancelUrl`. `providerPaymentId` is the
+   * payment sync and webhooks name.
+   */
+  createHostedCheckout?(
+    req: CreatePaymentRequest & { cancelUrl: string; itemName: string },
+    opts: { idempotencyKey: string },
+  ): Promise<{ checkoutUrl: string; providerPaymentId: string }>;
 }
 
 /**

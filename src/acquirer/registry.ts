@@ -13,6 +13,8 @@ export interface ProviderSettings {
   webhookSecret: string;
   /** The provider's API origin (tests point it at an in-repo fake). */
   apiBaseUrl: string;
+  /** Customers pay on the provider's own page (PayMongo checkout_sessions). */
+  hostedCheckout?: boolean;
 }
 
 export type AcquirerSettings = { provider: 'sandbox' } | ProviderSettings;

@@ -24,6 +24,8 @@ export interface PaymongoCardFormProps {
   fields?: Array<{ name: string; label: string; type?: string; autocomplete?: string; required?: boolean; readOnly?: boolean; value?: string; hint?: string }>;
   amount?: { label: string; hint?: string };
   extraBody?: Record<string, unknown>;
+  /** PayMongo's hosted checkout: no card fields here; the customer pays on PayMongo's page. */
+  hosted?: boolean;
 }
 
 type Errors = Record<string, string>;
@@ -68,6 +70,7 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
     const out: Errors = {};
     for (const f of this.props.fields ?? []) if (!f.readOnly && f.required && !this.v(f.name).trim()) out[f.name] = `Enter your ${f.label.toLowerCase()}`;
     if (this.props.amount && !this.v('amount').trim()) out.amount = 'Enter the amount';
+    if (this.props.hosted) return out;
     if (!/^\d{12,19}$/.test(digits(this.v('card.number')))) out['card.number'] = 'Enter the card number';
     if (!EXPIRY.test(this.v('card.expiry').trim())) out['card.expiry'] = 'Enter the expiry date as MM/YY';
     if (!/^\d{3,4}$/.test(this.v('card.cvc'))) out['card.cvc'] = 'Enter the 3 or 4 digit security code';
@@ -101,8 +104,8 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
       const json = await res.json().catch(() => undefined);
       const data = json?.data as (Partial<Started> & { redirect_url?: string; next_action_url?: string }) | undefined;
       if (typeof data?.redirect_url === 'string' && data.redirect_url.startsWith('/')) return location.assign(data.redirect_url);
-      // An attempt left during 3-D Secure: paylink sends the customer back to the provider's page.
-      if (typeof data?.next_action_url === 'string' && data.next_action_url.startsWith('https://')) return location.assign(data.next_action_url);
+      // PayMongo's own page: the hosted checkout, or an attempt left during 3-D Secure (paylink's own answer).
+      if (typeof data?.next_action_url === 'string' && /^https?:\/\//.test(data.next_action_url)) return location.assign(data.next_action_url);
       if (!data?.client_key) {
         // Field messages under their field; the rest (or the status) in the alert.
         const messages: Record<string, string[]> = typeof json?.messages === 'object' ? json.messages : {};
@@ -209,26 +212,28 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
           ),
         ),
       amount && this.input('amount', amount.label, { type: 'text', inputMode: 'decimal', required: true }, amount.hint),
-      h(
-        'fieldset',
-        { class: 'card' },
-        h('legend', null, 'Card details'),
-        this.input('card.number', 'Card number', { ...numeric, autocomplete: 'cc-number', maxLength: 23 }, undefined, (v) =>
-          digits(v)
-            .slice(0, 19)
-            .replace(/(\d{4})(?=\d)/g, '$1 '),
-        ),
-        h(
-          'div',
-          { class: 'row' },
-          this.input('card.expiry', 'Expiry date', { ...numeric, autocomplete: 'cc-exp', maxLength: 9 }, 'MM/YY', (v) => {
-            const d = digits(v).slice(0, 4);
-            return d.length > 2 ? `${d.slice(0, 2)} / ${d.slice(2)}` : d;
-          }),
-          this.input('card.cvc', 'Security code', { ...numeric, autocomplete: 'cc-csc', maxLength: 4 }, undefined, (v) => digits(v).slice(0, 4)),
-        ),
-        this.input('card.name', 'Name on card', { type: 'text', autocomplete: 'cc-name', required: true }),
-      ),
+      this.props.hosted
+        ? h('p', { class: 'hint' }, 'You will enter your card on PayMongo’s secure page.')
+        : h(
+            'fieldset',
+            { class: 'card' },
+            h('legend', null, 'Card details'),
+            this.input('card.number', 'Card number', { ...numeric, autocomplete: 'cc-number', maxLength: 23 }, undefined, (v) =>
+              digits(v)
+                .slice(0, 19)
+                .replace(/(\d{4})(?=\d)/g, '$1 '),
+            ),
+            h(
+              'div',
+              { class: 'row' },
+              this.input('card.expiry', 'Expiry date', { ...numeric, autocomplete: 'cc-exp', maxLength: 9 }, 'MM/YY', (v) => {
+                const d = digits(v).slice(0, 4);
+                return d.length > 2 ? `${d.slice(0, 2)} / ${d.slice(2)}` : d;
+              }),
+              this.input('card.cvc', 'Security code', { ...numeric, autocomplete: 'cc-csc', maxLength: 4 }, undefined, (v) => digits(v).slice(0, 4)),
+            ),
+            this.input('card.name', 'Name on card', { type: 'text', autocomplete: 'cc-name', required: true }),
+          ),
       h('div', { tabIndex: -1, class: alert ? 'alert' : 'alert empty', role: 'alert' }, alert),
       h('button', { type: 'submit', class: 'pay', disabled: !ready, 'aria-disabled': busy ? 'true' : undefined }, busy ? 'Processing…' : buttonLabel),
     );

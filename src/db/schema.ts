@@ -69,6 +69,8 @@ export const integratorAcquirers = pgTable('integrator_acquirers', {
   webhookSecretEnc: text('webhook_secret_enc'),
   /** The provider's API origin; tests point it at an in-repo fake. */
   apiBaseUrl: text('api_base_url'),
+  /** The customer pays on the provider's own page (PayMongo checkout_sessions) instead of the card form on paylink's page. */
+  hostedCheckout: boolean('hosted_checkout').notNull().default(false),
   /** Names the integrator in the provider webhook address (/webhooks/{provider}/{webhook_id}); not a secret. */
   webhookId: text('webhook_id').notNull().unique(),
   /** sha256 of the seed's acquirer block last applied: a re-applied seed does not undo a console change. */
@@ -177,7 +179,7 @@ export const checkoutSessions = pgTable(
     /** The provider's payment (PayMongo payment intent) of the attempt in flight, for sync and webhooks. */
     providerPaymentId: text('provider_payment_id'),
     /** What that attempt was for (attempt number, amount, the customer's values), to record it when the provider answers later. */
-    providerAttempt: jsonb('provider_attempt').$type<{ attempt: number; amountMinor: string; customerValues: Record<string, string> }>(),
+    providerAttempt: jsonb('provider_attempt').$type<{ attempt: number; amountMinor: string; customerValues: Record<string, string>; checkoutUrl?: string }>(),
     paymentId: text('payment_id'),
     expiresAt: ts('expires_at').notNull(),
     paidAt: ts('paid_at'),

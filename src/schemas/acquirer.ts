@@ -21,6 +21,8 @@ const paymongo = z
     secret_key: key(/^sk_(test|live)_[A-Za-z0-9]{8,}$/, 'a PayMongo secret key (sk_test_… or sk_live_…)'),
     webhook_secret: key(/^whsk_[A-Za-z0-9]{8,}$/, "a PayMongo webhook's secret key (whsk_…)"),
     api_base_url: apiBaseUrl,
+    /** `hosted`: customers pay on PayMongo's own checkout page; `card_form` (default): the card form on paylink's page. */
+    checkout: z.enum(['card_form', 'hosted'], { error: 'must be card_form or hosted' }).optional(),
   })
   .strict();
 

@@ -43,6 +43,7 @@ describe('console › developers › acquirer', () => {
     expect((await served.t.app.connectors.forIntegrator(await acmeId())).name).toBe('paymongo');
     const audit = await served.t.app.db.select().from(auditLog).where(eq(auditLog.action, 'acquirer.changed'));
     expect(audit.map((a) => a.target)).toEqual(['paymongo (pk_test_consolekey1234)']);
+    expect(res.html).toMatch(/<option value="card_form" selected/);
   });
 
   it('refuses keys of the wrong shape or of mixed modes, saying which field', async () => {
@@ -52,6 +53,15 @@ describe('console › developers › acquirer', () => {
     expect(textOf(res.html)).toContain('Secret key must be of the same mode as the public key');
     const bad = await owner.post('/console/developers', { action: 'acquirer', ...paymongo, webhook_secret: 'nope' });
     expect(textOf(bad.html)).toContain("a PayMongo webhook's secret key");
+  });
+
+  it('chooses PayMongo’s hosted checkout page', async () => {
+    const owner = await signedIn(acmeOwner);
+    const res = await owner.post('/console/developers', { action: 'acquirer', ...paymongo, checkout: 'hosted' });
+    expect(res.status, textOf(res.html)).toBe(200);
+    expect(res.html).toMatch(/<option value="hosted" selected/);
+    const [row] = await served.t.app.db.select().from(integratorAcquirers).where(eq(integratorAcquirers.integratorId, await acmeId()));
+    expect(row!.hostedCheckout).toBe(true);
   });
 
   it('switches back to the sandbox', async () => {

@@ -169,6 +169,10 @@ export class PaymongoConnector implements Connector {
     this.base = opts.apiBaseUrl.replace(/\/+$/, '');
   }
 
+  get hostedCheckoutChosen(): boolean {
+    return this.opts.hostedCheckout === true;
+  }
+
   /** The public key, for the browser (PaymentMethod creation and attach). */
   get publicKey(): string {
     return this.opts.publicKey;
@@ -247,6 +251,43 @@ export class PaymongoConnector implements Connector {
       throw new Error(`paymongo: the payment intent was refused (${error?.code ?? status}): ${error?.detail ?? ''}`.trim());
     }
     return this.intentFrom(json);
+  }
+
+  /** PayMongo's hosted checkout (`POST /v1/checkout_sessions`): the card is typed only on PayMongo's page. */
+  async createHostedCheckout(
+    req: CreatePaymentRequest & { cancelUrl: string; itemName: string },
+    { idempotencyKey }: { idempotencyKey: string },
+  ): Promise<{ checkoutUrl: string; providerPaymentId: string }> {
+    const { status, json } = await this.call(
+      'POST',
+      '/v1/checkout_sessions',
+      {
+        data: {
+          attributes: {
+            line_items: [{ amount: toCentavos(req.amountMinor), currency: req.currency, name: req.itemName.slice(0, 255), quantity: 1 }],
+            payment_method_types: ['card'],
+            success_url: req.returnUrl,
+            cancel_url: req.cancelUrl,
+            ...(req.description ? { description: req.description.slice(0, 255) } : {}),
+            reference_number: req.reference,
+            send_email_receipt: false,
+            show_line_items: true,
+          },
+        },
+      },
+      idempotencyKey,
+    );
+    if (status >= 400) {
+      const error = PaymongoConnector.firstError(json);
+      throw new Error(`paymongo: the checkout session was refused (${error?.code ?? status}): ${error?.detail ?? ''}`.trim());
+    }
+    const parsed = z
+      .object({
+        data: z.object({ id: z.string(), attributes: z.looseObject({ checkout_url: z.string(), payment_intent: z.looseObject({ id: z.string() }) }) }),
+      })
+      .safeParse(json);
+    if (!parsed.success) throw new ConnectorUnavailableError('paymongo', 'a checkout session answer was not in the documented shape');
+    return { checkoutUrl: parsed.data.data.attributes.checkout_url, providerPaymentId: parsed.data.data.attributes.payment_intent.id };
   }
 
   async syncPayment(providerPaymentId: string): Promise<PaymentState> {

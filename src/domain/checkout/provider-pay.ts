@@ -71,6 +71,36 @@ export async function startProviderAttempt(
   const session = target.session ?? (await staticSession(app, target.link, target.token));
   const claim = await claimAttempt(app, session, target.token);
   const returnUrl = `${app.origin()}${checkoutPath(target.token)}/return`;
+  const attemptFor = { attempt: claim.attempt, amountMinor: submission.amountMinor.toString(), customerValues: submission.customerValues };
+  if (connector.hostedCheckoutChosen && connector.createHostedCheckout && !(claim.resumed && session.providerAttempt?.attempt === claim.attempt)) {
+    // PayMongo's own page: the customer types the card only there (docs/pci.md).
+    let hosted: { checkoutUrl: string; providerPaymentId: string };
+    try {
+      hosted = await connector.createHostedCheckout(
+        {
+          amountMinor: submission.amountMinor,
+          currency: session.currency,
+          description: session.description ?? undefined,
+          reference: session.id,
+          returnUrl,
+          cancelUrl: `${app.origin()}${checkoutPath(target.token)}`,
+          itemName: target.link.link.title,
+        },
+        { idempotencyKey: attemptKey(session, claim) },
+      );
+    } catch (error) {
+      await app.db
+        .update(checkoutSessions)
+        .set({ processingAt: new Date(0) })
+        .where(eq(checkoutSessions.id, session.id));
+      throw error;
+    }
+    await app.db
+      .update(checkoutSessions)
+      .set({ providerPaymentId: hosted.providerPaymentId, providerAttempt: { ...attemptFor, checkoutUrl: hosted.checkoutUrl } })
+      .where(eq(checkoutSessions.id, session.id));
+    return { nextActionUrl: hosted.checkoutUrl };
+  }
   let state: PaymentState;
   try {
     // A resumed attempt asks where its payment stands: the provider replays a create under the
@@ -100,9 +130,13 @@ export async function startProviderAttempt(
     .update(checkoutSessions)
     .set({
       providerPaymentId: state.providerPaymentId ?? null,
-      providerAttempt: { attempt: claim.attempt, amountMinor: submission.amountMinor.toString(), customerValues: submission.customerValues },
+      providerAttempt: { ...attemptFor, ...(earlierCheckoutOf(session, claim.attempt) ? { checkoutUrl: earlierCheckoutOf(session, claim.attempt) } : {}) },
     })
     .where(eq(checkoutSessions.id, session.id));
+  // A resumed hosted attempt still waiting for the customer: back to the same provider page (a new
+  // one would leave the first payable but no longer watched).
+  const earlierCheckout = earlierCheckoutOf(session, claim.attempt);
+  if (earlierCheckout && state.status === 'requires_payment_method') return { nextActionUrl: earlierCheckout };
   if (state.status === 'requires_payment_method' && state.clientKey) {
     return {
       providerPaymentId: state.providerPaymentId,
@@ -118,6 +152,9 @@ export async function startProviderAttempt(
   await settleProviderPayment(app, session.integratorId, state);
   return { settled: true, receiptPath: checkoutPath(target.token) };
 }
+
+const earlierCheckoutOf = (session: CheckoutSession, attempt: number) =>
+  session.providerAttempt?.attempt === attempt ? session.providerAttempt.checkoutUrl : undefined;
 
 const toChargeResult = (state: PaymentState): ChargeResult | undefined => {
   if (state.status === 'succeeded') return { ...state, status: 'succeeded', chargeId: state.chargeId } as ChargeResult;
@@ -247,10 +284,10 @@ export async function providerCardForm(
   app: PaylinkApp,
   integratorId: string,
   startUrl: string,
-): Promise<{ startUrl: string; apiOrigin: string; live: boolean } | undefined> {
+): Promise<{ startUrl: string; apiOrigin: string; live: boolean; hosted: boolean } | undefined> {
   const connector = await app.connectors.forIntegrator(integratorId);
   if (connector.capabilities.cardCollection !== 'paymongo_client' || !('apiBaseUrl' in connector)) return undefined;
   const base = String((connector as unknown as { apiBaseUrl: string }).apiBaseUrl);
   const publicKey = String((connector as unknown as { publicKey: string }).publicKey);
-  return { startUrl, apiOrigin: new URL(base).origin, live: /^pk_live_/.test(publicKey) };
+  return { startUrl, apiOrigin: new URL(base).origin, live: /^pk_live_/.test(publicKey), hosted: connector.hostedCheckoutChosen === true };
 }

@@ -31,6 +31,7 @@ export function settingsOf(row: IntegratorAcquirer | undefined, secrets: Sealer)
     publicKey: row.publicKey,
     webhookSecret: secrets.open(row.webhookSecretEnc),
     apiBaseUrl: row.apiBaseUrl ?? defaultApiBaseUrls[row.provider],
+    hostedCheckout: row.hostedCheckout,
   };
 }
 
@@ -50,12 +51,14 @@ export interface AcquirerView {
   apiBaseUrl: string | null;
   /** The address to register at the provider for webhooks (null for the sandbox). */
   webhookPath: string | null;
+  /** Customers pay on the provider's own page. */
+  hostedCheckout: boolean;
 }
 
 export async function acquirerView(app: PaylinkApp, integratorId: string): Promise<AcquirerView> {
   const [row] = await app.db.select().from(integratorAcquirers).where(eq(integratorAcquirers.integratorId, integratorId));
   if (!row || row.provider === 'sandbox')
-    return { provider: 'sandbox', publicKey: null, secretKeyHint: null, webhookSecretSet: false, apiBaseUrl: null, webhookPath: null };
+    return { provider: 'sandbox', publicKey: null, secretKeyHint: null, webhookSecretSet: false, apiBaseUrl: null, webhookPath: null, hostedCheckout: false };
   const secret = row.secretKeyEnc ? app.secrets.open(row.secretKeyEnc) : null;
   return {
     provider: row.provider,
@@ -64,6 +67,7 @@ export async function acquirerView(app: PaylinkApp, integratorId: string): Promi
     webhookSecretSet: row.webhookSecretEnc !== null,
     apiBaseUrl: row.apiBaseUrl ?? defaultApiBaseUrls[row.provider],
     webhookPath: `/webhooks/${row.provider}/${row.webhookId}`,
+    hostedCheckout: row.hostedCheckout,
   };
 }
 
@@ -90,7 +94,7 @@ export async function setAcquirer(
   }
   const values =
     input.provider === 'sandbox'
-      ? { provider: 'sandbox' as const, publicKey: null, secretKeyEnc: null, webhookSecretEnc: null, apiBaseUrl: null }
+      ? { provider: 'sandbox' as const, publicKey: null, secretKeyEnc: null, webhookSecretEnc: null, apiBaseUrl: null, hostedCheckout: false }
       : {
           provider: input.provider,
           publicKey: input.public_key,
@@ -98,6 +102,7 @@ export async function setAcquirer(
           webhookSecretEnc: app.secrets.seal(input.webhook_secret),
           // The console keeps the operator's address; only the seed sets it.
           apiBaseUrl: opts.fromSeed ? (input.api_base_url ?? null) : (existing?.apiBaseUrl ?? null),
+          hostedCheckout: input.provider === 'paymongo' && input.checkout === 'hosted',
         };
   const now = app.now();
   if (existing) {
@@ -120,10 +125,9 @@ export async function setAcquirer(
  */
 export async function changeAcquirer(app: PaylinkApp, integratorId: string, fields: Record<string, string>, actor: Actor): Promise<AcquirerInput> {
   const provider = fields.provider ?? '';
+  const keys = { public_key: fields.public_key ?? '', secret_key: fields.secret_key ?? '', webhook_secret: fields.webhook_secret ?? '' };
   const input =
-    provider === 'sandbox'
-      ? { provider }
-      : { provider, public_key: fields.public_key ?? '', secret_key: fields.secret_key ?? '', webhook_secret: fields.webhook_secret ?? '' };
+    provider === 'sandbox' ? { provider } : provider === 'paymongo' ? { provider, ...keys, checkout: fields.checkout || 'card_form' } : { provider, ...keys };
   const parsed = parseWith(acquirerInputSchema, input);
   if (!parsed.ok) throw invalidFields(parsed.messages);
   await app.db.transaction((tx) => setAcquirer(app, tx, integratorId, parsed.value, { actor }));

@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
  *   POST /v1/payment_intents/:id/attach       public key with client_key (the browser), or secret key
  *   POST /v1/payment_methods                  public key (the browser): type card, details
  *   POST /v1/refunds, GET /v1/refunds/:id     secret key; refunds start `pending`
+ *   POST /v1/checkout_sessions                secret key; the hosted page is /_test/checkout/:id
  * Every POST honours Idempotency-Key (the first answer is replayed). Resources are
  * `{ data: { id, type, attributes } }`, errors `{ errors: [{ code, detail }] }`.
  * The documented test cards: 4343 4343 4343 4345 succeeds, 4120 0000 0000 0007 asks for
@@ -118,6 +119,7 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
   const payments = new Map<string, Payment>();
   const refunds = new Map<string, Refund>();
   const idempotent = new Map<string, { status: number; body: string }>();
+  const checkoutSessions = new Map<string, { id: string; intentId: string; successUrl: string; cancelUrl: string; name: string }>();
   let failures = 0;
   let url = '';
 
@@ -257,6 +259,31 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
       return void res.end();
     }
 
+    // The hosted checkout page (checkout_sessions): the card is typed here, on "PayMongo".
+    const hostedPage = path.match(/^\/_test\/checkout\/(cs_[a-f0-9]+)$/);
+    if (hostedPage) {
+      const cs = checkoutSessions.get(hostedPage[1]!);
+      const intent = cs && intents.get(cs.intentId);
+      if (!cs || !intent) return errors(res, 404, 'resource_not_found', 'No such checkout session.');
+      if (req.method === 'GET') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        return void res.end(
+          `<!doctype html><html lang="en"><title>PayMongo checkout (test)</title><main><h1>PayMongo checkout (test)</h1><p>${cs.name}: PHP ${(intent.amount / 100).toFixed(2)}</p><form method="post"><label for="n">Card number</label><input id="n" name="card_number"><button>Pay now</button></form></main></html>`,
+        );
+      }
+      const number = new URLSearchParams(body).get('card_number')?.replace(/\D/g, '') ?? '';
+      const behaviour = behaviours[number] ?? 'succeeds';
+      charge(intent, {
+        behaviour: behaviour === 'three_d_secure' ? 'succeeds' : behaviour,
+        brand: number.startsWith('5') ? 'mastercard' : 'visa',
+        last4: number.slice(-4),
+        expMonth: 12,
+        expYear: 2040,
+      });
+      res.writeHead(302, { location: intent.status === 'succeeded' ? cs.successUrl : cs.cancelUrl });
+      return void res.end();
+    }
+
     if (failures > 0) {
       failures--;
       return errors(res, 503, 'service_unavailable', 'Try again later.');
@@ -297,6 +324,45 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
       };
       intents.set(intentId, intent);
       return send(res, 200, { data: intentView(intent) });
+    }
+
+    if (req.method === 'POST' && path === '/v1/checkout_sessions') {
+      if (!isSecret) return errors(res, 401, 'unauthorized', 'Use the secret key.');
+      const items = attrs.line_items as Array<{ amount: number; currency: string; name: string; quantity: number }> | undefined;
+      const item = items?.[0];
+      if (!item || !Number.isInteger(item.amount) || item.amount < 2000) return errors(res, 400, 'parameter_below_minimum', 'amount cannot be less than 2000.');
+      if (typeof attrs.success_url !== 'string' || typeof attrs.cancel_url !== 'string')
+        return errors(res, 400, 'parameter_required', 'success_url and cancel_url are required.');
+      const intentId = id('pi');
+      const intent: Intent = {
+        id: intentId,
+        amount: item.amount * (item.quantity ?? 1),
+        currency: 'PHP',
+        description: typeof attrs.description === 'string' ? attrs.description : null,
+        status: 'awaiting_payment_method',
+        client_key: `${intentId}_client_${randomBytes(12).toString('hex')}`,
+        metadata: {},
+        last_payment_error: null,
+        next_action: null,
+        paymentIds: [],
+        created_at: nowSeconds(),
+      };
+      intents.set(intentId, intent);
+      const cs = { id: id('cs'), intentId, successUrl: attrs.success_url, cancelUrl: attrs.cancel_url, name: item.name };
+      checkoutSessions.set(cs.id, cs);
+      return send(res, 200, {
+        data: {
+          id: cs.id,
+          type: 'checkout_session',
+          attributes: {
+            checkout_url: `${url}/_test/checkout/${cs.id}`,
+            status: 'active',
+            line_items: items,
+            payment_intent: intentView(intent),
+            reference_number: attrs.reference_number,
+          },
+        },
+      });
     }
 
     const intentPath = path.match(/^\/v1\/payment_intents\/(pi_[a-f0-9]+)(\/attach)?$/);
