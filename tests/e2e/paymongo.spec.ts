@@ -73,3 +73,17 @@ test("paymongo › the sandbox merchant's page still allows only its own origin"
   const res = await page.request.get('/pay/acme-books');
   expect(res.headers()['content-security-policy']).toMatch(/connect-src 'self'(;|$)/);
 });
+
+test('paymongo › hosted checkout: the customer pays on PayMongo’s page and lands on the receipt', async ({ page }) => {
+  await page.goto('/pay/lakbay-hosted');
+  await expect(page.getByLabel('Card number')).toHaveCount(0);
+  expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+  await page.getByLabel('First name').fill('Maria');
+  await page.getByLabel('Last name').fill('Santos');
+  await page.getByLabel('Email').fill('maria@example.com');
+  await page.getByRole('button', { name: /^Pay ₱800\.00$/ }).click();
+  await expect(page.getByRole('heading', { name: 'PayMongo checkout (test)' })).toBeVisible();
+  await page.getByLabel('Card number').fill('4343434343434345');
+  await page.getByRole('button', { name: 'Pay now' }).click();
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({ timeout: 10_000 });
+});

@@ -60,7 +60,10 @@ describe('console › developers › acquirer', () => {
     const res = await owner.post('/console/developers', { action: 'acquirer', ...paymongo, checkout: 'hosted' });
     expect(res.status, textOf(res.html)).toBe(200);
     expect(res.html).toMatch(/<option value="hosted" selected/);
-    const [row] = await served.t.app.db.select().from(integratorAcquirers).where(eq(integratorAcquirers.integratorId, await acmeId()));
+    const [row] = await served.t.app.db
+      .select()
+      .from(integratorAcquirers)
+      .where(eq(integratorAcquirers.integratorId, await acmeId()));
     expect(row!.hostedCheckout).toBe(true);
   });
 
