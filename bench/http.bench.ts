@@ -12,12 +12,15 @@ import { type BenchRow, benchDatabases as databases, recordBench, round } from '
  * measured on the same server in the same run, with the ratio and the issue's target:
  * - POST /api/v1/refund PARTIAL spread over 64 payments (≥ 15 % of the no-op on PostgreSQL, ≥ 8 % on
  *   PGlite), its p99 at half the measured maximum rate (≤ 50 ms), and all on one payment (a hot row);
- * - GET /pay/{slug} and GET /checkout/{token} (≥ 50 % of the no-op).
+ * - GET /pay/{slug} and GET /checkout/{token} (≥ 50 % of the no-op): views of one link and reloads
+ *   of one session (both served from the rendering kept per version, src/api/rendered-pages.ts), and
+ *   first views of 2,000 distinct sessions (each rendered).
  * The per-integrator request limit is off (it would cap the refund load at 100/s).
  */
 const CONNECTIONS = Number(process.env.PAYLINK_BENCH_CONCURRENCY ?? 16);
 const SECONDS = Number(process.env.PAYLINK_BENCH_SECONDS ?? 5);
 const SPREAD = 64;
+const SESSIONS = 2_000;
 const label = { pglite: 'PGlite', postgres: 'PostgreSQL' };
 const rows: BenchRow[] = [];
 
@@ -41,10 +44,13 @@ describe.each(databases)('the built server on %s', (db) => {
       const hot = (await createPayment(t, { amount: '1000000.00', callbackUrl: null })).id;
       const link = (await findActiveLink(t.app.db, 'acme-books'))!;
       const { token } = await createDynamicLink(t.app, link, { key: TEST_TOKEN, payment: { amount: '250.00', merchant_reference_id: 'bench-1' } });
-      return { spread, hot, token };
+      const tokens: string[] = [];
+      for (let i = 0; i < SESSIONS; i++)
+        tokens.push((await createDynamicLink(t.app, link, { key: TEST_TOKEN, payment: { amount: '250.00', merchant_reference_id: `bench-${i}` } })).token);
+      return { spread, hot, token, tokens };
     });
     server = started.server;
-    const { spread, hot, token } = started.prepared;
+    const { spread, hot, token, tokens } = started.prepared;
     const url = server.url;
     const refund = (id: (i: number) => string) => ({
       method: 'POST' as const,
@@ -67,6 +73,7 @@ describe.each(databases)('the built server on %s', (db) => {
     const hotRefunds = await run([refund(() => hot)], okCode('OK.04.00'));
     const payPage = await run([{ path: '/pay/acme-books' }], html);
     const checkoutPage = await run([{ path: `/checkout/${token}` }], html);
+    const firstViews = await run([{ path: '/', pathOf: (i) => `/checkout/${tokens[i % SESSIONS]}` }], html);
 
     const name = label[db];
     const refundTarget = db === 'postgres' ? '≥ 15 %' : '≥ 8 %';
@@ -75,14 +82,15 @@ describe.each(databases)('the built server on %s', (db) => {
       ratioRow(`refund PARTIAL over ${SPREAD} payments (${name})`, spreadRefunds, noop, refundTarget, 'closed loop, the maximum rate'),
       ratioRow(`refund PARTIAL at half that rate, ${halfRate}/s (${name})`, atHalf, noop, 'p99 ≤ 50 ms', 'fixed rate'),
       ratioRow(`refund PARTIAL on one payment (${name})`, hotRefunds, noop, '', 'one hot row'),
-      ratioRow(`GET /pay/{slug} (${name})`, payPage, noop, '≥ 50 %'),
-      ratioRow(`GET /checkout/{token} (${name})`, checkoutPage, noop, '≥ 50 %'),
+      ratioRow(`GET /pay/{slug} (${name})`, payPage, noop, '≥ 50 %', 'views of one link'),
+      ratioRow(`GET /checkout/{token} (${name})`, checkoutPage, noop, '≥ 50 %', 'reloads of one session'),
+      ratioRow(`GET /checkout/{token}, ${SESSIONS} sessions (${name})`, firstViews, noop, '', 'each session rendered on its first view'),
     );
     console.log(
       `[bench] ${name}: no-op ${noop.rps}/s; refund ${spreadRefunds.rps}/s (${round((spreadRefunds.rps / noop.rps) * 100, 1)} %), ` +
         `p99 at ${halfRate}/s ${atHalf.p99} ms; hot ${hotRefunds.rps}/s; /pay ${payPage.rps}/s (${round((payPage.rps / noop.rps) * 100, 1)} %); ` +
-        `/checkout ${checkoutPage.rps}/s (${round((checkoutPage.rps / noop.rps) * 100, 1)} %)`,
+        `/checkout ${checkoutPage.rps}/s (${round((checkoutPage.rps / noop.rps) * 100, 1)} %), first views ${firstViews.rps}/s`,
     );
-    for (const r of [noop, spreadRefunds, atHalf, hotRefunds, payPage, checkoutPage]) expect(r.errors).toBe(0);
+    for (const r of [noop, spreadRefunds, atHalf, hotRefunds, payPage, checkoutPage, firstViews]) expect(r.errors).toBe(0);
   });
 });

@@ -6,12 +6,14 @@ import { SandboxAcquirer } from './acquirer/sandbox.ts';
 import { SandboxConnector } from './acquirer/sandbox-connector.ts';
 import { presentEvent } from './api/presenters/events.ts';
 import { type LimiterFactory, memoryLimiters, RateLimits } from './api/rate-limits.ts';
+import { RenderedPages } from './api/rendered-pages.ts';
 import { type Config, publicOrigin } from './config.ts';
 import { createFingerprinter, createMac, createSealer, loadMasterKey, type Mac, type Sealer } from './crypto.ts';
 import { type Database, type OpenDatabaseOptions, openDatabase } from './db/client.ts';
 import { rateLimits } from './db/schema.ts';
 import type { CardVelocity } from './domain/checkout/velocity.ts';
 import { readAcquirerSettings } from './domain/integrators/acquirer.ts';
+import { LinkViews } from './domain/links/link-views.ts';
 import type { EventPresenter } from './domain/notifications/domain-events.ts';
 import { createLogger, type Logger } from './log.ts';
 
@@ -42,6 +44,10 @@ export interface PaylinkApp {
   /** The same limits, as the checkout sees them. */
   cardVelocity: CardVelocity;
   now: () => Date;
+  /** Active links as payment pages read them, kept in memory (src/domain/links/link-views.ts). */
+  linkViews: LinkViews;
+  /** Payment pages rendered once per link version (src/api/rendered-pages.ts). */
+  renderedPages: RenderedPages;
   /** Origin for generated links (PUBLIC_URL, or the bound address). */
   origin(): string;
   /** Set by the HTTP server once it listens on a port (PORT=0 picks one). */
@@ -77,6 +83,14 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     await database.close();
     throw error;
   }
+  // Payment pages keep active links in memory; a write in any process empties it (NOTIFY).
+  const linkViews = new LinkViews(database.db);
+  const stopWatching = await linkViews.watch(database).catch(() => async () => {});
+  const closeDatabase = database.close.bind(database);
+  database.close = async () => {
+    await stopWatching();
+    await closeDatabase();
+  };
   const now = options.now ?? (() => new Date());
   const secrets = createSealer(master.key, 'integrator-secrets');
   const sandbox = new SandboxAcquirer({
@@ -105,6 +119,8 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     cardVelocity: limits,
     acquirer: sandbox,
     connectors,
+    linkViews,
+    renderedPages: new RenderedPages(),
     origin: () => publicOrigin(config, app.boundPort),
     masterKeyInfo: { source: master.source, path: master.path },
   };

@@ -1,5 +1,6 @@
 import { defineMiddleware } from 'astro:middleware';
 import { randomUUID } from 'node:crypto';
+import { keepRendered } from './api/rendered-pages.ts';
 import type { PaylinkApp } from './app.ts';
 
 /**
@@ -38,6 +39,8 @@ export const onRequest = defineMiddleware(async (context, next) => {
   }
   context.locals.route = context.routePattern;
   const response = await next();
+  // A page rendered once for many views (src/api/rendered-pages.ts): kept, then filled in.
+  if (context.locals.renderOnce) return keepRendered(context.locals.renderOnce, response);
   // Console pages show account data: never kept by a browser or proxy cache.
   if (context.url.pathname === '/console' || context.url.pathname.startsWith('/console/')) response.headers.set('cache-control', 'no-store');
   return response;

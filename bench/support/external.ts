@@ -90,8 +90,14 @@ export async function measure(opts: {
   seconds: number;
   connections: number;
   rate?: number;
-  /** Each request in turn (the list repeats); `body` may be a function of the request's number. */
-  requests: Array<{ method?: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: (i: number) => string }>;
+  /** Each request in turn (the list repeats); `body` and `pathOf` may be functions of the request's number. */
+  requests: Array<{
+    method?: 'GET' | 'POST';
+    path: string;
+    pathOf?: (i: number) => string;
+    headers?: Record<string, string>;
+    body?: (i: number) => string;
+  }>;
   /** Whether an answer counts as a success (default: HTTP 200). */
   ok?: (status: number, body: string) => boolean;
 }): Promise<Measured> {
@@ -107,7 +113,10 @@ export async function measure(opts: {
       method: r.method ?? 'GET',
       path: r.path,
       headers: r.headers,
-      setupRequest: (req: autocannon.Request) => (r.body ? { ...req, body: r.body(n++) } : req),
+      setupRequest: (req: autocannon.Request) => {
+        const i = n++;
+        return { ...req, ...(r.body ? { body: r.body(i) } : {}), ...(r.pathOf ? { path: r.pathOf(i) } : {}) };
+      },
       onResponse: (status: number, body: string) => {
         if (!ok(status, body)) failed++;
       },

@@ -685,6 +685,8 @@ export interface components {
             };
             /** @description Where events go when nothing else names a callback URL. */
             default_callback_url: string | null;
+            /** @description Shown to customers on payment pages; the Reply-To of customer e-mails. */
+            support_email: string | null;
             /** @description How many payment links the integrator has. */
             links: number;
             /** Format: date-time */
@@ -738,7 +740,7 @@ export interface components {
             success_url: string | null;
             /** @description Where the form’s cancel link goes. */
             cancel_url: string | null;
-            /** @description The payment page’s language. */
+            /** @description The language of the link’s pages and customer e-mails when the customer’s browser asks for none of paylink’s. */
             locale: string | null;
             /** @description When it was created. */
             created_at: string;
@@ -5345,6 +5347,8 @@ export interface operations {
                 "application/json": {
                     /** @description Where events go when a payment, schedule or card registration names no callback_url (a public http(s) URL); null clears it. */
                     default_callback_url?: string | null;
+                    /** @description Where customers write with questions: shown on payment pages and the Reply-To of customer e-mails; null clears it (replies then go to the account e-mail). */
+                    support_email?: string | null;
                 };
             };
         };
@@ -6394,7 +6398,7 @@ export interface operations {
                     success_url?: string | null;
                     /** @description Where the form’s cancel link goes. */
                     cancel_url?: string | null;
-                    /** @description The payment page’s language. */
+                    /** @description The language (en, fil, es) of the link’s pages and customer e-mails when the customer’s browser asks for none of these; the page’s switcher overrides both. */
                     locale?: ("en" | "fil" | "es") | null;
                 };
             };
@@ -6817,7 +6821,7 @@ export interface operations {
                     success_url?: string | null;
                     /** @description Where the form’s cancel link goes. */
                     cancel_url?: string | null;
-                    /** @description The payment page’s language. */
+                    /** @description The language (en, fil, es) of the link’s pages and customer e-mails when the customer’s browser asks for none of these; the page’s switcher overrides both. */
                     locale?: ("en" | "fil" | "es") | null;
                 };
             };

@@ -5,6 +5,7 @@ import { checkoutPath, findSessionByToken } from '../domain/checkout/sessions.ts
 import type { LinkWithMerchant } from '../domain/links/service.ts';
 import { dynamicLinkBodySchema } from '../schemas/dynamic-link.ts';
 import { anyJsonObject, apiEndpoint } from './endpoint.ts';
+import { requestLocale } from './page-locale.ts';
 import { presentPayOutcome } from './presenters/checkout.ts';
 
 /**
@@ -39,7 +40,8 @@ export const payBySessionToken = apiEndpoint({
   browser: true,
   idempotent: false,
   body: anyJsonObject,
-  run: async ({ app, params, body, clientIp }) => presentPayOutcome(await payCheckout(app, { token: params.token ?? '', input: body, clientIp })),
+  run: async ({ app, params, body, clientIp, request }) =>
+    presentPayOutcome(await payCheckout(app, { token: params.token ?? '', input: body, clientIp, locale: requestLocale(request) })),
 });
 
 /** POST /pay/{slug}/pay: a static link's card submission. */
@@ -48,7 +50,8 @@ export const payStaticLink = apiEndpoint({
   browser: true,
   idempotent: false,
   body: anyJsonObject,
-  run: async ({ app, params, body, clientIp }) => presentPayOutcome(await payCheckout(app, { slug: params.slug ?? '', input: body, clientIp })),
+  run: async ({ app, params, body, clientIp, request }) =>
+    presentPayOutcome(await payCheckout(app, { slug: params.slug ?? '', input: body, clientIp, locale: requestLocale(request) })),
 });
 
 /** The answer to a provider attempt's start: what the browser needs to give the card to the provider. */

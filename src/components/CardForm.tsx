@@ -9,8 +9,9 @@
  *                customer fills (sent as `fields[name]`) and read-only values (shown, not sent).
  *   amount       ask for an amount: { label, currency, hint? } (sent as `amount`, a decimal string).
  *   extraBody    JSON merged into every request body (e.g. { session: "<page token>" }).
- *   cardLegend   legend of the card fieldset (default "Card details").
- *   busyLabel    button text while the request runs (default "Processing…").
+ *   text         the words shown, in the customer's language (src/i18n/island.ts builds them).
+ *   cardLegend   legend of the card fieldset (default text.legend).
+ *   busyLabel    button text while the request runs (default text.processing).
  *
  * Request body: { ...extraBody, amount?, fields: { [name]: value }, card: { number, expiry,
  * cvc, name } } as application/json. The server answers with the API envelope:
@@ -19,14 +20,17 @@
  *                              `card.name`, `amount`, or an extra field's name);
  *   any other messages       → shown in the alert above the button, with the card number and
  *                              security code cleared so the customer can try another card (a
- *                              429 says in plain words how long to wait; see docs/security.md).
+ *                              429 says in plain words how long to wait; see docs/security.md);
+ *                              after a decline, `data.attempts_left` is said in words.
  * Inputs are checked in the browser with the same zod/mini schemas the server uses
- * (src/schemas/card.ts, src/schemas/checkout.ts); the server checks everything again.
+ * (src/schemas/card.ts, src/schemas/checkout.ts), and the expiry date against the browser's
+ * clock; the server checks everything again.
  */
 import { Component } from 'preact';
 import { type AmountRule, customerAmount } from '../schemas/amount-rules.ts';
-import { brandLabels, cardErrors as cardRuleErrors, cvcLength, detectBrand, formatCardNumber, formatExpiry } from '../schemas/card-rules.ts';
-import { type CustomerFieldPath, customerFieldError } from '../schemas/checkout-rules.ts';
+import type { CardFormText } from '../schemas/card-form-text.ts';
+import { cardErrors as cardRuleErrors, cvcLength, detectBrand, formatCardNumber, formatExpiry, makeCardRules } from '../schemas/card-rules.ts';
+import { type CustomerFieldPath, customerFieldProblem, wordFieldProblem } from '../schemas/checkout-rules.ts';
 import type { FormField } from '../schemas/form-field.ts';
 
 export type ExtraField = FormField;
@@ -38,6 +42,9 @@ export interface CardFormProps {
   /** Ask for an amount, checked with the server's own rule. */
   amount?: { label: string; currency: string; hint?: string; rule: AmountRule };
   extraBody?: Record<string, unknown>;
+  text: CardFormText;
+  /** Formats the typed amount in the customer's locale (a BCP 47 tag). */
+  locale?: string;
   cardLegend?: string;
   busyLabel?: string;
 }
@@ -48,17 +55,20 @@ const CARD_KEYS = ['card.number', 'card.expiry', 'card.cvc', 'card.name'];
 const idFor = (name: string) => `f-${name.replace(/[^\w-]/g, '-')}`;
 
 // Every extra field is a customer field (src/domain/links/form.ts), checked by the server's own rule.
-const fieldError = (field: ExtraField, value: string) => customerFieldError(field.name as CustomerFieldPath, value, field.required);
+function fieldError(field: ExtraField, value: string, text: CardFormText): string | undefined {
+  const problem = customerFieldProblem(field.name as CustomerFieldPath, value, field.required);
+  return problem && wordFieldProblem(problem, text.fieldErrors, field.requiredMessage ?? '');
+}
 
-function amountError(value: string, rule: AmountRule): string | undefined {
-  const result = customerAmount(value, rule);
+function amountError(value: string, rule: AmountRule, text: CardFormText): string | undefined {
+  const result = customerAmount(value, rule, text.amountErrors);
   return 'message' in result ? result.message : undefined;
 }
 
-function formatAmount(value: string, rule: AmountRule): string | undefined {
-  const result = customerAmount(value, rule);
+function formatAmount(value: string, rule: AmountRule, locale: string, text: CardFormText): string | undefined {
+  const result = customerAmount(value, rule, text.amountErrors);
   return 'minor' in result
-    ? new Intl.NumberFormat('en-US', { style: 'currency', currency: rule.currency }).format(Number(result.minor) / 10 ** rule.exponent)
+    ? new Intl.NumberFormat(locale, { style: 'currency', currency: rule.currency }).format(Number(result.minor) / 10 ** rule.exponent)
     : undefined;
 }
 
@@ -101,16 +111,17 @@ export default class CardForm extends Component<CardFormProps, State> {
   private cardErrors(): Errors {
     const out: Errors = {};
     const v = this.value;
-    const found = cardRuleErrors({ number: v('card.number'), expiry: v('card.expiry'), cvc: v('card.cvc'), name: v('card.name') });
+    const rules = makeCardRules(this.props.text.errors, new Date());
+    const found = cardRuleErrors({ number: v('card.number'), expiry: v('card.expiry'), cvc: v('card.cvc'), name: v('card.name') }, rules);
     for (const [k, m] of Object.entries(found)) out[`card.${k}`] = m;
     return out;
   }
 
   private errorFor(name: string): string | undefined {
     if (name.startsWith('card.')) return this.cardErrors()[name];
-    if (name === 'amount') return this.props.amount ? amountError(this.value(name), this.props.amount.rule) : undefined;
+    if (name === 'amount') return this.props.amount ? amountError(this.value(name), this.props.amount.rule, this.props.text) : undefined;
     const field = this.props.fields?.find((f) => f.name === name);
-    return field && !field.readOnly ? fieldError(field, this.value(name)) : undefined;
+    return field && !field.readOnly ? fieldError(field, this.value(name), this.props.text) : undefined;
   }
 
   private names(): string[] {
@@ -181,12 +192,22 @@ export default class CardForm extends Component<CardFormProps, State> {
         }
       } else if (typeof messages === 'string') general.push(messages);
       // paylink words every refusal, a 429 included (how long to wait): see docs/security.md.
-      if (Object.keys(inline).length === 0 && general.length === 0) general.push(json?.data?.status_description ?? 'Something went wrong. Please try again.');
+      const { text } = this.props;
+      if (Object.keys(inline).length === 0 && general.length === 0) general.push(json?.data?.status_description ?? text.genericError);
+      // A decline is said in the page's language (the server words it in English), with the attempts left.
+      const code = json?.data?.decline_code;
+      const said = Object.hasOwn(text.declines, code) ? text.declines[code] : '';
+      if (said) general.splice(0, general.length, said);
+      const left = json?.data?.attempts_left;
+      if (typeof left === 'number') {
+        if (left > 0) general.push((left === 1 ? text.attemptsOne : text.attemptsOther).replace('{count}', String(left)));
+        else if (said) general.push(text.locked);
+      }
       this.setState({ errors: inline });
       if (general.length > 0) this.showAlert(general.join(' '));
       else this.focusFirst(inline);
     } catch {
-      this.showAlert('We could not reach the server. Check your connection and try again.');
+      this.showAlert(this.props.text.networkError);
     }
     this.inFlight = false;
     this.setState({ busy: false });
@@ -215,17 +236,19 @@ export default class CardForm extends Component<CardFormProps, State> {
             {hint}
           </p>
         )}
-        <input
-          id={id}
-          name={name}
-          value={this.value(name)}
-          aria-invalid={this.state.errors[name] ? 'true' : undefined}
-          aria-describedby={this.described(name, hint ? `${id}-hint` : undefined)}
-          onInput={(e) => this.set(name, (e.currentTarget as HTMLInputElement).value)}
-          onBlur={(e) => this.blur(name, e)}
-          {...attrs}
-        />
-        {after}
+        <div class={after ? 'with-icon' : undefined}>
+          <input
+            id={id}
+            name={name}
+            value={this.value(name)}
+            aria-invalid={this.state.errors[name] ? 'true' : undefined}
+            aria-describedby={this.described(name, hint ? `${id}-hint` : undefined)}
+            onInput={(e) => this.set(name, (e.currentTarget as HTMLInputElement).value)}
+            onBlur={(e) => this.blur(name, e)}
+            {...attrs}
+          />
+          {after}
+        </div>
         {this.errorText(name)}
       </div>
     );
@@ -255,7 +278,7 @@ export default class CardForm extends Component<CardFormProps, State> {
             value={this.value(f.name)}
             onChange={(e) => this.set(f.name, (e.currentTarget as HTMLSelectElement).value)}
           >
-            <option value="">Choose…</option>
+            <option value="">{this.props.text.choose}</option>
             {f.options?.map(([code, name]) => (
               <option value={code}>{name}</option>
             ))}
@@ -268,22 +291,22 @@ export default class CardForm extends Component<CardFormProps, State> {
   };
 
   render() {
-    const { fields = [], amount, buttonLabel, submitUrl } = this.props;
+    const { fields = [], amount, buttonLabel, submitUrl, text } = this.props;
     const { busy, ready, alert } = this.state;
     const brand = detectBrand(this.value('card.number'));
     const numberId = idFor('card.number');
-    const shownAmount = amount ? formatAmount(this.value('amount'), amount.rule) : undefined;
-    const label = busy ? (this.props.busyLabel ?? 'Processing…') : shownAmount ? `${buttonLabel} ${shownAmount}` : buttonLabel;
+    const shownAmount = amount ? formatAmount(this.value('amount'), amount.rule, this.props.locale ?? 'en-US', text) : undefined;
+    const label = busy ? (this.props.busyLabel ?? text.processing) : shownAmount ? `${buttonLabel} ${shownAmount}` : buttonLabel;
     const onInput = (name: string, format: (v: string) => string) => (e: Event) => this.set(name, format((e.currentTarget as HTMLInputElement).value));
     return (
       <form class="card-form" method="post" action={submitUrl} noValidate onSubmit={this.submit}>
         {fields.length > 0 && <div class="fields">{fields.map(this.extra)}</div>}
         {amount && this.input('amount', amount.label, { type: 'text', inputMode: 'decimal', autocomplete: 'transaction-amount', required: true }, amount.hint)}
         <fieldset class="card">
-          <legend>{this.props.cardLegend ?? 'Card details'}</legend>
+          <legend>{this.props.cardLegend ?? text.legend}</legend>
           {this.input(
             'card.number',
-            'Card number',
+            text.number,
             {
               type: 'text',
               inputMode: 'numeric',
@@ -297,35 +320,41 @@ export default class CardForm extends Component<CardFormProps, State> {
             },
             undefined,
             <span id={`${numberId}-brand`} class="brand" aria-live="polite">
-              {brand ? brandLabels[brand] : ''}
+              {/* The icon is drawn from the page's sprite (BrandSprite.astro): no artwork in the island. */}
+              {brand && (
+                <svg class="brand-icon" width="32" height="20" aria-hidden="true">
+                  <use href={`#brand-${brand}`} />
+                </svg>
+              )}
+              <span class="visually-hidden">{brand ? text.brands[brand] : ''}</span>
             </span>,
           )}
           <div class="row">
             {this.input(
               'card.expiry',
-              'Expiry date',
+              text.expiry,
               {
                 type: 'text',
                 inputMode: 'numeric',
                 autocomplete: 'cc-exp',
                 required: true,
-                placeholder: 'MM / YY',
+                placeholder: text.expiryPlaceholder,
                 maxLength: 9,
                 onInput: onInput('card.expiry', formatExpiry),
               },
-              'MM/YY',
+              text.expiryHint,
             )}
-            {this.input('card.cvc', 'Security code', {
+            {this.input('card.cvc', text.cvc, {
               type: 'text',
               inputMode: 'numeric',
               autocomplete: 'cc-csc',
               required: true,
               maxLength: 4,
-              placeholder: `${cvcLength(brand)} digits`,
+              placeholder: text.cvcPlaceholder.replace('{digits}', String(cvcLength(brand))),
               onInput: onInput('card.cvc', (v) => v.replace(/\D/g, '').slice(0, cvcLength(brand))),
             })}
           </div>
-          {this.input('card.name', 'Name on card', { type: 'text', autocomplete: 'cc-name', required: true, spellcheck: false })}
+          {this.input('card.name', text.name, { type: 'text', autocomplete: 'cc-name', required: true, spellcheck: false })}
         </fieldset>
         <div
           ref={(el) => {

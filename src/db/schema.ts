@@ -173,6 +173,8 @@ export const checkoutSessions = pgTable(
     successUrl: text('success_url'),
     cancelUrl: text('cancel_url'),
     notifyUser: boolean('notify_user').notNull().default(false),
+    /** The language the customer's browser asked for or they chose on the page, as they paid; null: none of ours. The e-mails about the payment use it. */
+    locale: text('locale'),
     attempts: integer('attempts').notNull().default(0),
     /** Set while a card attempt is at the acquirer: a second submit meanwhile gets a 409, never a second charge. */
     processingAt: ts('processing_at'),

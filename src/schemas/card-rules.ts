@@ -97,34 +97,72 @@ export const expiryInFuture = (expiry: { month: number; year: number }, now: Dat
 export type CardField = 'number' | 'expiry' | 'cvc' | 'name';
 export type CardValues = Record<CardField, string>;
 
-export const cardRules: Record<CardField, (value: string, card: CardValues) => string | undefined> = {
-  number(value) {
-    const digits = cardDigits(value);
-    if (digits === '') return 'Enter the card number';
-    if (!/^\d{12,19}$/.test(digits)) return 'Enter the card number: 12 to 19 digits';
-    return luhnValid(digits) ? undefined : 'This card number is not valid: check it for typing mistakes';
-  },
-  expiry(value) {
-    if (value.trim() === '') return 'Enter the expiry date';
-    return parseExpiry(value) ? undefined : 'Enter the expiry date as MM/YY';
-  },
-  cvc(value, card) {
-    const size = cvcLength(detectBrand(card.number));
-    if (value.trim() === '') return 'Enter the security code';
-    return new RegExp(`^\\d{${size}}$`).test(value.trim()) ? undefined : `Enter the ${size} digit security code`;
-  },
-  name(value) {
-    const name = value.trim();
-    if (name === '') return 'Enter the name on the card';
-    return name.length > 120 ? 'The name on the card must be at most 120 characters' : undefined;
-  },
+/** What each card rule says when it fails; the card island passes the customer's language. */
+export type CardMessageKey =
+  | 'number_missing'
+  | 'number_length'
+  | 'number_invalid'
+  | 'expiry_missing'
+  | 'expiry_format'
+  | 'expired'
+  | 'cvc_missing'
+  | 'cvc_length'
+  | 'name_missing'
+  | 'name_long';
+export type CardMessages = Record<CardMessageKey, string>;
+
+/** English, as the server words its refusals (src/i18n/en.ts holds the same words for the pages). */
+export const englishCardMessages: CardMessages = {
+  number_missing: 'Enter the card number',
+  number_length: 'Enter the card number: 12 to 19 digits',
+  number_invalid: 'This card number is not valid: check it for typing mistakes',
+  expiry_missing: 'Enter the expiry date',
+  expiry_format: 'Enter the expiry date as MM/YY',
+  expired: 'This card has expired: check the expiry date',
+  cvc_missing: 'Enter the security code',
+  cvc_length: 'Enter the {digits} digit security code',
+  name_missing: 'Enter the name on the card',
+  name_long: 'The name on the card must be at most 120 characters',
 };
 
+type CardRule = (value: string, card: CardValues) => string | undefined;
+
+/** The rules worded in `m`; with `now`, an expiry date in the past is refused too (the browser's clock). */
+export function makeCardRules(m: CardMessages, now?: Date): Record<CardField, CardRule> {
+  return {
+    number(value) {
+      const digits = cardDigits(value);
+      if (digits === '') return m.number_missing;
+      if (!/^\d{12,19}$/.test(digits)) return m.number_length;
+      return luhnValid(digits) ? undefined : m.number_invalid;
+    },
+    expiry(value) {
+      if (value.trim() === '') return m.expiry_missing;
+      const parsed = parseExpiry(value);
+      if (!parsed) return m.expiry_format;
+      return now && !expiryInFuture(parsed, now) ? m.expired : undefined;
+    },
+    cvc(value, card) {
+      const size = cvcLength(detectBrand(card.number));
+      if (value.trim() === '') return m.cvc_missing;
+      return new RegExp(`^\\d{${size}}$`).test(value.trim()) ? undefined : m.cvc_length.replace('{digits}', String(size));
+    },
+    name(value) {
+      const name = value.trim();
+      if (name === '') return m.name_missing;
+      return name.length > 120 ? m.name_long : undefined;
+    },
+  };
+}
+
+/** The server's rules (English; the server checks the expiry against its own clock separately). */
+export const cardRules = makeCardRules(englishCardMessages);
+
 /** Every card rule at once: field → message, empty when the card looks right. */
-export function cardErrors(card: CardValues): Partial<Record<CardField, string>> {
+export function cardErrors(card: CardValues, rules: Record<CardField, CardRule>): Partial<Record<CardField, string>> {
   const out: Partial<Record<CardField, string>> = {};
   for (const field of ['number', 'expiry', 'cvc', 'name'] as const) {
-    const message = cardRules[field](card[field] ?? '', card);
+    const message = rules[field](card[field] ?? '', card);
     if (message) out[field] = message;
   }
   return out;

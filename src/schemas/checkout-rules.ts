@@ -17,41 +17,43 @@ const EMAIL = /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[^\s@"<>()[\]\\,;:]{2
 
 export const COUNTRY_MESSAGE = 'Choose a country (a two-letter ISO code such as PH)';
 
+/** What is wrong with a field's value; worded by the server (English) or the island (its language). */
+export type FieldProblem = { key: 'required' } | { key: 'too_long'; max: number } | { key: 'email' | 'mobile' | 'zip' | 'country' };
+/** The words for each problem but `required` (the page words that per field): `{max}` is filled in. */
+export type FieldMessages = Record<Exclude<FieldProblem['key'], 'required'>, string>;
+
 interface Rule {
-  /** What "Enter …" asks for when the field is empty. */
-  what: string;
   clean?: (value: string) => string;
-  check: (value: string) => string | undefined;
+  check: (value: string) => FieldProblem | undefined;
 }
 
-const maxLength = (max: number) => (v: string) => (v.length > max ? `Must be at most ${max} characters` : undefined);
+const maxLength =
+  (max: number) =>
+  (v: string): FieldProblem | undefined =>
+    v.length > max ? { key: 'too_long', max } : undefined;
 
 export const customerRules: Record<CustomerFieldPath, Rule> = {
-  'customer.first_name': { what: 'a first name', check: maxLength(100) },
-  'customer.last_name': { what: 'a last name', check: maxLength(100) },
+  'customer.first_name': { check: maxLength(100) },
+  'customer.last_name': { check: maxLength(100) },
   'customer.contact.email': {
-    what: 'an email address',
     clean: (v) => v.trim().toLowerCase(),
-    check: (v) => (v.length > 254 ? 'Must be at most 254 characters' : EMAIL.test(v) ? undefined : 'Enter an email address such as name@example.com'),
+    check: (v) => (v.length > 254 ? { key: 'too_long', max: 254 } : EMAIL.test(v) ? undefined : { key: 'email' }),
   },
   'customer.contact.mobile': {
-    what: 'a mobile number',
     clean: (v) => v.replace(/[\s().-]/g, ''),
-    check: (v) => (MOBILE.test(v) ? undefined : 'Enter a mobile number with its country code, such as +639171234567'),
+    check: (v) => (MOBILE.test(v) ? undefined : { key: 'mobile' }),
   },
-  'customer.billing_address.line1': { what: 'the first address line', check: maxLength(MAX_FIELD_LENGTH) },
-  'customer.billing_address.line2': { what: 'the second address line', check: maxLength(MAX_FIELD_LENGTH) },
-  'customer.billing_address.city_municipality': { what: 'a city or municipality', check: maxLength(100) },
-  'customer.billing_address.state_province_region': { what: 'a state, province or region', check: maxLength(100) },
+  'customer.billing_address.line1': { check: maxLength(MAX_FIELD_LENGTH) },
+  'customer.billing_address.line2': { check: maxLength(MAX_FIELD_LENGTH) },
+  'customer.billing_address.city_municipality': { check: maxLength(100) },
+  'customer.billing_address.state_province_region': { check: maxLength(100) },
   'customer.billing_address.zip': {
-    what: 'a ZIP or postal code',
-    check: (v) => (/^[A-Za-z0-9][A-Za-z0-9 -]{1,11}$/.test(v) ? undefined : 'Enter a ZIP or postal code of 2 to 12 letters or digits'),
+    check: (v) => (/^[A-Za-z0-9][A-Za-z0-9 -]{1,11}$/.test(v) ? undefined : { key: 'zip' }),
   },
   'customer.billing_address.country_code': {
-    what: 'a country',
     clean: (v) => v.trim().toUpperCase(),
     // The form offers a list; the server also checks the code is assigned (checkout.ts).
-    check: (v) => (/^[A-Z]{2}$/.test(v) ? undefined : COUNTRY_MESSAGE),
+    check: (v) => (/^[A-Z]{2}$/.test(v) ? undefined : { key: 'country' }),
   },
 };
 
@@ -60,10 +62,42 @@ export const optionalCustomerFields: ReadonlySet<string> = new Set(['customer.bi
 
 export const cleanCustomerValue = (path: CustomerFieldPath, value: string) => (customerRules[path].clean ?? ((v: string) => v.trim()))(value);
 
-/** The message for one field's raw value ("" when fine); empty values are fine only when optional. */
-export function customerFieldError(path: CustomerFieldPath, raw: string, required = !optionalCustomerFields.has(path)): string | undefined {
-  const rule = customerRules[path];
+/** What is wrong with one field's raw value (undefined when fine); empty values are fine only when optional. */
+export function customerFieldProblem(path: CustomerFieldPath, raw: string, required = !optionalCustomerFields.has(path)): FieldProblem | undefined {
   const value = cleanCustomerValue(path, raw);
-  if (value === '') return required ? `Enter ${rule.what}` : undefined;
-  return rule.check(value);
+  if (value === '') return required ? { key: 'required' } : undefined;
+  return customerRules[path].check(value);
+}
+
+/** A problem in words: `required` is the field's own sentence, the others from `m`. */
+export const wordFieldProblem = (problem: FieldProblem, m: FieldMessages, required: string) =>
+  problem.key === 'required' ? required : m[problem.key].replace('{max}', 'max' in problem ? String(problem.max) : '');
+
+/** The server's English (src/i18n/en.ts holds the same words for the pages). */
+export const englishFieldMessages: FieldMessages = {
+  too_long: 'Must be at most {max} characters',
+  email: 'Enter an email address such as name@example.com',
+  mobile: 'Enter a mobile number with its country code, such as +639171234567',
+  zip: 'Enter a ZIP or postal code of 2 to 12 letters or digits',
+  country: COUNTRY_MESSAGE,
+};
+
+/** What "Enter …" asks for when a field is empty, in the server's English. */
+const englishWhat: Record<CustomerFieldPath, string> = {
+  'customer.first_name': 'a first name',
+  'customer.last_name': 'a last name',
+  'customer.contact.email': 'an email address',
+  'customer.contact.mobile': 'a mobile number',
+  'customer.billing_address.line1': 'the first address line',
+  'customer.billing_address.line2': 'the second address line',
+  'customer.billing_address.city_municipality': 'a city or municipality',
+  'customer.billing_address.state_province_region': 'a state, province or region',
+  'customer.billing_address.zip': 'a ZIP or postal code',
+  'customer.billing_address.country_code': 'a country',
+};
+
+/** The server's message for one field's raw value, in English ("" when fine). */
+export function customerFieldError(path: CustomerFieldPath, raw: string, required = !optionalCustomerFields.has(path)): string | undefined {
+  const problem = customerFieldProblem(path, raw, required);
+  return problem && wordFieldProblem(problem, englishFieldMessages, `Enter ${englishWhat[path]}`);
 }

@@ -11,4 +11,6 @@ export interface FormField {
   readOnly?: boolean;
   options?: [string, string][];
   hint?: string;
+  /** What the island says when a required field is left empty, in the page's language. */
+  requiredMessage?: string;
 }

@@ -7,6 +7,13 @@ export const integratorUpdateSchema = z
     default_callback_url: httpUrlSchema
       .nullable()
       .describe('Where events go when a payment, schedule or card registration names no callback_url (a public http(s) URL); null clears it.'),
+    support_email: z
+      .email({ error: 'must be an e-mail address such as help@example.com' })
+      .max(254)
+      .nullable()
+      .describe(
+        'Where customers write with questions: shown on payment pages and the Reply-To of customer e-mails; null clears it (replies then go to the account e-mail).',
+      ),
   })
   .partial()
   .strict();
@@ -22,6 +29,7 @@ export const integratorViewSchema = z
       .record(z.string(), z.enum(['full_partial', 'full', 'none']))
       .meta({ description: 'Refund types allowed per card brand; `default` applies to brands not listed.' }),
     default_callback_url: z.string().nullable().meta({ description: 'Where events go when nothing else names a callback URL.' }),
+    support_email: z.string().nullable().meta({ description: 'Shown to customers on payment pages; the Reply-To of customer e-mails.' }),
     links: z.number().int().meta({ description: 'How many payment links the integrator has.' }),
     created_at: z.string().meta({ format: 'date-time' }),
   })

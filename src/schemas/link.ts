@@ -34,7 +34,7 @@ export const linkViewSchema = z
     max_payments: z.number().int().nullable().describe('How many successful payments it takes.'),
     success_url: z.string().nullable().describe('Where the receipt’s “Return to merchant” goes.'),
     cancel_url: z.string().nullable().describe('Where the form’s cancel link goes.'),
-    locale: z.string().nullable().describe('The payment page’s language.'),
+    locale: z.string().nullable().describe('The language of the link’s pages and customer e-mails when the customer’s browser asks for none of paylink’s.'),
     created_at: z.string().describe('When it was created.'),
     updated_at: z.string().describe('When it was last changed.'),
   })
@@ -113,7 +113,9 @@ const settings = {
   locale: z
     .enum(locales, { error: `must be one of ${locales.join(', ')}` })
     .nullable()
-    .describe('The payment page’s language.'),
+    .describe(
+      'The language (en, fil, es) of the link’s pages and customer e-mails when the customer’s browser asks for none of these; the page’s switcher overrides both.',
+    ),
 };
 
 export const linkCreateSchema = z

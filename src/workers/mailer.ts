@@ -57,6 +57,8 @@ export function createMailer(app: PaylinkApp, opts: { random?: () => number } = 
       const message = {
         from: app.config.mailFrom,
         to,
+        // A customer's reply reaches the merchant, not paylink's sending address.
+        ...(merchant.replyTo && isDeliverableAddress(merchant.replyTo) ? { replyTo: merchant.replyTo } : {}),
         subject: mail.subject,
         text: mail.text,
         html: mail.html,

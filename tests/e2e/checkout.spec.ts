@@ -62,7 +62,9 @@ test('static link › pays with 4242 and lands on the receipt, with no third-par
   await fillCustomer(page);
   await page.getByLabel('Card number').fill('4242424242424242');
   await expect(page.getByLabel('Card number')).toHaveValue('4242 4242 4242 4242');
-  await expect(page.locator('.brand')).toHaveText('Visa');
+  // The detected brand: our icon, and its name for screen readers.
+  await expect(page.locator('.brand .brand-icon')).toBeVisible();
+  await expect(page.locator('.brand .visually-hidden')).toHaveText('Visa');
   await page.getByLabel('Expiry date').fill(CARD_EXPIRY.replace('/', ''));
   await expect(page.getByLabel('Expiry date')).toHaveValue(CARD_EXPIRY.replace('/', ' / '));
   await page.getByLabel('Security code').fill('123');

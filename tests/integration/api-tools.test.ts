@@ -32,6 +32,16 @@ async function deliverDue() {
 }
 
 describe('integrator › default callback URL', () => {
+  it('sets, shows and clears support_email; refuses what is not an address', async () => {
+    const set = await api('PATCH', '/api/v1/integrator', { support_email: 'help@acme.example' });
+    expect(set.json.data.integrator.support_email).toBe('help@acme.example');
+    expect((await api('GET', '/api/v1/integrator')).json.data.integrator.support_email).toBe('help@acme.example');
+    const bad = await api('PATCH', '/api/v1/integrator', { support_email: 'help at acme' });
+    expect(bad.status).toBe(422);
+    expect(bad.json.messages.support_email).toEqual(['must be an e-mail address such as help@example.com']);
+    expect((await api('PATCH', '/api/v1/integrator', { support_email: null })).json.data.integrator.support_email).toBeNull();
+  });
+
   it('sets, shows and clears default_callback_url, and events that name no callback go there', async () => {
     const set = await api('PATCH', '/api/v1/integrator', { default_callback_url: receiver.url });
     expect(set.status, set.text).toBe(200);

@@ -147,6 +147,24 @@ describe('console › developers › webhook secret, callback URL and test event
     expect(await auditActions()).toContain('callback_url.changed');
   });
 
+  it('saves the customer support e-mail (shown on payment pages), refuses a bad one, and clears it', async () => {
+    const owner = await signedIn(acmeOwner);
+    const bad = await owner.post('/console/developers', { action: 'support-email', support_email: 'not an address' });
+    expect(bad.status).toBe(422);
+    expect(textOf(bad.html)).toMatch(/Support e-mail .*e-mail address/);
+    expect((await acme()).supportEmail).toBeNull();
+    const good = await owner.post('/console/developers', { action: 'support-email', support_email: ' help@acme.example ' });
+    expect(good.status).toBe(200);
+    expect(textOf(good.html)).toContain('The support e-mail is saved');
+    expect((await acme()).supportEmail).toBe('help@acme.example');
+    expect(await auditActions()).toContain('support_email.changed');
+    const page = await fetch(`${served.server.url}/pay/acme-books`);
+    expect(await page.text()).toContain('href="mailto:help@acme.example"');
+    const cleared = await owner.post('/console/developers', { action: 'support-email', support_email: '' });
+    expect(textOf(cleared.html)).toContain('The support e-mail is cleared');
+    expect((await acme()).supportEmail).toBeNull();
+  });
+
   it('sends a webhook.test event through the outbox, signed like every event, and shows its delivery', async () => {
     const owner = await signedIn(acmeOwner);
     const res = await owner.post('/console/developers', { action: 'test-event' });

@@ -161,6 +161,43 @@ describe('mail › over SMTP', () => {
     expect(logo?.content.equals(png)).toBe(true);
   });
 
+  it('Reply-To is the merchant: its contact address, or its support address once set', async () => {
+    peer = await startSmtpPeer();
+    const integratorId = await setup({ SMTP_URL: peer.url, MAIL_FROM: 'paylink <receipts@paylink.test>' });
+    await enqueue(integratorId, 'payment.succeeded', 'juan@example.com', paymentData);
+    await sendDue();
+    expect(peer.messages[0]!.parsed.replyTo?.text).toBe('billing@acme.example');
+    await t!.app.db.update(integrators).set({ supportEmail: 'help@acme.example' }).where(eq(integrators.id, integratorId));
+    await enqueue(integratorId, 'payment.succeeded', 'ana@example.com', paymentData);
+    await sendDue();
+    expect(peer.messages[1]!.parsed.replyTo?.text).toBe('help@acme.example');
+    expect(peer.messages[1]!.parsed.from?.text).toBe('"paylink" <receipts@paylink.test>');
+  });
+
+  it('speaks the link’s language and wears its colour (Filipino, Spanish)', async () => {
+    peer = await startSmtpPeer();
+    const integratorId = await setup({ SMTP_URL: peer.url });
+    const [link] = await t!.app.db.update(links).set({ locale: 'fil', brandColor: '#7c2d12' }).where(eq(links.slug, 'acme-books')).returning();
+    await t!.app.db
+      .insert(payments)
+      .values({ id: paymentData.transaction_id, integratorId, linkId: link!.id, status: 'succeeded', amountMinor: 25000n, currency: 'PHP' });
+    await enqueue(integratorId, 'payment.succeeded', 'juan@example.com', paymentData);
+    await sendDue();
+    const fil = peer.messages[0]!.parsed;
+    expect(fil.subject).toBe('Natanggap ang bayad: ₱250.00 — Acme Books');
+    expect(fil.text).toContain('Salamat. Natanggap na ng Acme Books ang iyong bayad.');
+    expect(fil.text).toContain('Transaction ID:');
+    expect(fil.html).toContain('<html lang="fil">');
+    expect(fil.html).toContain('border-top:6px solid #7c2d12');
+    await t!.app.db.update(links).set({ locale: 'es' }).where(eq(links.id, link!.id));
+    await enqueue(integratorId, 'payment.failed', 'juan@example.com', { ...paymentData, status: 'failed' });
+    await sendDue();
+    const es = peer.messages[1]!.parsed;
+    expect(es.subject?.replace(/\u00a0/g, ' ')).toBe('Pago no completado: 250,00 PHP — Acme Books');
+    expect(es.text).toContain('No se cobró nada. La tarjeta fue rechazada.');
+    expect(es.text?.replace(/\u00a0/g, ' ')).toMatch(/Fecha:\s+1 jun 2025, 10:00 UTC/);
+  });
+
   it('a rejected recipient fails its own e-mail only; the others still go out', async () => {
     peer = await startSmtpPeer({ rejectRecipient: (a) => (a === 'nobody@example.com' ? { code: 550, message: 'No such user' } : undefined) });
     const integratorId = await setup({ SMTP_URL: peer.url });

@@ -9,6 +9,7 @@ export function integratorView({ integrator, linkCount }: { integrator: Integrat
     email: integrator.email,
     refund_capabilities: { default: 'full_partial', ...integrator.refundCapabilities },
     default_callback_url: integrator.defaultCallbackUrl,
+    support_email: integrator.supportEmail,
     links: linkCount,
     created_at: integrator.createdAt.toISOString(),
   };

@@ -29,6 +29,7 @@ export type AuditAction =
   | 'jwt_secret.rotated'
   | 'webhook_secret.rotated'
   | 'callback_url.changed'
+  | 'support_email.changed'
   | 'acquirer.changed'
   | 'test_event.sent';
 

@@ -1,14 +1,15 @@
 import type { Link } from '../../db/schema.ts';
-import { type AmountRule, customerAmount } from '../../schemas/amount-rules.ts';
+import { type AmountRule, customerAmount, englishAmountMessages } from '../../schemas/amount-rules.ts';
 import { currencyExponent, formatMoney } from '../money.ts';
 
 /**
  * The rule for an amount the customer types on an open-amount link: the currency's exponent and
  * the link's min/max when they are in the same currency. The card island runs the same rule.
  */
-export function amountRule(link: Pick<Link, 'minAmountMinor' | 'maxAmountMinor' | 'currency'>, currency: string): AmountRule {
+export function amountRule(link: Pick<Link, 'minAmountMinor' | 'maxAmountMinor' | 'currency'>, currency: string, locale?: string): AmountRule {
   const sameCurrency = currency === link.currency;
-  const bound = (minor: bigint | null) => (sameCurrency && minor !== null ? { minor: minor.toString(), shown: formatMoney(minor, currency) } : undefined);
+  const bound = (minor: bigint | null) =>
+    sameCurrency && minor !== null ? { minor: minor.toString(), shown: formatMoney(minor, currency, locale) } : undefined;
   return { currency, exponent: currencyExponent(currency) ?? 2, min: bound(link.minAmountMinor), max: bound(link.maxAmountMinor) };
 }
 
@@ -25,5 +26,5 @@ export function parseCustomerAmount(
   input: string | undefined,
   currency: string,
 ): { minor: bigint } | { message: string } {
-  return customerAmount(input ?? '', amountRule(link, currency));
+  return customerAmount(input ?? '', amountRule(link, currency), englishAmountMessages);
 }

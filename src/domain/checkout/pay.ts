@@ -3,6 +3,7 @@ import { type ChargeResult, declineMessages } from '../../acquirer/acquirer.ts';
 import type { PaylinkApp } from '../../app.ts';
 import type { CheckoutSession, Payment } from '../../db/schema.ts';
 import { checkoutSessions } from '../../db/schema.ts';
+import type { Locale } from '../../i18n/index.ts';
 import { expiryInFuture, parseExpiry } from '../../schemas/card.ts';
 import { type CheckoutSubmission, checkCustomerFields, checkoutCustomerSchema, checkoutSubmissionSchema } from '../../schemas/checkout.ts';
 import { emptyMessages, parseWith } from '../../schemas/parse.ts';
@@ -44,6 +45,8 @@ export interface PayRequest {
   input: unknown;
   /** The customer's address, for the velocity limits (src/domain/checkout/velocity.ts). */
   clientIp?: string;
+  /** The customer's language, when they named one of ours: kept on the session for the e-mails. */
+  locale?: Locale;
 }
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -163,7 +166,7 @@ export async function payCheckout(app: PaylinkApp, req: PayRequest): Promise<Pay
   };
   await app.cardVelocity.beforeAttempt(velocity);
   const session = target.session ?? (await staticSession(app, target.link, target.token));
-  const claim = await claimAttempt(app, session, target.token);
+  const claim = await claimAttempt(app, session, target.token, req.locale);
   const result = await chargeAttempt(app, session, claim, submission);
   const outcome = await recordAttempt(app, session, target, claim, submission, result);
   if (outcome.status === 'succeeded') return outcome;
@@ -233,7 +236,7 @@ export interface AttemptClaim {
  * the attempt and mark the session as processing — or resume an attempt that never got its
  * answer recorded.
  */
-export function claimAttempt(app: PaylinkApp, session: CheckoutSession, token: string): Promise<AttemptClaim> {
+export function claimAttempt(app: PaylinkApp, session: CheckoutSession, token: string, locale?: Locale): Promise<AttemptClaim> {
   const now = app.now();
   return app.db.transaction(async (tx) => {
     const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id)).for('update');
@@ -254,7 +257,10 @@ export function claimAttempt(app: PaylinkApp, session: CheckoutSession, token: s
       throw lockedError();
     }
     const next = row!.attempts + 1;
-    await tx.update(checkoutSessions).set({ attempts: next, processingAt: now }).where(eq(checkoutSessions.id, session.id));
+    await tx
+      .update(checkoutSessions)
+      .set({ attempts: next, processingAt: now, ...(locale ? { locale } : {}) })
+      .where(eq(checkoutSessions.id, session.id));
     return { attempt: next, resumed: false };
   });
 }

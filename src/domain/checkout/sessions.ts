@@ -5,7 +5,7 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import type { CheckoutSession, Payment } from '../../db/schema.ts';
 import { checkoutSessions, payments } from '../../db/schema.ts';
 import { linkAvailability } from '../links/lifecycle.ts';
-import { findLinkById, type LinkWithMerchant } from '../links/service.ts';
+import type { LinkWithMerchant } from '../links/service.ts';
 
 export type { CheckoutSession } from '../../db/schema.ts';
 
@@ -139,7 +139,7 @@ export type CheckoutView =
 export async function loadCheckout(app: PaylinkApp, token: string): Promise<CheckoutView> {
   const session = await findSessionByToken(app.db, token);
   if (!session) return { state: 'not_found' };
-  const link = await findLinkById(app.db, session.linkId);
+  const link = await app.linkViews.findById(session.linkId);
   if (!link) return { state: 'not_found' };
   const state = sessionState(session, app.now());
   if (state === 'paid') {

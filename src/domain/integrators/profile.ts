@@ -19,18 +19,31 @@ export async function integratorProfile(app: PaylinkApp, integrator: Integrator)
  */
 export async function updateIntegratorSettings(app: PaylinkApp, integrator: Integrator, input: IntegratorUpdate, actor?: Actor) {
   const url = input.default_callback_url;
+  const support = input.support_email;
   if (url) {
     const problem = callbackUrlProblem(url, app.config.allowPrivateCallbacks);
     if (problem) throw invalidFields({ default_callback_url: [problem] });
   }
-  if (url === undefined) return integratorProfile(app, integrator);
+  if (url === undefined && support === undefined) return integratorProfile(app, integrator);
   const now = app.now();
   const updated = await app.db.transaction(async (tx) => {
-    const rows = await tx.update(integrators).set({ defaultCallbackUrl: url, updatedAt: now }).where(eq(integrators.id, integrator.id)).returning();
-    if (actor) await recordAudit(tx, actor, 'callback_url.changed', url ?? '(none)', now);
+    const rows = await tx
+      .update(integrators)
+      .set({ ...(url !== undefined ? { defaultCallbackUrl: url } : {}), ...(support !== undefined ? { supportEmail: support } : {}), updatedAt: now })
+      .where(eq(integrators.id, integrator.id))
+      .returning();
+    if (actor && url !== undefined) await recordAudit(tx, actor, 'callback_url.changed', url ?? '(none)', now);
+    if (actor && support !== undefined) await recordAudit(tx, actor, 'support_email.changed', support ?? '(none)', now);
     return rows;
   });
   return integratorProfile(app, theRow(updated, 'the updated integrator'));
+}
+
+/** The console's form: an address, or nothing to clear it, read with the API's own schema. */
+export async function changeSupportEmail(app: PaylinkApp, integrator: Integrator, raw: string, actor: Actor) {
+  const parsed = parseWith(integratorUpdateSchema, { support_email: raw.trim() === '' ? null : raw.trim() });
+  if (!parsed.ok) throw invalidFields(parsed.messages);
+  return updateIntegratorSettings(app, integrator, parsed.value, actor);
 }
 
 /** The console's form: a URL, or nothing to clear it, read with the API's own schema. */

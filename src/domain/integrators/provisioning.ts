@@ -236,6 +236,7 @@ export async function applyProvisioning(app: PaylinkApp, seedPath = app.config.s
         }
       }
     });
+    app.linkViews.changed();
     for (const id of ids.values()) app.connectors.forget(id);
     let cards = 0;
     for (const integrator of seed.integrators) {

@@ -145,6 +145,15 @@ const dataLogo = (logo: string | null | undefined) => (logo === undefined ? unde
 /** Runs inside the saving transaction, after the write: e.g. the console's audit entry. */
 export type OnLinkSaved = (tx: DbOrTx, link: Link) => Promise<void>;
 
+/** One link write in its own transaction; then the payment pages of this process forget kept links. */
+async function savingLink(app: PaylinkApp, write: (tx: DbOrTx) => Promise<Link>): Promise<Link> {
+  try {
+    return await app.db.transaction(write);
+  } finally {
+    app.linkViews.changed();
+  }
+}
+
 /** POST /api/v1/links: a new link; the slug is generated when not given. */
 export async function createLink(app: PaylinkApp, integrator: { id: string }, input: LinkCreate, onSaved?: OnLinkSaved): Promise<Link> {
   const slug = input.slug ?? `link-${randomBytes(5).toString('hex')}`;
@@ -167,7 +176,7 @@ export async function createLink(app: PaylinkApp, integrator: { id: string }, in
     cancel_url: input.cancel_url ?? null,
     locale: input.locale ?? null,
   };
-  return app.db.transaction(async (tx) => {
+  return savingLink(app, async (tx) => {
     const values = await linkValues(app, tx, integrator.id, settings);
     const inserted = await tx
       .insert(links)
@@ -183,7 +192,7 @@ export async function createLink(app: PaylinkApp, integrator: { id: string }, in
 
 /** PATCH /api/v1/links/{slug}: changes the given settings (null clears one); the rest stay. */
 export async function updateLink(app: PaylinkApp, integrator: { id: string }, slug: string, patch: LinkUpdate, onSaved?: OnLinkSaved): Promise<Link> {
-  return app.db.transaction(async (tx) => {
+  return savingLink(app, async (tx) => {
     const [current] = await tx
       .select()
       .from(links)

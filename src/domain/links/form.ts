@@ -1,4 +1,5 @@
 import type { Link } from '../../db/schema.ts';
+import { DEFAULT_LOCALE, intlLocale, type Locale, t } from '../../i18n/index.ts';
 import { type CustomerFieldPath, customerFieldPaths, optionalCustomerFields } from '../../schemas/checkout.ts';
 import { countryCodes } from '../../schemas/countries.ts';
 import { defaultLabels, type FieldMode, type FieldPath, fieldPaths } from '../../schemas/fields.ts';
@@ -25,6 +26,15 @@ export const fieldLabel = (link: Pick<Link, 'labels'>, path: FieldPath): string 
   (link.labels as Partial<Record<FieldPath, string>>)[path] ?? defaultLabels[path];
 
 /**
+ * The label a customer reads: the merchant's own wording as written, else ours in the customer's
+ * language (a stored label equal to the English default is ours, not the merchant's).
+ */
+export function customerLabel(link: Pick<Link, 'labels'>, path: FieldPath, locale: Locale): string {
+  const own = (link.labels as Partial<Record<FieldPath, string>>)[path];
+  return own !== undefined && own !== defaultLabels[path] ? own : t(locale, `field.${path}`);
+}
+
+/**
  * A link with any `system` field can only be paid through a dynamic link: its static page would
  * have no one to fill those values in.
  */
@@ -47,13 +57,17 @@ const inputHints: Record<CustomerFieldPath, Pick<FormField, 'type' | 'autocomple
   'customer.billing_address.country_code': { type: 'select', autocomplete: 'country' },
 };
 
-let countryOptions: [string, string][] | undefined;
-function countries(): [string, string][] {
-  if (!countryOptions) {
-    const names = new Intl.DisplayNames(['en'], { type: 'region' });
-    countryOptions = countryCodes.map((code): [string, string] => [code, names.of(code) ?? code]).sort((a, b) => a[1].localeCompare(b[1], 'en'));
+// Country names in each language, built once per locale (a page render only looks them up).
+const countryOptions = new Map<Locale, [string, string][]>();
+function countries(locale: Locale): [string, string][] {
+  let options = countryOptions.get(locale);
+  if (!options) {
+    const tag = intlLocale(locale);
+    const names = new Intl.DisplayNames([tag], { type: 'region' });
+    options = countryCodes.map((code): [string, string] => [code, names.of(code) ?? code]).sort((a, b) => a[1].localeCompare(b[1], tag));
+    countryOptions.set(locale, options);
   }
-  return countryOptions;
+  return options;
 }
 
 /** Customer fields the customer must fill in on this form (asked and not already system-filled). */
@@ -62,7 +76,7 @@ export function askedFields(link: Pick<Link, 'fields'>, systemValues: Record<str
 }
 
 /** The customer fields of the form, in spec order: asked inputs and read-only system values. */
-export function customerFormFields(link: Pick<Link, 'fields' | 'labels'>, systemValues: Record<string, string>): FormField[] {
+export function customerFormFields(link: Pick<Link, 'fields' | 'labels'>, systemValues: Record<string, string>, locale: Locale = DEFAULT_LOCALE): FormField[] {
   const out: FormField[] = [];
   for (const path of customerFieldPaths) {
     const mode = fieldMode(link, path);
@@ -70,14 +84,15 @@ export function customerFormFields(link: Pick<Link, 'fields' | 'labels'>, system
     if (mode === 'hidden') continue;
     const hints = inputHints[path];
     if (value !== undefined) {
-      out.push({ name: path, label: fieldLabel(link, path), ...hints, type: hints.type === 'select' ? 'text' : hints.type, value, readOnly: true });
+      out.push({ name: path, label: customerLabel(link, path, locale), ...hints, type: hints.type === 'select' ? 'text' : hints.type, value, readOnly: true });
     } else if (mode === 'customer') {
       out.push({
         name: path,
-        label: fieldLabel(link, path),
+        label: customerLabel(link, path, locale),
         ...hints,
         required: !optionalCustomerFields.has(path),
-        ...(hints.type === 'select' ? { options: countries() } : {}),
+        requiredMessage: t(locale, `field.required.${path}`),
+        ...(hints.type === 'select' ? { options: countries(locale) } : {}),
       });
     }
   }

@@ -4,7 +4,8 @@ import type { Link } from '../../db/schema.ts';
 import { checkoutSessions, links } from '../../db/schema.ts';
 import { DomainError } from '../errors.ts';
 import { isDynamicOnly } from './form.ts';
-import { findActiveLink, type LinkWithMerchant } from './service.ts';
+import type { LinkViews } from './link-views.ts';
+import type { LinkWithMerchant } from './service.ts';
 
 /**
  * Whether a link can still be paid — the one rule the payment pages, the pay submissions and the
@@ -81,12 +82,13 @@ export async function reservePlace(tx: DbOrTx, linkId: string, sessionId: string
 
 export type LinkPageView = { state: 'not_found' } | { state: 'dynamic_only' | 'expired' | 'used_up' | 'open'; found: LinkWithMerchant };
 
-/** What GET /pay/{slug} shows: the form, or why the link cannot be paid. */
-export async function loadLinkPage(db: Db, slug: string, now: Date): Promise<LinkPageView> {
-  const found = await findActiveLink(db, slug);
+/** What GET /pay/{slug} shows: the form, or why the link cannot be paid (the link from `views`). */
+export async function loadLinkPage(app: { db: Db; linkViews: LinkViews }, slug: string, now: Date): Promise<LinkPageView> {
+  if (!/^[a-z0-9-]{1,64}$/.test(slug)) return { state: 'not_found' };
+  const found = await app.linkViews.find(slug);
   if (!found) return { state: 'not_found' };
   // A link with system-filled fields is paid only through the dynamic links its integrator creates.
   if (isDynamicOnly(found.link)) return { state: 'dynamic_only', found };
-  const state = await linkAvailability(db, found.link, now);
+  const state = await linkAvailability(app.db, found.link, now);
   return state === 'inactive' ? { state: 'not_found' } : { state, found };
 }

@@ -11,11 +11,15 @@ export type { Link };
 /** A link with the merchant it belongs to: what a payment page shows. */
 export interface LinkWithMerchant {
   link: Link;
-  merchant: { id: string; name: string };
+  /** `supportEmail`: where customers write with questions (shown on the payment page, Reply-To of its e-mails). */
+  merchant: { id: string; name: string; supportEmail: string | null };
 }
 
 const linkWithMerchant = (db: DbOrTx) =>
-  db.select({ link: links, merchantName: integrators.name }).from(links).innerJoin(integrators, eq(integrators.id, links.integratorId));
+  db
+    .select({ link: links, merchantName: integrators.name, supportEmail: integrators.supportEmail })
+    .from(links)
+    .innerJoin(integrators, eq(integrators.id, links.integratorId));
 
 // Payment pages look links up on every view: prepared once per database, they cost a third as much.
 const prepared = new WeakMap<object, { bySlug: ReturnType<typeof prepareBySlug>; byId: ReturnType<typeof prepareById> }>();
@@ -33,8 +37,8 @@ function statements(db: Db) {
   return found;
 }
 
-const toLinkWithMerchant = (row: { link: Link; merchantName: string } | undefined): LinkWithMerchant | undefined =>
-  row ? { link: row.link, merchant: { id: row.link.integratorId, name: row.merchantName } } : undefined;
+const toLinkWithMerchant = (row: { link: Link; merchantName: string; supportEmail: string | null } | undefined): LinkWithMerchant | undefined =>
+  row ? { link: row.link, merchant: { id: row.link.integratorId, name: row.merchantName, supportEmail: row.supportEmail } } : undefined;
 
 /** The active link at /pay/{slug}, or undefined (unknown and inactive links look the same). */
 export async function findActiveLink(db: Db, slug: string): Promise<LinkWithMerchant | undefined> {

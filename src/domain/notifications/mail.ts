@@ -2,7 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import type { OutboxEvent } from '../../db/schema.ts';
-import { assets, integrators, links, outboxEvents, payments } from '../../db/schema.ts';
+import { assets, checkoutSessions, integrators, links, outboxEvents, payments } from '../../db/schema.ts';
+import { isLocale } from '../../i18n/index.ts';
 import type { MerchantView } from './email/templates.ts';
 import { claimDue } from './outbox.ts';
 import { nextRetry } from './retry.ts';
@@ -21,25 +22,41 @@ export const isDeliverableAddress = (to: string | null | undefined): to is strin
 
 /**
  * What an e-mail needs beyond the event's data, looked up at send time: the merchant (the
- * integrator's name and, when the payment came from a link with a logo, that logo) and the
- * payment's masked card when the event does not carry it (refund events).
+ * integrator's name; its support address, else its contact address, as Reply-To; and, when the
+ * payment came from a link, that link's logo, colour and language) and the payment's masked card
+ * when the event does not carry it (refund events).
  */
 export async function emailContext(
   db: Db,
   event: Pick<OutboxEvent, 'integratorId' | 'data'>,
 ): Promise<{ merchant: MerchantView; card?: { brand: string | null; last4: string | null } }> {
-  const [integrator] = await db.select({ name: integrators.name }).from(integrators).where(eq(integrators.id, event.integratorId));
-  const merchant: MerchantView = { name: integrator?.name ?? 'paylink' };
+  const [integrator] = await db
+    .select({ name: integrators.name, email: integrators.email, supportEmail: integrators.supportEmail })
+    .from(integrators)
+    .where(eq(integrators.id, event.integratorId));
+  const merchant: MerchantView = { name: integrator?.name ?? 'paylink', replyTo: integrator?.supportEmail ?? integrator?.email ?? undefined };
   const transactionId = typeof event.data.transaction_id === 'string' ? event.data.transaction_id : undefined;
   let card: { brand: string | null; last4: string | null } | undefined;
   let logoAssetId: string | null | undefined;
   if (transactionId) {
     const [row] = await db
-      .select({ logoAssetId: links.logoAssetId, brand: payments.cardBrand, last4: payments.cardLast4 })
+      .select({
+        logoAssetId: links.logoAssetId,
+        brandColor: links.brandColor,
+        linkLocale: links.locale,
+        customerLocale: checkoutSessions.locale,
+        brand: payments.cardBrand,
+        last4: payments.cardLast4,
+      })
       .from(payments)
       .leftJoin(links, eq(links.id, payments.linkId))
+      .leftJoin(checkoutSessions, eq(checkoutSessions.id, payments.checkoutSessionId))
       .where(and(eq(payments.id, transactionId), eq(payments.integratorId, event.integratorId)));
     logoAssetId = row?.logoAssetId;
+    merchant.color = row?.brandColor;
+    // As on the page: the customer's language when they named one of ours, else the link's.
+    const locale = row?.customerLocale ?? row?.linkLocale;
+    if (isLocale(locale)) merchant.locale = locale;
     if (row?.last4) card = { brand: row.brand, last4: row.last4 };
   }
   if (logoAssetId) {

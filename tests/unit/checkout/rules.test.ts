@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseCustomerAmount } from '../../../src/domain/checkout/amount.ts';
+import { cardFormText } from '../../../src/i18n/island.ts';
 import { cardSchema } from '../../../src/schemas/card.ts';
-import { cardErrors, detectBrand, formatCardNumber, formatExpiry, parseExpiry } from '../../../src/schemas/card-rules.ts';
+import { cardErrors, cardRules, detectBrand, formatCardNumber, formatExpiry, makeCardRules, parseExpiry } from '../../../src/schemas/card-rules.ts';
 import { checkCustomerFields, customerFieldError } from '../../../src/schemas/checkout.ts';
 
 const good = { number: '4242 4242 4242 4242', expiry: '12 / 30', cvc: '123', name: 'Juan Dela Cruz' };
@@ -25,14 +26,31 @@ describe('card rules', () => {
   });
 
   it('finds every mistake with a plain message, and none in a good card', () => {
-    expect(cardErrors(good)).toEqual({});
-    expect(cardErrors({ number: '4242 4242 4242 4241', expiry: '1/3', cvc: '12', name: ' ' })).toEqual({
+    expect(cardErrors(good, cardRules)).toEqual({});
+    expect(cardErrors({ number: '4242 4242 4242 4241', expiry: '1/3', cvc: '12', name: ' ' }, cardRules)).toEqual({
       number: 'This card number is not valid: check it for typing mistakes',
       expiry: 'Enter the expiry date as MM/YY',
       cvc: 'Enter the 3 digit security code',
       name: 'Enter the name on the card',
     });
-    expect(cardErrors({ ...good, number: '3782 822463 10005', cvc: '123' }).cvc).toBe('Enter the 4 digit security code');
+    expect(cardErrors({ ...good, number: '3782 822463 10005', cvc: '123' }, cardRules).cvc).toBe('Enter the 4 digit security code');
+  });
+
+  it('in the browser (with its clock), a past expiry date is caught; the server leaves that to its own clock', () => {
+    const now = new Date('2026-11-23T00:00:00Z');
+    const inBrowser = makeCardRules(cardFormText('en').errors, now);
+    expect(cardErrors({ ...good, expiry: '10/26' }, inBrowser).expiry).toBe('This card has expired: check the expiry date');
+    expect(cardErrors({ ...good, expiry: '11/26' }, inBrowser).expiry).toBeUndefined();
+    expect(cardErrors({ ...good, expiry: '10/26' }, cardRules).expiry).toBeUndefined();
+  });
+
+  it('speaks the customer’s language when given its words', () => {
+    const es = makeCardRules(cardFormText('es').errors);
+    expect(cardErrors({ ...good, number: '', cvc: '1', expiry: '13/30' }, es)).toEqual({
+      number: 'Introduce el número de tarjeta',
+      expiry: 'Introduce la fecha de vencimiento como MM/AA',
+      cvc: 'Introduce el código de seguridad de 3 dígitos',
+    });
   });
 
   it('the server schema runs the same rules and cleans the number', () => {

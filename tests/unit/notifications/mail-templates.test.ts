@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { displayAmount, maskedCard, renderEmail } from '../../../src/domain/notifications/email/templates.ts';
+import { locales } from '../../../src/i18n/index.ts';
 
 const createdAt = new Date('2025-06-01T10:00:00Z');
 const merchant = { name: 'Acme <Books> & Co' };
@@ -53,5 +54,37 @@ describe('mail › templates', () => {
     const mail = renderEmail({ type: 'payment.succeeded', createdAt, merchant: { name: 'Acme', logo }, data: { amount: '1.00', currency: 'USD' } });
     expect(mail.html).toContain('src="cid:merchant-logo@paylink"');
     expect(mail.attachments).toEqual([{ filename: 'logo.png', content: logo.bytes, contentType: 'image/png', cid: 'merchant-logo@paylink' }]);
+  });
+});
+
+describe('mail templates › languages', () => {
+  const types = [
+    'payment.succeeded',
+    'schedule.charge_succeeded',
+    'payment.failed',
+    'schedule.charge_failed',
+    'refund.succeeded',
+    'refund.failed',
+    'schedule.suspended',
+    'schedule.cancelled',
+    'something.new',
+  ];
+  const data = { amount: '1234.50', currency: 'PHP', transaction_id: 'txn_1', card: { brand: 'visa', last4: '4242' } };
+  for (const locale of locales) {
+    it(`every e-mail type is fully worded in ${locale}, with no placeholder left`, () => {
+      for (const type of types) {
+        const mail = renderEmail({ type, data, createdAt: new Date('2025-06-01T10:00:00Z'), merchant: { name: 'Acme', locale } });
+        expect(`${mail.subject}\n${mail.text}`, type).not.toMatch(/\{\w+\}/);
+        expect(mail.html).toContain(`<html lang="${locale}">`);
+      }
+    });
+  }
+
+  it('uses the link colour only when it is a #rrggbb colour', () => {
+    const at = new Date('2025-06-01T10:00:00Z');
+    expect(renderEmail({ type: 'payment.succeeded', data: {}, createdAt: at, merchant: { name: 'A', color: '#0f766e' } }).html).toContain('solid #0f766e');
+    const hostile = renderEmail({ type: 'payment.succeeded', data: {}, createdAt: at, merchant: { name: 'A', color: 'red;background:url(x)' } }).html;
+    expect(hostile).toContain('solid #1d4ed8');
+    expect(hostile).not.toContain('url(x)');
   });
 });

@@ -8,7 +8,7 @@ export const GET = apiEndpoint({
   run: async ({ app, integrator }) => ({ code: 'OK.00.00', data: { integrator: integratorView(await integratorProfile(app, integrator)) } }),
 });
 
-/** PATCH /api/v1/integrator `{ "default_callback_url": "https://…" | null }`. */
+/** PATCH /api/v1/integrator `{ "default_callback_url": "https://…" | null, "support_email": "help@…" | null }`. */
 export const PATCH = apiEndpoint({
   body: integratorUpdateSchema,
   run: async ({ app, integrator, body }) => ({

@@ -1,0 +1,75 @@
+/**
+ * Payment pages rendered once per link version, not once per view.
+ *
+ * A static link's page is the same markup for every customer except its session ticket (signed,
+ * fresh per view). The page route renders it once with a placeholder where the ticket goes; the
+ * middleware keeps that rendering (body, status and headers: the CSP with its hashes comes with
+ * it) under a key that holds everything the page is drawn from, and every later view fills in
+ * its own ticket. A changed link, merchant name or logo is a new key, so nothing stale is ever
+ * shown; the least recently used renderings are dropped beyond a fixed count, so memory stays
+ * bounded. One per process (PaylinkApp.renderedPages).
+ */
+
+/** Stands where the view's ticket goes; made of characters no escaping changes. */
+export const TICKET_PLACEHOLDER = 'paylink0ticket0placeholder0e1f4a7c';
+
+/** Kept renderings (a page is ~10 KB of text: 256 ≈ 3 MB at most). */
+const MAX_PAGES = 256;
+
+interface RenderedPage {
+  body: string;
+  status: number;
+  headers: [string, string][];
+}
+
+/** What the page route asks the middleware to keep: under `key`, then filled with `ticket`. */
+export interface RenderOnce {
+  pages: RenderedPages;
+  key: string;
+  ticket: string;
+}
+
+/** The key for a page drawn from `inputs` (rows and settings: anything that changes the markup). */
+export const pageKey = (route: string, inputs: unknown): string =>
+  `${route}\n${JSON.stringify(inputs, (_, value) => (typeof value === 'bigint' ? `${value}n` : value))}`;
+
+const respond = (page: RenderedPage, ticket: string): Response =>
+  new Response(page.body.replaceAll(TICKET_PLACEHOLDER, ticket), { status: page.status, headers: page.headers });
+
+export class RenderedPages {
+  private readonly pages = new Map<string, RenderedPage>();
+
+  constructor(private readonly max = MAX_PAGES) {}
+
+  get size(): number {
+    return this.pages.size;
+  }
+
+  /** The kept rendering for `key`, filled with `ticket`; undefined when the page must be rendered. */
+  find(key: string, ticket: string): Response | undefined {
+    const page = this.pages.get(key);
+    if (!page) return undefined;
+    // Most recently used last, so the least recently used is dropped first.
+    this.pages.delete(key);
+    this.pages.set(key, page);
+    return respond(page, ticket);
+  }
+
+  /** Keeps `page` under `key`, dropping the least recently used beyond the limit. */
+  keep(key: string, page: RenderedPage): void {
+    this.pages.set(key, page);
+    if (this.pages.size > this.max) this.pages.delete(this.pages.keys().next().value as string);
+  }
+}
+
+/** Middleware side: keeps a successful rendering and returns it filled with the view's ticket. */
+export async function keepRendered(once: RenderOnce, response: Response): Promise<Response> {
+  if (response.status !== 200 || !response.body) return response;
+  // Cookies belong to the view that set them, never to the kept rendering.
+  const headers = [...response.headers].filter(([name]) => name.toLowerCase() !== 'set-cookie');
+  const page: RenderedPage = { body: await response.text(), status: response.status, headers };
+  once.pages.keep(once.key, page);
+  const filled = respond(page, once.ticket);
+  for (const cookie of response.headers.getSetCookie()) filled.headers.append('set-cookie', cookie);
+  return filled;
+}

@@ -1,0 +1,151 @@
+import { and, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkoutSessions, outboxEvents } from '../../src/db/schema.ts';
+import { renderEmail } from '../../src/domain/notifications/email/templates.ts';
+import { emailContext } from '../../src/domain/notifications/mail.ts';
+import { locales, t as tr } from '../../src/i18n/index.ts';
+import { call, createTestApp, defaultSeed, provision, startTestServer, TEST_TOKEN, type TestApp } from '../support/app.ts';
+import { CARD_EXPIRY } from '../support/cards.ts';
+
+/**
+ * The customer pages in each language over HTTP: every state a link can be in, the language chosen
+ * by ?lang, the cookie, Accept-Language and the link's setting, and the headers that go with it.
+ * Runs on PGlite and PostgreSQL.
+ */
+let t: TestApp;
+let server: { url: string; close(): Promise<void> };
+
+const seed = defaultSeed();
+const base = { currency: 'PHP', labels: {}, fields: {}, active: true } as const;
+seed.integrators[0]!.links.push(
+  { ...base, slug: 'i18n-expired', title: 'Summer sale', amount: '10.00', expires_at: new Date(Date.now() - 3_600_000).toISOString() },
+  { ...base, slug: 'i18n-once', title: 'Ticket', amount: '50.00', max_payments: 1 },
+  { ...base, slug: 'i18n-system', title: 'Invoice', fields: { 'payment.merchant_reference_id': 'system' } },
+  { ...base, slug: 'i18n-fil', title: 'Kape', amount: '1234.50', locale: 'fil' },
+);
+
+const customer = { 'customer.first_name': 'Juan', 'customer.last_name': 'Dela Cruz', 'customer.contact.email': 'juan@example.com' };
+const card = { number: '4242424242424242', expiry: CARD_EXPIRY, cvc: '123', name: 'Juan Dela Cruz' };
+
+async function page(path: string, headers: Record<string, string> = {}) {
+  const res = await fetch(server.url + path, { headers });
+  const html = await res.text();
+  return { status: res.status, headers: res.headers, html, lang: /<html lang="([^"]+)"/.exec(html)?.[1], h1: /<h1[^>]*>([^<]*)<\/h1>/.exec(html)?.[1] };
+}
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await provision(t, seed);
+  server = await startTestServer(t.app);
+  // Use up the single-use link.
+  const html = (await page('/pay/i18n-once')).html;
+  const session = /&quot;session&quot;:\[0,&quot;([A-Za-z0-9_.-]+)&quot;\]/.exec(html)![1];
+  const paid = await call(server.url, 'POST', '/pay/i18n-once/pay', { token: null, body: { session, fields: customer, card } });
+  expect(paid.json.data.status_code).toBe('OK.03.00');
+});
+afterAll(async () => {
+  await server?.close();
+  await t?.close();
+});
+
+describe('customer pages › every link state in every language', () => {
+  const states = [
+    ['i18n-expired', 'expired', 410],
+    ['i18n-once', 'used_up', 410],
+    ['i18n-system', 'dynamic_only', 404],
+    ['no-such-link', 'not_found', 404],
+  ] as const;
+  for (const locale of locales) {
+    for (const [slug, state, status] of states) {
+      it(`${state} in ${locale}: ${status}, <html lang="${locale}">, its own words`, async () => {
+        const res = await page(`/pay/${slug}?lang=${locale}`);
+        expect(res.status).toBe(status);
+        expect(res.lang).toBe(locale);
+        expect(res.h1).toBe(tr(locale, `link.${state}.title`));
+      });
+    }
+  }
+
+  it('the words are really translated (a few anchors)', async () => {
+    expect((await page('/pay/i18n-expired?lang=es')).h1).toBe('Este enlace de pago ha vencido');
+    expect((await page('/pay/i18n-once?lang=fil')).h1).toBe('Nabayaran na ang payment link na ito');
+    expect((await page('/pay/acme-books?lang=fil')).html).toContain('Magbayad ng ₱250.00');
+  });
+});
+
+describe('customer pages › choosing the language', () => {
+  it('?lang= sets a cookie the next page follows; an unknown ?lang is ignored and sets nothing', async () => {
+    const chosen = await page('/pay/acme-books?lang=es');
+    expect(chosen.lang).toBe('es');
+    const cookie = chosen.headers.get('set-cookie') ?? '';
+    expect(cookie).toMatch(/^paylink_lang=es;/);
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect((await page('/pay/acme-books', { cookie: 'paylink_lang=es', 'accept-language': 'fil' })).lang).toBe('es');
+    const unknown = await page('/pay/acme-books?lang=xx', { 'accept-language': 'fil' });
+    expect(unknown.lang).toBe('fil');
+    expect(unknown.headers.get('set-cookie')).toBeNull();
+    expect((await page('/pay/acme-books', { cookie: 'paylink_lang=<b>' })).lang).toBe('en');
+  });
+
+  it('Accept-Language by q-value, else the link’s setting, else English; the answer varies with both', async () => {
+    const es = await page('/pay/i18n-fil', { 'accept-language': 'de;q=1, es;q=0.7, fil;q=0.2' });
+    expect(es.lang).toBe('es');
+    expect(es.headers.get('vary')).toMatch(/Accept-Language/);
+    expect(es.headers.get('vary')).toMatch(/Cookie/);
+    expect(es.html.replace(/\u00a0/g, ' ')).toContain('Pagar 1234,50 PHP');
+    const linkSetting = await page('/pay/i18n-fil', { 'accept-language': 'de' });
+    expect(linkSetting.lang).toBe('fil');
+    expect(linkSetting.html).toContain('Magbayad ng ₱1,234.50');
+    expect((await page('/pay/acme-books', { 'accept-language': 'de, fr;q=0.5' })).lang).toBe('en');
+    expect((await page('/pay/acme-books', { 'accept-language': 'x'.repeat(5000) })).status).toBe(200);
+  });
+
+  it('a checkout and its receipt follow the same rules (dynamic link, Filipino by cookie)', async () => {
+    const created = await call(server.url, 'POST', '/pay/acme-books', { token: null, body: { key: TEST_TOKEN } });
+    const path = new URL(created.json.link as string).pathname;
+    const open = await page(path, { 'accept-language': 'es-MX' });
+    expect(open.lang).toBe('es');
+    expect(open.html).toContain('Número de tarjeta');
+    const paid = await call(server.url, 'POST', `${path}/pay`, { token: null, body: { fields: customer, card } });
+    expect(paid.json.data.status_code).toBe('OK.03.00');
+    const receipt = await page(path, { cookie: 'paylink_lang=fil' });
+    expect(receipt.lang).toBe('fil');
+    expect(receipt.h1).toBe('Natanggap ang bayad');
+    expect(receipt.html).toContain('Visa na nagtatapos sa 4242');
+  });
+});
+
+describe('customer e-mails › in the customer’s language', () => {
+  async function payNotified(slug: string, headers: Record<string, string>) {
+    const created = await call(server.url, 'POST', `/pay/${slug}`, {
+      token: null,
+      body: { key: TEST_TOKEN, route: { notify_user: true }, customer: { contact: { email: 'juan@example.com' } } },
+    });
+    const path = new URL(created.json.link as string).pathname;
+    const paid = await call(server.url, 'POST', `${path}/pay`, { token: null, headers, body: { fields: customer, card } });
+    expect(paid.json.data.status_code, paid.text).toBe('OK.03.00');
+    const txn = paid.json.data.transaction_id as string;
+    const events = await t.app.db
+      .select()
+      .from(outboxEvents)
+      .where(and(eq(outboxEvents.type, 'payment.succeeded'), eq(outboxEvents.emailTo, 'juan@example.com')));
+    const mine = events.find((e) => e.data.transaction_id === txn)!;
+    const { merchant } = await emailContext(t.app.db, mine);
+    return { merchant, txn, mail: renderEmail({ type: mine.type, data: mine.data, createdAt: mine.createdAt, merchant }) };
+  }
+
+  it('the browser’s language when paying is kept on the session and the e-mail speaks it', async () => {
+    const { merchant, mail } = await payNotified('acme-books', { 'accept-language': 'es-MX,es;q=0.9' });
+    expect(merchant.locale).toBe('es');
+    expect(mail.subject).toMatch(/^Pago recibido: /);
+    const sessions = await t.app.db.select({ locale: checkoutSessions.locale }).from(checkoutSessions).where(eq(checkoutSessions.locale, 'es'));
+    expect(sessions.length).toBeGreaterThan(0);
+  });
+
+  it('the switcher’s cookie beats Accept-Language; with neither naming ours, the link’s setting decides', async () => {
+    expect((await payNotified('acme-books', { cookie: 'paylink_lang=fil', 'accept-language': 'es' })).merchant.locale).toBe('fil');
+    expect((await payNotified('i18n-fil', { 'accept-language': 'de' })).mail.subject).toMatch(/^Natanggap ang bayad: ₱1,234\.50/);
+    expect((await payNotified('acme-books', { 'accept-language': 'de' })).merchant.locale).toBeUndefined();
+  });
+});

@@ -1,0 +1,146 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RenderedPages, TICKET_PLACEHOLDER } from '../../src/api/rendered-pages.ts';
+import { links } from '../../src/db/schema.ts';
+import { LinkViews } from '../../src/domain/links/link-views.ts';
+import { call, createTestApp, provision, startTestServer, TEST_TOKEN, type TestApp } from '../support/app.ts';
+import { CARD_EXPIRY } from '../support/cards.ts';
+
+/**
+ * Payment pages cost no database round trip and no rendering on a repeated view: the link comes
+ * from memory (src/domain/links/link-views.ts) and the markup is rendered once per link version
+ * (src/api/rendered-pages.ts). What must hold: every view gets its own working ticket, and a change
+ * to the link shows at once — made through the API, or by any process (NOTIFY).
+ */
+let t: TestApp;
+let server: { url: string; close(): Promise<void> };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await provision(t);
+  server = await startTestServer(t.app);
+});
+afterAll(async () => {
+  await server?.close();
+  await t?.close();
+});
+
+async function page(path: string) {
+  const res = await fetch(server.url + path);
+  return { status: res.status, headers: res.headers, html: await res.text() };
+}
+const ticketOf = (html: string) => /&quot;session&quot;:\[0,&quot;([A-Za-z0-9_-]{43}\.\d+\.[A-Za-z0-9_-]{43})&quot;\]/.exec(html)?.[1];
+const customer = { 'customer.first_name': 'Ana', 'customer.last_name': 'Reyes', 'customer.contact.email': 'ana@example.com' };
+const pay = (slug: string, session: string) =>
+  call(server.url, 'POST', `/pay/${slug}/pay`, {
+    token: null,
+    body: { session, fields: customer, card: { number: '4242424242424242', expiry: CARD_EXPIRY, cvc: '123', name: 'Ana Reyes' } },
+  });
+async function waitFor(check: () => Promise<boolean>, ms = 2_000) {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    if (await check()) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return false;
+}
+
+describe('payment page rendered once per link version', () => {
+  it('gives every view its own ticket in the same markup and headers, and each ticket pays', async () => {
+    const first = await page('/pay/acme-books');
+    const second = await page('/pay/acme-books');
+    const [a, b] = [ticketOf(first.html), ticketOf(second.html)];
+    expect(a).toMatch(/\./);
+    expect(b).toMatch(/\./);
+    expect(a).not.toBe(b);
+    expect(second.html.replace(b!, a!) === first.html).toBe(true);
+    expect(second.html.includes(TICKET_PLACEHOLDER)).toBe(false);
+    expect(second.headers.get('content-security-policy')).toBe(first.headers.get('content-security-policy'));
+    expect(second.headers.get('content-security-policy')).toContain("script-src 'self' 'sha256-");
+    expect(second.headers.get('cache-control')).toBe('no-store');
+    const [paidA, paidB] = [await pay('acme-books', a!), await pay('acme-books', b!)];
+    expect(paidA.json.data.status_code).toBe('OK.03.00');
+    expect(paidB.json.data.status_code).toBe('OK.03.00');
+    expect(paidA.json.data.transaction_id).not.toBe(paidB.json.data.transaction_id);
+  });
+
+  it('shows a change made through the links API on the very next view', async () => {
+    expect((await page('/pay/acme-books')).html).not.toContain('Second edition');
+    const res = await call(server.url, 'PATCH', '/api/v1/links/acme-books', { token: TEST_TOKEN, body: { title: 'Second edition' } });
+    expect(res.status).toBe(200);
+    expect((await page('/pay/acme-books')).html).toContain('Second edition');
+    const off = await call(server.url, 'PATCH', '/api/v1/links/acme-books', { token: TEST_TOKEN, body: { active: false } });
+    expect(off.status).toBe(200);
+    expect((await page('/pay/acme-books')).status).toBe(404);
+    await call(server.url, 'PATCH', '/api/v1/links/acme-books', { token: TEST_TOKEN, body: { active: true } });
+    expect((await page('/pay/acme-books')).status).toBe(200);
+  });
+
+  it('shows a change written by another process (any SQL write to links) well before the kept view would expire', async () => {
+    expect((await page('/pay/acme-books')).html).not.toContain('Third edition');
+    const kept = await t.app.linkViews.find('acme-books');
+    expect(await t.app.linkViews.find('acme-books')).toBe(kept);
+    await t.app.db.update(links).set({ title: 'Third edition' }).where(eq(links.slug, 'acme-books'));
+    expect(await waitFor(async () => (await page('/pay/acme-books')).html.includes('Third edition'), 2_000)).toBe(true);
+  });
+
+  it('keeps at most a fixed number of renderings, dropping the least recently used', () => {
+    const pages = new RenderedPages(2);
+    const rendered = (body: string) => ({ body, status: 200, headers: [] as [string, string][] });
+    pages.keep('a', rendered('A'));
+    pages.keep('b', rendered('B'));
+    expect(pages.find('a', 't')).toBeInstanceOf(Response);
+    pages.keep('c', rendered('C'));
+    expect(pages.size).toBe(2);
+    expect(pages.find('b', 't')).toBeUndefined();
+    expect(pages.find('a', 't')).toBeInstanceOf(Response);
+  });
+});
+
+describe('active links kept in memory', () => {
+  it('reads a link once, then from memory until the view expires', async () => {
+    let clock = 0;
+    const views = new LinkViews(t.app.db, () => clock, 1_000);
+    const first = await views.find('acme-books');
+    expect(first?.link.slug).toBe('acme-books');
+    clock = 999;
+    expect(await views.find('acme-books')).toBe(first);
+    clock = 1_000;
+    const again = await views.find('acme-books');
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+  });
+
+  it('keeps links by id too (checkout pages), and forgets them on a change like the rest', async () => {
+    const views = new LinkViews(t.app.db, () => 0, 60_000);
+    const bySlug = await views.find('acme-books');
+    const byId = await views.findById(bySlug!.link.id);
+    expect(byId?.link.slug).toBe('acme-books');
+    expect(await views.findById(bySlug!.link.id)).toBe(byId);
+    views.changed();
+    expect(await views.findById(bySlug!.link.id)).not.toBe(byId);
+    expect(await views.findById('lnk_unknown')).toBeUndefined();
+  });
+
+  it('does not keep a lookup that began before a change, nor unknown addresses', async () => {
+    const views = new LinkViews(t.app.db, () => 0, 60_000);
+    const pending = views.find('acme-books');
+    views.changed();
+    const raced = await pending;
+    expect(await views.find('acme-books')).not.toBe(raced);
+    expect(await views.find('no-such-link')).toBeUndefined();
+  });
+
+  it('forgets every kept link when told of a change by NOTIFY paylink_links', async () => {
+    const views = new LinkViews(t.app.db, () => 0, 60_000);
+    const stop = await views.watch(t.app.database);
+    try {
+      const kept = await views.find('acme-books');
+      expect(await views.find('acme-books')).toBe(kept);
+      await t.app.db.update(links).set({ description: 'Signed copies' }).where(eq(links.slug, 'acme-books'));
+      expect(await waitFor(async () => (await views.find('acme-books'))?.link.description === 'Signed copies')).toBe(true);
+    } finally {
+      await stop();
+    }
+  });
+});
