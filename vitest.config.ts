@@ -39,6 +39,8 @@ export default defineConfig({
       },
       integration('pglite'),
       ...(process.env.DATABASE_URL ? [integration('postgres')] : []),
+      // `npm run test:live`: the connector journeys against providers' real test modes (tests/live; network).
+      ...(process.env.PAYLINK_LIVE ? [{ extends: true as const, test: { name: 'live', include: ['tests/live/**/*.test.ts'], testTimeout: 120_000 } }] : []),
       ...(process.env.PAYLINK_BENCH
         ? [
             {

@@ -1,6 +1,9 @@
 import { RateLimiterDrizzle, RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Acquirer } from './acquirer/acquirer.ts';
+import { PaymongoConnector } from './acquirer/paymongo/connector.ts';
+import { type AcquirerSettings, ConnectorRegistry } from './acquirer/registry.ts';
 import { SandboxAcquirer } from './acquirer/sandbox.ts';
+import { SandboxConnector } from './acquirer/sandbox-connector.ts';
 import { presentEvent } from './api/presenters/events.ts';
 import { type LimiterFactory, memoryLimiters, RateLimits } from './api/rate-limits.ts';
 import { RenderedPages } from './api/rendered-pages.ts';
@@ -9,6 +12,7 @@ import { createFingerprinter, createMac, createSealer, loadMasterKey, type Mac, 
 import { type Database, type OpenDatabaseOptions, openDatabase } from './db/client.ts';
 import { rateLimits } from './db/schema.ts';
 import type { CardVelocity } from './domain/checkout/velocity.ts';
+import { readAcquirerSettings } from './domain/integrators/acquirer.ts';
 import { LinkViews } from './domain/links/link-views.ts';
 import type { EventPresenter } from './domain/notifications/domain-events.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -23,7 +27,10 @@ export interface PaylinkApp {
   /** Shorthand for database.db. */
   db: Database['db'];
   log: Logger;
+  /** The sandbox acquirer (server-side card entry and its vault); integrators on a real acquirer go through `connectors`. */
   acquirer: Acquirer;
+  /** The connector each integrator takes payments through (src/acquirer/registry.ts); the sandbox by default. */
+  connectors: ConnectorRegistry;
   /** Seals integrator secrets (JWT and webhook secrets) at rest. */
   secrets: Sealer;
   /** Words a domain event as the `data` integrators receive (the API layer's presenter, injected). */
@@ -54,7 +61,8 @@ export interface CreateAppOptions {
   now?: () => Date;
   /** Overrides for tests: an in-memory PGlite from a template, a fixed master key. */
   database?: Partial<OpenDatabaseOptions>;
-  acquirer?: Acquirer;
+  /** Where an integrator's acquirer settings come from; the integrator_acquirers table when absent. */
+  acquirerSettings?: (integratorId: string) => Promise<AcquirerSettings>;
   migrate?: boolean;
 }
 
@@ -84,6 +92,18 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     await closeDatabase();
   };
   const now = options.now ?? (() => new Date());
+  const secrets = createSealer(master.key, 'integrator-secrets');
+  const sandbox = new SandboxAcquirer({
+    db: database.db,
+    vaultSealer: createSealer(master.key, 'sandbox-vault'),
+    fingerprint: createFingerprinter(master.key, 'card-fingerprint'),
+    now,
+  });
+  const connectors = new ConnectorRegistry({
+    sandbox: new SandboxConnector(sandbox, database.db, now),
+    settingsFor: options.acquirerSettings ?? ((integratorId) => readAcquirerSettings(database.db, secrets, integratorId)),
+    factories: { paymongo: (settings) => new PaymongoConnector(settings, now) },
+  });
   const limits = new RateLimits(config.limits, database.kind === 'postgres' ? sharedLimiters(database.db) : memoryLimiters);
   const app: PaylinkApp = {
     config,
@@ -91,20 +111,14 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     db: database.db,
     log,
     now,
-    secrets: createSealer(master.key, 'integrator-secrets'),
+    secrets,
     presentEvent,
     staticSessionMac: createMac(master.key, 'static-session-ticket'),
     consoleMac: createMac(master.key, 'console'),
     rateLimits: limits,
     cardVelocity: limits,
-    acquirer:
-      options.acquirer ??
-      new SandboxAcquirer({
-        db: database.db,
-        vaultSealer: createSealer(master.key, 'sandbox-vault'),
-        fingerprint: createFingerprinter(master.key, 'card-fingerprint'),
-        now,
-      }),
+    acquirer: sandbox,
+    connectors,
     linkViews,
     renderedPages: new RenderedPages(),
     origin: () => publicOrigin(config, app.boundPort),

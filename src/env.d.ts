@@ -12,5 +12,7 @@ declare namespace App {
     integratorId?: string;
     /** Set by a page rendered once per version (src/api/rendered-pages.ts) for the middleware. */
     renderOnce?: import('./api/rendered-pages.ts').RenderOnce;
+    /** A payment page of a merchant whose acquirer takes real money (live keys): no Test mode badge. */
+    liveAcquirer?: boolean;
   }
 }

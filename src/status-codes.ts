@@ -20,6 +20,16 @@ export const catalogue = {
   'OK.00.00': { http: 200, description: 'Request successful', when: 'A read (GET) or other request with no more specific code succeeded.' },
   'OK.02.00': { http: 200, description: 'Full refund successful', when: 'POST /refund without `amount` refunded everything still refundable.', spec: true },
   'OK.04.00': { http: 200, description: 'Partial refund successful', when: 'POST /refund with `amount` refunded that amount.', spec: true },
+  'OK.02.01': {
+    http: 200,
+    description: 'Full refund accepted, pending at the acquirer',
+    when: 'POST /refund without `amount` was accepted by an acquirer that settles refunds later (PayMongo, Stripe): `refund_status` is `pending`, the amount stays reserved, and a refund.succeeded or refund.failed event follows.',
+  },
+  'OK.04.01': {
+    http: 200,
+    description: 'Partial refund accepted, pending at the acquirer',
+    when: 'POST /refund with `amount` was accepted by an acquirer that settles refunds later: `refund_status` is `pending` until the refund.succeeded or refund.failed event.',
+  },
   'OK.11.00': {
     http: 200,
     description: 'Card registration created',
@@ -87,6 +97,11 @@ export const catalogue = {
     description: 'Too many failed sign-in attempts',
     when: 'Too many console sign-ins from this client address failed (PAYLINK_LIMIT_SIGN_IN_FAILURES); `Retry-After` says when to try again.',
   },
+  'ER.01.20': {
+    http: 401,
+    description: 'Provider webhook not verified',
+    when: "POST /webhooks/{provider}/{id} whose signature does not verify with the integrator's webhook secret for that acquirer (or has none).",
+  },
   'ER.01.10': {
     http: 422,
     description: 'Invalid signed payload',
@@ -151,6 +166,11 @@ export const catalogue = {
     description: 'Too many card attempts',
     when: 'A velocity limit on card attempts was reached (per client address, per payment link, or declines of one card); `Retry-After` says when to try again.',
   },
+  'ER.03.26': {
+    http: 409,
+    description: 'Card form not available',
+    when: "The payment form posted to the flow of another acquirer than the merchant's (e.g. a card number to a PayMongo merchant's page, or a PayMongo start to a sandbox merchant's): reload the page.",
+  },
   'ER.03.30': {
     http: 200,
     description: 'Card payment declined',
@@ -177,6 +197,11 @@ export const catalogue = {
   },
   'ER.20.24': { http: 200, description: 'Refund limit reached', when: 'The transaction already has the maximum number of refunds.' },
   'ER.20.25': { http: 200, description: 'Refund window closed', when: 'The transaction is older than the refund window.' },
+  'ER.20.27': {
+    http: 200,
+    description: "Refund not possible with the integrator's acquirer",
+    when: "The integrator's acquirer cannot make this refund: its own refund window has passed (PayMongo cards: 60 days) or it refunds only whole payments. Nothing was reserved or sent.",
+  },
   'ER.20.26': {
     http: 200,
     description: 'Refund declined by the acquirer',
@@ -188,6 +213,16 @@ export const catalogue = {
     http: 200,
     description: 'Card verification failed',
     when: 'The card could not be verified for registration; the customer may try another card.',
+  },
+  'ER.11.31': {
+    http: 409,
+    description: "Card registration not available with the integrator's acquirer",
+    when: "POST /card-registration when the integrator's acquirer keeps no cards for paylink to charge later (PayMongo: its cards are charged off-session only through its own subscriptions).",
+  },
+  'ER.12.35': {
+    http: 409,
+    description: "Scheduled charges not available with the integrator's acquirer",
+    when: "POST /schedule when the integrator's acquirer cannot charge a saved card off-session for paylink (PayMongo cards); send a payment link each cycle instead.",
   },
   'ER.13.30': {
     http: 409,

@@ -64,6 +64,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/checkout/{token}/provider": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a payment whose card goes to the acquirer (the PayMongo card form)
+         * @description For a merchant on PayMongo: the customer fields (no card). paylink claims the attempt and creates the PaymentIntent; the answer has what the browser needs to give the card to PayMongo (docs/acquirers.md). Same-origin JSON only. A sandbox merchant’s checkout is ER.03.26.
+         */
+        post: operations["startProviderCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pay/{slug}/provider": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Start a static link payment whose card goes to the acquirer (the PayMongo card form)
+         * @description As POST /checkout/{token}/provider, for a static link: `session` is the page’s ticket.
+         */
+        post: operations["startProviderStaticLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{provider}/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An acquirer’s webhook for one integrator (PayMongo)
+         * @description Register this address at the acquirer (the console’s Developers page shows it). Verified with the integrator’s webhook secret for that acquirer (ER.01.20 otherwise); a duplicate event id changes nothing; a late event never moves a payment or refund backwards.
+         */
+        post: operations["receiveProviderWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/register/{token}/card": {
         parameters: {
             query?: never;
@@ -95,7 +155,7 @@ export interface paths {
         put?: never;
         /**
          * Refund a payment, in full or in part
-         * @description Without `amount`: a FULL refund of everything still refundable (OK.02.00). With `amount`: a PARTIAL refund (OK.04.00). Business refusals arrive with HTTP 200 and an ER.20.xx code: decide from `data.status_code` as well as the HTTP status.
+         * @description Without `amount`: a FULL refund of everything still refundable (OK.02.00). With `amount`: a PARTIAL refund (OK.04.00). With an acquirer that settles refunds later (PayMongo, Stripe), OK.02.01 / OK.04.01 with `refund_status: pending`: the amount stays reserved until the refund.succeeded or refund.failed event; ER.20.27 when that acquirer cannot make the refund at all (its own refund window, whole payments only). Business refusals arrive with HTTP 200 and an ER.20.xx code: decide from `data.status_code` as well as the HTTP status.
          */
         post: operations["refundPayment"];
         delete?: never;
@@ -1334,7 +1394,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.03.22` Checkout session already paid; `ER.03.24` Payment already in progress */
+            /** @description `ER.03.22` Checkout session already paid; `ER.03.24` Payment already in progress; `ER.03.26` Card form not available */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1350,7 +1410,7 @@ export interface operations {
                         path: string;
                         data: {
                             /** @enum {string} */
-                            status_code: "ER.03.22" | "ER.03.24";
+                            status_code: "ER.03.22" | "ER.03.24" | "ER.03.26";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -1650,7 +1710,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.03.22` Checkout session already paid; `ER.03.24` Payment already in progress */
+            /** @description `ER.03.22` Checkout session already paid; `ER.03.24` Payment already in progress; `ER.03.26` Card form not available */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1666,7 +1726,7 @@ export interface operations {
                         path: string;
                         data: {
                             /** @enum {string} */
-                            status_code: "ER.03.22" | "ER.03.24";
+                            status_code: "ER.03.22" | "ER.03.24" | "ER.03.26";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -1794,6 +1854,791 @@ export interface operations {
                         data: {
                             /** @enum {string} */
                             status_code: "ER.03.23" | "ER.03.25";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.99.00` Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 500;
+                        /** @constant */
+                        message: "Internal Server Error";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.99.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+        };
+    };
+    startProviderCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Static links only: the page’s ticket. */
+                    session?: string;
+                    amount?: string;
+                    fields?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description `OK.00.00` Request successful */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 200;
+                        /** @constant */
+                        message: "OK";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @description The PayMongo PaymentIntent (pi_…). */
+                            provider_payment_id: string;
+                            /** @description The intent’s client key: the browser attaches the card with it. */
+                            client_key: string;
+                            /** @description The merchant’s PayMongo public key. */
+                            public_key: string;
+                            /** @description PayMongo’s API origin. */
+                            api_base_url: string;
+                            /** @description Where PayMongo sends the customer back after 3-D Secure. */
+                            return_url: string;
+                            /** @constant */
+                            status_code: "OK.00.00";
+                            status_description: string;
+                        } | {
+                            /** @description The attempt is already settled: the checkout page. */
+                            redirect_url: string;
+                            /** @constant */
+                            status_code: "OK.00.00";
+                            status_description: string;
+                        } | {
+                            /** @description The attempt waits for 3-D Secure: the provider’s page. */
+                            next_action_url: string;
+                            /** @constant */
+                            status_code: "OK.00.00";
+                            status_description: string;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.31` Malformed JSON body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 400;
+                        /** @constant */
+                        message: "Bad Request";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.31";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.44` Cross-site request refused */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.44";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.34` Resource not found; `ER.03.20` Checkout session not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 404;
+                        /** @constant */
+                        message: "Not Found";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.02.34" | "ER.03.20";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.03.22` Checkout session already paid; `ER.03.24` Payment already in progress; `ER.03.26` Card form not available */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 409;
+                        /** @constant */
+                        message: "Conflict";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.03.22" | "ER.03.24" | "ER.03.26";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.03.21` Checkout session expired */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 410;
+                        /** @constant */
+                        message: "Gone";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.03.21";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.33` Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 413;
+                        /** @constant */
+                        message: "Payload Too Large";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.33";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.32` Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 415;
+                        /** @constant */
+                        message: "Unsupported Media Type";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.32";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 422;
+                        /** @constant */
+                        message: "Unprocessable Entity";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.03.23` Too many payment attempts; `ER.03.25` Too many card attempts */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 429;
+                        /** @constant */
+                        message: "Too Many Requests";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.03.23" | "ER.03.25";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.99.00` Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 500;
+                        /** @constant */
+                        message: "Internal Server Error";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.99.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+        };
+    };
+    startProviderStaticLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Static links only: the page’s ticket. */
+                    session?: string;
+                    amount?: string;
+                    fields?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description `OK.00.00` Request successful */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 200;
+                        /** @constant */
+                        message: "OK";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @description The PayMongo PaymentIntent (pi_…). */
+                            provider_payment_id: string;
+                            /** @description The intent’s client key: the browser attaches the card with it. */
+                            client_key: string;
+                            /** @description The merchant’s PayMongo public key. */
+                            public_key: string;
+                            /** @description PayMongo’s API origin. */
+                            api_base_url: string;
+                            /** @description Where PayMongo sends the customer back after 3-D Secure. */
+                            return_url: string;
+                            /** @constant */
+                            status_code: "OK.00.00";
+                            status_description: string;
+                        } | {
+                            /** @description The attempt is already settled: the checkout page. */
+                            redirect_url: string;
+                            /** @constant */
+                            status_code: "OK.00.00";
+                            status_description: string;
+                        } | {
+                            /** @description The attempt waits for 3-D Secure: the provider’s page. */
+                            next_action_url: string;
+                            /** @constant */
+                            status_code: "OK.00.00";
+                            status_description: string;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.31` Malformed JSON body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 400;
+                        /** @constant */
+                        message: "Bad Request";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.31";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.44` Cross-site request refused */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.44";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.34` Resource not found; `ER.03.10` Payment link not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 404;
+                        /** @constant */
+                        message: "Not Found";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.02.34" | "ER.03.10";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.03.22` Checkout session already paid; `ER.03.24` Payment already in progress; `ER.03.26` Card form not available */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 409;
+                        /** @constant */
+                        message: "Conflict";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.03.22" | "ER.03.24" | "ER.03.26";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.03.11` Payment link expired; `ER.03.12` Payment link already paid */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 410;
+                        /** @constant */
+                        message: "Gone";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.03.11" | "ER.03.12";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.33` Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 413;
+                        /** @constant */
+                        message: "Payload Too Large";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.33";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.32` Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 415;
+                        /** @constant */
+                        message: "Unsupported Media Type";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.32";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 422;
+                        /** @constant */
+                        message: "Unprocessable Entity";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.03.23` Too many payment attempts; `ER.03.25` Too many card attempts */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 429;
+                        /** @constant */
+                        message: "Too Many Requests";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.03.23" | "ER.03.25";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.99.00` Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 500;
+                        /** @constant */
+                        message: "Internal Server Error";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.99.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+        };
+    };
+    receiveProviderWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                provider: string;
+                /** @description The integrator’s webhook id (wh_…). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `OK.00.00` Request successful */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 200;
+                        /** @constant */
+                        message: "OK";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /**
+                             * @description applied: acted on; duplicate: this event id was handled before; ignored: a type paylink does not act on.
+                             * @enum {string}
+                             */
+                            outcome: "applied" | "duplicate" | "ignored";
+                            /** @constant */
+                            status_code: "OK.00.00";
+                            status_description: string;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.20` Provider webhook not verified */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 401;
+                        /** @constant */
+                        message: "Unauthorized";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.20";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.34` Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 404;
+                        /** @constant */
+                        message: "Not Found";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.34";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.33` Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 413;
+                        /** @constant */
+                        message: "Payload Too Large";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.33";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -2139,7 +2984,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description `OK.02.00` Full refund successful; `OK.04.00` Partial refund successful; `ER.20.20` Unable to process client request because the transaction is already refunded; `ER.20.21` Refund amount exceeds the refundable amount; `ER.20.22` Transaction cannot be refunded; `ER.20.23` Refund type not available for this card brand; `ER.20.24` Refund limit reached; `ER.20.25` Refund window closed; `ER.20.26` Refund declined by the acquirer */
+            /** @description `OK.02.00` Full refund successful; `OK.02.01` Full refund accepted, pending at the acquirer; `OK.04.00` Partial refund successful; `OK.04.01` Partial refund accepted, pending at the acquirer; `ER.20.20` Unable to process client request because the transaction is already refunded; `ER.20.21` Refund amount exceeds the refundable amount; `ER.20.22` Transaction cannot be refunded; `ER.20.23` Refund type not available for this card brand; `ER.20.24` Refund limit reached; `ER.20.25` Refund window closed; `ER.20.26` Refund declined by the acquirer; `ER.20.27` Refund not possible with the integrator's acquirer */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2168,11 +3013,11 @@ export interface operations {
                             refundable_amount: string;
                             currency: string;
                             /** @enum {string} */
-                            status_code: "OK.02.00" | "OK.04.00";
+                            status_code: "OK.02.00" | "OK.02.01" | "OK.04.00" | "OK.04.01";
                             status_description: string;
                         } | ({
                             /** @enum {string} */
-                            status_code: "ER.20.20" | "ER.20.21" | "ER.20.22" | "ER.20.23" | "ER.20.24" | "ER.20.25";
+                            status_code: "ER.20.20" | "ER.20.21" | "ER.20.22" | "ER.20.23" | "ER.20.24" | "ER.20.25" | "ER.20.27";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -2858,7 +3703,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.02.41` Idempotent request still in progress */
+            /** @description `ER.02.41` Idempotent request still in progress; `ER.11.31` Card registration not available with the integrator's acquirer */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2873,8 +3718,8 @@ export interface operations {
                         /** @description The path that was called. */
                         path: string;
                         data: {
-                            /** @constant */
-                            status_code: "ER.02.41";
+                            /** @enum {string} */
+                            status_code: "ER.02.41" | "ER.11.31";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -3522,7 +4367,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.02.41` Idempotent request still in progress; `ER.12.31` Schedule for this signed payload was cancelled */
+            /** @description `ER.02.41` Idempotent request still in progress; `ER.12.31` Schedule for this signed payload was cancelled; `ER.12.35` Scheduled charges not available with the integrator's acquirer */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3538,7 +4383,7 @@ export interface operations {
                         path: string;
                         data: {
                             /** @enum {string} */
-                            status_code: "ER.02.41" | "ER.12.31";
+                            status_code: "ER.02.41" | "ER.12.31" | "ER.12.35";
                             status_description: string;
                         } & {
                             [key: string]: unknown;

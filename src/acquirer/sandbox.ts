@@ -140,7 +140,7 @@ export class SandboxAcquirer implements Acquirer {
       : { status: 'succeeded', chargeId, ...summary };
     // One round trip (drizzle/0008_sandbox_charge_call.sql): the first outcome for this key wins.
     const recorded = await this.opts.db.execute(
-      sql`select paylink_sandbox_charge(${idempotencyKey}, ${hashRequest(request)}, ${JSON.stringify(outcome)}::jsonb, ${chargeId}, ${req.amountMinor.toString()}::bigint, ${req.currency}, ${behaviour?.refundFails ? 'refund_fails' : 'normal'}) as outcome`,
+      sql`select paylink_sandbox_charge(${idempotencyKey}, ${hashRequest(request)}, ${JSON.stringify(outcome)}::jsonb, ${chargeId}, ${req.amountMinor.toString()}::bigint, ${req.currency}, ${behaviour?.refundFails ? 'refund_fails' : behaviour?.refundFailsLater ? 'refund_fails_later' : 'normal'}) as outcome`,
     );
     return (recorded as unknown as { rows: Array<{ outcome: ChargeResult }> }).rows[0]!.outcome;
   }

@@ -11,6 +11,10 @@ export interface TestCardBehaviour {
   declineStoredCharges?: DeclineCode;
   /** Charges succeed, refunds of them are refused by the acquirer. */
   refundFails?: true;
+  /** Charges succeed; refunds answer pending, then fail at the next sync (src/acquirer/sandbox-connector.ts). */
+  refundFailsLater?: true;
+  /** The payment asks for 3-D Secure first (the connector's createPayment; src/acquirer/sandbox-connector.ts). */
+  threeDSecure?: true;
 }
 
 export const testCards: Record<string, { description: string } & TestCardBehaviour> = {
@@ -23,4 +27,6 @@ export const testCards: Record<string, { description: string } & TestCardBehavio
   '4000000000000119': { description: 'Declined: processing error', decline: 'processing_error' },
   '4000000000000341': { description: 'Registers fine; every later charge of the stored card is declined', declineStoredCharges: 'card_declined' },
   '4000000000005126': { description: 'Charges succeed; refunds of them are refused by the acquirer', refundFails: true },
+  '4000000000007726': { description: 'Charges succeed; refunds are accepted as pending, then fail', refundFailsLater: true },
+  '4000000000003220': { description: 'Asks for 3-D Secure; succeeds once the customer completes it', threeDSecure: true },
 };

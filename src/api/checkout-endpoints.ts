@@ -1,5 +1,7 @@
 import { authenticateLinkKey, createDynamicLink, requireLink } from '../domain/checkout/dynamic.ts';
 import { payCheckout } from '../domain/checkout/pay.ts';
+import { startProviderAttempt, syncProviderSession } from '../domain/checkout/provider-pay.ts';
+import { checkoutPath, findSessionByToken } from '../domain/checkout/sessions.ts';
 import type { LinkWithMerchant } from '../domain/links/service.ts';
 import { dynamicLinkBodySchema } from '../schemas/dynamic-link.ts';
 import { anyJsonObject, apiEndpoint } from './endpoint.ts';
@@ -50,4 +52,63 @@ export const payStaticLink = apiEndpoint({
   body: anyJsonObject,
   run: async ({ app, params, body, clientIp, request }) =>
     presentPayOutcome(await payCheckout(app, { slug: params.slug ?? '', input: body, clientIp, locale: requestLocale(request) })),
+});
+
+/** The answer to a provider attempt's start: what the browser needs to give the card to the provider. */
+const presentProviderStart = (started: Awaited<ReturnType<typeof startProviderAttempt>>) =>
+  'settled' in started
+    ? { code: 'OK.00.00' as const, data: { redirect_url: started.receiptPath } }
+    : 'nextActionUrl' in started
+      ? { code: 'OK.00.00' as const, data: { next_action_url: started.nextActionUrl } }
+      : {
+          code: 'OK.00.00' as const,
+          data: {
+            provider_payment_id: started.providerPaymentId,
+            client_key: started.clientKey,
+            public_key: started.publicKey,
+            api_base_url: started.apiBaseUrl,
+            return_url: started.returnUrl,
+          },
+        };
+
+/** POST /checkout/{token}/provider: starts a payment whose card the browser gives to the acquirer (PayMongo). */
+export const startProviderBySessionToken = apiEndpoint({
+  auth: 'none',
+  browser: true,
+  idempotent: false,
+  body: anyJsonObject,
+  run: async ({ app, params, body, clientIp }) => presentProviderStart(await startProviderAttempt(app, { token: params.token ?? '', input: body, clientIp })),
+});
+
+/** POST /pay/{slug}/provider: the same for a static link. */
+export const startProviderStaticLink = apiEndpoint({
+  auth: 'none',
+  browser: true,
+  idempotent: false,
+  body: anyJsonObject,
+  run: async ({ app, params, body, clientIp }) => presentProviderStart(await startProviderAttempt(app, { slug: params.slug ?? '', input: body, clientIp })),
+});
+
+/**
+ * GET /checkout/{token}/return: where the provider sends the customer back (after 3-D Secure).
+ * The attempt is synced with the provider and recorded when final; the customer lands on the
+ * checkout page, which shows the receipt, the form again after a decline, or "processing".
+ */
+export const providerReturn = apiEndpoint({
+  auth: 'none',
+  idempotent: false,
+  run: async ({ app, params }) => {
+    const token = params.token ?? '';
+    const session = await findSessionByToken(app.db, token);
+    if (session) {
+      try {
+        // Right after 3-D Secure the provider may still say "processing": ask again for a few seconds.
+        for (let i = 0; i < 6 && (await syncProviderSession(app, session))?.status === 'processing'; i++) await new Promise((r) => setTimeout(r, 500));
+      } catch (error) {
+        // The webhook or the reconciliation pass records it; the page says it is processing.
+        app.log.warn('provider return: sync failed', { sessionId: session.id, error });
+      }
+    }
+    return new Response(null, { status: 303, headers: { location: checkoutPath(token), 'cache-control': 'no-store' } });
+  },
 });

@@ -54,6 +54,46 @@ export const integrators = pgTable('integrators', {
 });
 export type Integrator = typeof integrators.$inferSelect;
 
+/**
+ * The acquirer an integrator takes payments through (src/acquirer/registry.ts). No row: the
+ * sandbox. Keys and the provider's webhook secret are sealed like the other integrator secrets
+ * (AES-256-GCM under the master key); the public key is public by nature (the browser uses it).
+ */
+export const integratorAcquirers = pgTable('integrator_acquirers', {
+  integratorId: text('integrator_id')
+    .primaryKey()
+    .references(() => integrators.id),
+  provider: text('provider').$type<'sandbox' | 'paymongo' | 'stripe'>().notNull(),
+  publicKey: text('public_key'),
+  secretKeyEnc: text('secret_key_enc'),
+  webhookSecretEnc: text('webhook_secret_enc'),
+  /** The provider's API origin; tests point it at an in-repo fake. */
+  apiBaseUrl: text('api_base_url'),
+  /** The customer pays on the provider's own page (PayMongo checkout_sessions) instead of the card form on paylink's page. */
+  hostedCheckout: boolean('hosted_checkout').notNull().default(false),
+  /** Names the integrator in the provider webhook address (/webhooks/{provider}/{webhook_id}); not a secret. */
+  webhookId: text('webhook_id').notNull().unique(),
+  /** sha256 of the seed's acquirer block last applied: a re-applied seed does not undo a console change. */
+  seedSha256: text('seed_sha256'),
+  updatedAt: ts('updated_at').notNull().defaultNow(),
+});
+export type IntegratorAcquirer = typeof integratorAcquirers.$inferSelect;
+
+/** Provider webhook events already handled, by the provider's event id: a duplicate changes nothing. */
+export const providerWebhookEvents = pgTable(
+  'provider_webhook_events',
+  {
+    provider: text('provider').notNull(),
+    eventId: text('event_id').notNull(),
+    integratorId: text('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
+    type: text('type').notNull(),
+    receivedAt: ts('received_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
+);
+
 export const assets = pgTable('assets', {
   id: text('id').primaryKey(),
   integratorId: text('integrator_id')
@@ -138,13 +178,17 @@ export const checkoutSessions = pgTable(
     attempts: integer('attempts').notNull().default(0),
     /** Set while a card attempt is at the acquirer: a second submit meanwhile gets a 409, never a second charge. */
     processingAt: ts('processing_at'),
+    /** The provider's payment (PayMongo payment intent) of the attempt in flight, for sync and webhooks. */
+    providerPaymentId: text('provider_payment_id'),
+    /** What that attempt was for (attempt number, amount, the customer's values), to record it when the provider answers later. */
+    providerAttempt: jsonb('provider_attempt').$type<{ attempt: number; amountMinor: string; customerValues: Record<string, string>; checkoutUrl?: string }>(),
     paymentId: text('payment_id'),
     expiresAt: ts('expires_at').notNull(),
     paidAt: ts('paid_at'),
     lockedAt: ts('locked_at'),
     createdAt: createdAt(),
   },
-  (t) => [index('checkout_sessions_link_idx').on(t.linkId)],
+  (t) => [index('checkout_sessions_link_idx').on(t.linkId), index('checkout_sessions_provider_payment_idx').on(t.providerPaymentId)],
 );
 export type CheckoutSession = typeof checkoutSessions.$inferSelect;
 

@@ -66,3 +66,10 @@ export const checkoutSubmissionSchema = z.object({
 });
 
 export type CheckoutSubmission = z.infer<typeof checkoutSubmissionSchema>;
+
+/** The same form when the card goes from the browser straight to the acquirer: no card here. */
+export const checkoutCustomerSchema = z.object({
+  session: checkoutSubmissionSchema.shape.session,
+  amount: checkoutSubmissionSchema.shape.amount,
+  fields: checkoutSubmissionSchema.shape.fields,
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { acquirerInputSchema } from './acquirer.ts';
 import { fieldModes, fieldPaths } from './fields.ts';
 import { locales } from './locales.ts';
 
@@ -75,6 +76,8 @@ export const seedIntegratorSchema = z
       .regex(/^whsec_[A-Za-z0-9+/=]{32,}$/, 'must be whsec_ followed by at least 24 base64-encoded bytes')
       .optional(),
     refund_capabilities: z.record(z.string(), refundCapabilitySchema).default({}),
+    /** The acquirer payments go through (docs/acquirers.md); absent: the sandbox, or what the console set. */
+    acquirer: acquirerInputSchema.optional(),
     links: z.array(seedLinkSchema).default([]),
     cards: z.array(seedCardSchema).default([]),
     users: z.array(seedUserSchema).default([]),

@@ -7,6 +7,7 @@ import { purgeSessions } from '../domain/accounts/sessions.ts';
 import { startCallbackLoop } from './callbacks.ts';
 import { type Loop, startLoop } from './loop.ts';
 import { startMailerLoop } from './mailer.ts';
+import { startProviderReconcileLoop } from './provider-reconcile.ts';
 import { startRefundRecoveryLoop } from './refund-recovery.ts';
 import { startSchedulerLoop } from './scheduler.ts';
 
@@ -42,6 +43,7 @@ export function startWorkers(app: PaylinkApp): Workers {
     startMailerLoop(app, log),
     startSchedulerLoop(app, log),
     startRefundRecoveryLoop(app, log),
+    startProviderReconcileLoop(app, log),
   ];
   return {
     loops,

@@ -19,6 +19,33 @@ for (const integrator of seed.integrators ?? []) {
   for (const card of integrator.cards ?? []) card.expiry = expiry;
   for (const link of integrator.links ?? []) if (link.logo && !link.logo.startsWith('data:')) link.logo = join(fixtures, link.logo);
 }
+// A merchant on PayMongo, against the in-repo fake of PayMongo's API (tests/e2e/paymongo.spec.ts).
+const { startFakePaymongo } = await import(join(root, 'tests/support/fakes/paymongo.ts'));
+const fake = await startFakePaymongo();
+seed.integrators.push({
+  name: 'Lakbay Tours',
+  email: 'billing@lakbay.example',
+  token: 'e2e_token_lakbay_0123456789abcdefghijklmnop',
+  secret: 'e2e_secret_lakbay_0123456789abcdefghijklmnop',
+  acquirer: { provider: 'paymongo', public_key: fake.publicKey, secret_key: fake.secretKey, webhook_secret: fake.webhookSecret, api_base_url: fake.url },
+  links: [{ slug: 'lakbay-tour', title: 'Island hopping tour', currency: 'PHP', amount: '1200.00' }],
+});
+// The same fake account, paid through PayMongo's own (hosted) checkout page.
+seed.integrators.push({
+  name: 'Lakbay Hosted',
+  email: 'billing@lakbay-hosted.example',
+  token: 'e2e_token_lakbayhosted_0123456789abcdefghijklmnop',
+  secret: 'e2e_secret_lakbayhosted_0123456789abcdefghijklmnop',
+  acquirer: {
+    provider: 'paymongo',
+    public_key: fake.publicKey,
+    secret_key: fake.secretKey,
+    webhook_secret: fake.webhookSecret,
+    api_base_url: fake.url,
+    checkout: 'hosted',
+  },
+  links: [{ slug: 'lakbay-hosted', title: 'Sunset cruise', currency: 'PHP', amount: '800.00' }],
+});
 process.env.PAYLINK_SEED = join(dataDir, 'seed.json');
 writeFileSync(process.env.PAYLINK_SEED, JSON.stringify(seed));
 process.env.PAYLINK_ALLOW_PRIVATE_CALLBACKS = '1';

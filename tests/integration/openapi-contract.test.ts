@@ -1,10 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openApiDocument } from '../../src/api/openapi/document.ts';
-import { links, schedules } from '../../src/db/schema.ts';
+import { integratorAcquirers, integrators, links, schedules } from '../../src/db/schema.ts';
 import { issueStaticTicket } from '../../src/domain/checkout/sessions.ts';
-import { call, TEST_TOKEN, useServedApp } from '../support/app.ts';
+import { setAcquirer } from '../../src/domain/integrators/acquirer.ts';
+import { call, OTHER_TOKEN, TEST_TOKEN, useServedApp } from '../support/app.ts';
 import { CARD_EXPIRY } from '../support/cards.ts';
+import { browserPays, startFakePaymongo } from '../support/fakes/paymongo.ts';
 import { openApiValidator, templateOf } from '../support/openapi.ts';
 import { CARDS } from '../support/payments.ts';
 import { scheduleData, signSchedule } from '../support/schedules.ts';
@@ -214,5 +216,74 @@ describe('openapi › contract: real responses match the document', () => {
     expect(test.json.data).toMatchObject({ status_code: 'OK.13.01', callback_url: 'https://shop.example.com/paylink', callback_state: 'pending' });
     expect((await contract('PATCH', '/api/v1/integrator', { body: { default_callback_url: null } })).json.data.integrator.default_callback_url).toBeNull();
     expect((await contract('POST', '/api/v1/events/test')).json.data.status_code).toBe('ER.13.30');
+  });
+  it('a PayMongo merchant: the card form’s start (checkout and static link) and the provider webhook', async () => {
+    const fake = await startFakePaymongo();
+    try {
+      const { app } = served.t;
+      const [other] = await app.db.select().from(integrators).where(eq(integrators.name, 'Other Shop'));
+      await app.db.transaction((tx) =>
+        setAcquirer(
+          app,
+          tx,
+          other!.id,
+          { provider: 'paymongo', public_key: fake.publicKey, secret_key: fake.secretKey, webhook_secret: fake.webhookSecret, api_base_url: fake.url },
+          { fromSeed: true },
+        ),
+      );
+      app.connectors.forget(other!.id);
+      // Other Shop's link is in USD: PayMongo takes PHP only, so a PHP dynamic link.
+      const dynamic = await call(served.server.url, 'POST', '/pay/other-shop', {
+        token: null,
+        body: { key: OTHER_TOKEN, payment: { amount: '250.00', currency: 'PHP' } },
+      });
+      const token = new URL(dynamic.json?.link ?? 'http://x/checkout/none').pathname.split('/')[2]!;
+      const started = await contract('POST', `/checkout/${token}/provider`, { token: null, body: { fields } });
+      if (started.status === 200) {
+        expect(started.json.data.public_key).toBe(fake.publicKey);
+        await browserPays(
+          fake,
+          { providerPaymentId: started.json.data.provider_payment_id, clientKey: started.json.data.client_key },
+          { number: '4343434343434345', cvc: '123', expMonth: 12, expYear: 2040 },
+          started.json.data.return_url,
+        );
+      }
+      expect(started.status, started.text).toBe(200);
+      // The sandbox merchant's checkout refuses it.
+      const [acmeLink] = await app.db.select().from(links).where(eq(links.slug, 'acme-books'));
+      const refused = await contract('POST', '/pay/acme-books/provider', { token: null, body: { session: issueStaticTicket(app, acmeLink!.id), fields } });
+      expect(refused.json.data.status_code).toBe('ER.03.26');
+      const usd = await contract('POST', '/pay/other-shop/provider', {
+        token: null,
+        body: { session: issueStaticTicket(app, (await app.db.select().from(links).where(eq(links.slug, 'other-shop')))[0]!.id), fields },
+      });
+      expect(usd.status).toBe(422); // USD: PayMongo takes PHP only
+      const created = await call(served.server.url, 'POST', '/api/v1/links', {
+        token: OTHER_TOKEN,
+        body: { slug: 'other-php', title: 'Pesos', currency: 'PHP', amount: '300.00' },
+      });
+      expect(created.status, created.text).toBe(200);
+      const [php] = await app.db.select().from(links).where(eq(links.slug, 'other-php'));
+      const staticStart = await contract('POST', '/pay/other-php/provider', { token: null, body: { session: issueStaticTicket(app, php!.id), fields } });
+      expect(staticStart.json.data.client_key, staticStart.text).toMatch(/_client_/);
+      const [row] = await app.db.select().from(integratorAcquirers).where(eq(integratorAcquirers.integratorId, other!.id));
+      const event = fake.event('payment.paid', {
+        id: 'pay_contract',
+        type: 'payment',
+        attributes: { status: 'paid', payment_intent_id: started.json.data.provider_payment_id },
+      });
+      const received = await contract('POST', `/webhooks/paymongo/${row!.webhookId}`, {
+        token: null,
+        raw: event.rawBody,
+        headers: Object.fromEntries(event.headers),
+      });
+      expect(received.json.data.outcome).toBe('applied');
+      expect((await contract('POST', `/webhooks/paymongo/${row!.webhookId}`, { token: null, raw: event.rawBody, headers: {} })).status).toBe(401);
+      expect(
+        (await contract('POST', '/webhooks/paymongo/wh_nobody', { token: null, raw: event.rawBody, headers: Object.fromEntries(event.headers) })).status,
+      ).toBe(404);
+    } finally {
+      await fake.close();
+    }
   });
 });

@@ -53,6 +53,9 @@ export function servedOperations(root: string): string[] {
     join(pages, 'checkout/[token]/pay.ts'),
     join(pages, 'pay/[slug]/pay.ts'),
     join(pages, 'register/[token]/card.ts'),
+    join(pages, 'checkout/[token]/provider.ts'),
+    join(pages, 'pay/[slug]/provider.ts'),
+    join(pages, 'webhooks/[provider]/[id].ts'),
   ];
   const out: string[] = [];
   for (const file of routes) {

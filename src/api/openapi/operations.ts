@@ -16,6 +16,7 @@ import { dynamicLinkReplySchema } from '../../schemas/envelope.ts';
 import { eventPageSchema, eventsQuerySchema, legacyEventPageSchema, testEventViewSchema, webhookSecretRotatedSchema } from '../../schemas/events.ts';
 import { eventResendViewSchema, integratorReplySchema, integratorUpdateSchema } from '../../schemas/integrator.ts';
 import { linkCreateSchema, linkPageSchema, linkReplySchema, linksQuerySchema, linkUpdateSchema } from '../../schemas/link.ts';
+import { providerStartBodySchema, providerStartSchemas, providerWebhookReplySchema } from '../../schemas/provider.ts';
 import { refundDeclinedSchema, refundReplySchema, refundRequestSchema } from '../../schemas/refund.ts';
 import {
   referenceBodySchema,
@@ -148,6 +149,7 @@ export const operations: Operation[] = [
       'ER.03.23': {},
       'ER.03.24': {},
       'ER.03.25': {},
+      'ER.03.26': {},
     },
     requestExamples: {
       card: {
@@ -179,7 +181,66 @@ export const operations: Operation[] = [
       'ER.03.23': {},
       'ER.03.24': {},
       'ER.03.25': {},
+      'ER.03.26': {},
     },
+  },
+  {
+    method: 'post',
+    path: '/checkout/{token}/provider',
+    operationId: 'startProviderCheckout',
+    tag: 'Payment pages',
+    summary: 'Start a payment whose card goes to the acquirer (the PayMongo card form)',
+    description:
+      'For a merchant on PayMongo: the customer fields (no card). paylink claims the attempt and creates the PaymentIntent; the answer has what the browser needs to give the card to PayMongo (docs/acquirers.md). Same-origin JSON only. A sandbox merchant’s checkout is ER.03.26.',
+    auth: 'browser',
+    pathParams: z.object({ token: z.string() }),
+    body: providerStartBodySchema,
+    codes: {
+      'OK.00.00': { data: providerStartSchemas },
+      'ER.02.30': {},
+      'ER.03.20': {},
+      'ER.03.21': {},
+      'ER.03.22': {},
+      'ER.03.23': {},
+      'ER.03.24': {},
+      'ER.03.25': {},
+      'ER.03.26': {},
+    },
+  },
+  {
+    method: 'post',
+    path: '/pay/{slug}/provider',
+    operationId: 'startProviderStaticLink',
+    tag: 'Payment pages',
+    summary: 'Start a static link payment whose card goes to the acquirer (the PayMongo card form)',
+    description: 'As POST /checkout/{token}/provider, for a static link: `session` is the page’s ticket.',
+    auth: 'browser',
+    pathParams: z.object({ slug: z.string() }),
+    body: providerStartBodySchema,
+    codes: {
+      'OK.00.00': { data: providerStartSchemas },
+      'ER.02.30': {},
+      'ER.03.10': {},
+      'ER.03.11': {},
+      'ER.03.12': {},
+      'ER.03.22': {},
+      'ER.03.23': {},
+      'ER.03.24': {},
+      'ER.03.25': {},
+      'ER.03.26': {},
+    },
+  },
+  {
+    method: 'post',
+    path: '/webhooks/{provider}/{id}',
+    operationId: 'receiveProviderWebhook',
+    tag: 'Payment pages',
+    summary: 'An acquirer’s webhook for one integrator (PayMongo)',
+    description:
+      'Register this address at the acquirer (the console’s Developers page shows it). Verified with the integrator’s webhook secret for that acquirer (ER.01.20 otherwise); a duplicate event id changes nothing; a late event never moves a payment or refund backwards.',
+    auth: 'none',
+    pathParams: z.object({ provider: z.string(), id: z.string().meta({ description: 'The integrator’s webhook id (wh_…).' }) }),
+    codes: { 'OK.00.00': { data: providerWebhookReplySchema }, 'ER.01.20': {}, 'ER.02.33': {}, 'ER.02.34': {} },
   },
   {
     method: 'post',
@@ -203,12 +264,14 @@ export const operations: Operation[] = [
     tag: 'Refunds',
     summary: 'Refund a payment, in full or in part',
     description:
-      'Without `amount`: a FULL refund of everything still refundable (OK.02.00). With `amount`: a PARTIAL refund (OK.04.00). Business refusals arrive with HTTP 200 and an ER.20.xx code: decide from `data.status_code` as well as the HTTP status.',
+      'Without `amount`: a FULL refund of everything still refundable (OK.02.00). With `amount`: a PARTIAL refund (OK.04.00). With an acquirer that settles refunds later (PayMongo, Stripe), OK.02.01 / OK.04.01 with `refund_status: pending`: the amount stays reserved until the refund.succeeded or refund.failed event; ER.20.27 when that acquirer cannot make the refund at all (its own refund window, whole payments only). Business refusals arrive with HTTP 200 and an ER.20.xx code: decide from `data.status_code` as well as the HTTP status.',
     auth: 'token',
     body: refundRequestSchema,
     codes: {
       'OK.02.00': { data: refundReplySchema },
       'OK.04.00': { data: refundReplySchema },
+      'OK.02.01': { data: refundReplySchema },
+      'OK.04.01': { data: refundReplySchema },
       'ER.20.20': {},
       'ER.20.21': {},
       'ER.20.22': {},
@@ -216,6 +279,7 @@ export const operations: Operation[] = [
       'ER.20.24': {},
       'ER.20.25': {},
       'ER.20.26': { data: refundDeclinedSchema },
+      'ER.20.27': {},
       'ER.02.30': notFound,
     },
     requestExamples: {
@@ -263,7 +327,7 @@ export const operations: Operation[] = [
     description: 'Returns the registration `reference` (a UUID, what a schedule names) and `link`, the hosted page where the customer enters the card.',
     auth: 'token',
     body: cardRegistrationCreateSchema,
-    codes: { 'OK.11.00': { data: cardRegistrationCreatedSchema }, 'ER.02.30': {} },
+    codes: { 'OK.11.00': { data: cardRegistrationCreatedSchema }, 'ER.02.30': {}, 'ER.11.31': {} },
     requestExamples: {
       customer: {
         summary: 'Whose card it is, and where to send them afterwards',
@@ -308,7 +372,7 @@ export const operations: Operation[] = [
       'The body carries `payload`, a JWT (HS256, signed with your JWT secret) whose `data` claim holds the card reference, the six recurrence fields, the payment, the route and the UTC offset (docs/schedules.md). The same payload again answers with the first reference.',
     auth: 'token',
     body: scheduleRequestSchema,
-    codes: { 'OK.12.00': { data: scheduleCreatedSchema }, 'ER.01.10': {}, 'ER.02.30': notFound, 'ER.12.30': {}, 'ER.12.31': {} },
+    codes: { 'OK.12.00': { data: scheduleCreatedSchema }, 'ER.01.10': {}, 'ER.02.30': notFound, 'ER.12.30': {}, 'ER.12.31': {}, 'ER.12.35': {} },
     requestExamples: { payload: { summary: 'A signed payload', value: { payload: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJkYXRhIjp7fX0.c2lnbmF0dXJl' } } },
     successExample: { code: 'OK.12.00', data: { reference: scheduleRef } },
   },

@@ -13,7 +13,10 @@ export interface RefundReply {
   messages?: Messages;
 }
 
-/** POST /refund's answer: OK.02.00 (FULL) or OK.04.00 (PARTIAL), or ER.20.26 with HTTP 200 when the acquirer refused. */
+/**
+ * POST /refund's answer: OK.02.00 (FULL) or OK.04.00 (PARTIAL); OK.02.01 / OK.04.01 while the
+ * refund is pending at an acquirer that settles later; ER.20.26 with HTTP 200 when the acquirer refused.
+ */
 export function presentRefund({ refund, payment }: RefundOutcome): RefundReply {
   const common = {
     refund_id: refund.id,
@@ -28,7 +31,9 @@ export function presentRefund({ refund, payment }: RefundOutcome): RefundReply {
       messages: { transaction_id: [`the acquirer refused the refund (${refund.failureCode}): ${refund.failureMessage}`] },
     };
   }
-  return { code: refund.type === 'full' ? 'OK.02.00' : 'OK.04.00', data: { transaction_id: payment.id, ...common, ...balances(payment) } };
+  // Pending at the acquirer (it settles refunds later): accepted, not yet done (docs/acquirers.md).
+  const code = refund.status === 'pending' ? (refund.type === 'full' ? 'OK.02.01' : 'OK.04.01') : refund.type === 'full' ? 'OK.02.00' : 'OK.04.00';
+  return { code, data: { transaction_id: payment.id, ...common, ...balances(payment) } };
 }
 
 /** The data of refund.succeeded and refund.failed. */

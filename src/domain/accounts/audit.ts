@@ -30,6 +30,7 @@ export type AuditAction =
   | 'webhook_secret.rotated'
   | 'callback_url.changed'
   | 'support_email.changed'
+  | 'acquirer.changed'
   | 'test_event.sent';
 
 /** Who acted, from where. */

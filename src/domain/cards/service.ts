@@ -29,6 +29,12 @@ export const isUuid = (value: string) => UUID.test(value);
 export const pageTokenHash = (token: string) => sha256Hex(`paylink-card-registration:${token}`);
 
 export async function createCardRegistration(app: PaylinkApp, integrator: Integrator, input: CardRegistrationCreate) {
+  const connector = await app.connectors.forIntegrator(integrator.id);
+  if (connector.capabilities.offSession !== 'native' || !connector.vault) {
+    throw new DomainError('ER.11.31', "Card registration not available with the integrator's acquirer", {
+      messages: { '(request)': [`the ${connector.name} acquirer does not let paylink keep a card for later charges (docs/acquirers.md)`] },
+    });
+  }
   const callbackProblem = input.callback_url && callbackUrlProblem(input.callback_url, app.config.allowPrivateCallbacks);
   if (callbackProblem) throw invalidFields({ callback_url: [callbackProblem] });
   const reference = newUuid();

@@ -5,7 +5,7 @@ import type { CheckoutSession, Payment } from '../../db/schema.ts';
 import { checkoutSessions } from '../../db/schema.ts';
 import type { Locale } from '../../i18n/index.ts';
 import { expiryInFuture, parseExpiry } from '../../schemas/card.ts';
-import { type CheckoutSubmission, checkCustomerFields, checkoutSubmissionSchema } from '../../schemas/checkout.ts';
+import { type CheckoutSubmission, checkCustomerFields, checkoutCustomerSchema, checkoutSubmissionSchema } from '../../schemas/checkout.ts';
 import { emptyMessages, parseWith } from '../../schemas/parse.ts';
 import { DomainError, invalidFields, type Messages } from '../errors.ts';
 import { askedFields, isDynamicOnly } from '../links/form.ts';
@@ -78,14 +78,14 @@ const staleTicketError = () =>
   });
 
 /** The session and link a submission is for; a static link's first submit has no session yet. */
-interface ResolvedSession {
+export interface ResolvedSession {
   token: string;
   /** Absent on a static link's first submit. */
   session?: CheckoutSession;
   link: LinkWithMerchant;
 }
 
-async function resolveSession(app: PaylinkApp, req: PayRequest, pageToken: unknown): Promise<ResolvedSession> {
+export async function resolveSession(app: PaylinkApp, req: PayRequest, pageToken: unknown): Promise<ResolvedSession> {
   if (req.slug !== undefined) {
     const found = await findActiveLink(app.db, req.slug);
     const link = found && !isDynamicOnly(found.link) ? found : undefined;
@@ -118,7 +118,7 @@ async function resolveSession(app: PaylinkApp, req: PayRequest, pageToken: unkno
 }
 
 /** A static link's session, created on the customer's first submit (see docs/payment-links.md). */
-function staticSession(app: PaylinkApp, found: LinkWithMerchant, token: string) {
+export function staticSession(app: PaylinkApp, found: LinkWithMerchant, token: string) {
   const l = found.link;
   return insertSession(app, app.db, token, {
     linkId: l.id,
@@ -133,7 +133,7 @@ function staticSession(app: PaylinkApp, found: LinkWithMerchant, token: string) 
   });
 }
 
-function ensurePayable(session: CheckoutSession, token: string, now: Date) {
+export function ensurePayable(session: CheckoutSession, token: string, now: Date) {
   const state = sessionState(session, now);
   if (state === 'paid') throw paidError(token);
   if (state === 'expired') throw expiredError();
@@ -149,6 +149,13 @@ export async function payCheckout(app: PaylinkApp, req: PayRequest): Promise<Pay
   const availability = await linkAvailability(app.db, target.link.link, app.now(), target.session?.id);
   if (availability === 'inactive') throw req.slug === undefined ? notFoundError() : linkUnavailableError('inactive');
   if (availability !== 'open') throw linkUnavailableError(availability);
+  // A merchant on an acquirer that takes the card in the browser never gets a card number here.
+  const connector = await app.connectors.forIntegrator(target.link.link.integratorId);
+  if (connector.capabilities.cardCollection !== 'server_vault') {
+    throw new DomainError('ER.03.26', 'Card form not available', {
+      messages: { '(request)': ['This payment page takes cards another way. Reload the page to pay.'] },
+    });
+  }
   const submission = validateSubmission(app, target, req.input);
   // Velocity limits (card testing): counted before a session is created or an attempt claimed.
   const velocity: CardAttempt = {
@@ -169,7 +176,7 @@ export async function payCheckout(app: PaylinkApp, req: PayRequest): Promise<Pay
   return showReason ? outcome : { ...outcome, code: 'card_declined', message: declineMessages.card_declined };
 }
 
-interface ValidSubmission {
+export interface ValidSubmission {
   card: CheckoutSubmission['card'];
   expiry: { month: number; year: number };
   amountMinor: bigint;
@@ -182,12 +189,26 @@ interface ValidSubmission {
  * attempt counted: the card, the asked fields, the amount on an open-amount link, the expiry
  * against our clock. Throws ER.02.30 with every message.
  */
-function validateSubmission(app: PaylinkApp, target: ResolvedSession, input: unknown): ValidSubmission {
+export function validateSubmission(app: PaylinkApp, target: ResolvedSession, input: unknown): ValidSubmission {
+  const checked = validateCustomer(app, target, input, true);
+  return checked as ValidSubmission;
+}
+
+/**
+ * The same checks; without the card when the card goes from the browser straight to the
+ * acquirer (PayMongo, src/domain/checkout/provider-pay.ts): then `card` and `expiry` are absent.
+ */
+export function validateCustomer(
+  app: PaylinkApp,
+  target: ResolvedSession,
+  input: unknown,
+  withCard: boolean,
+): Omit<ValidSubmission, 'card' | 'expiry'> & Partial<ValidSubmission> {
   const raw = isRecord(input) ? input : {};
   const { link, session } = target;
   const systemValues = session?.systemValues ?? {};
   const currency = session?.currency ?? link.link.currency;
-  const parsed = parseWith(checkoutSubmissionSchema, input);
+  const parsed = parseWith(withCard ? checkoutSubmissionSchema : checkoutCustomerSchema, input);
   const messages: Messages = parsed.ok ? emptyMessages() : parsed.messages;
   const customer = checkCustomerFields(askedFields(link.link, systemValues), isRecord(raw.fields) ? raw.fields : {});
   for (const [path, list] of Object.entries(customer.messages)) messages[path] ??= list;
@@ -197,14 +218,14 @@ function validateSubmission(app: PaylinkApp, target: ResolvedSession, input: unk
     if ('message' in amount) messages.amount ??= [amount.message];
     else amountMinor = amount.minor;
   }
-  const card = parsed.ok ? parsed.value.card : undefined;
+  const card = parsed.ok && 'card' in parsed.value ? (parsed.value.card as CheckoutSubmission['card']) : undefined;
   const expiry = card ? parseExpiry(card.expiry) : undefined;
   if (expiry && !expiryInFuture(expiry, app.now())) messages['card.expiry'] = ['This card has expired: check the expiry date'];
-  if (Object.keys(messages).length > 0 || !card || !expiry || amountMinor === null) throw invalidFields(messages);
-  return { card, expiry, amountMinor, customerValues: { ...systemValues, ...customer.values } };
+  if (Object.keys(messages).length > 0 || (withCard && (!card || !expiry)) || amountMinor === null) throw invalidFields(messages);
+  return { ...(card && expiry ? { card, expiry } : {}), amountMinor, customerValues: { ...systemValues, ...customer.values } };
 }
 
-interface AttemptClaim {
+export interface AttemptClaim {
   attempt: number;
   /** An interrupted attempt tried again under its own key, rather than a new one. */
   resumed: boolean;
@@ -215,7 +236,7 @@ interface AttemptClaim {
  * the attempt and mark the session as processing — or resume an attempt that never got its
  * answer recorded.
  */
-function claimAttempt(app: PaylinkApp, session: CheckoutSession, token: string, locale?: Locale): Promise<AttemptClaim> {
+export function claimAttempt(app: PaylinkApp, session: CheckoutSession, token: string, locale?: Locale): Promise<AttemptClaim> {
   const now = app.now();
   return app.db.transaction(async (tx) => {
     const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id)).for('update');
@@ -244,7 +265,7 @@ function claimAttempt(app: PaylinkApp, session: CheckoutSession, token: string, 
   });
 }
 
-const attemptKey = (session: CheckoutSession, claim: AttemptClaim) => `checkout:${session.id}:${claim.attempt}`;
+export const attemptKey = (session: CheckoutSession, claim: AttemptClaim) => `checkout:${session.id}:${claim.attempt}`;
 
 /** The acquirer call, outside any transaction, under the attempt's own idempotency key. */
 async function chargeAttempt(app: PaylinkApp, session: CheckoutSession, claim: AttemptClaim, submission: ValidSubmission): Promise<ChargeResult> {
@@ -277,12 +298,12 @@ async function chargeAttempt(app: PaylinkApp, session: CheckoutSession, claim: A
 }
 
 /** tx2: record the outcome and its event together; mark the session paid, or count the decline. */
-function recordAttempt(
+export function recordAttempt(
   app: PaylinkApp,
   session: CheckoutSession,
   target: ResolvedSession,
   claim: AttemptClaim,
-  submission: ValidSubmission,
+  submission: Pick<ValidSubmission, 'amountMinor' | 'customerValues'>,
   result: ChargeResult,
 ): Promise<PayOutcome> {
   const done = app.now();

@@ -14,6 +14,7 @@ import { SeedUserError, upsertSeedUser } from '../accounts/seed.ts';
 import { activeCardColumns } from '../cards/activation.ts';
 import { DomainError } from '../errors.ts';
 import { linkValues } from '../links/editor.ts';
+import { setAcquirer } from './acquirer.ts';
 import { hashToken } from './service.ts';
 
 /**
@@ -223,6 +224,7 @@ export async function applyProvisioning(app: PaylinkApp, seedPath = app.config.s
       for (const integrator of seed.integrators) {
         const id = await upsertIntegrator(app, tx, integrator, generated);
         ids.set(integrator, id);
+        if (integrator.acquirer) await setAcquirer(app, tx, id, integrator.acquirer, { fromSeed: true });
         for (const link of integrator.links) await upsertLink(app, tx, id, link, baseDir);
         for (const user of integrator.users) {
           try {
@@ -235,6 +237,7 @@ export async function applyProvisioning(app: PaylinkApp, seedPath = app.config.s
       }
     });
     app.linkViews.changed();
+    for (const id of ids.values()) app.connectors.forget(id);
     let cards = 0;
     for (const integrator of seed.integrators) {
       for (const card of integrator.cards) {

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { RefundResult } from '../../acquirer/acquirer.ts';
+import { type RefundState, refundAllowed } from '../../acquirer/connector.ts';
 import type { PaylinkApp } from '../../app.ts';
 import { newId } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
@@ -12,7 +13,7 @@ import { refundCapabilityFor } from '../integrators/service.ts';
 import { formatDecimal } from '../money.ts';
 import { presentedEvent, recordEvent } from '../notifications/domain-events.ts';
 import { outboxRow } from '../notifications/outbox.ts';
-import { checkRefund, parseRefundAmount, type RefundType } from './rules.ts';
+import { checkRefund, parseRefundAmount, type RefundType, refundableMinor } from './rules.ts';
 
 /**
  * A refund is three steps, so money is never lost or moved twice:
@@ -76,6 +77,7 @@ export async function beginRefund(
   const type: RefundType = request.amount === undefined ? 'full' : 'partial';
   const amountMinor = request.amount === undefined ? undefined : parseRefundAmount(request.amount, payment.currency);
   if (earlierByKey && earlierByKey.paymentId === payment.id) return { refund: sameRequest(earlierByKey, type, amountMinor), payment };
+  await assertAcquirerCanRefund(app, integrator.id, payment, amountMinor);
 
   // A pending refund always holds a reservation, so most requests skip this query.
   if (payment.refundReservedMinor > 0n) await recoverPendingRefunds(app, { paymentId: payment.id });
@@ -201,18 +203,99 @@ async function completeRefund(
   payment: Payment,
   reserved?: { payment: Payment; defaultCallbackUrl: string | null },
 ): Promise<RefundOutcome> {
-  const result = await app.acquirer.refund(
-    { chargeId: payment.acquirerReference!, amountMinor: refund.amountMinor, currency: refund.currency },
-    { idempotencyKey: acquirerRefundKey(refund.id) },
-  );
+  const result = await callAcquirer(app, refund, payment);
+  if (result.status === 'pending') return acceptedAtProvider(app, refund, result.refundId);
   return (reserved && (await settleUnlocked(app, refund, reserved, result))) ?? settleRefund(app, refund.id, payment.id, result);
 }
 
+/**
+ * The refund at the integrator's acquirer. The sandbox keeps its one-call fast path
+ * (`paylink_sandbox_refund`); a real connector gets the general call, or, once the provider has
+ * accepted the refund (its id is on the row), a sync of that refund.
+ */
+async function callAcquirer(app: PaylinkApp, refund: Refund, payment: Payment): Promise<RefundResult | RefundState> {
+  const connector = await app.connectors.forIntegrator(refund.integratorId);
+  if (connector === app.connectors.sandbox) {
+    return app.acquirer.refund(
+      { chargeId: payment.acquirerReference!, amountMinor: refund.amountMinor, currency: refund.currency },
+      { idempotencyKey: acquirerRefundKey(refund.id) },
+    );
+  }
+  if (refund.acquirerReference) return connector.syncRefund(refund.acquirerReference);
+  return connector.refund(
+    {
+      chargeId: payment.acquirerReference!,
+      amountMinor: refund.amountMinor,
+      currency: refund.currency,
+      paymentAmountMinor: payment.amountMinor,
+      paidAt: payment.paidAt ?? payment.createdAt,
+      reason: refund.reason,
+    },
+    { idempotencyKey: acquirerRefundKey(refund.id) },
+  );
+}
+
+/**
+ * The provider accepted the refund and settles it later: the refund stays `pending` with the
+ * amount reserved, and keeps the provider's id, so the provider's webhook or the recovery pass
+ * (a sync) finishes it. The answer says pending (OK.02.01 / OK.04.01).
+ */
+async function acceptedAtProvider(app: PaylinkApp, refund: Refund, providerRefundId: string): Promise<RefundOutcome> {
+  await app.db
+    .update(refunds)
+    .set({ acquirerReference: providerRefundId })
+    .where(and(eq(refunds.id, refund.id), eq(refunds.status, 'pending')));
+  return current(app, refund.id);
+}
+
+/**
+ * What the integrator's acquirer cannot refund at all (its own window, whole payments only) is
+ * refused before anything is reserved: ER.20.27.
+ */
+async function assertAcquirerCanRefund(app: PaylinkApp, integratorId: string, payment: Payment, amountMinor: bigint | undefined): Promise<void> {
+  const connector = await app.connectors.forIntegrator(integratorId);
+  if (connector === app.connectors.sandbox || !payment.paidAt) return;
+  const amount = amountMinor ?? refundableMinor(payment);
+  const allowed = refundAllowed(connector.capabilities, { amountMinor: amount, paymentAmountMinor: payment.amountMinor, paidAt: payment.paidAt }, app.now());
+  if (!allowed.ok) {
+    throw new DomainError('ER.20.27', "Refund not possible with the integrator's acquirer", { messages: { transaction_id: [allowed.message] } });
+  }
+}
+
+/**
+ * A provider's word on a refund it accepted earlier (its webhook): a final answer settles the
+ * pending refund once; a duplicate or a refund already settled changes nothing.
+ */
+export async function settleProviderRefund(
+  app: PaylinkApp,
+  integratorId: string,
+  state: RefundState & { refundId: string },
+): Promise<'settled' | 'unchanged' | 'unknown'> {
+  const [refund] = await app.db
+    .select()
+    .from(refunds)
+    .where(and(eq(refunds.integratorId, integratorId), eq(refunds.acquirerReference, state.refundId)));
+  if (!refund) return 'unknown';
+  if (refund.status !== 'pending' || state.status === 'pending') return 'unchanged';
+  const { refund: settled } = await settleRefund(app, refund.id, refund.paymentId, state);
+  return settled.status === refund.status ? 'unchanged' : 'settled';
+}
+
 /** The refund columns the acquirer's answer sets. */
-const outcomeOf = (result: RefundResult, now: Date) =>
+const outcomeOf = (result: RefundResult | SettledRefundState, now: Date) =>
   result.status === 'succeeded'
     ? { status: 'succeeded' as const, acquirerReference: result.refundId, succeededAt: now, failureCode: null, failureMessage: null, failedAt: null }
-    : { status: 'failed' as const, acquirerReference: null, succeededAt: null, failureCode: result.code, failureMessage: result.message, failedAt: now };
+    : {
+        status: 'failed' as const,
+        acquirerReference: ('refundId' in result ? result.refundId : undefined) ?? null,
+        succeededAt: null,
+        failureCode: result.code,
+        failureMessage: result.message,
+        failedAt: now,
+      };
+
+/** A connector's final answer on a refund. */
+type SettledRefundState = Exclude<RefundState, { status: 'pending' }>;
 
 /** The payment's refund columns once `refund` (settled) leaves its reservation. */
 function paymentAfter(p: Payment, refund: Refund, now: Date): Payment {
@@ -258,7 +341,7 @@ async function settleUnlocked(
   app: PaylinkApp,
   refund: Refund,
   reserved: { payment: Payment; defaultCallbackUrl: string | null },
-  result: RefundResult,
+  result: RefundResult | SettledRefundState,
 ): Promise<RefundOutcome | undefined> {
   const now = app.now();
   const outcome = outcomeOf(result, now);
@@ -279,7 +362,7 @@ async function settleUnlocked(
 }
 
 /** tx2 under the payment row lock: record the acquirer's answer on a still-pending refund, move the money and write the event. */
-async function settleRefund(app: PaylinkApp, refundId: string, paymentId: string, result: RefundResult): Promise<RefundOutcome> {
+async function settleRefund(app: PaylinkApp, refundId: string, paymentId: string, result: RefundResult | SettledRefundState): Promise<RefundOutcome> {
   const now = app.now();
   return app.db.transaction(async (tx) => {
     const p = theRow(await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update'), 'the refunded payment');

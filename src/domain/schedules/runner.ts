@@ -201,12 +201,29 @@ export async function claimDueAttempts(app: PaylinkApp, opts: { limit: number })
   });
 }
 
-/** Step 2: the acquirer call, outside any transaction. */
-export function chargeClaim(app: PaylinkApp, claim: ClaimedCharge): Promise<ChargeResult> {
-  return app.acquirer.charge(
-    { source: { token: claim.cardToken }, amountMinor: claim.amountMinor, currency: claim.currency, description: claim.description ?? undefined },
+/**
+ * Step 2: the acquirer call, outside any transaction. The sandbox charges its vaulted token
+ * directly; another connector charges the saved card off-session (only connectors with native
+ * off-session charges get schedules: POST /schedule refuses the others). An answer that is not
+ * final is thrown, so the run is retried under the same key like any call without an answer.
+ */
+export async function chargeClaim(app: PaylinkApp, claim: ClaimedCharge): Promise<ChargeResult> {
+  const connector = await app.connectors.forIntegrator(claim.integratorId);
+  if (connector === app.connectors.sandbox) {
+    return app.acquirer.charge(
+      { source: { token: claim.cardToken }, amountMinor: claim.amountMinor, currency: claim.currency, description: claim.description ?? undefined },
+      { idempotencyKey: chargeKey(claim) },
+    );
+  }
+  const state = await connector.chargeSavedCard(
+    { token: claim.cardToken, amountMinor: claim.amountMinor, currency: claim.currency, description: claim.description ?? undefined, reference: claim.runId },
     { idempotencyKey: chargeKey(claim) },
   );
+  if (state.status === 'succeeded') return { ...state, status: 'succeeded' } as ChargeResult;
+  if (state.status === 'declined') return { ...state, status: 'declined' } as ChargeResult;
+  // The bank wants the customer (3-D Secure) for an off-session charge: a decline they can act on.
+  if (state.status === 'requires_action') return { status: 'declined', code: 'card_declined', message: 'The bank asked the customer to confirm this charge.' };
+  throw new Error(`${connector.name}: the off-session charge is still ${state.status}`);
 }
 
 export type RecordOutcome = 'succeeded' | 'retrying' | 'failed' | 'suspended' | 'already_recorded';
@@ -395,9 +412,10 @@ export interface RunNowResult {
  * the usual events. The acquirer says whether it allows this (`capabilities.runSchedulesNow`).
  */
 export async function runScheduleNow(app: PaylinkApp, integrator: { id: string }, reference: string): Promise<RunNowResult> {
-  if (!app.acquirer.capabilities?.runSchedulesNow) {
+  const connector = await app.connectors.forIntegrator(integrator.id);
+  if (!connector.capabilities.runSchedulesNow) {
     throw new DomainError('ER.12.32', 'Only the sandbox acquirer can run a schedule now', {
-      messages: { reference: [`the ${app.acquirer.name} acquirer charges schedules only when they are due`] },
+      messages: { reference: [`the ${connector.name} acquirer charges schedules only when they are due`] },
     });
   }
   const now = app.now();

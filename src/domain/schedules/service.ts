@@ -77,6 +77,17 @@ export async function createSchedule(app: PaylinkApp, integrator: Integrator, to
 
   const now = app.now();
   const claims = await verifySchedulePayload(token, secret, now);
+  // Scheduled charges need an acquirer that charges saved cards off-session itself (docs/acquirers.md).
+  const connector = await app.connectors.forIntegrator(integrator.id);
+  if (connector.capabilities.offSession !== 'native') {
+    throw new DomainError('ER.12.35', "Scheduled charges not available with the integrator's acquirer", {
+      messages: {
+        '(request)': [
+          `the ${connector.name} acquirer does not let paylink charge a saved card off-session; send the customer a payment link each cycle instead (docs/acquirers.md)`,
+        ],
+      },
+    });
+  }
   if (claims.data === undefined || claims.data === null || typeof claims.data !== 'object') {
     throw invalidFields({ data: ['is required: the JWT must carry the schedule as its `data` claim (spec §2.2)'] });
   }

@@ -1,0 +1,256 @@
+import type { CardInput, CardSummary, DeclineCode, VerifyResult } from './acquirer.ts';
+
+/**
+ * A connector is paylink's side of one acquirer (the sandbox, PayMongo, Stripe). Every integrator
+ * takes payments through exactly one connector (src/acquirer/registry.ts resolves it); the domain
+ * talks to the connector only through this interface, so a new acquirer is one new file and the
+ * conformance suite (tests/integration/connectors/) tells whether it behaves.
+ *
+ * The rules every connector keeps:
+ * - Every call that can move money carries an idempotency key; the same key always returns the
+ *   first outcome (the provider's own Idempotency-Key header, or the sandbox's records).
+ * - A provider status the connector does not know maps to `processing`: never to success, and
+ *   never to a final failure. `syncPayment`/`syncRefund` or a later webhook settles it.
+ * - A thrown error means "no answer": the caller cannot know whether money moved, so it keeps the
+ *   operation open and retries it under the same key. A business outcome is a returned value.
+ * - Amounts are integer minor units (bigint) with an ISO 4217 currency, as in the rest of paylink.
+ */
+
+/** How scheduled (off-session) charges of a saved card are possible with this acquirer. */
+export type OffSessionCharges =
+  /** paylink charges a saved card itself whenever a schedule is due. */
+  | 'native'
+  /** Only through the provider's own subscriptions product (PayMongo cards). */
+  | 'provider_subscriptions'
+  | 'none';
+
+/** Where the customer's card number goes when they type it. */
+export type CardCollection =
+  /** To paylink's server, which hands it to the acquirer's vault (the sandbox only). */
+  | 'server_vault'
+  /** From the browser straight to PayMongo with the public key (a PaymentMethod), then attached to the intent. */
+  | 'paymongo_client'
+  /** Into Stripe's Payment Element (an iframe): paylink's page never sees it. */
+  | 'stripe_element';
+
+export interface CurrencySupport {
+  currency: string;
+  /** The smallest amount the provider accepts, in minor units (PayMongo: PHP 20.00 = 2000). */
+  minimumMinor: bigint;
+}
+
+export interface ConnectorCapabilities {
+  offSession: OffSessionCharges;
+  cardCollection: CardCollection;
+  /** Refunds of part of a payment. */
+  partialRefunds: boolean;
+  /** Days after the payment during which the provider still refunds it; null: no limit of its own. */
+  refundWindowDays: number | null;
+  /** The currencies the acquirer takes, each with its minimum; 'any': every ISO 4217 card currency, no minimum. */
+  currencies: 'any' | readonly CurrencySupport[];
+  /** A refund may answer `pending` and settle later (by webhook or sync), and may still fail then. */
+  asyncRefunds: boolean;
+  /** The provider signs webhooks that `parseWebhook` verifies. */
+  webhooks: boolean;
+  /** The provider offers a fully hosted payment page (PayMongo checkout_sessions). */
+  hostedCheckout: boolean;
+  /**
+   * What only a test acquirer may do: charge a schedule's next occurrence on request
+   * (POST /schedules/{reference}/run, like a test clock). Real connectors leave it false.
+   */
+  runSchedulesNow: boolean;
+}
+
+/** The payment as the provider sees it; `providerPaymentId` is what sync and webhooks name it by. */
+export type PaymentState =
+  /** Money moved. `chargeId` is what refunds are made against (PayMongo: the pay_… id). */
+  | ({ status: 'succeeded'; providerPaymentId: string; chargeId: string } & Partial<CardSummary>)
+  /** Waiting for the browser to give a card (PayMongo: attach with `clientKey`; Stripe: the Element). */
+  | { status: 'requires_payment_method'; providerPaymentId: string; clientKey?: string }
+  /** 3-D Secure (or another customer step): send the customer to `redirectUrl`; they come back to the return URL. */
+  | { status: 'requires_action'; providerPaymentId: string; redirectUrl: string }
+  /** Not final: ask again shortly (sync) or wait for the webhook. Also every status we do not know. */
+  | { status: 'processing'; providerPaymentId: string }
+  /** Final refusal of this attempt. A PayMongo intent may take another card afterwards: a new attempt. */
+  | ({ status: 'declined'; providerPaymentId?: string; code: DeclineCode; message: string } & Partial<CardSummary>);
+
+export type PaymentStatus = PaymentState['status'];
+
+/** Final states: once there, a payment never moves again (webhooks out of order are ignored). */
+export const finalPaymentStatuses: ReadonlySet<PaymentStatus> = new Set(['succeeded', 'declined']);
+
+/**
+ * How far along a status is, so an out-of-order webhook never moves a payment backwards: a
+ * state replaces the recorded one only when its rank is higher (final states rank highest).
+ */
+export const paymentStatusRank: Record<PaymentStatus, number> = {
+  requires_payment_method: 0,
+  requires_action: 1,
+  processing: 2,
+  succeeded: 3,
+  declined: 3,
+};
+
+export type RefundState =
+  | { status: 'succeeded'; refundId: string }
+  /** Accepted by the provider, money not back yet: settles by webhook or syncRefund, and may still fail. */
+  | { status: 'pending'; refundId: string }
+  /**
+   * Final refusal. `code` is the provider's reason in snake_case (kept on the refund row);
+   * `not_refundable` (window passed, no partial refunds) is decided from the capabilities before
+   * any provider call, and the refund service answers it with its own catalogue code.
+   */
+  | { status: 'failed'; refundId?: string; code: string; message: string };
+
+export interface CreatePaymentRequest {
+  amountMinor: bigint;
+  currency: string;
+  description?: string;
+  /** paylink's own id for the attempt (metadata at the provider, for support and reconciliation). */
+  reference: string;
+  /** Where the provider sends the customer back after 3-D Secure or a hosted page. */
+  returnUrl: string;
+  /** A card typed on paylink's page: `server_vault` connectors only. */
+  card?: CardInput;
+  /** Keep the card for later off-session charges (schedules), where the connector can. */
+  saveCard?: boolean;
+}
+
+export interface SavedCardChargeRequest {
+  /** The connector's handle of a saved card (sandbox vault token, Stripe payment method). */
+  token: string;
+  /** The provider's customer the card belongs to, when it has one. */
+  customer?: string;
+  amountMinor: bigint;
+  currency: string;
+  description?: string;
+  reference: string;
+}
+
+export interface RefundRequest {
+  /** The succeeded payment's chargeId. */
+  chargeId: string;
+  amountMinor: bigint;
+  currency: string;
+  /** The whole payment's amount: a connector without partial refunds refuses anything less. */
+  paymentAmountMinor: bigint;
+  /** When the payment succeeded: a connector refuses past its refund window. */
+  paidAt: Date;
+  reason?: string;
+}
+
+/** A verified provider webhook, reduced to what paylink acts on. */
+export type ConnectorEvent =
+  | { kind: 'payment'; eventId: string; occurredAt: Date; payment: PaymentState & { providerPaymentId: string } }
+  | { kind: 'refund'; eventId: string; occurredAt: Date; refund: RefundState & { refundId: string } }
+  /** Verified, but of a type paylink does not act on: answer 200 and drop it. */
+  | { kind: 'ignored'; eventId: string; occurredAt: Date; type: string };
+
+export class WebhookVerificationError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'WebhookVerificationError';
+  }
+}
+
+/**
+ * By name, not instanceof: the server entry and the routes' bundle each carry their own copy of
+ * this module, and the connector that throws was built by the other one.
+ */
+export const isWebhookVerificationError = (error: unknown): error is WebhookVerificationError =>
+  error instanceof Error && error.name === 'WebhookVerificationError';
+
+/** Connector calls that did not get an answer (network, timeout, 5xx): retry with the same key. */
+export class ConnectorUnavailableError extends Error {
+  constructor(
+    readonly connector: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${connector}: ${message}`, options);
+    this.name = 'ConnectorUnavailableError';
+  }
+}
+
+/** Card entry on paylink's own page (the sandbox vault): fingerprints and verification server-side. */
+export interface ServerCardVault {
+  /** The same card always gives the same value; the number cannot be recovered from it. */
+  fingerprint(cardNumber: string): string;
+  /** Verify a card and keep it in the vault; the token charges it later (chargeSavedCard). */
+  verifyCard(card: CardInput, opts: { idempotencyKey: string }): Promise<VerifyResult>;
+}
+
+export interface Connector {
+  /** 'sandbox' | 'paymongo' | 'stripe'. */
+  readonly name: string;
+  readonly capabilities: ConnectorCapabilities;
+  /** Present only where cardCollection is 'server_vault'. */
+  readonly vault?: ServerCardVault;
+  /** The integrator chose the provider's own payment page (capabilities.hostedCheckout) over the card form. */
+  readonly hostedCheckoutChosen?: boolean;
+  /**
+   * Starts a payment. With `card` (server_vault) it is charged at once; otherwise the answer is
+   * `requires_payment_method` with what the browser needs (PayMongo's client key).
+   */
+  createPayment(req: CreatePaymentRequest, opts: { idempotencyKey: string }): Promise<PaymentState>;
+  /** Asks the provider where a payment stands (after a redirect, or when a webhook never came). */
+  syncPayment(providerPaymentId: string): Promise<PaymentState>;
+  /** A scheduled charge of a saved card without the customer (offSession 'native' only). */
+  chargeSavedCard(req: SavedCardChargeRequest, opts: { idempotencyKey: string }): Promise<PaymentState>;
+  refund(req: RefundRequest, opts: { idempotencyKey: string }): Promise<RefundState>;
+  syncRefund(refundId: string): Promise<RefundState>;
+  /** Verifies the signature over the raw body and reads the event; throws WebhookVerificationError. */
+  parseWebhook(req: { rawBody: string; headers: Headers; now: Date }): ConnectorEvent;
+  /**
+   * The provider's own payment page (capabilities.hostedCheckout): the customer is sent to
+   * `checkoutUrl` and comes back to `returnUrl` (paid) or `cancelUrl`. `providerPaymentId` is the
+   * payment sync and webhooks name.
+   */
+  createHostedCheckout?(
+    req: CreatePaymentRequest & { cancelUrl: string; itemName: string },
+    opts: { idempotencyKey: string },
+  ): Promise<{ checkoutUrl: string; providerPaymentId: string }>;
+}
+
+/**
+ * Refunds the capabilities rule out, before any provider call: the same business failure from
+ * every connector (the refund service answers it with its catalogue code).
+ */
+export function refundAllowed(capabilities: ConnectorCapabilities, req: Pick<RefundRequest, 'amountMinor' | 'paymentAmountMinor' | 'paidAt'>, now: Date) {
+  if (!capabilities.partialRefunds && req.amountMinor !== req.paymentAmountMinor) {
+    return { ok: false as const, code: 'not_refundable' as const, message: 'This acquirer only refunds whole payments.' };
+  }
+  if (capabilities.refundWindowDays !== null && now.getTime() - req.paidAt.getTime() > capabilities.refundWindowDays * 86_400_000) {
+    return {
+      ok: false as const,
+      code: 'not_refundable' as const,
+      message: `This acquirer refunds payments only within ${capabilities.refundWindowDays} days of the payment.`,
+    };
+  }
+  return { ok: true as const };
+}
+
+/** Whether an amount in a currency can be taken by the connector at all, with the reason when not. */
+export function amountAccepted(
+  capabilities: ConnectorCapabilities,
+  amountMinor: bigint,
+  currency: string,
+): { ok: true } | { ok: false; reason: 'currency' | 'minimum'; minimumMinor?: bigint } {
+  if (capabilities.currencies === 'any') return { ok: true };
+  const support = capabilities.currencies.find((c) => c.currency === currency);
+  if (!support) return { ok: false, reason: 'currency' };
+  if (amountMinor < support.minimumMinor) return { ok: false, reason: 'minimum', minimumMinor: support.minimumMinor };
+  return { ok: true };
+}
+
+/**
+ * The state a payment moves to when `incoming` arrives (a webhook, a sync, a redirect back):
+ * never backwards, and never out of a final state, so duplicate and out-of-order deliveries
+ * change nothing. Returns undefined when the recorded state stands.
+ */
+export function nextPaymentState(recorded: PaymentStatus, incoming: PaymentState): PaymentState | undefined {
+  if (finalPaymentStatuses.has(recorded)) return undefined;
+  if (paymentStatusRank[incoming.status] < paymentStatusRank[recorded]) return undefined;
+  if (incoming.status === recorded && incoming.status !== 'requires_action') return undefined;
+  return incoming;
+}

@@ -1,0 +1,390 @@
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { request } from 'undici';
+import { z } from 'zod';
+import { type DeclineCode, declineMessages } from '../acquirer.ts';
+import {
+  type Connector,
+  type ConnectorCapabilities,
+  type ConnectorEvent,
+  ConnectorUnavailableError,
+  type CreatePaymentRequest,
+  type PaymentState,
+  type RefundRequest,
+  type RefundState,
+  refundAllowed,
+  WebhookVerificationError,
+} from '../connector.ts';
+import type { ProviderSettings } from '../registry.ts';
+
+/**
+ * PayMongo through its REST API (v1), as its public documentation describes it:
+ * - the server creates a PaymentIntent with the secret key (amount in centavos, PHP 20.00 at least);
+ * - the browser creates a PaymentMethod with the public key and attaches it with the intent's
+ *   `client_key` and a `return_url` (src/components/PaymongoCardForm.tsx): the card number never
+ *   reaches paylink;
+ * - `awaiting_next_action` is a 3-D Secure redirect, `processing` means ask again shortly,
+ *   `awaiting_payment_method` with `last_payment_error` is a decline, `succeeded` carries the
+ *   payment (pay_…) that refunds are made against;
+ * - refunds (`POST /v1/refunds`, partial allowed, cards within 60 days) settle asynchronously;
+ * - webhooks carry `Paymongo-Signature: t=…,te=…,li=…`, an HMAC-SHA256 of `t.body` with the
+ *   webhook's secret (te in test mode, li in live mode).
+ * Every POST carries an `Idempotency-Key` (PayMongo keeps it 24 h; at most 255 characters).
+ */
+
+export interface PaymongoOptions extends Omit<ProviderSettings, 'provider'> {
+  /** Per request: headers and body each (undici); no answer in time is ConnectorUnavailableError. */
+  timeoutMs?: number;
+}
+
+const resource = <A extends z.ZodType>(attributes: A) => z.object({ id: z.string(), type: z.string(), attributes });
+
+const paymentAttributes = z.looseObject({
+  status: z.string(),
+  payment_intent_id: z.string().nullish(),
+  source: z.looseObject({ brand: z.string().nullish(), last4: z.string().nullish() }).nullish(),
+  failed_code: z.string().nullish(),
+  failed_message: z.string().nullish(),
+});
+
+const intentSchema = resource(
+  z.looseObject({
+    status: z.string(),
+    client_key: z.string().nullish(),
+    last_payment_error: z
+      .looseObject({ failed_code: z.string().nullish(), sub_code: z.string().nullish(), code: z.string().nullish(), failed_message: z.string().nullish() })
+      .nullish(),
+    next_action: z.looseObject({ type: z.string(), redirect: z.looseObject({ url: z.string() }).nullish() }).nullish(),
+    payments: z.array(resource(paymentAttributes)).nullish(),
+  }),
+);
+
+const refundSchema = resource(z.looseObject({ status: z.string(), amount: z.number(), payment_id: z.string().nullish() }));
+
+const errorsSchema = z.object({ errors: z.array(z.looseObject({ code: z.string(), detail: z.string().nullish() })) });
+
+const eventSchema = z.object({
+  data: z.object({
+    id: z.string(),
+    attributes: z.looseObject({
+      type: z.string(),
+      livemode: z.boolean(),
+      created_at: z.number().nullish(),
+      data: z.looseObject({ id: z.string(), type: z.string(), attributes: z.looseObject({}) }),
+    }),
+  }),
+});
+
+/** PayMongo's decline sub-codes, in paylink's plain words; anything else is a plain decline. */
+const declineCodes: Record<string, DeclineCode> = {
+  card_expired: 'expired_card',
+  cvc_invalid: 'incorrect_cvc',
+  cvc_incorrect: 'incorrect_cvc',
+  insufficient_funds: 'insufficient_funds',
+  processor_unavailable: 'processing_error',
+  processor_timeout: 'processing_error',
+  server_timeout: 'processing_error',
+  card_not_supported: 'invalid_card',
+  invalid_card: 'invalid_card',
+};
+
+const declined = (code: string | null | undefined, providerPaymentId: string): PaymentState => {
+  const mapped = declineCodes[code ?? ''] ?? 'card_declined';
+  return { status: 'declined', providerPaymentId, code: mapped, message: declineMessages[mapped] };
+};
+
+type PaymentResource = z.infer<ReturnType<typeof resource<typeof paymentAttributes>>>;
+
+const cardOf = (payment: PaymentResource | undefined) => {
+  const source = payment?.attributes.source;
+  return {
+    ...(source?.brand ? { brand: source.brand.toLowerCase() } : {}),
+    ...(source?.last4 ? { last4: source.last4 } : {}),
+  };
+};
+
+/** An intent in paylink's terms. A status PayMongo may add later reads as `processing`. */
+export function intentState(intent: z.infer<typeof intentSchema>): PaymentState {
+  const a = intent.attributes;
+  switch (a.status) {
+    case 'succeeded': {
+      const payment = a.payments?.find((p) => p.attributes.status === 'paid') ?? a.payments?.[0];
+      // Succeeded without a payment to refund against is not something we can act on yet.
+      if (!payment) return { status: 'processing', providerPaymentId: intent.id };
+      return { status: 'succeeded', providerPaymentId: intent.id, chargeId: payment.id, ...cardOf(payment) };
+    }
+    case 'awaiting_payment_method': {
+      const error = a.last_payment_error;
+      if (error) return declined(error.sub_code ?? error.failed_code ?? error.code, intent.id);
+      return { status: 'requires_payment_method', providerPaymentId: intent.id, ...(a.client_key ? { clientKey: a.client_key } : {}) };
+    }
+    case 'awaiting_next_action': {
+      const url = a.next_action?.redirect?.url;
+      return url ? { status: 'requires_action', providerPaymentId: intent.id, redirectUrl: url } : { status: 'processing', providerPaymentId: intent.id };
+    }
+    default:
+      return { status: 'processing', providerPaymentId: intent.id };
+  }
+}
+
+/** A refund in paylink's terms: a status we do not know is still pending, never success. */
+export function refundState(refund: z.infer<typeof refundSchema>): RefundState {
+  switch (refund.attributes.status) {
+    case 'succeeded':
+      return { status: 'succeeded', refundId: refund.id };
+    case 'failed':
+      return { status: 'failed', refundId: refund.id, code: 'refund_failed', message: 'PayMongo could not return the money to the card.' };
+    default:
+      return { status: 'pending', refundId: refund.id };
+  }
+}
+
+/** PayMongo keeps an Idempotency-Key of up to 255 characters; a longer one is hashed. */
+const idempotencyHeader = (key: string) => (key.length <= 255 ? key : `sha256:${createHash('sha256').update(key).digest('hex')}`);
+
+const toCentavos = (amountMinor: bigint) => {
+  if (amountMinor > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError('amount too large for PayMongo');
+  return Number(amountMinor);
+};
+
+export class PaymongoConnector implements Connector {
+  readonly name = 'paymongo';
+  readonly capabilities: ConnectorCapabilities = {
+    offSession: 'provider_subscriptions',
+    cardCollection: 'paymongo_client',
+    partialRefunds: true,
+    refundWindowDays: 60,
+    currencies: [{ currency: 'PHP', minimumMinor: 2000n }],
+    asyncRefunds: true,
+    webhooks: true,
+    hostedCheckout: true,
+    runSchedulesNow: false,
+  };
+
+  private readonly base: string;
+
+  constructor(
+    private readonly opts: PaymongoOptions,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.base = opts.apiBaseUrl.replace(/\/+$/, '');
+  }
+
+  get hostedCheckoutChosen(): boolean {
+    return this.opts.hostedCheckout === true;
+  }
+
+  /** The public key, for the browser (PaymentMethod creation and attach). */
+  get publicKey(): string {
+    return this.opts.publicKey;
+  }
+
+  get apiBaseUrl(): string {
+    return this.base;
+  }
+
+  private async call(method: 'GET' | 'POST', path: string, body?: unknown, idempotencyKey?: string): Promise<{ status: number; json: unknown }> {
+    const timeout = this.opts.timeoutMs ?? 15_000;
+    let res: Awaited<ReturnType<typeof request>>;
+    try {
+      res = await request(`${this.base}${path}`, {
+        method,
+        headers: {
+          authorization: `Basic ${Buffer.from(`${this.opts.secretKey}:`).toString('base64')}`,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...(idempotencyKey ? { 'idempotency-key': idempotencyHeader(idempotencyKey) } : {}),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        headersTimeout: timeout,
+        bodyTimeout: timeout,
+        signal: AbortSignal.timeout(timeout * 2),
+      });
+    } catch (error) {
+      throw new ConnectorUnavailableError('paymongo', `${method} ${path.split('?')[0]} got no answer`, { cause: error });
+    }
+    const text = await res.body.text();
+    if (res.statusCode >= 500 || res.statusCode === 429)
+      throw new ConnectorUnavailableError('paymongo', `${method} ${path.split('?')[0]} answered ${res.statusCode}`);
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new ConnectorUnavailableError('paymongo', `${method} ${path.split('?')[0]} answered ${res.statusCode} without JSON`);
+    }
+    if (res.statusCode === 401 || res.statusCode === 403) throw new Error(`paymongo: the API keys were refused (${res.statusCode})`);
+    return { status: res.statusCode, json };
+  }
+
+  private intentFrom(json: unknown): PaymentState {
+    const parsed = z.object({ data: intentSchema }).safeParse(json);
+    if (!parsed.success) throw new ConnectorUnavailableError('paymongo', 'a payment intent answer was not in the documented shape');
+    return intentState(parsed.data.data);
+  }
+
+  private static firstError(json: unknown) {
+    const parsed = errorsSchema.safeParse(json);
+    return parsed.success ? parsed.data.errors[0] : undefined;
+  }
+
+  async createPayment(req: CreatePaymentRequest, { idempotencyKey }: { idempotencyKey: string }): Promise<PaymentState> {
+    if (req.card) throw new Error('paymongo: the card is given to PayMongo by the browser, never to paylink');
+    const { status, json } = await this.call(
+      'POST',
+      '/v1/payment_intents',
+      {
+        data: {
+          attributes: {
+            amount: toCentavos(req.amountMinor),
+            currency: req.currency,
+            payment_method_allowed: ['card'],
+            payment_method_options: { card: { request_three_d_secure: 'any' } },
+            capture_type: 'automatic',
+            ...(req.description ? { description: req.description.slice(0, 255) } : {}),
+            metadata: { paylink_reference: req.reference },
+          },
+        },
+      },
+      idempotencyKey,
+    );
+    if (status >= 400) {
+      const error = PaymongoConnector.firstError(json);
+      throw new Error(`paymongo: the payment intent was refused (${error?.code ?? status}): ${error?.detail ?? ''}`.trim());
+    }
+    return this.intentFrom(json);
+  }
+
+  /** PayMongo's hosted checkout (`POST /v1/checkout_sessions`): the card is typed only on PayMongo's page. */
+  async createHostedCheckout(
+    req: CreatePaymentRequest & { cancelUrl: string; itemName: string },
+    { idempotencyKey }: { idempotencyKey: string },
+  ): Promise<{ checkoutUrl: string; providerPaymentId: string }> {
+    const { status, json } = await this.call(
+      'POST',
+      '/v1/checkout_sessions',
+      {
+        data: {
+          attributes: {
+            line_items: [{ amount: toCentavos(req.amountMinor), currency: req.currency, name: req.itemName.slice(0, 255), quantity: 1 }],
+            payment_method_types: ['card'],
+            success_url: req.returnUrl,
+            cancel_url: req.cancelUrl,
+            ...(req.description ? { description: req.description.slice(0, 255) } : {}),
+            reference_number: req.reference,
+            send_email_receipt: false,
+            show_line_items: true,
+          },
+        },
+      },
+      idempotencyKey,
+    );
+    if (status >= 400) {
+      const error = PaymongoConnector.firstError(json);
+      throw new Error(`paymongo: the checkout session was refused (${error?.code ?? status}): ${error?.detail ?? ''}`.trim());
+    }
+    const parsed = z
+      .object({
+        data: z.object({ id: z.string(), attributes: z.looseObject({ checkout_url: z.string(), payment_intent: z.looseObject({ id: z.string() }) }) }),
+      })
+      .safeParse(json);
+    if (!parsed.success) throw new ConnectorUnavailableError('paymongo', 'a checkout session answer was not in the documented shape');
+    return { checkoutUrl: parsed.data.data.attributes.checkout_url, providerPaymentId: parsed.data.data.attributes.payment_intent.id };
+  }
+
+  async syncPayment(providerPaymentId: string): Promise<PaymentState> {
+    const { status, json } = await this.call('GET', `/v1/payment_intents/${encodeURIComponent(providerPaymentId)}`);
+    if (status >= 400) throw new Error(`paymongo: payment intent ${providerPaymentId} could not be read (${status})`);
+    return this.intentFrom(json);
+  }
+
+  chargeSavedCard(): Promise<PaymentState> {
+    // PayMongo charges saved cards only through its own Subscriptions API (docs/acquirers.md).
+    return Promise.reject(new Error('paymongo: off-session charges of a saved card exist only through PayMongo subscriptions'));
+  }
+
+  async refund(req: RefundRequest, { idempotencyKey }: { idempotencyKey: string }): Promise<RefundState> {
+    const allowed = refundAllowed(this.capabilities, req, this.now());
+    if (!allowed.ok) return { status: 'failed', code: allowed.code, message: allowed.message };
+    const { status, json } = await this.call(
+      'POST',
+      '/v1/refunds',
+      {
+        data: {
+          attributes: {
+            amount: toCentavos(req.amountMinor),
+            payment_id: req.chargeId,
+            reason: 'requested_by_customer',
+            ...(req.reason ? { notes: req.reason.slice(0, 255) } : {}),
+          },
+        },
+      },
+      idempotencyKey,
+    );
+    if (status >= 400) {
+      // A refusal of this refund (amount above what is left, payment not refundable): final.
+      const error = PaymongoConnector.firstError(json);
+      return { status: 'failed', code: error?.code ?? 'refund_failed', message: error?.detail ?? 'PayMongo refused the refund.' };
+    }
+    const parsed = z.object({ data: refundSchema }).safeParse(json);
+    if (!parsed.success) throw new ConnectorUnavailableError('paymongo', 'a refund answer was not in the documented shape');
+    return refundState(parsed.data.data);
+  }
+
+  async syncRefund(refundId: string): Promise<RefundState> {
+    const { status, json } = await this.call('GET', `/v1/refunds/${encodeURIComponent(refundId)}`);
+    if (status >= 400) throw new Error(`paymongo: refund ${refundId} could not be read (${status})`);
+    const parsed = z.object({ data: refundSchema }).safeParse(json);
+    if (!parsed.success) throw new ConnectorUnavailableError('paymongo', 'a refund answer was not in the documented shape');
+    return refundState(parsed.data.data);
+  }
+
+  parseWebhook({ rawBody, headers }: { rawBody: string; headers: Headers; now: Date }): ConnectorEvent {
+    const header = headers.get('paymongo-signature');
+    if (!header) throw new WebhookVerificationError('no Paymongo-Signature header');
+    const parts = new Map(
+      header.split(',').map((part) => {
+        const at = part.indexOf('=');
+        return [part.slice(0, at).trim(), part.slice(at + 1).trim()] as const;
+      }),
+    );
+    const t = parts.get('t');
+    if (!t || !/^\d+$/.test(t)) throw new WebhookVerificationError('the signature has no timestamp');
+    let body: unknown;
+    try {
+      body = JSON.parse(rawBody);
+    } catch {
+      throw new WebhookVerificationError('the body is not JSON');
+    }
+    const parsed = eventSchema.safeParse(body);
+    // Which signature counts depends on the event's mode; an unreadable event is refused below anyway.
+    const live = parsed.success ? parsed.data.data.attributes.livemode : false;
+    const given = parts.get(live ? 'li' : 'te') ?? '';
+    const expected = createHmac('sha256', this.opts.webhookSecret).update(`${t}.${rawBody}`).digest('hex');
+    const a = Buffer.from(given, 'utf8');
+    const b = Buffer.from(expected, 'utf8');
+    if (a.length !== b.length || !timingSafeEqual(a, b)) throw new WebhookVerificationError('the signature does not match');
+    if (!parsed.success) throw new WebhookVerificationError('the event is not in the documented shape');
+    const event = parsed.data.data;
+    const occurredAt = new Date((event.attributes.created_at ?? Number(t)) * 1000);
+    const inner = event.attributes.data;
+    if (inner.type === 'payment' && (event.attributes.type === 'payment.paid' || event.attributes.type === 'payment.failed')) {
+      const payment = z.object({ id: z.string(), type: z.string(), attributes: paymentAttributes }).safeParse(inner);
+      const intentId = payment.success ? payment.data.attributes.payment_intent_id : undefined;
+      if (!payment.success || !intentId) return { kind: 'ignored', eventId: event.id, occurredAt, type: event.attributes.type };
+      const state: PaymentState =
+        event.attributes.type === 'payment.paid' && payment.data.attributes.status === 'paid'
+          ? { status: 'succeeded', providerPaymentId: intentId, chargeId: payment.data.id, ...cardOf(payment.data) }
+          : event.attributes.type === 'payment.failed'
+            ? declined(payment.data.attributes.failed_code, intentId)
+            : { status: 'processing', providerPaymentId: intentId };
+      return { kind: 'payment', eventId: event.id, occurredAt, payment: state as PaymentState & { providerPaymentId: string } };
+    }
+    if (inner.type === 'refund') {
+      const refund = refundSchema.safeParse(inner);
+      if (refund.success) {
+        const state = refundState(refund.data);
+        return { kind: 'refund', eventId: event.id, occurredAt, refund: { ...state, refundId: refund.data.id } };
+      }
+    }
+    return { kind: 'ignored', eventId: event.id, occurredAt, type: event.attributes.type };
+  }
+}

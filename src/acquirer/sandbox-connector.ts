@@ -1,0 +1,217 @@
+import { createHash } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { sandboxCharges, sandboxOperations } from '../db/schema.ts';
+import type { CardSummary, ChargeResult } from './acquirer.ts';
+import {
+  type Connector,
+  type ConnectorCapabilities,
+  type ConnectorEvent,
+  type CreatePaymentRequest,
+  type PaymentState,
+  type RefundRequest,
+  type RefundState,
+  refundAllowed,
+  type SavedCardChargeRequest,
+  WebhookVerificationError,
+} from './connector.ts';
+import type { SandboxAcquirer } from './sandbox.ts';
+
+/**
+ * The sandbox as a connector. It keeps the sandbox acquirer's vault and ledger (charges and
+ * refunds stay one database call each, `paylink_sandbox_charge` / `paylink_sandbox_refund`) and
+ * adds the states a real acquirer has, driven by test cards:
+ * - 4000 0000 0000 3220 asks for 3-D Secure: the payment waits in `requires_action` until the
+ *   customer completes (or fails) the sandbox's authentication (`completeAuthentication`);
+ * - 4000 0000 0000 7726 is charged fine, but its refunds answer `pending` and fail on the next sync.
+ * Each payment and asynchronous refund keeps its state in sandbox_operations under
+ * `payment-state:<id>` / `refund-state:<id>`; ids derive from the idempotency key, so a retried
+ * call finds the same payment.
+ */
+interface StoredPayment {
+  state: PaymentState;
+  /** The vaulted card waiting for 3-D Secure (a token, never the number). */
+  token?: string;
+  /** The amount the waiting payment charges once authenticated. */
+  amountMinor?: string;
+  currency?: string;
+  description?: string;
+}
+
+interface StoredRefund {
+  state: RefundState;
+  /** Answer `failed` at the next sync (the test card that fails later). */
+  failsLater?: boolean;
+}
+
+const derivedId = (prefix: string, key: string) => `${prefix}_${createHash('sha256').update(`sandbox:${key}`).digest('hex').slice(0, 24)}`;
+
+const card = (c: Partial<CardSummary>): Partial<CardSummary> => {
+  const out: Partial<CardSummary> = {};
+  if (c.brand !== undefined) out.brand = c.brand;
+  if (c.last4 !== undefined) out.last4 = c.last4;
+  if (c.expMonth !== undefined) out.expMonth = c.expMonth;
+  if (c.expYear !== undefined) out.expYear = c.expYear;
+  if (c.fingerprint !== undefined) out.fingerprint = c.fingerprint;
+  return out;
+};
+
+const toState = (providerPaymentId: string, result: ChargeResult): PaymentState =>
+  result.status === 'succeeded'
+    ? { status: 'succeeded', providerPaymentId, chargeId: result.chargeId, ...card(result) }
+    : { status: 'declined', providerPaymentId, code: result.code, message: result.message, ...card(result) };
+
+/** The card number that asks for 3-D Secure in the sandbox (listed in test-cards.ts). */
+const SANDBOX_3DS_CARD = '4000000000003220';
+
+export class SandboxConnector implements Connector {
+  readonly name = 'sandbox';
+  readonly capabilities: ConnectorCapabilities = {
+    offSession: 'native',
+    cardCollection: 'server_vault',
+    partialRefunds: true,
+    refundWindowDays: null,
+    currencies: 'any',
+    asyncRefunds: true,
+    webhooks: false,
+    hostedCheckout: false,
+    runSchedulesNow: true,
+  };
+  readonly vault;
+
+  constructor(
+    readonly acquirer: SandboxAcquirer,
+    private readonly db: Db,
+    private readonly now: () => Date = () => new Date(),
+  ) {
+    this.vault = { fingerprint: (n: string) => acquirer.fingerprint(n), verifyCard: acquirer.verifyCard.bind(acquirer) };
+  }
+
+  private async stored<T>(key: string): Promise<T | undefined> {
+    const [row] = await this.db.select().from(sandboxOperations).where(eq(sandboxOperations.idempotencyKey, key));
+    return row?.result as T | undefined;
+  }
+
+  /** The first state written under a key wins; returns what is stored. */
+  private async storeOnce<T extends object>(key: string, operation: string, value: T): Promise<T> {
+    await this.db
+      .insert(sandboxOperations)
+      .values({ idempotencyKey: key, operation, requestHash: '-', result: value as Record<string, unknown> })
+      .onConflictDoNothing();
+    return (await this.stored<T>(key))!;
+  }
+
+  /** Moves a stored state on, only from the state it was read in (a compare-and-set on the row). */
+  private async replace<T extends object>(key: string, from: T, to: T): Promise<boolean> {
+    const updated = await this.db
+      .update(sandboxOperations)
+      .set({ result: to as Record<string, unknown> })
+      .where(and(eq(sandboxOperations.idempotencyKey, key), sql`${sandboxOperations.result} = ${JSON.stringify(from)}::jsonb`))
+      .returning({ key: sandboxOperations.idempotencyKey });
+    return updated.length === 1;
+  }
+
+  async createPayment(req: CreatePaymentRequest, { idempotencyKey }: { idempotencyKey: string }): Promise<PaymentState> {
+    const id = derivedId('sbp', idempotencyKey);
+    const key = `payment-state:${id}`;
+    const known = await this.stored<StoredPayment>(key);
+    if (known) return known.state;
+    if (!req.card)
+      return (await this.storeOnce<StoredPayment>(key, 'payment-state', { state: { status: 'requires_payment_method', providerPaymentId: id } })).state;
+    if (req.card.number.replace(/[\s-]/g, '') === SANDBOX_3DS_CARD) {
+      const verified = await this.acquirer.verifyCard(req.card, { idempotencyKey: `${idempotencyKey}:3ds-card` });
+      if (verified.status === 'declined') return (await this.storeOnce<StoredPayment>(key, 'payment-state', { state: toState(id, verified) })).state;
+      const redirectUrl = `${req.returnUrl}${req.returnUrl.includes('?') ? '&' : '?'}sandbox_authentication=${id}`;
+      const waiting: StoredPayment = {
+        state: { status: 'requires_action', providerPaymentId: id, redirectUrl },
+        token: verified.token,
+        amountMinor: req.amountMinor.toString(),
+        currency: req.currency,
+        ...(req.description === undefined ? {} : { description: req.description }),
+      };
+      return (await this.storeOnce(key, 'payment-state', waiting)).state;
+    }
+    const result = await this.acquirer.charge(
+      { source: { card: req.card }, amountMinor: req.amountMinor, currency: req.currency, description: req.description },
+      { idempotencyKey },
+    );
+    return (await this.storeOnce<StoredPayment>(key, 'payment-state', { state: toState(id, result) })).state;
+  }
+
+  /**
+   * The customer's answer to the sandbox's 3-D Secure step: `approve` charges the vaulted card
+   * (once, under a key derived from the payment), `fail` declines the payment.
+   */
+  async completeAuthentication(providerPaymentId: string, answer: 'approve' | 'fail'): Promise<PaymentState> {
+    const key = `payment-state:${providerPaymentId}`;
+    const waiting = await this.stored<StoredPayment>(key);
+    if (!waiting) throw new Error(`sandbox: no payment ${providerPaymentId}`);
+    if (waiting.state.status !== 'requires_action' || !waiting.token) return waiting.state;
+    const result: ChargeResult =
+      answer === 'approve'
+        ? await this.acquirer.charge(
+            { source: { token: waiting.token }, amountMinor: BigInt(waiting.amountMinor!), currency: waiting.currency!, description: waiting.description },
+            { idempotencyKey: `${key}:authenticated` },
+          )
+        : { status: 'declined', code: 'card_declined', message: 'The customer did not complete 3-D Secure authentication.' };
+    const settled: StoredPayment = { state: toState(providerPaymentId, result) };
+    if (await this.replace(key, waiting, settled)) return settled.state;
+    return (await this.stored<StoredPayment>(key))!.state;
+  }
+
+  async syncPayment(providerPaymentId: string): Promise<PaymentState> {
+    const stored = await this.stored<StoredPayment>(`payment-state:${providerPaymentId}`);
+    if (!stored) throw new Error(`sandbox: no payment ${providerPaymentId}`);
+    return stored.state;
+  }
+
+  async chargeSavedCard(req: SavedCardChargeRequest, { idempotencyKey }: { idempotencyKey: string }): Promise<PaymentState> {
+    const id = derivedId('sbp', idempotencyKey);
+    const result = await this.acquirer.charge(
+      { source: { token: req.token }, amountMinor: req.amountMinor, currency: req.currency, description: req.description },
+      { idempotencyKey },
+    );
+    return (await this.storeOnce<StoredPayment>(`payment-state:${id}`, 'payment-state', { state: toState(id, result) })).state;
+  }
+
+  async refund(req: RefundRequest, { idempotencyKey }: { idempotencyKey: string }): Promise<RefundState> {
+    const allowed = refundAllowed(this.capabilities, req, this.now());
+    if (!allowed.ok) return { status: 'failed', code: allowed.code, message: allowed.message };
+    const [charge] = await this.db.select({ behaviour: sandboxCharges.behaviour }).from(sandboxCharges).where(eq(sandboxCharges.id, req.chargeId));
+    if (charge?.behaviour === 'refund_fails_later') {
+      const refundId = derivedId('re', idempotencyKey);
+      return (await this.storeOnce<StoredRefund>(`refund-state:${refundId}`, 'refund-state', { state: { status: 'pending', refundId }, failsLater: true }))
+        .state;
+    }
+    const result = await this.acquirer.refund({ chargeId: req.chargeId, amountMinor: req.amountMinor, currency: req.currency }, { idempotencyKey });
+    return result.status === 'succeeded'
+      ? { status: 'succeeded', refundId: result.refundId }
+      : { status: 'failed', code: result.code, message: result.message };
+  }
+
+  async syncRefund(refundId: string): Promise<RefundState> {
+    const key = `refund-state:${refundId}`;
+    const stored = await this.stored<StoredRefund>(key);
+    if (!stored) {
+      // A refund that settled at once is kept only as its idempotency record.
+      const [settled] = await this.db
+        .select({ result: sandboxOperations.result })
+        .from(sandboxOperations)
+        .where(and(eq(sandboxOperations.operation, 'refund'), sql`${sandboxOperations.result}->>'refundId' = ${refundId}`));
+      if (!settled) throw new Error(`sandbox: no refund ${refundId}`);
+      return { status: 'succeeded', refundId };
+    }
+    if (stored.state.status === 'pending' && stored.failsLater) {
+      const failed: StoredRefund = {
+        state: { status: 'failed', refundId, code: 'refund_failed', message: 'The card issuer returned the refund: the card account is closed.' },
+      };
+      if (await this.replace(key, stored, failed)) return failed.state;
+      return (await this.stored<StoredRefund>(key))!.state;
+    }
+    return stored.state;
+  }
+
+  parseWebhook(): ConnectorEvent {
+    throw new WebhookVerificationError('the sandbox sends no webhooks');
+  }
+}

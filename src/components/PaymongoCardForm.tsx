@@ -1,0 +1,241 @@
+/**
+ * PaymongoCardForm — the card island for a merchant on PayMongo (docs/acquirers.md). The card
+ * number goes from this page straight to PayMongo, never to paylink:
+ *   1. POST startUrl (same origin) with the customer's fields and amount, no card: paylink checks
+ *      them (its messages come back per field), claims the attempt and creates the PaymentIntent;
+ *      it answers with the intent's client key, the public key, PayMongo's API origin and the
+ *      return address;
+ *   2. POST {api}/v1/payment_methods with the public key (the card), then
+ *      POST {api}/v1/payment_intents/{id}/attach with the client key and return address;
+ *   3. 3-D Secure → the browser goes to PayMongo's page, which comes back to the return address;
+ *      paid or processing → the return address (paylink syncs and shows the receipt);
+ *      declined → paylink is told (the return address records it) and the reason is shown here.
+ * The page allows PayMongo's API origin in its Content-Security-Policy connect-src.
+ *
+ * Written with `h` and without the card-rule modules CardForm uses: sharing them would split them
+ * into a chunk of their own and cost the sandbox checkout page's 12 KB budget. PayMongo checks
+ * the card itself; this form checks only what a customer can see at a glance.
+ */
+import { Component, h } from 'preact';
+
+export interface PaymongoCardFormProps {
+  startUrl: string;
+  buttonLabel: string;
+  fields?: Array<{ name: string; label: string; type?: string; autocomplete?: string; required?: boolean; readOnly?: boolean; value?: string; hint?: string }>;
+  amount?: { label: string; hint?: string };
+  extraBody?: Record<string, unknown>;
+  /** PayMongo's hosted checkout: no card fields here; the customer pays on PayMongo's page. */
+  hosted?: boolean;
+}
+
+type Errors = Record<string, string>;
+interface State {
+  values: Record<string, string>;
+  errors: Errors;
+  alert: string;
+  busy: boolean;
+  ready: boolean;
+}
+
+const idFor = (name: string) => `f-${name.replace(/[^\w-]/g, '-')}`;
+const digits = (v: string) => v.replace(/\D/g, '');
+const EXPIRY = /^(0[1-9]|1[0-2])\s*\/\s*(\d{2}|\d{4})$/;
+
+/** PayMongo's decline codes, in paylink's words. */
+const declines: Record<string, string> = {
+  insufficient_funds: 'Your card has insufficient funds.',
+  card_expired: 'Your card has expired.',
+  cvc_invalid: 'The security code is incorrect.',
+};
+
+interface Started {
+  provider_payment_id: string;
+  client_key: string;
+  public_key: string;
+  api_base_url: string;
+  return_url: string;
+}
+
+export default class PaymongoCardForm extends Component<PaymongoCardFormProps, State> {
+  private inFlight = false;
+  state: State = { values: {}, errors: {}, alert: '', busy: false, ready: false };
+
+  componentDidMount() {
+    this.setState({ ready: true });
+  }
+
+  private v = (name: string) => this.state.values[name] ?? '';
+
+  private check(): Errors {
+    const out: Errors = {};
+    for (const f of this.props.fields ?? []) if (!f.readOnly && f.required && !this.v(f.name).trim()) out[f.name] = `Enter your ${f.label.toLowerCase()}`;
+    if (this.props.amount && !this.v('amount').trim()) out.amount = 'Enter the amount';
+    if (this.props.hosted) return out;
+    if (!/^\d{12,19}$/.test(digits(this.v('card.number')))) out['card.number'] = 'Enter the card number';
+    if (!EXPIRY.test(this.v('card.expiry').trim())) out['card.expiry'] = 'Enter the expiry date as MM/YY';
+    if (!/^\d{3,4}$/.test(this.v('card.cvc'))) out['card.cvc'] = 'Enter the 3 or 4 digit security code';
+    if (!this.v('card.name').trim()) out['card.name'] = 'Enter the name on the card';
+    return out;
+  }
+
+  private fail(alert: string, errors: Errors = {}) {
+    this.inFlight = false;
+    this.setState((old) => ({ alert, errors, busy: false, values: { ...old.values, 'card.number': '', 'card.cvc': '' } }));
+  }
+
+  private submit = async (event: Event) => {
+    event.preventDefault();
+    if (this.inFlight || !this.state.ready) return;
+    const errors = this.check();
+    this.setState({ errors, alert: '' });
+    const first = Object.keys(errors)[0];
+    if (first) return document.getElementById(idFor(first))?.focus();
+    this.inFlight = true;
+    this.setState({ busy: true });
+    const { fields = [], amount, extraBody, startUrl } = this.props;
+    const body: Record<string, unknown> = { ...extraBody, fields: Object.fromEntries(fields.filter((f) => !f.readOnly).map((f) => [f.name, this.v(f.name)])) };
+    if (amount) body.amount = this.v('amount').replace(/,/g, '').trim();
+    try {
+      const res = await fetch(startUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const json = await res.json().catch(() => undefined);
+      const data = json?.data as (Partial<Started> & { redirect_url?: string; next_action_url?: string }) | undefined;
+      if (typeof data?.redirect_url === 'string' && data.redirect_url.startsWith('/')) return location.assign(data.redirect_url);
+      // PayMongo's own page: the hosted checkout, or an attempt left during 3-D Secure (paylink's own answer).
+      if (typeof data?.next_action_url === 'string' && /^https?:\/\//.test(data.next_action_url)) return location.assign(data.next_action_url);
+      if (!data?.client_key) {
+        // Field messages under their field; the rest (or the status) in the alert.
+        const messages: Record<string, string[]> = typeof json?.messages === 'object' ? json.messages : {};
+        const inline: Errors = {};
+        for (const [k, m] of Object.entries(messages)) if (k.includes('.') || k === 'amount') inline[k] = String(m[0]);
+        const general = Object.entries(messages)
+          .filter(([k]) => !inline[k])
+          .flatMap(([, m]) => m);
+        return this.fail(
+          general.join(' ') ||
+            (typeof json?.messages === 'string' ? json.messages : Object.keys(inline).length ? '' : 'Something went wrong. Please try again.'),
+          inline,
+        );
+      }
+      await this.payAtPaymongo(data as Started);
+    } catch {
+      this.fail('We could not reach the payment service. Check your connection and try again.');
+    }
+  };
+
+  private async payAtPaymongo(s: Started) {
+    const headers = { authorization: `Basic ${btoa(`${s.public_key}:`)}`, 'content-type': 'application/json', accept: 'application/json' };
+    const [, month, year] = EXPIRY.exec(this.v('card.expiry').trim())!;
+    const method = await fetch(`${s.api_base_url}/v1/payment_methods`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        data: {
+          attributes: {
+            type: 'card',
+            details: {
+              card_number: digits(this.v('card.number')),
+              exp_month: Number(month),
+              exp_year: Number(year!.length === 2 ? `20${year}` : year),
+              cvc: this.v('card.cvc'),
+            },
+            billing: { name: this.v('card.name') },
+          },
+        },
+      }),
+    }).then((r) => r.json());
+    if (!method?.data?.id) return this.fail(method?.errors?.[0]?.detail ?? 'The card details are not valid. Check the card number and expiry date.');
+    const attached = await fetch(`${s.api_base_url}/v1/payment_intents/${encodeURIComponent(s.provider_payment_id)}/attach`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ data: { attributes: { payment_method: method.data.id, client_key: s.client_key, return_url: s.return_url } } }),
+    }).then((r) => r.json());
+    const a = attached?.data?.attributes;
+    const redirect = a?.next_action?.redirect?.url;
+    if (a?.status === 'awaiting_payment_method') {
+      // paylink records the decline when asked where the payment stands; the customer may try again.
+      await fetch(s.return_url, { redirect: 'manual' }).catch(() => undefined);
+      return this.fail(`${declines[a.last_payment_error?.failed_code] ?? 'Your card was declined.'} Try another card or contact your bank.`);
+    }
+    // The page is leaving: nothing of the card stays in the form.
+    this.setState({ values: {} });
+    location.assign(a?.status === 'awaiting_next_action' && typeof redirect === 'string' ? redirect : s.return_url);
+  }
+
+  private input(name: string, label: string, attrs: Record<string, unknown>, hint?: string, format?: (v: string) => string) {
+    const id = idFor(name);
+    const error = this.state.errors[name];
+    return h(
+      'div',
+      { class: 'field', key: name },
+      h('label', { for: id }, label),
+      hint && h('p', { id: `${id}-hint`, class: 'hint' }, hint),
+      h('input', {
+        id,
+        name,
+        value: this.v(name),
+        'aria-invalid': error ? 'true' : undefined,
+        'aria-describedby': [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined,
+        onInput: (e: Event) => {
+          const raw = (e.currentTarget as HTMLInputElement).value;
+          this.setState((old) => ({ values: { ...old.values, [name]: format ? format(raw) : raw }, errors: { ...old.errors, [name]: '' } }));
+        },
+        ...attrs,
+      }),
+      error && h('p', { id: `${id}-error`, class: 'field-error' }, error),
+    );
+  }
+
+  render() {
+    const { fields = [], amount, buttonLabel, startUrl } = this.props;
+    const { busy, ready, alert } = this.state;
+    const numeric = { type: 'text', inputMode: 'numeric', required: true };
+    return h(
+      'form',
+      { class: 'card-form', method: 'post', action: startUrl, noValidate: true, onSubmit: this.submit, 'data-acquirer': 'paymongo' },
+      fields.length > 0 &&
+        h(
+          'div',
+          { class: 'fields' },
+          fields.map((f) =>
+            this.input(
+              f.name,
+              f.label,
+              f.readOnly
+                ? { readOnly: true, value: f.value, class: 'readonly' }
+                : { type: f.type === 'select' ? 'text' : (f.type ?? 'text'), autocomplete: f.autocomplete, required: f.required },
+              f.hint,
+            ),
+          ),
+        ),
+      amount && this.input('amount', amount.label, { type: 'text', inputMode: 'decimal', required: true }, amount.hint),
+      this.props.hosted
+        ? h('p', { class: 'hint' }, 'You will enter your card on PayMongo’s secure page.')
+        : h(
+            'fieldset',
+            { class: 'card' },
+            h('legend', null, 'Card details'),
+            this.input('card.number', 'Card number', { ...numeric, autocomplete: 'cc-number', maxLength: 23 }, undefined, (v) =>
+              digits(v)
+                .slice(0, 19)
+                .replace(/(\d{4})(?=\d)/g, '$1 '),
+            ),
+            h(
+              'div',
+              { class: 'row' },
+              this.input('card.expiry', 'Expiry date', { ...numeric, autocomplete: 'cc-exp', maxLength: 9 }, 'MM/YY', (v) => {
+                const d = digits(v).slice(0, 4);
+                return d.length > 2 ? `${d.slice(0, 2)} / ${d.slice(2)}` : d;
+              }),
+              this.input('card.cvc', 'Security code', { ...numeric, autocomplete: 'cc-csc', maxLength: 4 }, undefined, (v) => digits(v).slice(0, 4)),
+            ),
+            this.input('card.name', 'Name on card', { type: 'text', autocomplete: 'cc-name', required: true }),
+          ),
+      h('div', { tabIndex: -1, class: alert ? 'alert' : 'alert empty', role: 'alert' }, alert),
+      h('button', { type: 'submit', class: 'pay', disabled: !ready, 'aria-disabled': busy ? 'true' : undefined }, busy ? 'Processing…' : buttonLabel),
+    );
+  }
+}

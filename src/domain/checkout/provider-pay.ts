@@ -1,0 +1,293 @@
+import { and, asc, eq, isNotNull, lt } from 'drizzle-orm';
+import type { ChargeResult } from '../../acquirer/acquirer.ts';
+import { amountAccepted, finalPaymentStatuses, isWebhookVerificationError, type PaymentState } from '../../acquirer/connector.ts';
+import type { PaylinkApp } from '../../app.ts';
+import { type CheckoutSession, checkoutSessions, providerWebhookEvents } from '../../db/schema.ts';
+import { DomainError, invalidFields } from '../errors.ts';
+import { acquirerByWebhookId } from '../integrators/acquirer.ts';
+import { linkAvailability, linkUnavailableError } from '../links/lifecycle.ts';
+import { findLinkById } from '../links/service.ts';
+import { formatDecimal } from '../money.ts';
+import { settleProviderRefund } from '../refunds/service.ts';
+import { attemptKey, claimAttempt, ensurePayable, type PayRequest, recordAttempt, resolveSession, staticSession, validateCustomer } from './pay.ts';
+import { checkoutPath } from './sessions.ts';
+
+/**
+ * Checkout where the card goes from the customer's browser straight to the acquirer (PayMongo's
+ * client-side flow; docs/acquirers.md): paylink never receives the card number.
+ *   1. start: the customer's fields are checked, the attempt claimed (as for a card on our page),
+ *      and the connector creates the provider's payment under the attempt's idempotency key; the
+ *      browser gets the client key, the public key and the return address;
+ *   2. the browser creates the PaymentMethod and attaches it (src/components/PaymongoCardForm.tsx),
+ *      following a 3-D Secure redirect when asked;
+ *   3. the outcome is recorded once, by whichever comes first: the return page's sync, the
+ *      provider's webhook, or the reconciliation pass over attempts left in processing. The
+ *      payment's idempotency key (unique) and the session row lock make a second recording a no-op.
+ */
+
+export interface ProviderAttempt {
+  providerPaymentId: string;
+  clientKey: string;
+  publicKey: string;
+  apiBaseUrl: string;
+  returnUrl: string;
+}
+
+const wrongModeError = () =>
+  new DomainError('ER.03.26', 'Card form not available', {
+    messages: { '(request)': ['This payment page takes cards another way. Reload the page to pay.'] },
+  });
+
+/** Step 1. Throws like the on-page card flow (paid, expired, locked, in progress, invalid fields). */
+export async function startProviderAttempt(
+  app: PaylinkApp,
+  req: PayRequest,
+): Promise<ProviderAttempt | { settled: true; receiptPath: string } | { nextActionUrl: string }> {
+  const raw = typeof req.input === 'object' && req.input !== null ? (req.input as Record<string, unknown>) : {};
+  const target = await resolveSession(app, req, raw.session);
+  if (target.session) ensurePayable(target.session, target.token, app.now());
+  const availability = await linkAvailability(app.db, target.link.link, app.now(), target.session?.id);
+  if (availability !== 'open') throw availability === 'inactive' ? wrongModeError() : linkUnavailableError(availability);
+  const connector = await app.connectors.forIntegrator(target.link.link.integratorId);
+  if (connector.capabilities.cardCollection !== 'paymongo_client' || !('publicKey' in connector)) throw wrongModeError();
+  const submission = validateCustomer(app, target, req.input, false);
+  const currency = target.session?.currency ?? target.link.link.currency;
+  const accepted = amountAccepted(connector.capabilities, submission.amountMinor, currency);
+  if (!accepted.ok) {
+    throw invalidFields({
+      amount: [
+        accepted.reason === 'minimum'
+          ? `must be at least ${formatDecimal(accepted.minimumMinor!, currency)} ${currency} with this merchant's acquirer`
+          : `cannot be paid in ${currency} with this merchant's acquirer`,
+      ],
+    });
+  }
+  await app.cardVelocity.beforeAttempt({
+    clientIp: req.clientIp ?? 'unknown',
+    scope: target.link.link.id,
+    open: (target.session?.kind ?? 'static') === 'static',
+    fingerprint: `provider:${target.token}`,
+  });
+  const session = target.session ?? (await staticSession(app, target.link, target.token));
+  const claim = await claimAttempt(app, session, target.token);
+  const returnUrl = `${app.origin()}${checkoutPath(target.token)}/return`;
+  const attemptFor = { attempt: claim.attempt, amountMinor: submission.amountMinor.toString(), customerValues: submission.customerValues };
+  if (connector.hostedCheckoutChosen && connector.createHostedCheckout && !(claim.resumed && session.providerAttempt?.attempt === claim.attempt)) {
+    // PayMongo's own page: the customer types the card only there (docs/pci.md).
+    let hosted: { checkoutUrl: string; providerPaymentId: string };
+    try {
+      hosted = await connector.createHostedCheckout(
+        {
+          amountMinor: submission.amountMinor,
+          currency: session.currency,
+          description: session.description ?? undefined,
+          reference: session.id,
+          returnUrl,
+          cancelUrl: `${app.origin()}${checkoutPath(target.token)}`,
+          itemName: target.link.link.title,
+        },
+        { idempotencyKey: attemptKey(session, claim) },
+      );
+    } catch (error) {
+      await app.db
+        .update(checkoutSessions)
+        .set({ processingAt: new Date(0) })
+        .where(eq(checkoutSessions.id, session.id));
+      throw error;
+    }
+    await app.db
+      .update(checkoutSessions)
+      .set({ providerPaymentId: hosted.providerPaymentId, providerAttempt: { ...attemptFor, checkoutUrl: hosted.checkoutUrl } })
+      .where(eq(checkoutSessions.id, session.id));
+    return { nextActionUrl: hosted.checkoutUrl };
+  }
+  let state: PaymentState;
+  try {
+    // A resumed attempt asks where its payment stands: the provider replays a create under the
+    // same key with its first answer, which may be stale.
+    state =
+      claim.resumed && session.providerPaymentId && session.providerAttempt?.attempt === claim.attempt
+        ? await connector.syncPayment(session.providerPaymentId)
+        : await connector.createPayment(
+            {
+              amountMinor: submission.amountMinor,
+              currency: session.currency,
+              description: session.description ?? undefined,
+              reference: session.id,
+              returnUrl,
+            },
+            { idempotencyKey: attemptKey(session, claim) },
+          );
+  } catch (error) {
+    // No intent: the attempt may be started again at once (the same key finds the same intent).
+    await app.db
+      .update(checkoutSessions)
+      .set({ processingAt: new Date(0) })
+      .where(eq(checkoutSessions.id, session.id));
+    throw error;
+  }
+  await app.db
+    .update(checkoutSessions)
+    .set({
+      providerPaymentId: state.providerPaymentId ?? null,
+      providerAttempt: { ...attemptFor, ...(earlierCheckoutOf(session, claim.attempt) ? { checkoutUrl: earlierCheckoutOf(session, claim.attempt) } : {}) },
+    })
+    .where(eq(checkoutSessions.id, session.id));
+  // A resumed hosted attempt still waiting for the customer: back to the same provider page (a new
+  // one would leave the first payable but no longer watched).
+  const earlierCheckout = earlierCheckoutOf(session, claim.attempt);
+  if (earlierCheckout && state.status === 'requires_payment_method') return { nextActionUrl: earlierCheckout };
+  if (state.status === 'requires_payment_method' && state.clientKey) {
+    return {
+      providerPaymentId: state.providerPaymentId,
+      clientKey: state.clientKey,
+      publicKey: (connector as unknown as { publicKey: string }).publicKey,
+      apiBaseUrl: (connector as unknown as { apiBaseUrl: string }).apiBaseUrl,
+      returnUrl,
+    };
+  }
+  // A resumed attempt whose customer left during 3-D Secure: back to the provider's page.
+  if (state.status === 'requires_action') return { nextActionUrl: state.redirectUrl };
+  // A resumed attempt the provider already settled (or still processing): the page says which.
+  await settleProviderPayment(app, session.integratorId, state);
+  return { settled: true, receiptPath: checkoutPath(target.token) };
+}
+
+const earlierCheckoutOf = (session: CheckoutSession, attempt: number) =>
+  session.providerAttempt?.attempt === attempt ? session.providerAttempt.checkoutUrl : undefined;
+
+const toChargeResult = (state: PaymentState): ChargeResult | undefined => {
+  if (state.status === 'succeeded') return { ...state, status: 'succeeded', chargeId: state.chargeId } as ChargeResult;
+  if (state.status === 'declined') return { ...state, status: 'declined' } as ChargeResult;
+  return undefined;
+};
+
+/**
+ * Records a final provider state on the attempt that started it, once. Anything not final, an
+ * attempt already recorded, or a payment of another attempt changes nothing.
+ */
+export async function settleProviderPayment(app: PaylinkApp, integratorId: string, state: PaymentState): Promise<'recorded' | 'unchanged'> {
+  const result = toChargeResult(state);
+  if (!result || !state.providerPaymentId || !finalPaymentStatuses.has(state.status)) return 'unchanged';
+  const [session] = await app.db
+    .select()
+    .from(checkoutSessions)
+    .where(and(eq(checkoutSessions.providerPaymentId, state.providerPaymentId), eq(checkoutSessions.integratorId, integratorId)));
+  if (session?.status !== 'open' || !session.processingAt || !session.providerAttempt) return 'unchanged';
+  const link = await findLinkById(app.db, session.linkId);
+  if (!link) return 'unchanged';
+  const attempt = session.providerAttempt;
+  try {
+    await recordAttempt(
+      app,
+      session,
+      { token: '', session, link },
+      { attempt: attempt.attempt, resumed: false },
+      { amountMinor: BigInt(attempt.amountMinor), customerValues: attempt.customerValues },
+      result,
+    );
+    return 'recorded';
+  } catch (error) {
+    // Recorded meanwhile by the webhook, the return page or the reconciler (the payment's key is unique).
+    if (isUniqueViolation(error)) return 'unchanged';
+    throw error;
+  }
+}
+
+const isUniqueViolation = (error: unknown): boolean => {
+  for (let e: unknown = error; e; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: string }).code === '23505') return true;
+  }
+  return false;
+};
+
+/** The return page (and the reconciler): ask the provider where the session's attempt stands. */
+export async function syncProviderSession(app: PaylinkApp, session: CheckoutSession): Promise<PaymentState | undefined> {
+  if (!session.providerPaymentId) return undefined;
+  const connector = await app.connectors.forIntegrator(session.integratorId);
+  if (connector === app.connectors.sandbox) return undefined;
+  const state = await connector.syncPayment(session.providerPaymentId);
+  await settleProviderPayment(app, session.integratorId, state);
+  return state;
+}
+
+/**
+ * Attempts still in processing after `olderThanSeconds` (the webhook never came, the customer
+ * never returned): synced with the provider and recorded when final. Returns how many were asked.
+ */
+export async function reconcileProviderPayments(app: PaylinkApp, opts: { olderThanSeconds?: number; limit?: number } = {}): Promise<number> {
+  const cutoff = new Date(app.now().getTime() - (opts.olderThanSeconds ?? 60) * 1000);
+  const stuck = await app.db
+    .select()
+    .from(checkoutSessions)
+    .where(
+      and(
+        eq(checkoutSessions.status, 'open'),
+        isNotNull(checkoutSessions.providerPaymentId),
+        isNotNull(checkoutSessions.processingAt),
+        lt(checkoutSessions.processingAt, cutoff),
+      ),
+    )
+    .orderBy(asc(checkoutSessions.processingAt))
+    .limit(opts.limit ?? 50);
+  for (const session of stuck) {
+    try {
+      await syncProviderSession(app, session);
+    } catch (error) {
+      app.log.warn('provider payment reconciliation failed; will retry', { sessionId: session.id, error });
+    }
+  }
+  return stuck.length;
+}
+
+/**
+ * A provider webhook at /webhooks/{provider}/{webhook id}: verified with the integrator's webhook
+ * secret, applied once (a duplicate event id changes nothing; a late or out-of-order event never
+ * moves a payment or refund backwards, because only a still-open attempt or pending refund is settled).
+ */
+export async function receiveProviderWebhook(
+  app: PaylinkApp,
+  req: { provider: string; webhookId: string; rawBody: string; headers: Headers },
+): Promise<'applied' | 'duplicate' | 'ignored'> {
+  const found = await acquirerByWebhookId(app, req.provider, req.webhookId);
+  if (!found || found.settings.provider === 'sandbox') throw new DomainError('ER.02.34', 'Resource not found', { messages: { path: ['does not exist'] } });
+  const connector = app.connectors.forSettings(found.integratorId, found.settings);
+  let event: ReturnType<typeof connector.parseWebhook>;
+  try {
+    event = connector.parseWebhook({ rawBody: req.rawBody, headers: req.headers, now: app.now() });
+  } catch (error) {
+    if (isWebhookVerificationError(error)) {
+      throw new DomainError('ER.01.20', 'Provider webhook not verified', { messages: { 'paymongo-signature': [error.message] } });
+    }
+    throw error;
+  }
+  const key = and(eq(providerWebhookEvents.provider, req.provider), eq(providerWebhookEvents.eventId, event.eventId));
+  const [seen] = await app.db.select().from(providerWebhookEvents).where(key);
+  if (seen) return 'duplicate';
+  if (event.kind === 'payment') await settleProviderPayment(app, found.integratorId, event.payment);
+  if (event.kind === 'refund') await settleProviderRefund(app, found.integratorId, event.refund);
+  await app.db
+    .insert(providerWebhookEvents)
+    .values({
+      provider: req.provider,
+      eventId: event.eventId,
+      integratorId: found.integratorId,
+      type: event.kind === 'ignored' ? event.type : event.kind,
+      receivedAt: app.now(),
+    })
+    .onConflictDoNothing();
+  return event.kind === 'ignored' ? 'ignored' : 'applied';
+}
+
+/** For a payment page: the provider's card form when the merchant's acquirer takes the card in the browser. */
+export async function providerCardForm(
+  app: PaylinkApp,
+  integratorId: string,
+  startUrl: string,
+): Promise<{ startUrl: string; apiOrigin: string; live: boolean; hosted: boolean } | undefined> {
+  const connector = await app.connectors.forIntegrator(integratorId);
+  if (connector.capabilities.cardCollection !== 'paymongo_client' || !('apiBaseUrl' in connector)) return undefined;
+  const base = String((connector as unknown as { apiBaseUrl: string }).apiBaseUrl);
+  const publicKey = String((connector as unknown as { publicKey: string }).publicKey);
+  return { startUrl, apiOrigin: new URL(base).origin, live: /^pk_live_/.test(publicKey), hosted: connector.hostedCheckoutChosen === true };
+}

@@ -1,0 +1,24 @@
+import type { PaylinkApp } from '../app.ts';
+import { reconcileProviderPayments } from '../domain/checkout/provider-pay.ts';
+import type { Logger } from '../log.ts';
+import { type Loop, startLoop } from './loop.ts';
+
+const BATCH = 50;
+
+/**
+ * Payments at a real acquirer still processing after a minute (no webhook came, the customer did
+ * not return): asked again with a sync and recorded when final (docs/acquirers.md). Pending
+ * refunds at the acquirer are synced by the refund recovery loop.
+ */
+export function startProviderReconcileLoop(app: PaylinkApp, log: Logger): Loop {
+  return startLoop({
+    name: 'provider-reconcile',
+    intervalMs: 30_000,
+    log,
+    // Never "more work at once": attempts the provider cannot answer stay stuck, and must not be asked in a hot loop.
+    tick: async () => {
+      await reconcileProviderPayments(app, { olderThanSeconds: 60, limit: BATCH });
+      return false;
+    },
+  });
+}

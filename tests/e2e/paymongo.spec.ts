@@ -1,0 +1,89 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { CARD_EXPIRY } from '../support/cards.ts';
+
+/**
+ * A merchant on PayMongo (tests/e2e/serve.mjs seeds "Lakbay Tours" against the in-repo fake of
+ * PayMongo's API): the card goes from the browser to PayMongo, never to paylink; 3-D Secure
+ * redirects to the provider's page and back; a decline is shown and the customer may try again.
+ */
+const shots = join(process.cwd(), '.tmp', 'e2e-results', 'screenshots');
+
+async function fill(page: Page, number: string) {
+  await page.getByLabel('First name').fill('Maria');
+  await page.getByLabel('Last name').fill('Santos');
+  await page.getByLabel('Email').fill('maria@example.com');
+  await page.getByLabel('Card number').fill(number);
+  await page.getByLabel('Expiry date').fill(CARD_EXPIRY);
+  await page.getByLabel('Security code').fill('123');
+  await page.getByLabel('Name on card').fill('Maria Santos');
+}
+
+/** Request bodies sent to paylink's own origin: none may carry the card number. */
+function bodiesTo(page: Page, origin: string) {
+  const bodies: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().startsWith(origin)) bodies.push(r.postData() ?? '');
+  });
+  return bodies;
+}
+
+test('paymongo › pays with 3-D Secure: the card goes only to PayMongo, the customer lands on the receipt', async ({ page, baseURL }) => {
+  const toPaylink = bodiesTo(page, baseURL!);
+  await page.goto('/pay/lakbay-tour');
+  await expect(page.getByRole('heading', { name: 'Island hopping tour' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Pay ₱1,200\.00$/ })).toBeEnabled();
+  const csp = (await page.request.get('/pay/lakbay-tour')).headers()['content-security-policy'] ?? '';
+  expect(csp).toMatch(/connect-src[^;]*'self'[^;]*http:\/\/127\.0\.0\.1:\d+/);
+  mkdirSync(shots, { recursive: true });
+  for (const [w, h] of [
+    [390, 844],
+    [1280, 800],
+  ] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.screenshot({ path: join(shots, `paymongo-form-${w}.png`), fullPage: true });
+  }
+  expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+  await fill(page, '4120 0000 0000 0007');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await expect(page.getByRole('heading', { name: '3-D Secure test page' })).toBeVisible();
+  await page.getByRole('link', { name: 'Authorize' }).click();
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({ timeout: 10_000 });
+  expect(toPaylink.join('\n')).not.toContain('4120000000000007');
+  expect(toPaylink.join('\n')).not.toContain('4120 0000 0000 0007');
+});
+
+test('paymongo › a declined card says why and the customer pays with another card', async ({ page, baseURL }) => {
+  const toPaylink = bodiesTo(page, baseURL!);
+  await page.goto('/pay/lakbay-tour');
+  await fill(page, '4111 1111 1111 1111');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await expect(page.getByRole('alert')).toHaveText(/declined/);
+  await expect(page.getByLabel('Card number')).toHaveValue('');
+  await page.getByLabel('Card number').fill('4343 4343 4343 4345');
+  await page.getByLabel('Security code').fill('123');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({ timeout: 10_000 });
+  expect(toPaylink.join('\n')).not.toMatch(/4111|4343/);
+});
+
+test("paymongo › the sandbox merchant's page still allows only its own origin", async ({ page }) => {
+  const res = await page.request.get('/pay/acme-books');
+  expect(res.headers()['content-security-policy']).toMatch(/connect-src 'self'(;|$)/);
+});
+
+test('paymongo › hosted checkout: the customer pays on PayMongo’s page and lands on the receipt', async ({ page }) => {
+  await page.goto('/pay/lakbay-hosted');
+  await expect(page.getByLabel('Card number')).toHaveCount(0);
+  expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
+  await page.getByLabel('First name').fill('Maria');
+  await page.getByLabel('Last name').fill('Santos');
+  await page.getByLabel('Email').fill('maria@example.com');
+  await page.getByRole('button', { name: /^Pay ₱800\.00$/ }).click();
+  await expect(page.getByRole('heading', { name: 'PayMongo checkout (test)' })).toBeVisible();
+  await page.getByLabel('Card number').fill('4343434343434345');
+  await page.getByRole('button', { name: 'Pay now' }).click();
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({ timeout: 10_000 });
+});

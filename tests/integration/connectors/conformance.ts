@@ -1,0 +1,253 @@
+import { describe, expect, it } from 'vitest';
+import { declineMessages } from '../../../src/acquirer/acquirer.ts';
+import {
+  amountAccepted,
+  type Connector,
+  nextPaymentState,
+  type PaymentState,
+  type RefundState,
+  WebhookVerificationError,
+} from '../../../src/acquirer/connector.ts';
+
+/**
+ * The journeys every connector must pass, the same for each (src/acquirer/connector.ts states
+ * the rules). A subject is one connector plus what the customer's browser and the provider's
+ * test tools do around it: each connector's test file builds one (the sandbox on the database,
+ * PayMongo against tests/support/fakes/paymongo.ts, or real test keys with `npm run test:live`).
+ */
+export type CardBehaviour = 'succeeds' | 'declines' | 'three_d_secure' | 'refund_fails_later';
+
+export interface ConformanceSubject {
+  connector: Connector;
+  currency: string;
+  /** An amount the connector accepts (at or above its minimum). */
+  amountMinor: bigint;
+  /**
+   * The customer pays with a card that behaves so: the server's createPayment under `key`, then
+   * whatever the browser does (PayMongo: create the PaymentMethod, attach it). The state is what
+   * the connector reports after that.
+   */
+  pay(card: CardBehaviour, key: string, amountMinor?: bigint): Promise<PaymentState>;
+  /** The customer answers the 3-D Secure step at the redirect URL. */
+  authenticate(state: Extract<PaymentState, { status: 'requires_action' }>, answer: 'approve' | 'fail'): Promise<void>;
+  /** Saves a card for off-session charges (offSession 'native'). */
+  saveCard?(): Promise<{ token: string; customer?: string }>;
+  /** Lets the provider finish what it does asynchronously (refunds settling or failing). */
+  settleLater?(): Promise<void>;
+  /** A signed provider webhook about a payment (capabilities.webhooks). */
+  signedPaymentEvent?(state: PaymentState & { providerPaymentId: string }, opts: { eventId: string }): { rawBody: string; headers: Headers };
+  /** Makes the provider report a status paylink has never seen for this payment. */
+  reportUnknownStatus?(providerPaymentId: string): Promise<void>;
+  /** Journeys a live run cannot drive (a 3-D Secure page needs a person): skipped, and said so. Fakes and the sandbox leave it empty. */
+  unsupported?: ReadonlyArray<'three_d_secure' | 'refund_fails_later'>;
+}
+
+/** Sync answers `processing` while the provider works: ask again a few times, as the reconciler does. */
+async function settledPayment(connector: Connector, id: string): Promise<PaymentState> {
+  for (let i = 0; ; i++) {
+    const state = await connector.syncPayment(id);
+    if (state.status !== 'processing' || i >= 20) return state;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function settledRefund(subject: ConformanceSubject, first: RefundState): Promise<RefundState> {
+  let state = first;
+  for (let i = 0; state.status === 'pending' && i < 20; i++) {
+    await subject.settleLater?.();
+    state = await subject.connector.syncRefund(state.refundId);
+  }
+  return state;
+}
+
+const unique = (what: string) => `conformance:${what}:${Date.now()}:${Math.random().toString(36).slice(2)}`;
+
+export function describeConformance(name: string, setup: () => ConformanceSubject) {
+  describe(`connector conformance › ${name}`, () => {
+    const paid = async (subject: ConformanceSubject, amountMinor?: bigint, card: CardBehaviour = 'succeeds') => {
+      const state = await subject.pay(card, unique('pay'), amountMinor);
+      expect(state.status).toBe('succeeded');
+      return state as Extract<PaymentState, { status: 'succeeded' }>;
+    };
+    const refundOf = (
+      subject: ConformanceSubject,
+      payment: Extract<PaymentState, { status: 'succeeded' }>,
+      amountMinor: bigint,
+      key: string,
+      total = subject.amountMinor,
+    ) =>
+      subject.connector.refund(
+        { chargeId: payment.chargeId, amountMinor, currency: subject.currency, paymentAmountMinor: total, paidAt: new Date() },
+        { idempotencyKey: key },
+      );
+
+    it('pay › a good card succeeds, sync says the same, and the same key never pays twice', async () => {
+      const subject = setup();
+      const key = unique('pay');
+      const first = await subject.pay('succeeds', key);
+      expect(first.status).toBe('succeeded');
+      if (first.status !== 'succeeded') return;
+      expect(first.last4).toMatch(/^\d{4}$/);
+      expect(await subject.connector.syncPayment(first.providerPaymentId)).toMatchObject({ status: 'succeeded', chargeId: first.chargeId });
+      const again = await subject.pay('succeeds', key);
+      expect(again).toMatchObject({ status: 'succeeded', providerPaymentId: first.providerPaymentId, chargeId: first.chargeId });
+    });
+
+    it('pay › the amount is within what the connector accepts', () => {
+      const subject = setup();
+      expect(amountAccepted(subject.connector.capabilities, subject.amountMinor, subject.currency)).toEqual({ ok: true });
+    });
+
+    it('3-D Secure › the payment requires action, then succeeds once the customer completes it', async (ctx) => {
+      const subject = setup();
+      if (subject.unsupported?.includes('three_d_secure')) return ctx.skip();
+      const state = await subject.pay('three_d_secure', unique('3ds'));
+      expect(state.status).toBe('requires_action');
+      if (state.status !== 'requires_action') return;
+      expect(state.redirectUrl).toMatch(/^(https?:\/\/|\/)/);
+      // Until the customer answers, the payment is not paid.
+      expect((await subject.connector.syncPayment(state.providerPaymentId)).status).toBe('requires_action');
+      await subject.authenticate(state, 'approve');
+      expect(await settledPayment(subject.connector, state.providerPaymentId)).toMatchObject({
+        status: 'succeeded',
+        providerPaymentId: state.providerPaymentId,
+      });
+    });
+
+    it('3-D Secure › a failed authentication declines the payment', async (ctx) => {
+      const subject = setup();
+      if (subject.unsupported?.includes('three_d_secure')) return ctx.skip();
+      const state = await subject.pay('three_d_secure', unique('3ds-fail'));
+      if (state.status !== 'requires_action') throw new Error(`expected requires_action, got ${state.status}`);
+      await subject.authenticate(state, 'fail');
+      const settled = await settledPayment(subject.connector, state.providerPaymentId);
+      expect(settled.status).toBe('declined');
+    });
+
+    it('decline › a declined card gives a plain-words code and message, never success', async () => {
+      const subject = setup();
+      const state = await subject.pay('declines', unique('decline'));
+      expect(state.status).toBe('declined');
+      if (state.status !== 'declined') return;
+      expect(Object.keys(declineMessages)).toContain(state.code);
+      expect(state.message.length).toBeGreaterThan(0);
+    });
+
+    it('refund › a partial then a full refund of the rest succeed; the same key refunds once', async () => {
+      const subject = setup();
+      const payment = await paid(subject);
+      const part = subject.amountMinor / 4n;
+      const key = unique('refund');
+      const first = await settledRefund(subject, await refundOf(subject, payment, part, key));
+      expect(first.status).toBe('succeeded');
+      const replay = await refundOf(subject, payment, part, key);
+      expect(replay.status === 'failed' ? undefined : replay.refundId).toBe(first.status === 'succeeded' ? first.refundId : 'never');
+      const rest = await settledRefund(subject, await refundOf(subject, payment, subject.amountMinor - part, unique('refund-rest')));
+      expect(rest.status).toBe('succeeded');
+      // Nothing is left: the provider refuses more.
+      const more = await settledRefund(subject, await refundOf(subject, payment, 1n, unique('refund-more')));
+      expect(more.status).toBe('failed');
+    });
+
+    it('refund › a refund of a whole payment succeeds', async () => {
+      const subject = setup();
+      const payment = await paid(subject);
+      const state = await settledRefund(subject, await refundOf(subject, payment, subject.amountMinor, unique('refund-full')));
+      expect(state.status).toBe('succeeded');
+    });
+
+    it('refund › a refund accepted as pending can fail later, and then says why', async (ctx) => {
+      const subject = setup();
+      if (subject.unsupported?.includes('refund_fails_later')) return ctx.skip();
+      const payment = await paid(subject, undefined, 'refund_fails_later');
+      const first = await refundOf(subject, payment, subject.amountMinor, unique('refund-later'));
+      expect(first.status).toBe('pending');
+      const settled = await settledRefund(subject, first);
+      expect(settled).toMatchObject({ status: 'failed' });
+      if (settled.status === 'failed') expect(settled.message.length).toBeGreaterThan(0);
+    });
+
+    it('refund › a refund past the refund window or a partial one the connector cannot do is refused before the provider', async () => {
+      const subject = setup();
+      const { refundWindowDays, partialRefunds } = subject.connector.capabilities;
+      const payment = await paid(subject);
+      if (refundWindowDays !== null) {
+        const old = new Date(Date.now() - (refundWindowDays + 1) * 86_400_000);
+        const late = await subject.connector.refund(
+          { chargeId: payment.chargeId, amountMinor: subject.amountMinor, currency: subject.currency, paymentAmountMinor: subject.amountMinor, paidAt: old },
+          { idempotencyKey: unique('late') },
+        );
+        expect(late).toMatchObject({ status: 'failed', code: 'not_refundable' });
+      }
+      if (!partialRefunds) expect(await refundOf(subject, payment, 1n, unique('part'))).toMatchObject({ status: 'failed', code: 'not_refundable' });
+      if (refundWindowDays === null) {
+        // No window of its own: a year-old payment is still refunded.
+        const old = new Date(Date.now() - 365 * 86_400_000);
+        const state = await subject.connector.refund(
+          { chargeId: payment.chargeId, amountMinor: 1n, currency: subject.currency, paymentAmountMinor: subject.amountMinor, paidAt: old },
+          { idempotencyKey: unique('old') },
+        );
+        expect(state.status === 'failed' ? state.code : 'accepted').not.toBe('not_refundable');
+      }
+    });
+
+    it('saved card › an off-session charge of a saved card succeeds once per key, where the connector charges off-session', async () => {
+      const subject = setup();
+      const { offSession } = subject.connector.capabilities;
+      if (offSession !== 'native') {
+        // Schedules must not rely on it: the connector refuses instead of pretending.
+        await expect(
+          subject.connector.chargeSavedCard(
+            { token: 'none', amountMinor: subject.amountMinor, currency: subject.currency, reference: 'x' },
+            { idempotencyKey: unique('off') },
+          ),
+        ).rejects.toThrow();
+        return;
+      }
+      const saved = await subject.saveCard!();
+      const key = unique('off-session');
+      const request = { ...saved, amountMinor: subject.amountMinor, currency: subject.currency, reference: 'schedule-run' };
+      const first = await subject.connector.chargeSavedCard(request, { idempotencyKey: key });
+      expect(first.status).toBe('succeeded');
+      const again = await subject.connector.chargeSavedCard(request, { idempotencyKey: key });
+      expect(again).toEqual(first);
+    });
+
+    it('webhooks › a signed event verifies; a duplicate and an out-of-order one change nothing; a forged one is refused', async () => {
+      const subject = setup();
+      if (!subject.connector.capabilities.webhooks) {
+        expect(() => subject.connector.parseWebhook({ rawBody: '{}', headers: new Headers(), now: new Date() })).toThrow(WebhookVerificationError);
+        return;
+      }
+      const payment = await paid(subject);
+      const now = new Date();
+      const paidEvent = subject.signedPaymentEvent!(payment, { eventId: 'evt_paid' });
+      const parsed = subject.connector.parseWebhook({ ...paidEvent, now });
+      expect(parsed).toMatchObject({ kind: 'payment', eventId: 'evt_paid', payment: { status: 'succeeded', providerPaymentId: payment.providerPaymentId } });
+      const duplicate = subject.connector.parseWebhook({ ...paidEvent, now });
+      expect(duplicate.eventId).toBe(parsed.eventId);
+      // A late decline (an earlier card on the same payment) after "succeeded": the recorded state stands.
+      const lateDecline = {
+        status: 'declined' as const,
+        providerPaymentId: payment.providerPaymentId,
+        code: 'card_declined' as const,
+        message: declineMessages.card_declined,
+      };
+      const late = subject.connector.parseWebhook({ ...subject.signedPaymentEvent!(lateDecline, { eventId: 'evt_late' }), now });
+      expect(late).toMatchObject({ kind: 'payment', payment: { status: 'declined' } });
+      if (late.kind === 'payment') expect(nextPaymentState('succeeded', late.payment)).toBeUndefined();
+      if (parsed.kind === 'payment') expect(nextPaymentState('processing', parsed.payment)).toMatchObject({ status: 'succeeded' });
+      const forged = { rawBody: paidEvent.rawBody.replace(payment.providerPaymentId, `${payment.providerPaymentId}x`), headers: paidEvent.headers };
+      expect(() => subject.connector.parseWebhook({ ...forged, now })).toThrow(WebhookVerificationError);
+      expect(() => subject.connector.parseWebhook({ rawBody: paidEvent.rawBody, headers: new Headers(), now })).toThrow(WebhookVerificationError);
+    });
+
+    it('unknown statuses › a status the connector does not know reads as processing, never success', async () => {
+      const subject = setup();
+      if (!subject.reportUnknownStatus) return expect(subject.connector.capabilities.cardCollection).toBe('server_vault');
+      const state = await subject.pay('three_d_secure', unique('unknown'));
+      await subject.reportUnknownStatus(state.providerPaymentId!);
+      expect((await subject.connector.syncPayment(state.providerPaymentId!)).status).toBe('processing');
+    });
+  });
+}

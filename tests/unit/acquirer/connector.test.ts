@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { amountAccepted, type ConnectorCapabilities, nextPaymentState, refundAllowed } from '../../../src/acquirer/connector.ts';
+import { ConnectorRegistry, UnknownAcquirerError } from '../../../src/acquirer/registry.ts';
+
+const caps = (over: Partial<ConnectorCapabilities> = {}): ConnectorCapabilities => ({
+  offSession: 'none',
+  cardCollection: 'paymongo_client',
+  partialRefunds: true,
+  refundWindowDays: 60,
+  currencies: [{ currency: 'PHP', minimumMinor: 2000n }],
+  asyncRefunds: true,
+  webhooks: true,
+  hostedCheckout: true,
+  runSchedulesNow: false,
+  ...over,
+});
+const day = 86_400_000;
+const now = new Date('2026-11-23T00:00:00Z');
+
+describe('connector › refunds the capabilities rule out', () => {
+  it('refuses a refund past the refund window', () => {
+    const paidAt = new Date(now.getTime() - 61 * day);
+    expect(refundAllowed(caps(), { amountMinor: 100n, paymentAmountMinor: 100n, paidAt }, now)).toMatchObject({ ok: false, code: 'not_refundable' });
+  });
+  it('allows a refund on the last day of the window', () => {
+    const paidAt = new Date(now.getTime() - 60 * day);
+    expect(refundAllowed(caps(), { amountMinor: 100n, paymentAmountMinor: 100n, paidAt }, now)).toEqual({ ok: true });
+  });
+  it('refuses a partial refund where only whole payments are refunded, and allows the whole one', () => {
+    const c = caps({ partialRefunds: false });
+    expect(refundAllowed(c, { amountMinor: 99n, paymentAmountMinor: 100n, paidAt: now }, now)).toMatchObject({ ok: false, code: 'not_refundable' });
+    expect(refundAllowed(c, { amountMinor: 100n, paymentAmountMinor: 100n, paidAt: now }, now)).toEqual({ ok: true });
+  });
+  it('has no window when the connector has none', () => {
+    expect(refundAllowed(caps({ refundWindowDays: null }), { amountMinor: 1n, paymentAmountMinor: 100n, paidAt: new Date(0) }, now)).toEqual({ ok: true });
+  });
+});
+
+describe('connector › amounts a connector accepts', () => {
+  it('refuses a currency it does not take, and an amount under the minimum', () => {
+    expect(amountAccepted(caps(), 5000n, 'USD')).toEqual({ ok: false, reason: 'currency' });
+    expect(amountAccepted(caps(), 1999n, 'PHP')).toEqual({ ok: false, reason: 'minimum', minimumMinor: 2000n });
+    expect(amountAccepted(caps(), 2000n, 'PHP')).toEqual({ ok: true });
+    expect(amountAccepted(caps({ currencies: 'any' }), 1n, 'EUR')).toEqual({ ok: true });
+  });
+});
+
+describe('connector › a payment never moves backwards', () => {
+  const id = 'pi_1';
+  it('moves forward from processing to succeeded', () => {
+    expect(nextPaymentState('processing', { status: 'succeeded', providerPaymentId: id, chargeId: 'pay_1' })).toMatchObject({ status: 'succeeded' });
+  });
+  it('keeps a final state whatever arrives later', () => {
+    expect(nextPaymentState('succeeded', { status: 'processing', providerPaymentId: id })).toBeUndefined();
+    expect(nextPaymentState('succeeded', { status: 'declined', providerPaymentId: id, code: 'card_declined', message: 'no' })).toBeUndefined();
+    expect(nextPaymentState('declined', { status: 'succeeded', providerPaymentId: id, chargeId: 'pay_1' })).toBeUndefined();
+  });
+  it('ignores an older step and a duplicate', () => {
+    expect(nextPaymentState('processing', { status: 'requires_action', providerPaymentId: id, redirectUrl: '/x' })).toBeUndefined();
+    expect(nextPaymentState('processing', { status: 'processing', providerPaymentId: id })).toBeUndefined();
+  });
+});
+
+describe('connector registry', () => {
+  const sandbox = { name: 'sandbox' } as never;
+  it('gives the sandbox by default and a provider connector per integrator, rebuilt when its settings change', async () => {
+    const settings = new Map<string, { provider: 'paymongo'; secretKey: string; publicKey: string; webhookSecret: string; apiBaseUrl: string }>();
+    let built = 0;
+    const registry = new ConnectorRegistry({
+      sandbox,
+      settingsFor: async (id) => settings.get(id) ?? { provider: 'sandbox' },
+      factories: { paymongo: (s) => ({ name: `paymongo:${s.secretKey}:${++built}` }) as never },
+    });
+    expect(await registry.forIntegrator('a')).toBe(sandbox);
+    registry.forget('a');
+    settings.set('a', { provider: 'paymongo', secretKey: 'sk_1', publicKey: 'pk', webhookSecret: 'wh', apiBaseUrl: 'http://127.0.0.1:1' });
+    const first = await registry.forIntegrator('a');
+    expect(first.name).toBe('paymongo:sk_1:1');
+    expect(await registry.forIntegrator('a')).toBe(first);
+    settings.set('a', { ...settings.get('a')!, secretKey: 'sk_2' });
+    // Settings are kept for a few seconds; a change in this process is applied at once with forget.
+    expect((await registry.forIntegrator('a')).name).toBe('paymongo:sk_1:1');
+    registry.forget('a');
+    expect((await registry.forIntegrator('a')).name).toBe('paymongo:sk_2:2');
+  });
+  it('refuses a provider without a registered connector', () => {
+    const registry = new ConnectorRegistry({ sandbox, settingsFor: async () => ({ provider: 'sandbox' }) });
+    expect(() => registry.forSettings('a', { provider: 'stripe', secretKey: 's', publicKey: 'p', webhookSecret: 'w', apiBaseUrl: 'http://x' })).toThrow(
+      UnknownAcquirerError,
+    );
+  });
+});
