@@ -231,8 +231,8 @@ export class StripeConnector implements Connector {
     this.stripe = clientFor(opts);
   }
 
-  /** The publishable key, for the Payment Element in the browser. */
-  get publishableKey(): string {
+  /** The publishable key (pk_…), for the Payment Element in the browser (named as PayMongo's public key). */
+  get publicKey(): string {
     return this.opts.publicKey;
   }
 

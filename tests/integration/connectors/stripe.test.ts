@@ -131,8 +131,8 @@ describe('stripe connector › the provider HTTP API', () => {
     const closed = connectorFor(fake, { apiBaseUrl: 'http://127.0.0.1:1', timeoutMs: 500 });
     await expect(closed.syncPayment('pi_1')).rejects.toThrow(ConnectorUnavailableError);
     const wrongKey = connectorFor(fake, { secretKey: 'sk_test_wrong' });
-    await expect(wrongKey.syncPayment(created.providerPaymentId)).rejects.toThrow(/API keys were refused/);
-    await expect(wrongKey.syncPayment(created.providerPaymentId)).rejects.not.toThrow(ConnectorUnavailableError);
+    await expect(wrongKey.syncPayment(created.providerPaymentId!)).rejects.toThrow(/API keys were refused/);
+    await expect(wrongKey.syncPayment(created.providerPaymentId!)).rejects.not.toThrow(ConnectorUnavailableError);
   });
 
   it("knows Stripe's minimum charge amounts, and Stripe refuses below them", async () => {
