@@ -332,9 +332,19 @@ export class StripeConnector implements Connector {
     return intent.status === 'succeeded' && token && customer ? { token, customer } : undefined;
   }
 
+  /** The customer a saved payment method belongs to (a schedule may keep only the pm_… id). */
+  private async customerOf(paymentMethod: string): Promise<string | undefined> {
+    const result = await this.call('payment method read', () => this.stripe.paymentMethods.retrieve(paymentMethod));
+    if (result instanceof Stripe.errors.StripeError) {
+      if (result.statusCode === 404 || result.code === 'resource_missing') return undefined;
+      throw new Error(`stripe: payment method ${paymentMethod} could not be read (${result.code ?? result.statusCode})`);
+    }
+    return idOf(result.customer as string | { id: string } | null);
+  }
+
   async chargeSavedCard(req: SavedCardChargeRequest, { idempotencyKey }: { idempotencyKey: string }): Promise<PaymentState> {
-    if (!req.customer) throw new Error('stripe: an off-session charge needs the customer the card was saved on');
-    const { customer } = req;
+    const customer = req.customer ?? (await this.customerOf(req.token));
+    if (!customer) return { status: 'declined', code: 'unknown_token', message: declineMessages.unknown_token };
     const result = await this.call('off-session charge', () =>
       this.stripe.paymentIntents.create(
         {
@@ -352,7 +362,17 @@ export class StripeConnector implements Connector {
         { idempotencyKey: idempotencyHeader(idempotencyKey) },
       ),
     );
-    if (result instanceof Stripe.errors.StripeError) return StripeConnector.refusal('the off-session charge', result);
+    if (result instanceof Stripe.errors.StripeError) {
+      // The saved card or its customer is gone (detached, deleted, another customer's): a final
+      // answer for this schedule, not a reason to retry.
+      if (
+        result instanceof Stripe.errors.StripeInvalidRequestError &&
+        (result.code === 'resource_missing' || result.param === 'payment_method' || result.param === 'customer')
+      ) {
+        return { status: 'declined', code: 'unknown_token', message: declineMessages.unknown_token };
+      }
+      return StripeConnector.refusal('the off-session charge', result);
+    }
     return intentState(StripeConnector.intent('off-session charge', result));
   }
 

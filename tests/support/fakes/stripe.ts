@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
  *   POST /v1/payment_intents                     secret key; `confirm=true` (+ `off_session`) charges at once
  *   GET  /v1/payment_intents/:id                 secret key, or publishable key with ?client_secret=
  *   POST /v1/payment_intents/:id/confirm         publishable key with client_secret (what Stripe.js does), or secret key
+ *   GET  /v1/payment_methods/:id                 secret key (its customer, once saved)
  *   POST /v1/refunds, GET /v1/refunds/:id        secret key; refunds start `pending`
  * Bodies are form-encoded with brackets (`metadata[k]=v`, `expand[0]=latest_charge`), the key is
  * `Authorization: Bearer sk_test_…`, objects carry `object: 'payment_intent'` etc. and errors are
@@ -422,6 +423,21 @@ export async function startFakeStripe(): Promise<FakeStripe> {
         if (err) return error(res, 402, { ...err, payment_intent: intentView(intent) });
         return send(res, 200, intentView(intent, expand));
       }
+    }
+
+    const methodPath = path.match(/^\/v1\/payment_methods\/(pm_[a-f0-9]+)$/);
+    if (req.method === 'GET' && methodPath) {
+      if (!secretOnly()) return;
+      const method = methods.get(methodPath[1]!);
+      if (!method) return error(res, 404, { type: 'invalid_request_error', code: 'resource_missing', message: 'No such PaymentMethod.' });
+      return send(res, 200, {
+        id: method.id,
+        object: 'payment_method',
+        type: 'card',
+        card: { brand: method.brand, last4: method.last4, exp_month: 12, exp_year: 2034 },
+        customer: method.customer,
+        livemode: false,
+      });
     }
 
     if (req.method === 'POST' && path === '/v1/refunds') {
