@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import type { StripeCardFormProps } from '../../components/StripeCardForm.tsx';
-import type { PaymentState } from '../connector.ts';
 
 /**
  * What the checkout page needs to show Stripe's Payment Element (src/components/StripeCardForm.tsx)
@@ -37,32 +36,43 @@ export function allowStripeElement(csp: CspTarget): void {
 
 const propsSchema = z.object({
   publishableKey: z.string().regex(/^pk_(test|live)_[A-Za-z0-9]{8,250}$/, 'not a Stripe publishable key'),
-  clientSecret: z.string().regex(/^pi_[A-Za-z0-9]+_secret_[A-Za-z0-9]+$/, 'not a PaymentIntent client_secret'),
-  returnUrl: z.url({ protocol: /^https?$/ }),
-  buttonLabel: z.string().min(1).max(80),
-  busyLabel: z.string().min(1).max(80).optional(),
+  // Same origin only: the customer's fields go nowhere else.
+  startUrl: z.string().regex(/^\/(?![/\\])[\w\-./]*$/, 'not a path on paylink'),
+  currency: z.string().regex(/^[a-z]{3}$/),
+  amountMinor: z.number().int().positive().max(99_999_999).optional(),
 });
 
 /**
- * The island's props from a payment waiting for its card (`requires_payment_method` with the
- * client_secret). Refuses what must never reach the page: a secret key instead of the publishable
- * one, or anything that is not a client_secret.
+ * The island's props for a payment page of a merchant on Stripe. Refuses what must never reach
+ * the page: a secret or restricted key instead of the publishable one, a start address off paylink,
+ * an amount Stripe cannot take. The Element opens in payment mode with the amount and currency;
+ * the PaymentIntent is created only when the customer submits (startUrl).
  */
 export function stripeCardFormProps(input: {
   publishableKey: string;
-  payment: PaymentState;
-  returnUrl: string;
+  startUrl: string;
+  currency: string;
+  /** The amount due; null on an open-amount link (then `amount` asks for it). */
+  amountMinor: bigint | null;
   buttonLabel: string;
-  busyLabel?: string;
+  fields?: StripeCardFormProps['fields'];
+  amount?: StripeCardFormProps['amount'];
+  extraBody?: Record<string, unknown>;
+  saveCard?: boolean;
 }): StripeCardFormProps {
-  if (input.payment.status !== 'requires_payment_method' || !input.payment.clientKey) {
-    throw new Error(`stripe: the Payment Element needs a payment waiting for its card, not ${input.payment.status}`);
-  }
-  return propsSchema.parse({
+  const checked = propsSchema.parse({
     publishableKey: input.publishableKey,
-    clientSecret: input.payment.clientKey,
-    returnUrl: input.returnUrl,
-    buttonLabel: input.buttonLabel,
-    ...(input.busyLabel ? { busyLabel: input.busyLabel } : {}),
+    startUrl: input.startUrl,
+    currency: input.currency.toLowerCase(),
+    ...(input.amountMinor === null ? {} : { amountMinor: input.amountMinor <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(input.amountMinor) : Number.NaN }),
   });
+  if (checked.amountMinor === undefined && !input.amount) throw new Error('stripe: an open-amount page needs the amount input');
+  return {
+    ...checked,
+    buttonLabel: input.buttonLabel,
+    ...(input.fields ? { fields: input.fields } : {}),
+    ...(input.amount ? { amount: input.amount } : {}),
+    ...(input.extraBody ? { extraBody: input.extraBody } : {}),
+    ...(input.saveCard ? { saveCard: true } : {}),
+  };
 }

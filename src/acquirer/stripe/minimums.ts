@@ -5,7 +5,7 @@ import type { CurrencySupport } from '../connector.ts';
  * Stripe states them per settlement currency; a charge presented in another currency must convert
  * to at least the settlement currency's minimum, which depends on the day's rate. paylink offers
  * Stripe only these currencies, each with its own minimum, so a link below it is refused before
- * any customer reaches the card step (docs/acquirers.md).
+ * any customer reaches the card step (docs/stripe.md).
  */
 export const stripeCurrencies: readonly CurrencySupport[] = [
   { currency: 'USD', minimumMinor: 50n },

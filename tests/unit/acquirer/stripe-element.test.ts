@@ -2,38 +2,48 @@ import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { describe, expect, it } from 'vitest';
 import { allowStripeElement, stripeCardFormProps, stripeCspSources } from '../../../src/acquirer/stripe/element.ts';
-import StripeCardForm, { stripeFallbackMessages } from '../../../src/components/StripeCardForm.tsx';
+import StripeCardForm, { stripeFormMessages } from '../../../src/components/StripeCardForm.tsx';
+import type { AmountRule } from '../../../src/schemas/amount-rules.ts';
 
-const waiting = { status: 'requires_payment_method' as const, providerPaymentId: 'pi_3Abc', clientKey: 'pi_3Abc_secret_Xyz123' };
+const rule: AmountRule = { currency: 'USD', exponent: 2, min: { minor: '50', shown: '$0.50' } };
 const props = (over: Partial<Parameters<typeof stripeCardFormProps>[0]> = {}) =>
   stripeCardFormProps({
     publishableKey: 'pk_test_51Abcdefgh',
-    payment: waiting,
-    returnUrl: 'https://pay.example/checkout/t/return',
+    startUrl: '/checkout/tok_1/provider',
+    currency: 'USD',
+    amountMinor: 2500n,
     buttonLabel: 'Pay $25.00',
     ...over,
   });
 
 describe('Stripe Payment Element › props', () => {
-  it('passes the publishable key, the client_secret and the return page to the island', () => {
-    expect(props()).toEqual({
+  it('passes the publishable key, the start address, the currency as Stripe.js takes it and the amount due', () => {
+    expect(props({ fields: [{ name: 'customer.email', label: 'Email', type: 'email', required: true }], extraBody: { session: 's' } })).toEqual({
       publishableKey: 'pk_test_51Abcdefgh',
-      clientSecret: 'pi_3Abc_secret_Xyz123',
-      returnUrl: 'https://pay.example/checkout/t/return',
+      startUrl: '/checkout/tok_1/provider',
+      currency: 'usd',
+      amountMinor: 2500,
       buttonLabel: 'Pay $25.00',
+      fields: [{ name: 'customer.email', label: 'Email', type: 'email', required: true }],
+      extraBody: { session: 's' },
     });
   });
 
-  it('never puts a secret key, a restricted key or something else than a client_secret on the page', () => {
-    expect(() => props({ publishableKey: 'sk_test_51Abcdefgh' })).toThrow(/publishable key/);
-    expect(() => props({ publishableKey: 'rk_live_51Abcdefgh' })).toThrow(/publishable key/);
-    expect(() => props({ payment: { ...waiting, clientKey: 'sk_test_oops' } })).toThrow(/client_secret/);
-    expect(() => props({ returnUrl: 'javascript:alert(1)' })).toThrow();
+  it('an open amount comes from the amount input', () => {
+    const amount = { label: 'Amount', currency: 'USD', rule };
+    expect(props({ amountMinor: null, amount })).toMatchObject({ currency: 'usd', amount });
+    expect(props({ amountMinor: null, amount }).amountMinor).toBeUndefined();
+    expect(() => props({ amountMinor: null })).toThrow(/amount input/);
   });
 
-  it('needs a payment that waits for its card', () => {
-    expect(() => props({ payment: { status: 'processing', providerPaymentId: 'pi_1' } })).toThrow(/waiting for its card/);
-    expect(() => props({ payment: { status: 'requires_payment_method', providerPaymentId: 'pi_1' } })).toThrow(/waiting for its card/);
+  it('never puts a secret or restricted key on the page, nor sends the fields off paylink', () => {
+    expect(() => props({ publishableKey: 'sk_test_51Abcdefgh' })).toThrow(/publishable key/);
+    expect(() => props({ publishableKey: 'rk_live_51Abcdefgh' })).toThrow(/publishable key/);
+    for (const startUrl of ['https://evil.example/collect', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)']) {
+      expect(() => props({ startUrl })).toThrow(/path on paylink/);
+    }
+    expect(() => props({ amountMinor: 0n })).toThrow();
+    expect(() => props({ amountMinor: 100_000_000n })).toThrow();
   });
 });
 
@@ -53,12 +63,26 @@ describe('Stripe Payment Element › Content Security Policy', () => {
 });
 
 describe('Stripe Payment Element › island', () => {
-  it('renders a mount point for the Element and a disabled button until Stripe is ready; no card input of its own', () => {
-    const html = renderToString(h(StripeCardForm, props()));
+  it("renders the customer's fields, a mount point for the Element and a disabled button until Stripe is ready; no card input of its own", () => {
+    const html = renderToString(
+      h(
+        StripeCardForm,
+        props({
+          fields: [
+            { name: 'customer.email', label: 'Email', type: 'email', required: true },
+            { name: 'ref', label: 'Ref', value: 'A1', readOnly: true },
+          ],
+        }),
+      ),
+    );
     expect(html).toContain('class="stripe-element"');
+    expect(html).toContain('data-acquirer="stripe"');
+    expect(html).toMatch(/<label for="f-customer-email">Email<\/label>/);
     expect(html).toMatch(/<button type="submit" class="pay" disabled[^>]*>Pay \$25\.00<\/button>/);
-    expect(html).not.toMatch(/<input/);
+    const inputs = [...html.matchAll(/<input[^>]*name="([^"]+)"/g)].map((m) => m[1]);
+    expect(inputs).toEqual(['customer.email', 'ref']);
+    expect(html).not.toMatch(/cc-number|cc-csc|card\./);
     expect(html).not.toContain('pk_test_51Abcdefgh');
-    expect(stripeFallbackMessages.load.length).toBeGreaterThan(0);
+    expect(Object.values(stripeFormMessages).every((m) => m.length > 0)).toBe(true);
   });
 });
