@@ -4,6 +4,7 @@ import { PaymongoConnector } from './acquirer/paymongo/connector.ts';
 import { type AcquirerSettings, ConnectorRegistry } from './acquirer/registry.ts';
 import { SandboxAcquirer } from './acquirer/sandbox.ts';
 import { SandboxConnector } from './acquirer/sandbox-connector.ts';
+import { StripeConnector } from './acquirer/stripe/connector.ts';
 import { presentEvent } from './api/presenters/events.ts';
 import { type LimiterFactory, memoryLimiters, RateLimits } from './api/rate-limits.ts';
 import { RenderedPages } from './api/rendered-pages.ts';
@@ -104,6 +105,7 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     settingsFor: options.acquirerSettings ?? ((integratorId) => readAcquirerSettings(database.db, secrets, integratorId)),
     factories: { paymongo: (settings) => new PaymongoConnector(settings, now) },
   });
+  connectors.register('stripe', (settings) => new StripeConnector(settings, now));
   const limits = new RateLimits(config.limits, database.kind === 'postgres' ? sharedLimiters(database.db) : memoryLimiters);
   const app: PaylinkApp = {
     config,

@@ -72,7 +72,14 @@ export type PaymentState =
   /** Not final: ask again shortly (sync) or wait for the webhook. Also every status we do not know. */
   | { status: 'processing'; providerPaymentId: string }
   /** Final refusal of this attempt. A PayMongo intent may take another card afterwards: a new attempt. */
-  | ({ status: 'declined'; providerPaymentId?: string; code: DeclineCode; message: string } & Partial<CardSummary>);
+  | ({
+      status: 'declined';
+      providerPaymentId?: string;
+      code: DeclineCode;
+      message: string;
+      /** Off-session only: the bank wants the customer present (Stripe's authentication_required); bring them back to pay. */
+      customerAction?: 'authenticate';
+    } & Partial<CardSummary>);
 
 export type PaymentStatus = PaymentState['status'];
 

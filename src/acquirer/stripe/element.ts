@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import type { StripeCardFormProps } from '../../components/StripeCardForm.tsx';
+
+/**
+ * What the checkout page needs to show Stripe's Payment Element (src/components/StripeCardForm.tsx)
+ * and the Content Security Policy that lets it load, on the pages of integrators whose acquirer is
+ * Stripe only. Every other page keeps paylink's strict policy (astro.config.mjs).
+ */
+
+/**
+ * The origins the Payment Element needs, per directive: the script, its iframes (the card fields
+ * and the 3-D Secure challenge) and its API calls. Nothing else is widened.
+ */
+export const stripeCspSources = {
+  'script-src': ['https://js.stripe.com', 'https://*.js.stripe.com'],
+  'frame-src': ['https://js.stripe.com', 'https://*.js.stripe.com', 'https://hooks.stripe.com'],
+  'connect-src': ['https://api.stripe.com'],
+} as const;
+
+/** The part of Astro's `Astro.csp` the widening uses (kept narrow so it can be tested alone). */
+export interface CspTarget {
+  insertDirective(directive: string): void;
+  insertScriptResource(resource: string): void;
+}
+
+/**
+ * Widens the page's policy for Stripe. Astro replaces its default script source ('self') as soon
+ * as one resource is inserted, so 'self' goes back in first: paylink's own island modules still load.
+ */
+export function allowStripeElement(csp: CspTarget): void {
+  csp.insertScriptResource("'self'");
+  for (const source of stripeCspSources['script-src']) csp.insertScriptResource(source);
+  csp.insertDirective(`frame-src ${stripeCspSources['frame-src'].join(' ')}`);
+  csp.insertDirective(`connect-src 'self' ${stripeCspSources['connect-src'].join(' ')}`);
+}
+
+const propsSchema = z.object({
+  publishableKey: z.string().regex(/^pk_(test|live)_[A-Za-z0-9]{8,250}$/, 'not a Stripe publishable key'),
+  // Same origin only: the customer's fields go nowhere else.
+  startUrl: z.string().regex(/^\/(?![/\\])[\w\-./]*$/, 'not a path on paylink'),
+  currency: z.string().regex(/^[a-z]{3}$/),
+  amountMinor: z.number().int().positive().max(99_999_999).optional(),
+});
+
+/**
+ * The island's props for a payment page of a merchant on Stripe. Refuses what must never reach
+ * the page: a secret or restricted key instead of the publishable one, a start address off paylink,
+ * an amount Stripe cannot take. The Element opens in payment mode with the amount and currency;
+ * the PaymentIntent is created only when the customer submits (startUrl).
+ */
+export function stripeCardFormProps(input: {
+  publishableKey: string;
+  startUrl: string;
+  currency: string;
+  /** The amount due; null on an open-amount link (then `amount` asks for it). */
+  amountMinor: bigint | null;
+  buttonLabel: string;
+  fields?: StripeCardFormProps['fields'];
+  amount?: StripeCardFormProps['amount'];
+  extraBody?: Record<string, unknown>;
+  saveCard?: boolean;
+}): StripeCardFormProps {
+  const checked = propsSchema.parse({
+    publishableKey: input.publishableKey,
+    startUrl: input.startUrl,
+    currency: input.currency.toLowerCase(),
+    ...(input.amountMinor === null ? {} : { amountMinor: input.amountMinor <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(input.amountMinor) : Number.NaN }),
+  });
+  if (checked.amountMinor === undefined && !input.amount) throw new Error('stripe: an open-amount page needs the amount input');
+  return {
+    ...checked,
+    buttonLabel: input.buttonLabel,
+    ...(input.fields ? { fields: input.fields } : {}),
+    ...(input.amount ? { amount: input.amount } : {}),
+    ...(input.extraBody ? { extraBody: input.extraBody } : {}),
+    ...(input.saveCard ? { saveCard: true } : {}),
+  };
+}

@@ -1,0 +1,296 @@
+/**
+ * StripeCardForm — the card island for a merchant on Stripe (docs/stripe.md). The card is typed
+ * into Stripe's Payment Element, an iframe served by Stripe: the number never touches paylink's
+ * page, JavaScript or server (PCI SAQ A). The flow is Stripe's "intent created on submit" one:
+ *   1. on load, Stripe.js comes from js.stripe.com and the Element is mounted in payment mode with
+ *      the amount and currency (no PaymentIntent yet: opening the page charges nothing);
+ *   2. on submit, the customer's own fields are checked here, the Element checks the card
+ *      (elements.submit()), then POST startUrl (same origin) with the fields and amount, no card:
+ *      paylink claims the attempt and creates the PaymentIntent; it answers with the intent's
+ *      client key (client_secret), the publishable key and the return address;
+ *   3. stripe.confirmPayment with that client_secret and return_url: 3-D Secure runs in Stripe's
+ *      frame or redirects, and Stripe comes back to the return address, where paylink syncs the
+ *      intent and shows the receipt; a decline comes back here and is shown above the button
+ *      (the return address is asked once so paylink records it).
+ * Props (checked on the server by stripeCardFormProps, src/acquirer/stripe/element.ts): as
+ * PaymongoCardForm / CardForm, plus the publishable key, the currency and the fixed amount in minor
+ * units (an open amount is read from the amount input). The page allows Stripe's hosts in its
+ * CSP (allowStripeElement) on this merchant's pages only.
+ */
+import { Component } from 'preact';
+import { type AmountRule, customerAmount } from '../schemas/amount-rules.ts';
+import { type CustomerFieldPath, customerFieldError } from '../schemas/checkout-rules.ts';
+import type { FormField } from '../schemas/form-field.ts';
+
+const stripeJsUrl = 'https://js.stripe.com/v3/';
+
+export interface StripeCardFormProps {
+  /** The integrator's publishable key (pk_…). */
+  publishableKey: string;
+  /** Same-origin URL that claims the attempt and creates the PaymentIntent (e.g. /checkout/{token}/provider). */
+  startUrl: string;
+  /** Lower-case ISO 4217 code, as Stripe.js takes it. */
+  currency: string;
+  /** The amount due in minor units; absent on an open-amount link (the amount input gives it). */
+  amountMinor?: number;
+  buttonLabel: string;
+  fields?: FormField[];
+  amount?: { label: string; currency: string; hint?: string; rule: AmountRule };
+  extraBody?: Record<string, unknown>;
+  /** The payment keeps the card for a schedule: the Element says so, as the PaymentIntent (setup_future_usage) will. */
+  saveCard?: boolean;
+}
+
+/** The few calls of Stripe.js the island makes. */
+interface StripeElement {
+  mount(el: HTMLElement): void;
+  on(event: 'ready', handler: () => void): void;
+  destroy(): void;
+}
+interface StripeElements {
+  create(type: 'payment', options?: Record<string, unknown>): StripeElement;
+  update(options: { amount: number }): void;
+  submit(): Promise<{ error?: StripeError }>;
+}
+interface StripeError {
+  type?: string;
+  message?: string;
+}
+interface StripeJs {
+  elements(options: Record<string, unknown>): StripeElements;
+  confirmPayment(options: { elements: StripeElements; clientSecret: string; confirmParams: { return_url: string } }): Promise<{ error?: StripeError }>;
+}
+type StripeFactory = (publishableKey: string) => StripeJs;
+
+let loading: Promise<StripeFactory> | undefined;
+
+/** Adds Stripe.js to the page once (it must come from js.stripe.com, never from a bundle). */
+function loadStripe(): Promise<StripeFactory> {
+  const existing = (window as unknown as { Stripe?: StripeFactory }).Stripe;
+  if (existing) return Promise.resolve(existing);
+  loading ??= new Promise<StripeFactory>((resolve, reject) => {
+    const script = document.createElement('script');
+    script.src = stripeJsUrl;
+    script.async = true;
+    script.onload = () => {
+      const factory = (window as unknown as { Stripe?: StripeFactory }).Stripe;
+      if (factory) resolve(factory);
+      else reject(new Error('Stripe.js did not start'));
+    };
+    script.onerror = () => {
+      loading = undefined;
+      reject(new Error('Stripe.js could not be loaded'));
+    };
+    document.head.appendChild(script);
+  });
+  return loading;
+}
+
+/** What the customer reads when Stripe or paylink gives no words of its own. */
+export const stripeFormMessages = {
+  load: 'The card form could not be loaded. Check your connection and reload the page.',
+  failed: 'Your payment could not be completed. Please try again.',
+  unreachable: 'We could not reach the payment service. Check your connection and try again.',
+} as const;
+
+interface Started {
+  provider_payment_id: string;
+  client_key: string;
+  return_url: string;
+}
+
+type Errors = Record<string, string>;
+interface State {
+  values: Record<string, string>;
+  errors: Errors;
+  alert: string;
+  busy: boolean;
+  ready: boolean;
+}
+
+const idFor = (name: string) => `f-${name.replace(/[^\w-]/g, '-')}`;
+
+export default class StripeCardForm extends Component<StripeCardFormProps, State> {
+  state: State = { values: {}, errors: {}, alert: '', busy: false, ready: false };
+  private inFlight = false;
+  private mountEl: HTMLDivElement | null = null;
+  private stripe?: StripeJs;
+  private elements?: StripeElements;
+  private element?: StripeElement;
+
+  async componentDidMount() {
+    try {
+      const factory = await loadStripe();
+      this.stripe = factory(this.props.publishableKey);
+      this.elements = this.stripe.elements({
+        mode: 'payment',
+        // An open amount starts at the smallest positive one; the typed amount replaces it on submit.
+        amount: this.props.amountMinor ?? 100,
+        currency: this.props.currency,
+        paymentMethodTypes: ['card'],
+        ...(this.props.saveCard ? { setupFutureUsage: 'off_session' } : {}),
+        appearance: { theme: 'stripe' },
+      });
+      this.element = this.elements.create('payment', { layout: 'tabs' });
+      this.element.on('ready', () => this.setState({ ready: true }));
+      if (this.mountEl) this.element.mount(this.mountEl);
+    } catch {
+      this.setState({ alert: stripeFormMessages.load });
+    }
+  }
+
+  componentWillUnmount() {
+    this.element?.destroy();
+  }
+
+  private v = (name: string) => this.state.values[name] ?? '';
+  private set = (name: string, value: string) => this.setState((old) => ({ values: { ...old.values, [name]: value }, errors: { ...old.errors, [name]: '' } }));
+
+  /** The customer's own fields and the amount, with the server's own rules (the card is Stripe's to check). */
+  private check(): { errors: Errors; amountMinor?: number } {
+    const errors: Errors = {};
+    for (const f of this.props.fields ?? []) {
+      const e = f.readOnly ? undefined : customerFieldError(f.name as CustomerFieldPath, this.v(f.name), f.required);
+      if (e) errors[f.name] = e;
+    }
+    let amountMinor = this.props.amountMinor;
+    if (this.props.amount) {
+      const a = customerAmount(this.v('amount'), this.props.amount.rule);
+      if ('message' in a) errors.amount = a.message;
+      else amountMinor = Number(a.minor);
+    }
+    return { errors, amountMinor };
+  }
+
+  private fail(alert: string, errors: Errors = {}) {
+    this.inFlight = false;
+    this.setState({ alert, errors, busy: false });
+  }
+
+  private submit = async (event: Event) => {
+    event.preventDefault();
+    const { stripe, elements } = this;
+    if (this.inFlight || !this.state.ready || !stripe || !elements) return;
+    const { errors, amountMinor } = this.check();
+    this.setState({ errors, alert: '' });
+    const first = [...(this.props.fields ?? []).map((f) => f.name), 'amount'].find((k) => errors[k]);
+    if (first) return void document.getElementById(idFor(first))?.focus();
+    this.inFlight = true;
+    this.setState({ busy: true });
+    try {
+      if (this.props.amount && amountMinor) elements.update({ amount: amountMinor });
+      // The Element checks the card fields and shows its own messages beside them.
+      const checked = await elements.submit();
+      if (checked.error) return this.fail(checked.error.type === 'validation_error' ? '' : (checked.error.message ?? stripeFormMessages.failed));
+      const started = await this.start();
+      if (!started) return;
+      const { error } = await stripe.confirmPayment({ elements, clientSecret: started.client_key, confirmParams: { return_url: started.return_url } });
+      // Only a failure comes back here (success leaves for the return address): paylink records it there.
+      await fetch(started.return_url, { redirect: 'manual' }).catch(() => undefined);
+      this.fail(error?.message ?? stripeFormMessages.failed);
+    } catch {
+      this.fail(stripeFormMessages.unreachable);
+    }
+  };
+
+  /** Step 2: paylink claims the attempt and creates the PaymentIntent; undefined when it refused (shown). */
+  private async start(): Promise<Started | undefined> {
+    const { fields = [], amount, extraBody, startUrl } = this.props;
+    const body: Record<string, unknown> = { ...extraBody, fields: Object.fromEntries(fields.filter((f) => !f.readOnly).map((f) => [f.name, this.v(f.name)])) };
+    if (amount) body.amount = this.v('amount').replace(/,/g, '').trim();
+    const res = await fetch(startUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+    });
+    const json = await res.json().catch(() => undefined);
+    const data = json?.data as (Partial<Started> & { redirect_url?: string }) | undefined;
+    if (typeof data?.redirect_url === 'string' && data.redirect_url.startsWith('/')) {
+      location.assign(data.redirect_url);
+      return undefined;
+    }
+    if (data?.client_key && data.return_url && data.provider_payment_id) return data as Started;
+    const messages = (json?.messages ?? {}) as Record<string, string[]> | string;
+    if (typeof messages === 'string') return void this.fail(messages);
+    const inline: Errors = {};
+    const general: string[] = [];
+    const named = new Set([...fields.map((f) => f.name), 'amount']);
+    for (const [k, m] of Object.entries(messages)) named.has(k) ? (inline[k] = String(m[0])) : general.push(...m.map(String));
+    this.fail(general.join(' ') || (Object.keys(inline).length ? '' : stripeFormMessages.failed), inline);
+    return undefined;
+  }
+
+  private input(name: string, label: string, attrs: Record<string, unknown>, hint?: string) {
+    const id = idFor(name);
+    const error = this.state.errors[name];
+    return (
+      <div class="field" key={name}>
+        <label for={id}>{label}</label>
+        {hint && (
+          <p id={`${id}-hint`} class="hint">
+            {hint}
+          </p>
+        )}
+        <input
+          id={id}
+          name={name}
+          value={this.v(name)}
+          aria-invalid={error ? 'true' : undefined}
+          aria-describedby={[hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined}
+          onInput={(e) => this.set(name, (e.currentTarget as HTMLInputElement).value)}
+          {...attrs}
+        />
+        {error && (
+          <p id={`${id}-error`} class="field-error">
+            {error}
+          </p>
+        )}
+      </div>
+    );
+  }
+
+  render() {
+    const { fields = [], amount, buttonLabel, startUrl } = this.props;
+    const { busy, ready, alert } = this.state;
+    return (
+      <form class="card-form" method="post" action={startUrl} noValidate onSubmit={this.submit} data-acquirer="stripe">
+        {fields.length > 0 && (
+          <div class="fields">
+            {fields.map((f) =>
+              f.readOnly ? (
+                <div class="field" key={f.name}>
+                  <label for={idFor(f.name)}>{f.label}</label>
+                  <input id={idFor(f.name)} name={f.name} value={f.value} readOnly class="readonly" />
+                </div>
+              ) : (
+                this.input(
+                  f.name,
+                  f.label,
+                  { type: f.type === 'select' ? 'text' : (f.type ?? 'text'), autocomplete: f.autocomplete, required: f.required },
+                  f.hint,
+                )
+              ),
+            )}
+          </div>
+        )}
+        {amount && this.input('amount', amount.label, { type: 'text', inputMode: 'decimal', required: true }, amount.hint)}
+        <fieldset class="card">
+          <legend>Card details</legend>
+          <div
+            class="stripe-element"
+            ref={(el) => {
+              this.mountEl = el;
+            }}
+          />
+        </fieldset>
+        <p class="hint">Your card details go directly to our payment provider, Stripe.</p>
+        <div tabIndex={-1} class={alert ? 'alert' : 'alert empty'} role="alert">
+          {alert}
+        </div>
+        <button type="submit" class="pay" disabled={!ready} aria-disabled={busy ? 'true' : undefined}>
+          {busy ? 'Processing…' : buttonLabel}
+        </button>
+      </form>
+    );
+  }
+}

@@ -1,0 +1,293 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { amountAccepted, ConnectorUnavailableError, nextPaymentState, type PaymentState, WebhookVerificationError } from '../../../src/acquirer/connector.ts';
+import { intentState, StripeConnector } from '../../../src/acquirer/stripe/connector.ts';
+import { browserConfirms, type FakeStripe, startFakeStripe } from '../../support/fakes/stripe.ts';
+import { type CardBehaviour, describeConformance } from './conformance.ts';
+
+/** The Stripe connector (the official `stripe` package) against the in-repo fake of Stripe's API (no network). */
+let fake: FakeStripe;
+beforeAll(async () => {
+  fake = await startFakeStripe();
+});
+afterAll(() => fake.close());
+
+const methods: Record<CardBehaviour, string> = {
+  succeeds: 'pm_card_visa',
+  declines: 'pm_card_chargeDeclined',
+  three_d_secure: 'pm_card_threeDSecure2Required',
+  refund_fails_later: 'pm_card_refundFail',
+};
+
+const returnUrl = 'http://paylink.test/return';
+
+const connectorFor = (f: FakeStripe, overrides: Partial<ConstructorParameters<typeof StripeConnector>[0]> = {}) =>
+  new StripeConnector({
+    secretKey: f.secretKey,
+    publicKey: f.publishableKey,
+    webhookSecret: f.webhookSecret,
+    apiBaseUrl: f.url,
+    timeoutMs: 2000,
+    ...overrides,
+  });
+
+/** The customer pays in the Payment Element: the browser confirms the intent with the client_secret. */
+async function pays(connector: StripeConnector, method: string, key: string, opts: { amountMinor?: bigint; saveCard?: boolean } = {}) {
+  const created = await connector.createPayment(
+    { amountMinor: opts.amountMinor ?? 10_000n, currency: 'USD', reference: key, returnUrl, ...(opts.saveCard ? { saveCard: true } : {}) },
+    { idempotencyKey: key },
+  );
+  if (created.status !== 'requires_payment_method') return created;
+  // The same key again gives the same intent: confirm only what the customer has not paid yet.
+  const now = await connector.syncPayment(created.providerPaymentId);
+  if (now.status !== 'requires_payment_method') return now;
+  await browserConfirms(fake, { providerPaymentId: created.providerPaymentId, clientKey: created.clientKey! }, method, returnUrl);
+  return connector.syncPayment(created.providerPaymentId);
+}
+
+async function savedCard(connector: StripeConnector, method = 'pm_card_visa') {
+  const state = await pays(connector, method, `save:${Math.random()}`, { saveCard: true });
+  if (state.status !== 'succeeded') throw new Error(`saving the card paid ${state.status}`);
+  const saved = await connector.savedCardOf(state.providerPaymentId);
+  if (!saved) throw new Error('the payment saved no card');
+  return saved;
+}
+
+describeConformance('stripe (fake)', () => {
+  const connector = connectorFor(fake);
+  return {
+    connector,
+    currency: 'USD',
+    amountMinor: 10_000n,
+    pay: (card, key, amountMinor) => pays(connector, methods[card], key, amountMinor === undefined ? {} : { amountMinor }),
+    async authenticate(state, answer) {
+      const res = await fetch(`${state.redirectUrl}?answer=${answer}`, { redirect: 'manual' });
+      expect(res.status).toBe(302);
+      expect(res.headers.get('location')).toContain(`payment_intent=${state.providerPaymentId}`);
+    },
+    saveCard: () => savedCard(connector),
+    settleLater: () => fake.settle(),
+    signedPaymentEvent(state: PaymentState & { providerPaymentId: string }, { eventId }) {
+      const intent = fake.intent(state.providerPaymentId)!;
+      if (state.status === 'succeeded') return fake.event('payment_intent.succeeded', intent, { eventId });
+      return fake.event(
+        'payment_intent.payment_failed',
+        {
+          ...intent,
+          status: 'requires_payment_method',
+          latest_charge: null,
+          last_payment_error: { type: 'card_error', code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
+        },
+        { eventId },
+      );
+    },
+    reportUnknownStatus: async (id) => fake.setIntentStatus(id, 'some_status_added_later'),
+  };
+});
+
+describe('stripe connector › the provider HTTP API', () => {
+  it('sends an Idempotency-Key with every POST, the secret key as a Bearer token, and never retries by itself', async () => {
+    const connector = connectorFor(fake);
+    const before = fake.requests.length;
+    const state = await pays(connector, 'pm_card_visa', 'idem-1', { saveCard: true });
+    expect(state.status).toBe('succeeded');
+    if (state.status !== 'succeeded') return;
+    await connector.refund(
+      { chargeId: state.chargeId, amountMinor: 100n, currency: 'USD', paymentAmountMinor: 10_000n, paidAt: new Date() },
+      { idempotencyKey: 'idem-refund' },
+    );
+    const saved = await connector.savedCardOf(state.providerPaymentId);
+    await connector.chargeSavedCard({ ...saved!, amountMinor: 500n, currency: 'USD', reference: 'r' }, { idempotencyKey: 'idem-off' });
+    // The browser's confirm (publishable key) is not ours; every POST paylink's server makes carries a key.
+    const server = fake.requests.slice(before).filter((r) => r.method === 'POST' && !r.path.endsWith('/confirm'));
+    expect(server.map((r) => r.path)).toEqual(['/v1/customers', '/v1/payment_intents', '/v1/refunds', '/v1/payment_intents']);
+    expect(server.map((r) => r.idempotencyKey)).toEqual(['idem-1:customer', 'idem-1', 'idem-refund', 'idem-off']);
+    // A key longer than Stripe keeps is hashed, the same way every time.
+    const long = 'k'.repeat(300);
+    const first = await connector.createPayment({ amountMinor: 100n, currency: 'USD', reference: 'long', returnUrl }, { idempotencyKey: long });
+    const again = await connector.createPayment({ amountMinor: 100n, currency: 'USD', reference: 'long', returnUrl }, { idempotencyKey: long });
+    expect(again.providerPaymentId).toBe(first.providerPaymentId);
+    expect(fake.requests.at(-1)?.idempotencyKey).toMatch(/^sha256:[a-f0-9]{64}$/);
+  });
+
+  it('never takes a card number on the server', async () => {
+    const connector = connectorFor(fake);
+    await expect(
+      connector.createPayment(
+        { amountMinor: 2000n, currency: 'USD', reference: 'r', returnUrl, card: { number: '4242424242424242', expMonth: 12, expYear: 2034 } },
+        { idempotencyKey: 'c' },
+      ),
+    ).rejects.toThrow(/never to paylink/);
+  });
+
+  it('a 5xx or no answer is "unavailable" (retry under the same key), not a decline; a refused key is not', async () => {
+    const connector = connectorFor(fake);
+    fake.failNext(1);
+    await expect(connector.createPayment({ amountMinor: 2000n, currency: 'USD', reference: 'r', returnUrl }, { idempotencyKey: 'u1' })).rejects.toThrow(
+      ConnectorUnavailableError,
+    );
+    // The same key after the outage creates the intent once.
+    const created = await connector.createPayment({ amountMinor: 2000n, currency: 'USD', reference: 'r', returnUrl }, { idempotencyKey: 'u1' });
+    expect(created.status).toBe('requires_payment_method');
+    const closed = connectorFor(fake, { apiBaseUrl: 'http://127.0.0.1:1', timeoutMs: 500 });
+    await expect(closed.syncPayment('pi_1')).rejects.toThrow(ConnectorUnavailableError);
+    const wrongKey = connectorFor(fake, { secretKey: 'sk_test_wrong' });
+    await expect(wrongKey.syncPayment(created.providerPaymentId!)).rejects.toThrow(/API keys were refused/);
+    await expect(wrongKey.syncPayment(created.providerPaymentId!)).rejects.not.toThrow(ConnectorUnavailableError);
+  });
+
+  it("knows Stripe's minimum charge amounts, and Stripe refuses below them", async () => {
+    const connector = connectorFor(fake);
+    const caps = connector.capabilities;
+    expect(amountAccepted(caps, 50n, 'USD')).toEqual({ ok: true });
+    expect(amountAccepted(caps, 49n, 'USD')).toEqual({ ok: false, reason: 'minimum', minimumMinor: 50n });
+    expect(amountAccepted(caps, 29n, 'GBP')).toMatchObject({ ok: false, reason: 'minimum' });
+    expect(amountAccepted(caps, 50n, 'JPY')).toEqual({ ok: true });
+    expect(amountAccepted(caps, 10_000n, 'XTS')).toEqual({ ok: false, reason: 'currency' });
+    await expect(connector.createPayment({ amountMinor: 49n, currency: 'USD', reference: 'r', returnUrl }, { idempotencyKey: 'm1' })).rejects.toThrow(
+      /amount_too_small/,
+    );
+  });
+
+  it('declines read in plain words: insufficient funds, expired card, a failed 3-D Secure', async () => {
+    const connector = connectorFor(fake);
+    expect(await pays(connector, 'pm_card_chargeDeclinedInsufficientFunds', `d1:${Math.random()}`)).toMatchObject({
+      status: 'declined',
+      code: 'insufficient_funds',
+    });
+    expect(await pays(connector, 'pm_card_chargeDeclinedExpiredCard', `d2:${Math.random()}`)).toMatchObject({ status: 'declined', code: 'expired_card' });
+    expect(await pays(connector, 'pm_card_chargeDeclinedIncorrectCvc', `d3:${Math.random()}`)).toMatchObject({ status: 'declined', code: 'incorrect_cvc' });
+  });
+
+  it('off-session: a card the bank wants authenticated is declined with a call to bring the customer back; never success', async () => {
+    const connector = connectorFor(fake);
+    // Saved after 3-D Secure on-session: the first payment needs the customer, the later ones the bank still wants confirmed.
+    const created = await connector.createPayment(
+      { amountMinor: 10_000n, currency: 'USD', reference: 'sca', returnUrl, saveCard: true },
+      { idempotencyKey: `sca:${Math.random()}` },
+    );
+    if (created.status !== 'requires_payment_method') throw new Error(created.status);
+    await browserConfirms(fake, { providerPaymentId: created.providerPaymentId, clientKey: created.clientKey! }, 'pm_card_authenticationRequired', returnUrl);
+    const action = await connector.syncPayment(created.providerPaymentId);
+    if (action.status !== 'requires_action') throw new Error(action.status);
+    await fetch(`${action.redirectUrl}?answer=approve`, { redirect: 'manual' });
+    for (let i = 0; i < 3 && (await connector.syncPayment(created.providerPaymentId)).status === 'processing'; i++);
+    const saved = await connector.savedCardOf(created.providerPaymentId);
+    expect(saved).toMatchObject({ token: expect.stringMatching(/^pm_/), customer: expect.stringMatching(/^cus_/) });
+    const key = `off-sca:${Math.random()}`;
+    const state = await connector.chargeSavedCard({ ...saved!, amountMinor: 2500n, currency: 'USD', reference: 'schedule' }, { idempotencyKey: key });
+    expect(state).toMatchObject({
+      status: 'declined',
+      code: 'card_declined',
+      customerAction: 'authenticate',
+      providerPaymentId: expect.stringMatching(/^pi_/),
+    });
+    // The same key answers the same decline: the schedule never charges twice.
+    expect(await connector.chargeSavedCard({ ...saved!, amountMinor: 2500n, currency: 'USD', reference: 'schedule' }, { idempotencyKey: key })).toEqual(state);
+    // A schedule that kept only the payment method: its customer is read from Stripe.
+    const other = await savedCard(connector);
+    expect(
+      await connector.chargeSavedCard({ token: other.token, amountMinor: 2500n, currency: 'USD', reference: 's' }, { idempotencyKey: `nc:${Math.random()}` }),
+    ).toMatchObject({ status: 'succeeded' });
+    // A card that is not (or no longer) the customer's is a final answer for the schedule, not something to retry.
+    for (const request of [
+      { token: saved!.token, customer: other.customer },
+      { token: 'pm_0123456789abcdef01234567', customer: other.customer },
+      { token: 'pm_0123456789abcdef01234567' },
+    ]) {
+      expect(
+        await connector.chargeSavedCard({ ...request, amountMinor: 2500n, currency: 'USD', reference: 's' }, { idempotencyKey: `oc:${Math.random()}` }),
+      ).toMatchObject({ status: 'declined', code: 'unknown_token' });
+    }
+  });
+
+  it('maps every PaymentIntent status, and anything unknown to processing', () => {
+    const base = { id: 'pi_1', object: 'payment_intent' as const, client_secret: 'pi_1_secret_x' };
+    expect(intentState({ ...base, status: 'requires_payment_method' })).toEqual({
+      status: 'requires_payment_method',
+      providerPaymentId: 'pi_1',
+      clientKey: 'pi_1_secret_x',
+    });
+    expect(
+      intentState({ ...base, status: 'requires_payment_method', last_payment_error: { code: 'card_declined', decline_code: 'insufficient_funds' } }),
+    ).toMatchObject({ status: 'declined', code: 'insufficient_funds' });
+    expect(
+      intentState({ ...base, status: 'requires_action', next_action: { type: 'redirect_to_url', redirect_to_url: { url: 'https://hooks.example/3ds' } } }),
+    ).toEqual({ status: 'requires_action', providerPaymentId: 'pi_1', redirectUrl: 'https://hooks.example/3ds' });
+    // use_stripe_sdk: the Element finishes the step on paylink's return page.
+    expect(
+      intentState({ ...base, status: 'requires_action', next_action: { type: 'use_stripe_sdk' }, metadata: { paylink_return_url: 'https://pay.example/r' } }),
+    ).toMatchObject({ status: 'requires_action', redirectUrl: 'https://pay.example/r' });
+    expect(intentState({ ...base, status: 'requires_confirmation', metadata: { paylink_return_url: 'https://pay.example/r' } })).toMatchObject({
+      status: 'requires_action',
+    });
+    expect(intentState({ ...base, status: 'requires_action' })).toMatchObject({ status: 'processing' });
+    expect(intentState({ ...base, status: 'processing' })).toMatchObject({ status: 'processing' });
+    expect(intentState({ ...base, status: 'requires_capture' })).toMatchObject({ status: 'processing' });
+    expect(intentState({ ...base, status: 'succeeded', latest_charge: 'ch_1' })).toMatchObject({ status: 'succeeded', chargeId: 'ch_1' });
+    expect(intentState({ ...base, status: 'succeeded', latest_charge: null })).toMatchObject({ status: 'processing' });
+    expect(intentState({ ...base, status: 'canceled' })).toMatchObject({ status: 'declined' });
+    expect(intentState({ ...base, status: 'something_new' })).toMatchObject({ status: 'processing' });
+  });
+
+  it('refund events: charge.refund.updated and refund.updated settle a pending refund, a failed one says why', async () => {
+    const connector = connectorFor(fake);
+    const paid = await pays(connector, 'pm_card_refundFail', `rf:${Math.random()}`);
+    if (paid.status !== 'succeeded') throw new Error(paid.status);
+    const pending = await connector.refund(
+      { chargeId: paid.chargeId, amountMinor: 10_000n, currency: 'USD', paymentAmountMinor: 10_000n, paidAt: new Date() },
+      { idempotencyKey: `rf-refund:${Math.random()}` },
+    );
+    if (pending.status !== 'pending') throw new Error(pending.status);
+    const now = new Date();
+    const created = connector.parseWebhook({ ...fake.event('refund.created', fake.refund(pending.refundId)!, { eventId: 'evt_rc' }), now });
+    expect(created).toMatchObject({ kind: 'refund', refund: { status: 'pending', refundId: pending.refundId } });
+    await fake.settle();
+    const failed = connector.parseWebhook({ ...fake.event('charge.refund.updated', fake.refund(pending.refundId)!, { eventId: 'evt_rf' }), now });
+    expect(failed).toMatchObject({
+      kind: 'refund',
+      eventId: 'evt_rf',
+      refund: { status: 'failed', code: 'expired_or_canceled_card', refundId: pending.refundId },
+    });
+    const again = connector.parseWebhook({ ...fake.event('refund.updated', fake.refund(pending.refundId)!, { eventId: 'evt_ru' }), now });
+    expect(again).toMatchObject({ kind: 'refund', refund: { status: 'failed' } });
+    expect(connector.parseWebhook({ ...fake.event('customer.created', { id: 'cus_1', object: 'customer' }, { eventId: 'evt_c' }), now })).toEqual({
+      kind: 'ignored',
+      eventId: 'evt_c',
+      occurredAt: expect.any(Date),
+      type: 'customer.created',
+    });
+  });
+
+  it('webhooks out of order: a late payment_intent.processing after succeeded changes nothing', async () => {
+    const connector = connectorFor(fake);
+    const paid = await pays(connector, 'pm_card_visa', `ooo:${Math.random()}`);
+    if (paid.status !== 'succeeded') throw new Error(paid.status);
+    const now = new Date();
+    const intent = fake.intent(paid.providerPaymentId)!;
+    const late = connector.parseWebhook({ ...fake.event('payment_intent.processing', { ...intent, status: 'processing', latest_charge: null }), now });
+    if (late.kind !== 'payment') throw new Error(late.kind);
+    expect(late.payment.status).toBe('processing');
+    expect(nextPaymentState('succeeded', late.payment)).toBeUndefined();
+  });
+
+  it('bad signatures are refused: another secret, a stale timestamp, a v0-only header, a body changed after signing', () => {
+    const connector = connectorFor(fake);
+    const now = new Date();
+    const { rawBody, headers } = fake.event('payment_intent.succeeded', { id: 'pi_x', object: 'payment_intent', status: 'succeeded', latest_charge: 'ch_x' });
+    expect(connector.parseWebhook({ rawBody, headers, now })).toMatchObject({ kind: 'payment', payment: { status: 'succeeded', chargeId: 'ch_x' } });
+    const t = Math.floor(now.getTime() / 1000);
+    const refused = (header: string, body = rawBody, at = now) =>
+      expect(() => connector.parseWebhook({ rawBody: body, headers: new Headers({ 'stripe-signature': header }), now: at })).toThrow(WebhookVerificationError);
+    refused(fake.sign(rawBody, t, 'whsec_another'));
+    refused(fake.sign(rawBody, t - 301));
+    // The same signature, received more than five minutes after it was made.
+    refused(fake.sign(rawBody, t), rawBody, new Date(now.getTime() + 301_000));
+    refused(fake.sign(rawBody, t).replace('v1=', 'v0='));
+    refused(fake.sign(rawBody, t), rawBody.replace('ch_x', 'ch_y'));
+    refused('garbage');
+    expect(() => connector.parseWebhook({ rawBody, headers: new Headers(), now })).toThrow(/no Stripe-Signature/);
+    // Signed but not an event: refused too.
+    const notEvent = JSON.stringify({ hello: 'world' });
+    refused(fake.sign(notEvent, t), notEvent);
+  });
+});

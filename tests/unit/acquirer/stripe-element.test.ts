@@ -1,0 +1,88 @@
+import { h } from 'preact';
+import { renderToString } from 'preact-render-to-string';
+import { describe, expect, it } from 'vitest';
+import { allowStripeElement, stripeCardFormProps, stripeCspSources } from '../../../src/acquirer/stripe/element.ts';
+import StripeCardForm, { stripeFormMessages } from '../../../src/components/StripeCardForm.tsx';
+import type { AmountRule } from '../../../src/schemas/amount-rules.ts';
+
+const rule: AmountRule = { currency: 'USD', exponent: 2, min: { minor: '50', shown: '$0.50' } };
+const props = (over: Partial<Parameters<typeof stripeCardFormProps>[0]> = {}) =>
+  stripeCardFormProps({
+    publishableKey: 'pk_test_51Abcdefgh',
+    startUrl: '/checkout/tok_1/provider',
+    currency: 'USD',
+    amountMinor: 2500n,
+    buttonLabel: 'Pay $25.00',
+    ...over,
+  });
+
+describe('Stripe Payment Element › props', () => {
+  it('passes the publishable key, the start address, the currency as Stripe.js takes it and the amount due', () => {
+    expect(props({ fields: [{ name: 'customer.email', label: 'Email', type: 'email', required: true }], extraBody: { session: 's' } })).toEqual({
+      publishableKey: 'pk_test_51Abcdefgh',
+      startUrl: '/checkout/tok_1/provider',
+      currency: 'usd',
+      amountMinor: 2500,
+      buttonLabel: 'Pay $25.00',
+      fields: [{ name: 'customer.email', label: 'Email', type: 'email', required: true }],
+      extraBody: { session: 's' },
+    });
+  });
+
+  it('an open amount comes from the amount input', () => {
+    const amount = { label: 'Amount', currency: 'USD', rule };
+    expect(props({ amountMinor: null, amount })).toMatchObject({ currency: 'usd', amount });
+    expect(props({ amountMinor: null, amount }).amountMinor).toBeUndefined();
+    expect(() => props({ amountMinor: null })).toThrow(/amount input/);
+  });
+
+  it('never puts a secret or restricted key on the page, nor sends the fields off paylink', () => {
+    expect(() => props({ publishableKey: 'sk_test_51Abcdefgh' })).toThrow(/publishable key/);
+    expect(() => props({ publishableKey: 'rk_live_51Abcdefgh' })).toThrow(/publishable key/);
+    for (const startUrl of ['https://evil.example/collect', '//evil.example/x', '/\\evil.example', 'javascript:alert(1)']) {
+      expect(() => props({ startUrl })).toThrow(/path on paylink/);
+    }
+    expect(() => props({ amountMinor: 0n })).toThrow();
+    expect(() => props({ amountMinor: 100_000_000n })).toThrow();
+  });
+});
+
+describe('Stripe Payment Element › Content Security Policy', () => {
+  it("widens script-src, frame-src and connect-src to Stripe's hosts only, keeping paylink's own sources", () => {
+    const directives: string[] = [];
+    const scripts: string[] = [];
+    allowStripeElement({ insertDirective: (d) => directives.push(d), insertScriptResource: (r) => scripts.push(r) });
+    expect(scripts).toEqual(["'self'", 'https://js.stripe.com', 'https://*.js.stripe.com']);
+    expect(directives).toEqual([
+      'frame-src https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com',
+      "connect-src 'self' https://api.stripe.com",
+    ]);
+    const everySource = [...stripeCspSources['script-src'], ...stripeCspSources['frame-src'], ...stripeCspSources['connect-src']];
+    for (const source of everySource) expect(new URL(source.replace('*.', 'x.')).hostname).toMatch(/(^|\.)stripe\.com$/);
+  });
+});
+
+describe('Stripe Payment Element › island', () => {
+  it("renders the customer's fields, a mount point for the Element and a disabled button until Stripe is ready; no card input of its own", () => {
+    const html = renderToString(
+      h(
+        StripeCardForm,
+        props({
+          fields: [
+            { name: 'customer.email', label: 'Email', type: 'email', required: true },
+            { name: 'ref', label: 'Ref', value: 'A1', readOnly: true },
+          ],
+        }),
+      ),
+    );
+    expect(html).toContain('class="stripe-element"');
+    expect(html).toContain('data-acquirer="stripe"');
+    expect(html).toMatch(/<label for="f-customer-email">Email<\/label>/);
+    expect(html).toMatch(/<button type="submit" class="pay" disabled[^>]*>Pay \$25\.00<\/button>/);
+    const inputs = [...html.matchAll(/<input[^>]*name="([^"]+)"/g)].map((m) => m[1]);
+    expect(inputs).toEqual(['customer.email', 'ref']);
+    expect(html).not.toMatch(/cc-number|cc-csc|card\./);
+    expect(html).not.toContain('pk_test_51Abcdefgh');
+    expect(Object.values(stripeFormMessages).every((m) => m.length > 0)).toBe(true);
+  });
+});
