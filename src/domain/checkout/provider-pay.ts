@@ -49,7 +49,11 @@ export async function startProviderAttempt(
   const availability = await linkAvailability(app.db, target.link.link, app.now(), target.session?.id);
   if (availability !== 'open') throw availability === 'inactive' ? wrongModeError() : linkUnavailableError(availability);
   const connector = await app.connectors.forIntegrator(target.link.link.integratorId);
-  if (connector.capabilities.cardCollection !== 'paymongo_client' || !('publicKey' in connector)) throw wrongModeError();
+  if (
+    (connector.capabilities.cardCollection !== 'paymongo_client' && connector.capabilities.cardCollection !== 'stripe_element') ||
+    !('publicKey' in connector)
+  )
+    throw wrongModeError();
   const submission = validateCustomer(app, target, req.input, false);
   const currency = target.session?.currency ?? target.link.link.currency;
   const accepted = amountAccepted(connector.capabilities, submission.amountMinor, currency);
@@ -280,14 +284,20 @@ export async function receiveProviderWebhook(
 }
 
 /** For a payment page: the provider's card form when the merchant's acquirer takes the card in the browser. */
-export async function providerCardForm(
-  app: PaylinkApp,
-  integratorId: string,
-  startUrl: string,
-): Promise<{ startUrl: string; apiOrigin: string; live: boolean; hosted: boolean } | undefined> {
+/** What a payment page needs for an acquirer that takes the card in the browser. */
+export type ProviderCardForm =
+  | { kind: 'paymongo'; startUrl: string; apiOrigin: string; live: boolean; hosted: boolean }
+  | { kind: 'stripe'; startUrl: string; publishableKey: string; live: boolean; hosted: false };
+
+/** For a payment page: the provider's card form when the merchant's acquirer takes the card in the browser. */
+export async function providerCardForm(app: PaylinkApp, integratorId: string, startUrl: string): Promise<ProviderCardForm | undefined> {
   const connector = await app.connectors.forIntegrator(integratorId);
+  if (connector.capabilities.cardCollection === 'stripe_element' && 'publicKey' in connector) {
+    const publishableKey = String((connector as unknown as { publicKey: string }).publicKey);
+    return { kind: 'stripe', startUrl, publishableKey, live: /^pk_live_/.test(publishableKey), hosted: false };
+  }
   if (connector.capabilities.cardCollection !== 'paymongo_client' || !('apiBaseUrl' in connector)) return undefined;
   const base = String((connector as unknown as { apiBaseUrl: string }).apiBaseUrl);
   const publicKey = String((connector as unknown as { publicKey: string }).publicKey);
-  return { startUrl, apiOrigin: new URL(base).origin, live: /^pk_live_/.test(publicKey), hosted: connector.hostedCheckoutChosen === true };
+  return { kind: 'paymongo', startUrl, apiOrigin: new URL(base).origin, live: /^pk_live_/.test(publicKey), hosted: connector.hostedCheckoutChosen === true };
 }

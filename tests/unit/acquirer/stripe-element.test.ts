@@ -2,7 +2,7 @@ import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { describe, expect, it } from 'vitest';
 import { allowStripeElement, stripeCardFormProps, stripeCspSources } from '../../../src/acquirer/stripe/element.ts';
-import StripeCardForm, { stripeFormMessages } from '../../../src/components/StripeCardForm.tsx';
+import StripeCardForm, { minorUnits, stripeFormMessages } from '../../../src/components/StripeCardForm.tsx';
 import type { AmountRule } from '../../../src/schemas/amount-rules.ts';
 
 const rule: AmountRule = { currency: 'USD', exponent: 2, min: { minor: '50', shown: '$0.50' } };
@@ -84,5 +84,20 @@ describe('Stripe Payment Element › island', () => {
     expect(html).not.toMatch(/cc-number|cc-csc|card\./);
     expect(html).not.toContain('pk_test_51Abcdefgh');
     expect(Object.values(stripeFormMessages).every((m) => m.length > 0)).toBe(true);
+  });
+});
+
+describe('the Stripe island reads an open amount in minor units, exactly', () => {
+  it('counts digits, not floating point, and refuses what the currency cannot hold', () => {
+    expect(minorUnits('12.50', 2)).toBe(1250);
+    expect(minorUnits('1,234.5', 2)).toBe(123450);
+    expect(minorUnits('0.29', 2)).toBe(29);
+    expect(minorUnits('500', 0)).toBe(500);
+    expect(minorUnits('5.5', 0)).toBeUndefined();
+    expect(minorUnits('1.234', 2)).toBeUndefined();
+    expect(minorUnits('-3', 2)).toBeUndefined();
+    expect(minorUnits('0', 2)).toBeUndefined();
+    expect(minorUnits('1e3', 2)).toBeUndefined();
+    expect(minorUnits('', 2)).toBeUndefined();
   });
 });
