@@ -276,9 +276,40 @@ export async function settleProviderRefund(
     .from(refunds)
     .where(and(eq(refunds.integratorId, integratorId), eq(refunds.acquirerReference, state.refundId)));
   if (!refund) return 'unknown';
+  // Stripe: a refund reported succeeded can still fail later (the card's bank returns it).
+  if (refund.status === 'succeeded' && state.status === 'failed') return (await reverseRefund(app, refund, state)) ? 'settled' : 'unchanged';
   if (refund.status !== 'pending' || state.status === 'pending') return 'unchanged';
   const { refund: settled } = await settleRefund(app, refund.id, refund.paymentId, state);
   return settled.status === refund.status ? 'unchanged' : 'settled';
+}
+
+/**
+ * A refund recorded as succeeded that the provider now reports failed: the money did not reach the
+ * customer, so the refund becomes failed and its amount is refundable again (refund.failed event),
+ * in one transaction under the payment's row lock. False when it was already reversed.
+ */
+async function reverseRefund(app: PaylinkApp, recorded: Refund, state: Extract<RefundState, { status: 'failed' }>): Promise<boolean> {
+  const now = app.now();
+  return app.db.transaction(async (tx) => {
+    const p = theRow(await tx.select().from(payments).where(eq(payments.id, recorded.paymentId)).for('update'), 'the refunded payment');
+    const [refund] = await tx
+      .update(refunds)
+      .set({ status: 'failed', failureCode: state.code, failureMessage: state.message, failedAt: now })
+      .where(and(eq(refunds.id, recorded.id), eq(refunds.status, 'succeeded')))
+      .returning();
+    if (!refund) return false;
+    const refundedMinor = p.refundedMinor - refund.amountMinor;
+    const payment: Payment = {
+      ...p,
+      refundedMinor,
+      refundCount: p.refundCount - 1,
+      refundedAt: refundedMinor >= p.amountMinor ? p.refundedAt : null,
+      refundVersion: p.refundVersion + 1,
+    };
+    await tx.update(payments).set(refundColumns(payment)).where(eq(payments.id, p.id));
+    await recordEvent(app.presentEvent, tx, refundEvent({ refund, payment }, p.callbackUrl, now));
+    return true;
+  });
 }
 
 /** The refund columns the acquirer's answer sets. */
