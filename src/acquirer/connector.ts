@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { CardInput, CardSummary, DeclineCode, VerifyResult } from './acquirer.ts';
 
 /**
@@ -261,3 +262,6 @@ export function nextPaymentState(recorded: PaymentStatus, incoming: PaymentState
   if (incoming.status === recorded && incoming.status !== 'requires_action') return undefined;
   return incoming;
 }
+
+/** Providers (PayMongo, Stripe) keep an Idempotency-Key of up to 255 characters; a longer one is hashed. */
+export const providerIdempotencyKey = (key: string) => (key.length <= 255 ? key : `sha256:${createHash('sha256').update(key).digest('hex')}`);

@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { request } from 'undici';
 import { z } from 'zod';
 import { type DeclineCode, declineMessages } from '../acquirer.ts';
@@ -9,6 +9,7 @@ import {
   ConnectorUnavailableError,
   type CreatePaymentRequest,
   type PaymentState,
+  providerIdempotencyKey,
   type RefundRequest,
   type RefundState,
   refundAllowed,
@@ -138,9 +139,6 @@ export function refundState(refund: z.infer<typeof refundSchema>): RefundState {
   }
 }
 
-/** PayMongo keeps an Idempotency-Key of up to 255 characters; a longer one is hashed. */
-const idempotencyHeader = (key: string) => (key.length <= 255 ? key : `sha256:${createHash('sha256').update(key).digest('hex')}`);
-
 const toCentavos = (amountMinor: bigint) => {
   if (amountMinor > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError('amount too large for PayMongo');
   return Number(amountMinor);
@@ -192,7 +190,7 @@ export class PaymongoConnector implements Connector {
           authorization: `Basic ${Buffer.from(`${this.opts.secretKey}:`).toString('base64')}`,
           accept: 'application/json',
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-          ...(idempotencyKey ? { 'idempotency-key': idempotencyHeader(idempotencyKey) } : {}),
+          ...(idempotencyKey ? { 'idempotency-key': providerIdempotencyKey(idempotencyKey) } : {}),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
         headersTimeout: timeout,

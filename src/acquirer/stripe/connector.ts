@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import Stripe from 'stripe';
 import { z } from 'zod';
 import { type DeclineCode, declineMessages } from '../acquirer.ts';
@@ -9,6 +8,7 @@ import {
   ConnectorUnavailableError,
   type CreatePaymentRequest,
   type PaymentState,
+  providerIdempotencyKey,
   type RefundRequest,
   type RefundState,
   refundAllowed,
@@ -184,9 +184,6 @@ export function refundState(refund: z.infer<typeof refundSchema>): RefundState {
   }
 }
 
-/** Stripe keeps an Idempotency-Key of up to 255 characters; a longer one is hashed. */
-const idempotencyHeader = (key: string) => (key.length <= 255 ? key : `sha256:${createHash('sha256').update(key).digest('hex')}`);
-
 const toStripeAmount = (amountMinor: bigint) => {
   if (amountMinor <= 0n || amountMinor > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError('amount out of range for Stripe');
   return Number(amountMinor);
@@ -290,7 +287,10 @@ export class StripeConnector implements Connector {
     if (req.saveCard) {
       // A saved card belongs to a customer: the one created under this payment's key.
       const created = await this.call('customer creation', () =>
-        this.stripe.customers.create({ metadata: { paylink_reference: req.reference } }, { idempotencyKey: idempotencyHeader(`${idempotencyKey}:customer`) }),
+        this.stripe.customers.create(
+          { metadata: { paylink_reference: req.reference } },
+          { idempotencyKey: providerIdempotencyKey(`${idempotencyKey}:customer`) },
+        ),
       );
       if (created instanceof Stripe.errors.StripeError) throw new Error(`stripe: the customer was refused (${created.code ?? created.statusCode})`);
       customer = created.id;
@@ -306,7 +306,7 @@ export class StripeConnector implements Connector {
           ...(customer ? { customer, setup_future_usage: 'off_session' as const } : {}),
           metadata: { paylink_reference: req.reference.slice(0, 500), paylink_return_url: req.returnUrl.slice(0, 500) },
         },
-        { idempotencyKey: idempotencyHeader(idempotencyKey) },
+        { idempotencyKey: providerIdempotencyKey(idempotencyKey) },
       ),
     );
     if (result instanceof Stripe.errors.StripeError)
@@ -359,7 +359,7 @@ export class StripeConnector implements Connector {
           metadata: { paylink_reference: req.reference.slice(0, 500) },
           expand: ['latest_charge'],
         },
-        { idempotencyKey: idempotencyHeader(idempotencyKey) },
+        { idempotencyKey: providerIdempotencyKey(idempotencyKey) },
       ),
     );
     if (result instanceof Stripe.errors.StripeError) {
@@ -387,7 +387,7 @@ export class StripeConnector implements Connector {
           reason: 'requested_by_customer',
           ...(req.reason ? { metadata: { paylink_reason: req.reason.slice(0, 500) } } : {}),
         },
-        { idempotencyKey: idempotencyHeader(idempotencyKey) },
+        { idempotencyKey: providerIdempotencyKey(idempotencyKey) },
       ),
     );
     if (result instanceof Stripe.errors.StripeError) {

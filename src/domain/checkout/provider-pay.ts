@@ -93,10 +93,7 @@ export async function startProviderAttempt(
         { idempotencyKey: attemptKey(session, claim) },
       );
     } catch (error) {
-      await app.db
-        .update(checkoutSessions)
-        .set({ processingAt: new Date(0) })
-        .where(eq(checkoutSessions.id, session.id));
+      await releaseAttempt(app, session.id);
       throw error;
     }
     await app.db
@@ -123,11 +120,7 @@ export async function startProviderAttempt(
             { idempotencyKey: attemptKey(session, claim) },
           );
   } catch (error) {
-    // No intent: the attempt may be started again at once (the same key finds the same intent).
-    await app.db
-      .update(checkoutSessions)
-      .set({ processingAt: new Date(0) })
-      .where(eq(checkoutSessions.id, session.id));
+    await releaseAttempt(app, session.id);
     throw error;
   }
   await app.db
@@ -300,4 +293,12 @@ export async function providerCardForm(app: PaylinkApp, integratorId: string, st
   const base = String((connector as unknown as { apiBaseUrl: string }).apiBaseUrl);
   const publicKey = String((connector as unknown as { publicKey: string }).publicKey);
   return { kind: 'paymongo', startUrl, apiOrigin: new URL(base).origin, live: /^pk_live_/.test(publicKey), hosted: connector.hostedCheckoutChosen === true };
+}
+
+/**
+ * The provider gave no answer when the attempt was started (no intent or checkout): the attempt may
+ * be started again at once, and the same idempotency key finds whatever the provider did make.
+ */
+async function releaseAttempt(app: PaylinkApp, sessionId: string): Promise<void> {
+  await app.db.update(checkoutSessions).set({ processingAt: new Date(0) }).where(eq(checkoutSessions.id, sessionId));
 }
