@@ -300,5 +300,8 @@ export async function providerCardForm(app: PaylinkApp, integratorId: string, st
  * be started again at once, and the same idempotency key finds whatever the provider did make.
  */
 async function releaseAttempt(app: PaylinkApp, sessionId: string): Promise<void> {
-  await app.db.update(checkoutSessions).set({ processingAt: new Date(0) }).where(eq(checkoutSessions.id, sessionId));
+  await app.db
+    .update(checkoutSessions)
+    .set({ processingAt: new Date(0) })
+    .where(eq(checkoutSessions.id, sessionId));
 }
