@@ -12,6 +12,7 @@ import { readJsonBody } from './body.ts';
 import type { StatusCode } from './catalogue.ts';
 import { buildEnvelope, envelopeResponse } from './envelope.ts';
 import { claimKey, completeKey, releaseKey } from './idempotency.ts';
+import { inCustomerLanguage } from './page-locale.ts';
 import { assertSameOriginJson } from './same-origin.ts';
 
 /** What a route's `run` returns: an envelope's code and data, or a finished Response. */
@@ -136,7 +137,7 @@ export function apiEndpoint<S extends z.ZodType | undefined = undefined>(options
         execute().catch((error) => (error instanceof DomainError ? errorResponse(app, error, path, requestId) : Promise.reject(error)));
       return await withIdempotency(app, { scope: integrator.id, key, method: context.request.method, path, bodyText: raw?.text ?? '' }, executeOrRefuse);
     } catch (error) {
-      return errorResponse(app, error, path, requestId);
+      return errorResponse(app, options.browser ? inCustomerLanguage(error, context.request) : error, path, requestId);
     }
   };
 }

@@ -1,5 +1,6 @@
 import type { AstroCookies } from 'astro';
-import type { Locale } from '../i18n/index.ts';
+import { DomainError } from '../domain/errors.ts';
+import { type Locale, t } from '../i18n/index.ts';
 import { LANG_COOKIE, LANG_COOKIE_MAX_AGE, preferredLocale, resolveLocale } from '../i18n/negotiate.ts';
 
 interface PageContext {
@@ -36,4 +37,30 @@ export function pageLocale(ctx: PageContext, linkLocale?: string | null): Locale
   }
   ctx.response.headers.append('vary', 'Accept-Language, Cookie');
   return locale;
+}
+
+/** "12 minutes", "12 minuto", "12 minutos": a wait in `locale`'s words (the largest whole unit, rounded up). */
+export function waitWords(seconds: number, locale: Locale): string {
+  const [unit, n] =
+    seconds < 60 ? ['second', Math.max(1, seconds)] : seconds < 7200 ? ['minute', Math.ceil(seconds / 60)] : ['hour', Math.ceil(seconds / 3600)];
+  return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' }).format(n);
+}
+
+/**
+ * A refusal of a card submission from a customer page, in the customer's language when their
+ * browser names one of ours other than English (the island sends the page's language); English
+ * keeps the server's own words. Only refusals that carry catalogue words (`say`) change.
+ */
+export function inCustomerLanguage(error: unknown, request: Request): unknown {
+  if (!(error instanceof DomainError) || !error.say || typeof error.messages !== 'object') return error;
+  const locale = requestLocale(request);
+  if (!locale || locale === 'en') return error;
+  const field = Object.keys(error.messages)[0] ?? '(request)';
+  const words = t(locale, error.say, { wait: waitWords(error.retryAfterSeconds ?? 60, locale) });
+  return new DomainError(error.code, error.message, {
+    messages: { [field]: [words] },
+    httpStatus: error.httpStatus,
+    data: error.data,
+    retryAfterSeconds: error.retryAfterSeconds,
+  });
 }

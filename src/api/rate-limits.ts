@@ -3,6 +3,7 @@ import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from 'rat
 import type { Config, RateLimit } from '../config.ts';
 import type { CardAttempt, CardVelocity } from '../domain/checkout/velocity.ts';
 import { DomainError } from '../domain/errors.ts';
+import type { MessageKey } from '../i18n/en.ts';
 import type { StatusCode } from './catalogue.ts';
 
 /**
@@ -34,11 +35,12 @@ const waitInWords = (ms: number) => {
   return `${Math.ceil(minutes / 60)} hours`;
 };
 
-function tooMany(code: StatusCode, description: string, field: string, text: (wait: string) => string, msBeforeNext: number) {
+function tooMany(code: StatusCode, description: string, field: string, text: (wait: string) => string, msBeforeNext: number, say?: MessageKey) {
   const ms = Math.max(msBeforeNext, 1000);
   return new DomainError(code, description, {
     messages: { [field]: [text(waitInWords(ms))] },
     retryAfterSeconds: Math.ceil(ms / 1000),
+    say,
   });
 }
 
@@ -138,6 +140,7 @@ export class RateLimits implements CardVelocity {
         '(request)',
         (w) => `This card has been declined too many times. Use another card, or try this one again in ${w}.`,
         cardWait,
+        'refusal.wait_card',
       );
     }
     const ipWait = await this.consume('cardAttemptsPerIp', `${attempt.scope}:${clientKey(attempt.clientIp)}`);
@@ -148,6 +151,7 @@ export class RateLimits implements CardVelocity {
         '(request)',
         (w) => `Too many payment attempts were made from your network. Please wait ${w}, then try again.`,
         ipWait,
+        'refusal.wait_network',
       );
     }
     if (!attempt.open) return;
@@ -159,6 +163,7 @@ export class RateLimits implements CardVelocity {
         '(request)',
         (w) => `This payment page is receiving too many payment attempts right now. Please try again in ${w}.`,
         linkWait,
+        'refusal.wait_page',
       );
     }
   }

@@ -171,7 +171,8 @@ export default class CardForm extends Component<CardFormProps, State> {
     try {
       const response = await fetch(submitUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        // The page's language, so a refusal comes back in it (src/api/page-locale.ts).
+        headers: { 'content-type': 'application/json', accept: 'application/json', 'accept-language': this.props.locale ?? '' },
         body: JSON.stringify(body),
       });
       const json = await response.json().catch(() => undefined);

@@ -214,6 +214,8 @@ export const cardRegistrations = pgTable(
     expYear: integer('exp_year'),
     fingerprint: text('fingerprint'),
     holderName: text('holder_name'),
+    /** The customer's language when they gave the card on the hosted page (src/i18n): their e-mails about the schedules charging it speak it. */
+    locale: text('locale'),
     attempts: integer('attempts').notNull().default(0),
     expiresAt: ts('expires_at'),
     createdAt: createdAt(),

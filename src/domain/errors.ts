@@ -1,3 +1,4 @@
+import type { MessageKey } from '../i18n/en.ts';
 import type { StatusCode } from '../status-codes.ts';
 
 /** Per-field messages: dotted field path → what is wrong with it. */
@@ -27,11 +28,16 @@ export class DomainError extends Error {
   readonly data?: Record<string, unknown>;
   /** When a limit refused the request: how long to wait before trying again (`Retry-After`). */
   readonly retryAfterSeconds?: number;
+  /**
+   * A refusal a customer reads on a payment or card page: its words in the catalogue (src/i18n),
+   * so the page's own endpoints say it in the customer's language (`{wait}`: retryAfterSeconds).
+   */
+  readonly say?: MessageKey;
 
   constructor(
     code: StatusCode,
     message: string,
-    opts: { messages?: Messages | string; httpStatus?: number; data?: Record<string, unknown>; retryAfterSeconds?: number } = {},
+    opts: { messages?: Messages | string; httpStatus?: number; data?: Record<string, unknown>; retryAfterSeconds?: number; say?: MessageKey } = {},
   ) {
     super(message);
     this.name = 'DomainError';
@@ -40,6 +46,7 @@ export class DomainError extends Error {
     this.httpStatus = opts.httpStatus;
     this.data = opts.data;
     this.retryAfterSeconds = opts.retryAfterSeconds;
+    this.say = opts.say;
   }
 }
 

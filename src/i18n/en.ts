@@ -199,6 +199,19 @@ export const en = {
   'email.row.description': 'Description',
   'email.row.date': 'Date',
   'email.questions': 'Questions? Reply to {merchant} and quote the transaction ID.',
+  // Refusals of a card submission, in the page's language (src/api/endpoint.ts; the API keeps its English).
+  'refusal.wait_network': 'Too many payment attempts were made from your network. Please wait {wait}, then try again.',
+  'refusal.wait_card': 'This card has been declined too many times. Use another card, or try this one again in {wait}.',
+  'refusal.wait_page': 'This payment page is receiving too many payment attempts right now. Please try again in {wait}.',
+  'refusal.locked': 'Too many attempts were made with this payment link, so it is locked. Ask the merchant for a new one.',
+  'refusal.expired': 'This payment link has expired. Ask the merchant for a new one.',
+  'refusal.form_expired': 'This payment form has been open too long and has expired. Reload the page to pay.',
+  'refusal.in_progress': 'Your payment is already being processed. Wait a moment, then reload the page to see the result.',
+  'refusal.paid': 'This payment has already been made. You have not been charged again.',
+  'refusal.not_found': 'This payment page does not exist. Check the link you were sent.',
+  'refusal.not_issued': 'This payment form was not issued by this payment page. Reload the page, then pay there.',
+  'refusal.registration_expired': 'This registration link has expired. Ask the merchant for a new one.',
+  'refusal.registration_locked': 'Too many attempts with this link. Ask the merchant for a new one.',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -190,4 +190,17 @@ export const es: Catalogue = {
   'email.row.description': 'Descripción',
   'email.row.date': 'Fecha',
   'email.questions': '¿Preguntas? Responde a {merchant} e indica el ID de transacción.',
+  // Refusals of a card submission, in the page's language (src/api/endpoint.ts; the API keeps its English).
+  'refusal.wait_network': 'Se hicieron demasiados intentos de pago desde tu red. Espera {wait} y vuelve a intentarlo.',
+  'refusal.wait_card': 'Esta tarjeta fue rechazada demasiadas veces. Usa otra tarjeta o vuelve a intentarlo con esta dentro de {wait}.',
+  'refusal.wait_page': 'Esta página de pago está recibiendo demasiados intentos ahora mismo. Vuelve a intentarlo dentro de {wait}.',
+  'refusal.locked': 'Se hicieron demasiados intentos con este enlace de pago, así que quedó bloqueado. Pide uno nuevo al comercio.',
+  'refusal.expired': 'Este enlace de pago ha caducado. Pide uno nuevo al comercio.',
+  'refusal.form_expired': 'Este formulario de pago estuvo abierto demasiado tiempo y caducó. Vuelve a cargar la página para pagar.',
+  'refusal.in_progress': 'Tu pago ya se está procesando. Espera un momento y vuelve a cargar la página para ver el resultado.',
+  'refusal.paid': 'Este pago ya se realizó. No se te cobró de nuevo.',
+  'refusal.not_found': 'Esta página de pago no existe. Revisa el enlace que te enviaron.',
+  'refusal.not_issued': 'Este formulario no lo emitió esta página de pago. Vuelve a cargar la página y paga allí.',
+  'refusal.registration_expired': 'Este enlace de registro ha caducado. Pide uno nuevo al comercio.',
+  'refusal.registration_locked': 'Demasiados intentos con este enlace. Pide uno nuevo al comercio.',
 };

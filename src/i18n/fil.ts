@@ -194,4 +194,17 @@ export const fil: Catalogue = {
   'email.row.description': 'Paglalarawan',
   'email.row.date': 'Petsa',
   'email.questions': 'May tanong? Mag-reply sa {merchant} at banggitin ang transaction ID.',
+  // Refusals of a card submission, in the page's language (src/api/endpoint.ts; the API keeps its English).
+  'refusal.wait_network': 'Masyadong maraming pagsubok magbayad mula sa iyong network. Maghintay ng {wait}, saka subukan ulit.',
+  'refusal.wait_card': 'Masyadong maraming beses nang na-decline ang card na ito. Gumamit ng ibang card, o subukan ulit ang card na ito pagkalipas ng {wait}.',
+  'refusal.wait_page': 'Masyadong maraming pagsubok magbayad ang natatanggap ng payment page na ito ngayon. Subukan ulit pagkalipas ng {wait}.',
+  'refusal.locked': 'Masyadong maraming pagsubok ang ginawa sa payment link na ito kaya naka-lock na ito. Humingi ng bagong link sa merchant.',
+  'refusal.expired': 'Expired na ang payment link na ito. Humingi ng bago sa merchant.',
+  'refusal.form_expired': 'Masyadong matagal nang bukas ang payment form na ito kaya nag-expire na. I-reload ang page para makapagbayad.',
+  'refusal.in_progress': 'Pinoproseso na ang iyong bayad. Maghintay sandali, saka i-reload ang page para makita ang resulta.',
+  'refusal.paid': 'Nabayaran na ito. Hindi ka na sinisingil ulit.',
+  'refusal.not_found': 'Walang ganitong payment page. Suriin ang link na ipinadala sa iyo.',
+  'refusal.not_issued': 'Hindi galing sa payment page na ito ang form na ito. I-reload ang page, saka doon magbayad.',
+  'refusal.registration_expired': 'Expired na ang registration link na ito. Humingi ng bago sa merchant.',
+  'refusal.registration_locked': 'Masyadong maraming pagsubok sa link na ito. Humingi ng bago sa merchant.',
 };

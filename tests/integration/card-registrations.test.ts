@@ -12,9 +12,10 @@ const served = useServedApp({ now: clock.now });
 
 const register = (body: Record<string, unknown> = {}) => call(served.server.url, 'POST', '/api/v1/card-registrations', { body });
 const tokenOf = (link: string) => new URL(link).pathname.split('/')[2]!;
-const submitCard = (token: string, card: Record<string, string>) =>
+const submitCard = (token: string, card: Record<string, string>, headers: Record<string, string> = {}) =>
   call(served.server.url, 'POST', `/register/${token}/card`, {
     token: null,
+    headers,
     body: { fields: {}, card: { expiry: CARD_EXPIRY, cvc: '123', name: 'Ana Reyes', ...card } },
   });
 
@@ -60,6 +61,17 @@ describe('card registration', () => {
     expect(page).toContain('Card saved');
     const again = await submitCard(tokenOf(created.json.data.link), { number: '4242 4242 4242 4242' });
     expect(again.json.data.status_code).toBe('OK.11.00');
+  });
+
+  it('keeps the language the customer gave the card in (for the e-mails of its schedules); none when the browser names none of ours', async () => {
+    const spanish = await register();
+    const english = await register();
+    await submitCard(tokenOf(spanish.json.data.link), { number: '4242 4242 4242 4242' }, { 'accept-language': 'es-MX,es;q=0.9,en;q=0.5' });
+    await submitCard(tokenOf(english.json.data.link), { number: '4242 4242 4242 4242' }, { 'accept-language': 'de-DE' });
+    const localeOf = async (reference: string) =>
+      (await served.t.app.db.select().from(cardRegistrations).where(eq(cardRegistrations.reference, reference)))[0]!.locale;
+    expect(await localeOf(spanish.json.data.reference)).toBe('es');
+    expect(await localeOf(english.json.data.reference)).toBeNull();
   });
 
   it('keeps the registration pending when verification fails (ER.11.30), so it cannot be scheduled', async () => {

@@ -149,3 +149,46 @@ describe('customer e-mails › in the customer’s language', () => {
     expect((await payNotified('acme-books', { 'accept-language': 'de' })).merchant.locale).toBeUndefined();
   });
 });
+
+describe('refusals of a card submission, in the page’s language', () => {
+  const dynamicCheckout = async () => {
+    const created = await call(server.url, 'POST', '/pay/acme-books', { token: null, body: { key: TEST_TOKEN } });
+    return new URL(created.json.link).pathname.split('/')[2]!;
+  };
+  const declined = { ...card, number: '4000000000000002' };
+  const submit = (token: string, language: string) =>
+    call(server.url, 'POST', `/checkout/${token}/pay`, { token: null, headers: { 'accept-language': language }, body: { fields: customer, card: declined } });
+
+  it('a locked checkout says so in Spanish or Filipino, and keeps the server’s English otherwise', async () => {
+    const token = await dynamicCheckout();
+    let last = await submit(token, 'es');
+    for (let i = 0; i < 10 && last.status !== 429; i++) last = await submit(token, 'es');
+    expect(last.status).toBe(429);
+    expect(last.json.data.status_code).toBe('ER.03.23');
+    expect(last.json.messages['(request)']).toEqual([tr('es', 'refusal.locked')]);
+    expect((await submit(token, 'fil-PH')).json.messages['(request)']).toEqual([tr('fil', 'refusal.locked')]);
+    expect((await submit(token, 'de-DE,en;q=0.5')).json.messages['(request)']).toEqual([
+      'Too many attempts were made with this payment link, so it is locked. Ask the merchant for a new one.',
+    ]);
+  });
+
+  it('a refused card registration link says why in Spanish', async () => {
+    const created = await call(server.url, 'POST', '/api/v1/card-registrations', { body: {} });
+    const token = new URL(created.json.data.link).pathname.split('/')[2]!;
+    const send = () =>
+      call(server.url, 'POST', `/register/${token}/card`, { token: null, headers: { 'accept-language': 'es' }, body: { fields: {}, card: declined } });
+    let last = await send();
+    for (let i = 0; i < 10 && last.status !== 429; i++) last = await send();
+    expect(last.status).toBe(429);
+    expect(last.json.messages.token).toEqual([tr('es', 'refusal.registration_locked')]);
+  });
+
+  it('says how long to wait in the customer’s words', async () => {
+    const { waitWords } = await import('../../src/api/page-locale.ts');
+    expect(waitWords(720, 'fil')).toBe('12 minuto');
+    expect(waitWords(720, 'es')).toBe('12 minutos');
+    expect(waitWords(30, 'en')).toBe('30 seconds');
+    expect(waitWords(3 * 3600, 'es')).toBe('3 horas');
+    expect(tr('fil', 'refusal.wait_network', { wait: waitWords(720, 'fil') })).toContain('Maghintay ng 12 minuto');
+  });
+});

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -6,7 +7,7 @@ import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newId } from '../../src/crypto.ts';
-import { assets, integrators, links, outboxEvents, payments } from '../../src/db/schema.ts';
+import { assets, cardRegistrations, integrators, links, outboxEvents, payments, schedules } from '../../src/db/schema.ts';
 import { type EventType, enqueueEvent } from '../../src/domain/notifications/outbox.ts';
 import { createMailer, mailDir } from '../../src/workers/mailer.ts';
 import { createTestApp, provision, type TestApp } from '../support/app.ts';
@@ -196,6 +197,49 @@ describe('mail › over SMTP', () => {
     expect(es.subject?.replace(/\u00a0/g, ' ')).toBe('Pago no completado: 250,00 PHP — Acme Books');
     expect(es.text).toContain('No se cobró nada. La tarjeta fue rechazada.');
     expect(es.text?.replace(/\u00a0/g, ' ')).toMatch(/Fecha:\s+1 jun 2025, 10:00 UTC/);
+  });
+
+  it('a schedule’s e-mails speak the language the customer registered the card in (Spanish), else English', async () => {
+    peer = await startSmtpPeer();
+    const integratorId = await setup({ SMTP_URL: peer.url });
+    const registration = (locale: string | null) => ({
+      reference: randomUUID(),
+      integratorId,
+      status: 'active' as const,
+      locale,
+      last4: '4242',
+      brand: 'visa',
+    });
+    const [es, none] = await t!.app.db
+      .insert(cardRegistrations)
+      .values([registration('es'), registration(null)])
+      .returning();
+    const schedule = (id: string, card: string) => ({
+      id,
+      integratorId,
+      cardRegistrationReference: card,
+      recurrence: {},
+      cronPattern: '0 0 1 * *',
+      timeOffset: '+08:00',
+      amountMinor: 100000n,
+      currency: 'PHP',
+      payloadHash: id,
+    });
+    await t!.app.db.insert(schedules).values([schedule('sch_es', es!.reference), schedule('sch_en', none!.reference)]);
+    await t!.app.db.insert(payments).values([
+      { id: 'txn_es', integratorId, status: 'failed', amountMinor: 100000n, currency: 'PHP', cardRegistrationReference: es!.reference },
+      { id: 'txn_en', integratorId, status: 'failed', amountMinor: 100000n, currency: 'PHP', cardRegistrationReference: none!.reference },
+    ]);
+    const failed = { ...paymentData, status: 'failed', amount: '1000.00' };
+    await enqueue(integratorId, 'schedule.charge_failed', 'maria@example.com', { ...failed, transaction_id: 'txn_es', schedule_reference: 'sch_es' });
+    await enqueue(integratorId, 'schedule.charge_failed', 'maria@example.com', { ...failed, transaction_id: 'txn_en', schedule_reference: 'sch_en' });
+    await enqueue(integratorId, 'schedule.suspended', 'maria@example.com', { schedule_reference: 'sch_es', reason: 'failed_runs' });
+    await sendDue();
+    const subjects = peer.messages.map((m) => m.parsed.subject?.replace(/\u00a0/g, ' '));
+    expect(subjects).toContain('Falló el pago programado: 1000,00 PHP — Acme Books');
+    expect(subjects).toContain('Pagos programados en pausa — Acme Books');
+    expect(subjects.filter((x) => x?.startsWith('Falló'))).toHaveLength(1);
+    expect(peer.messages.find((m) => m.parsed.subject?.startsWith('Pagos'))!.parsed.html).toContain('<html lang="es">');
   });
 
   it('a rejected recipient fails its own e-mail only; the others still go out', async () => {

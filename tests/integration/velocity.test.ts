@@ -23,8 +23,9 @@ async function ticketFor(served: Served, slug = 'acme-books', headers: Record<st
   return /&quot;session&quot;:\[0,&quot;([^&]+)&quot;\]/.exec(html)![1]!;
 }
 /** One card attempt on a static link with a fresh page (as a card tester reloading would). */
-async function attempt(served: Served, number: string, opts: { ip?: string; slug?: string; ticket?: string } = {}) {
+async function attempt(served: Served, number: string, opts: { ip?: string; slug?: string; ticket?: string; language?: string } = {}) {
   const headers: Record<string, string> = opts.ip ? { 'x-forwarded-for': opts.ip } : {};
+  if (opts.language) headers['accept-language'] = opts.language;
   const ticket = opts.ticket ?? (await ticketFor(served, opts.slug, headers));
   const body: Record<string, unknown> = { session: ticket, fields, card: card(number) };
   if (opts.slug === 'acme-open') body.amount = '10.00';
@@ -115,6 +116,14 @@ describe('velocity › card attempts per client address per link', () => {
     expectTooMany(res, 'ER.03.25', /Too many payment attempts were made from your network\. Please wait \d+ minutes?, then try again\./);
     expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(3600);
     expect(await paymentCount(served)).toBe(before);
+  });
+
+  it('says it in the customer’s language, the wait in their words', async () => {
+    for (let i = 0; i < 3; i++) await attempt(served, DECLINES, { ip: '198.51.100.9' });
+    const fil = await attempt(served, GOOD, { ip: '198.51.100.9', language: 'fil-PH' });
+    expectTooMany(fil, 'ER.03.25', /^Masyadong maraming pagsubok magbayad mula sa iyong network\. Maghintay ng \d+ minuto, saka subukan ulit\.$/);
+    const es = await attempt(served, GOOD, { ip: '198.51.100.9', language: 'es' });
+    expectTooMany(es, 'ER.03.25', /^Se hicieron demasiados intentos de pago desde tu red\. Espera \d+ minutos? y vuelve a intentarlo\.$/);
   });
 
   it('counts each client address (IPv6 by its /64) and each link on its own', async () => {

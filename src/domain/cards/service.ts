@@ -5,6 +5,7 @@ import { newUrlToken, newUuid, sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { CardRegistration, Integrator } from '../../db/schema.ts';
 import { cardRegistrations } from '../../db/schema.ts';
+import type { Locale } from '../../i18n/index.ts';
 import { cardSchema, expiryInFuture, parseExpiry } from '../../schemas/card.ts';
 import type { CardRegistrationCreate, CardRegistrationsQuery } from '../../schemas/card-registration.ts';
 import { parseWith } from '../../schemas/parse.ts';
@@ -134,7 +135,7 @@ export async function registrationForPage(app: PaylinkApp, token: string) {
  * The hosted page's submission as the browser sends it (`{ card: { number, expiry, cvc, name } }`),
  * checked with the card form's own rules and the expiry against our clock, then completed.
  */
-export async function submitRegistrationCard(app: PaylinkApp, token: string, input: unknown, clientIp = 'unknown'): Promise<CardRegistration> {
+export async function submitRegistrationCard(app: PaylinkApp, token: string, input: unknown, clientIp = 'unknown', locale?: Locale): Promise<CardRegistration> {
   const parsed = parseWith(cardSchema, (input as { card?: unknown } | null)?.card ?? {}, 'card');
   if (!parsed.ok) throw invalidFields(parsed.messages);
   const expiry = parseExpiry(parsed.value.expiry)!;
@@ -150,6 +151,7 @@ export async function submitRegistrationCard(app: PaylinkApp, token: string, inp
       holderName: parsed.value.name,
     },
     clientIp,
+    locale,
   );
 }
 
@@ -159,7 +161,13 @@ export async function submitRegistrationCard(app: PaylinkApp, token: string, inp
  * transaction, then the registration becomes active and `card_registration.completed` is
  * written to the outbox. Submitting again after success changes nothing.
  */
-export async function completeCardRegistration(app: PaylinkApp, token: string, card: CardInput, clientIp = 'unknown'): Promise<CardRegistration> {
+export async function completeCardRegistration(
+  app: PaylinkApp,
+  token: string,
+  card: CardInput,
+  clientIp = 'unknown',
+  locale?: Locale,
+): Promise<CardRegistration> {
   const page = await registrationForPage(app, token);
   if (page.state === 'not_found')
     throw new DomainError('ER.02.30', 'Card registration does not exist', {
@@ -171,11 +179,13 @@ export async function completeCardRegistration(app: PaylinkApp, token: string, c
     throw new DomainError('ER.12.30', 'Card registration is not active', {
       httpStatus: 410,
       messages: { token: ['This registration link has expired. Ask the merchant for a new one.'] },
+      say: 'refusal.registration_expired',
     });
   if (page.state === 'locked')
     throw new DomainError('ER.12.30', 'Card registration is not active', {
       httpStatus: 429,
       messages: { token: ['Too many attempts with this link. Ask the merchant for a new one.'] },
+      say: 'refusal.registration_locked',
     });
   const row = page.row;
   // The velocity limits of the checkout apply here too (per client per integrator, per card).
@@ -192,7 +202,7 @@ export async function completeCardRegistration(app: PaylinkApp, token: string, c
       ),
     )
     .returning({ attempts: cardRegistrations.attempts });
-  if (!claimed) return completeCardRegistration(app, token, card, clientIp);
+  if (!claimed) return completeCardRegistration(app, token, card, clientIp, locale);
   const verified = await app.acquirer.verifyCard(card, { idempotencyKey: `card-registration:${row.reference}:${claimed.attempts}` });
   if (verified.status !== 'verified') {
     const { showReason } = await app.cardVelocity.afterDecline(velocity);
@@ -203,7 +213,7 @@ export async function completeCardRegistration(app: PaylinkApp, token: string, c
   return app.db.transaction(async (tx) => {
     const [activated] = await tx
       .update(cardRegistrations)
-      .set(activeCardColumns(verified, card.holderName, now))
+      .set({ ...activeCardColumns(verified, card.holderName, now), locale: locale ?? null })
       .where(and(eq(cardRegistrations.reference, row.reference), eq(cardRegistrations.status, 'pending')))
       .returning();
     if (!activated) {

@@ -55,26 +55,37 @@ const paidError = (token: string) =>
   new DomainError('ER.03.22', 'Checkout session already paid', {
     messages: { '(request)': ['This payment has already been made. You have not been charged again.'] },
     data: { redirect_url: checkoutPath(token) },
+    say: 'refusal.paid',
   });
 const expiredError = () =>
-  new DomainError('ER.03.21', 'Checkout session expired', { messages: { '(request)': ['This payment link has expired. Ask the merchant for a new one.'] } });
+  new DomainError('ER.03.21', 'Checkout session expired', {
+    messages: { '(request)': ['This payment link has expired. Ask the merchant for a new one.'] },
+    say: 'refusal.expired',
+  });
 const inProgressError = () =>
   new DomainError('ER.03.24', 'Payment already in progress', {
     messages: { '(request)': ['Your payment is already being processed. Wait a moment, then reload the page to see the result.'] },
+    say: 'refusal.in_progress',
   });
 const lockedError = () =>
   new DomainError('ER.03.23', 'Too many payment attempts', {
     messages: { '(request)': ['Too many attempts were made with this payment link, so it is locked. Ask the merchant for a new one.'] },
+    say: 'refusal.locked',
   });
 const notFoundError = () =>
-  new DomainError('ER.03.20', 'Checkout session not found', { messages: { '(request)': ['This payment page does not exist. Check the link you were sent.'] } });
+  new DomainError('ER.03.20', 'Checkout session not found', {
+    messages: { '(request)': ['This payment page does not exist. Check the link you were sent.'] },
+    say: 'refusal.not_found',
+  });
 const notIssuedError = () =>
   new DomainError('ER.03.20', 'Checkout session not found', {
     messages: { '(request)': ['This payment form was not issued by this payment page. Reload the page, then pay there.'] },
+    say: 'refusal.not_issued',
   });
 const staleTicketError = () =>
   new DomainError('ER.03.21', 'Checkout session expired', {
     messages: { '(request)': ['This payment form has been open too long and has expired. Reload the page to pay.'] },
+    say: 'refusal.form_expired',
   });
 
 /** The session and link a submission is for; a static link's first submit has no session yet. */

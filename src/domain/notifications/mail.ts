@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import type { OutboxEvent } from '../../db/schema.ts';
-import { assets, checkoutSessions, integrators, links, outboxEvents, payments } from '../../db/schema.ts';
+import { assets, cardRegistrations, checkoutSessions, integrators, links, outboxEvents, payments, schedules } from '../../db/schema.ts';
 import { isLocale } from '../../i18n/index.ts';
 import type { MerchantView } from './email/templates.ts';
 import { claimDue } from './outbox.ts';
@@ -24,7 +24,9 @@ export const isDeliverableAddress = (to: string | null | undefined): to is strin
  * What an e-mail needs beyond the event's data, looked up at send time: the merchant (the
  * integrator's name; its support address, else its contact address, as Reply-To; and, when the
  * payment came from a link, that link's logo, colour and language) and the payment's masked card
- * when the event does not carry it (refund events).
+ * when the event does not carry it (refund events). The language: the customer's when they named
+ * one of ours (on the checkout, or on the page where they registered the card a schedule charges),
+ * else the link's.
  */
 export async function emailContext(
   db: Db,
@@ -45,19 +47,29 @@ export async function emailContext(
         brandColor: links.brandColor,
         linkLocale: links.locale,
         customerLocale: checkoutSessions.locale,
+        cardholderLocale: cardRegistrations.locale,
         brand: payments.cardBrand,
         last4: payments.cardLast4,
       })
       .from(payments)
       .leftJoin(links, eq(links.id, payments.linkId))
       .leftJoin(checkoutSessions, eq(checkoutSessions.id, payments.checkoutSessionId))
+      .leftJoin(cardRegistrations, eq(cardRegistrations.reference, payments.cardRegistrationReference))
       .where(and(eq(payments.id, transactionId), eq(payments.integratorId, event.integratorId)));
     logoAssetId = row?.logoAssetId;
     merchant.color = row?.brandColor;
     // As on the page: the customer's language when they named one of ours, else the link's.
-    const locale = row?.customerLocale ?? row?.linkLocale;
+    const locale = row?.customerLocale ?? row?.cardholderLocale ?? row?.linkLocale;
     if (isLocale(locale)) merchant.locale = locale;
     if (row?.last4) card = { brand: row.brand, last4: row.last4 };
+  } else if (typeof event.data.schedule_reference === 'string') {
+    // A schedule's own events (suspended, cancelled): the language of the card's registration.
+    const [row] = await db
+      .select({ locale: cardRegistrations.locale })
+      .from(schedules)
+      .innerJoin(cardRegistrations, eq(cardRegistrations.reference, schedules.cardRegistrationReference))
+      .where(and(eq(schedules.id, event.data.schedule_reference), eq(schedules.integratorId, event.integratorId)));
+    if (isLocale(row?.locale)) merchant.locale = row.locale;
   }
   if (logoAssetId) {
     const [asset] = await db.select({ contentType: assets.contentType, bytes: assets.bytes }).from(assets).where(eq(assets.id, logoAssetId));

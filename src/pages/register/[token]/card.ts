@@ -1,4 +1,5 @@
 import { anyJsonObject, apiEndpoint, methodNotAllowed } from '../../../api/endpoint.ts';
+import { requestLocale } from '../../../api/page-locale.ts';
 import { presentCompletedRegistration } from '../../../api/presenters/cards.ts';
 import { submitRegistrationCard } from '../../../domain/cards/service.ts';
 
@@ -8,7 +9,7 @@ export const POST = apiEndpoint({
   browser: true,
   idempotent: false,
   body: anyJsonObject,
-  run: async ({ app, params, body, clientIp }) =>
-    presentCompletedRegistration(await submitRegistrationCard(app, params.token ?? '', body, clientIp), params.token ?? ''),
+  run: async ({ app, params, body, clientIp, request }) =>
+    presentCompletedRegistration(await submitRegistrationCard(app, params.token ?? '', body, clientIp, requestLocale(request)), params.token ?? ''),
 });
 export const ALL = methodNotAllowed(['POST']);

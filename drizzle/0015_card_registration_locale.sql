@@ -1,0 +1,1 @@
+ALTER TABLE "card_registrations" ADD COLUMN "locale" text;
