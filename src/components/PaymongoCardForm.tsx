@@ -17,15 +17,31 @@
  * the card itself; this form checks only what a customer can see at a glance.
  */
 import { Component, h } from 'preact';
+import type { CardFormText } from '../schemas/card-form-text.ts';
 
 export interface PaymongoCardFormProps {
   startUrl: string;
   buttonLabel: string;
-  fields?: Array<{ name: string; label: string; type?: string; autocomplete?: string; required?: boolean; readOnly?: boolean; value?: string; hint?: string }>;
+  fields?: Array<{
+    name: string;
+    label: string;
+    type?: string;
+    autocomplete?: string;
+    required?: boolean;
+    readOnly?: boolean;
+    value?: string;
+    hint?: string;
+    /** What to say when a required field is empty, in the page's language. */
+    requiredMessage?: string;
+  }>;
   amount?: { label: string; hint?: string };
   extraBody?: Record<string, unknown>;
   /** PayMongo's hosted checkout: no card fields here; the customer pays on PayMongo's page. */
   hosted?: boolean;
+  /** The words it shows, in the customer's language (src/i18n/island.ts, as CardForm's). */
+  text: CardFormText & { hostedHint: string };
+  /** The page's language (a BCP 47 tag), sent with the submission so a refusal comes back in it. */
+  locale?: string;
 }
 
 type Errors = Record<string, string>;
@@ -41,11 +57,11 @@ const idFor = (name: string) => `f-${name.replace(/[^\w-]/g, '-')}`;
 const digits = (v: string) => v.replace(/\D/g, '');
 const EXPIRY = /^(0[1-9]|1[0-2])\s*\/\s*(\d{2}|\d{4})$/;
 
-/** PayMongo's decline codes, in paylink's words. */
+/** PayMongo's decline codes, as paylink's decline codes (their words come in the `text` prop). */
 const declines: Record<string, string> = {
-  insufficient_funds: 'Your card has insufficient funds.',
-  card_expired: 'Your card has expired.',
-  cvc_invalid: 'The security code is incorrect.',
+  insufficient_funds: 'insufficient_funds',
+  card_expired: 'expired_card',
+  cvc_invalid: 'incorrect_cvc',
 };
 
 interface Started {
@@ -67,14 +83,16 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
   private v = (name: string) => this.state.values[name] ?? '';
 
   private check(): Errors {
+    const { errors: e, amountErrors } = this.props.text;
     const out: Errors = {};
-    for (const f of this.props.fields ?? []) if (!f.readOnly && f.required && !this.v(f.name).trim()) out[f.name] = `Enter your ${f.label.toLowerCase()}`;
-    if (this.props.amount && !this.v('amount').trim()) out.amount = 'Enter the amount';
+    for (const f of this.props.fields ?? [])
+      if (!f.readOnly && f.required && !this.v(f.name).trim()) out[f.name] = f.requiredMessage ?? `Enter your ${f.label.toLowerCase()}`;
+    if (this.props.amount && !this.v('amount').trim()) out.amount = amountErrors.missing;
     if (this.props.hosted) return out;
-    if (!/^\d{12,19}$/.test(digits(this.v('card.number')))) out['card.number'] = 'Enter the card number';
-    if (!EXPIRY.test(this.v('card.expiry').trim())) out['card.expiry'] = 'Enter the expiry date as MM/YY';
-    if (!/^\d{3,4}$/.test(this.v('card.cvc'))) out['card.cvc'] = 'Enter the 3 or 4 digit security code';
-    if (!this.v('card.name').trim()) out['card.name'] = 'Enter the name on the card';
+    if (!/^\d{12,19}$/.test(digits(this.v('card.number')))) out['card.number'] = e.number_missing;
+    if (!EXPIRY.test(this.v('card.expiry').trim())) out['card.expiry'] = e.expiry_format;
+    if (!/^\d{3,4}$/.test(this.v('card.cvc'))) out['card.cvc'] = e.cvc_missing;
+    if (!this.v('card.name').trim()) out['card.name'] = e.name_missing;
     return out;
   }
 
@@ -98,7 +116,8 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
     try {
       const res = await fetch(startUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        // The page's language, so a refusal comes back in it (src/api/page-locale.ts).
+        headers: { 'content-type': 'application/json', accept: 'application/json', 'accept-language': this.props.locale ?? '' },
         body: JSON.stringify(body),
       });
       const json = await res.json().catch(() => undefined);
@@ -115,14 +134,13 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
           .filter(([k]) => !inline[k])
           .flatMap(([, m]) => m);
         return this.fail(
-          general.join(' ') ||
-            (typeof json?.messages === 'string' ? json.messages : Object.keys(inline).length ? '' : 'Something went wrong. Please try again.'),
+          general.join(' ') || (typeof json?.messages === 'string' ? json.messages : Object.keys(inline).length ? '' : this.props.text.genericError),
           inline,
         );
       }
       await this.payAtPaymongo(data as Started);
     } catch {
-      this.fail('We could not reach the payment service. Check your connection and try again.');
+      this.fail(this.props.text.networkError);
     }
   };
 
@@ -147,7 +165,7 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
         },
       }),
     }).then((r) => r.json());
-    if (!method?.data?.id) return this.fail(method?.errors?.[0]?.detail ?? 'The card details are not valid. Check the card number and expiry date.');
+    if (!method?.data?.id) return this.fail(this.props.text.declines.invalid_card!);
     const attached = await fetch(`${s.api_base_url}/v1/payment_intents/${encodeURIComponent(s.provider_payment_id)}/attach`, {
       method: 'POST',
       headers,
@@ -158,7 +176,8 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
     if (a?.status === 'awaiting_payment_method') {
       // paylink records the decline when asked where the payment stands; the customer may try again.
       await fetch(s.return_url, { redirect: 'manual' }).catch(() => undefined);
-      return this.fail(`${declines[a.last_payment_error?.failed_code] ?? 'Your card was declined.'} Try another card or contact your bank.`);
+      const { declines: said } = this.props.text;
+      return this.fail(said[declines[a.last_payment_error?.failed_code] ?? 'card_declined'] ?? said.card_declined!);
     }
     // The page is leaving: nothing of the card stays in the form.
     this.setState({ values: {} });
@@ -190,7 +209,7 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
   }
 
   render() {
-    const { fields = [], amount, buttonLabel, startUrl } = this.props;
+    const { fields = [], amount, buttonLabel, startUrl, text } = this.props;
     const { busy, ready, alert } = this.state;
     const numeric = { type: 'text', inputMode: 'numeric', required: true };
     return h(
@@ -213,12 +232,12 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
         ),
       amount && this.input('amount', amount.label, { type: 'text', inputMode: 'decimal', required: true }, amount.hint),
       this.props.hosted
-        ? h('p', { class: 'hint' }, 'You will enter your card on PayMongo’s secure page.')
+        ? h('p', { class: 'hint' }, text.hostedHint)
         : h(
             'fieldset',
             { class: 'card' },
-            h('legend', null, 'Card details'),
-            this.input('card.number', 'Card number', { ...numeric, autocomplete: 'cc-number', maxLength: 23 }, undefined, (v) =>
+            h('legend', null, text.legend),
+            this.input('card.number', text.number, { ...numeric, autocomplete: 'cc-number', maxLength: 23 }, undefined, (v) =>
               digits(v)
                 .slice(0, 19)
                 .replace(/(\d{4})(?=\d)/g, '$1 '),
@@ -226,16 +245,16 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
             h(
               'div',
               { class: 'row' },
-              this.input('card.expiry', 'Expiry date', { ...numeric, autocomplete: 'cc-exp', maxLength: 9 }, 'MM/YY', (v) => {
+              this.input('card.expiry', text.expiry, { ...numeric, autocomplete: 'cc-exp', maxLength: 9 }, text.expiryHint, (v) => {
                 const d = digits(v).slice(0, 4);
                 return d.length > 2 ? `${d.slice(0, 2)} / ${d.slice(2)}` : d;
               }),
-              this.input('card.cvc', 'Security code', { ...numeric, autocomplete: 'cc-csc', maxLength: 4 }, undefined, (v) => digits(v).slice(0, 4)),
+              this.input('card.cvc', text.cvc, { ...numeric, autocomplete: 'cc-csc', maxLength: 4 }, undefined, (v) => digits(v).slice(0, 4)),
             ),
-            this.input('card.name', 'Name on card', { type: 'text', autocomplete: 'cc-name', required: true }),
+            this.input('card.name', text.name, { type: 'text', autocomplete: 'cc-name', required: true }),
           ),
       h('div', { tabIndex: -1, class: alert ? 'alert' : 'alert empty', role: 'alert' }, alert),
-      h('button', { type: 'submit', class: 'pay', disabled: !ready, 'aria-disabled': busy ? 'true' : undefined }, busy ? 'Processing…' : buttonLabel),
+      h('button', { type: 'submit', class: 'pay', disabled: !ready, 'aria-disabled': busy ? 'true' : undefined }, busy ? text.processing : buttonLabel),
     );
   }
 }

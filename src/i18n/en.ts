@@ -53,6 +53,7 @@ export const en = {
   'card.error.name_long': 'The name on the card must be at most 120 characters',
   'card.attempts_left_one': 'You can try 1 more time with this link.',
   'card.attempts_left_other': 'You can try {count} more times with this link.',
+  'card.paymongo_hosted': 'You will enter your card on PayMongo’s secure page.',
   'card.locked': 'This payment link is now locked after too many attempts; ask the merchant for a new one.',
   'card.decline.card_declined': 'Your card was declined. Try another card or contact your bank.',
   'card.decline.insufficient_funds': 'Your card has insufficient funds. Try another card.',

@@ -48,6 +48,7 @@ export const es: Catalogue = {
   'card.error.name_long': 'El nombre en la tarjeta debe tener como máximo 120 caracteres',
   'card.attempts_left_one': 'Puedes intentarlo 1 vez más con este enlace.',
   'card.attempts_left_other': 'Puedes intentarlo {count} veces más con este enlace.',
+  'card.paymongo_hosted': 'Ingresarás tu tarjeta en la página segura de PayMongo.',
   'card.locked': 'Este enlace de pago quedó bloqueado tras demasiados intentos; pide uno nuevo al comercio.',
   'card.decline.card_declined': 'Tu tarjeta fue rechazada. Prueba con otra tarjeta o contacta con tu banco.',
   'card.decline.insufficient_funds': 'Tu tarjeta no tiene fondos suficientes. Prueba con otra tarjeta.',

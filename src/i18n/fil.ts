@@ -51,6 +51,7 @@ export const fil: Catalogue = {
   'card.error.name_long': 'Hanggang 120 character lang ang pangalan sa card',
   'card.attempts_left_one': 'Makakasubok ka pa nang 1 beses gamit ang link na ito.',
   'card.attempts_left_other': 'Makakasubok ka pa nang {count} beses gamit ang link na ito.',
+  'card.paymongo_hosted': 'Ilalagay mo ang iyong card sa secure na page ng PayMongo.',
   'card.locked': 'Naka-lock na ang payment link na ito dahil sa sobrang daming pagsubok; humingi ng bagong link sa merchant.',
   'card.decline.card_declined': 'Tinanggihan ang iyong card. Subukan ang ibang card o tawagan ang iyong bangko.',
   'card.decline.insufficient_funds': 'Kulang ang pondo ng iyong card. Subukan ang ibang card.',

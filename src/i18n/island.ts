@@ -64,3 +64,6 @@ export function cardFormText(locale: Locale): CardFormText {
     },
   };
 }
+
+/** The PayMongo card island's words: the card island's, and the hosted checkout's one sentence. */
+export const paymongoFormText = (locale: Locale) => ({ ...cardFormText(locale), hostedHint: t(locale, 'card.paymongo_hosted') });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutSessions, integratorAcquirers, integrators, payments, providerWebhookEvents, refunds } from '../../../src/db/schema.ts';
 import { reconcileProviderPayments } from '../../../src/domain/checkout/provider-pay.ts';
 import { recoverPendingRefunds } from '../../../src/domain/refunds/service.ts';
+import { t as tr } from '../../../src/i18n/index.ts';
 import { call, createTestApp, defaultSeed, provision, startTestServer, TEST_TOKEN, type TestApp } from '../../support/app.ts';
 import { CARD_EXP, CARD_EXPIRY } from '../../support/cards.ts';
 import { CHECKOUT_JS_BUDGET, measurePageScripts } from '../../support/checkout-weight.ts';
@@ -89,6 +90,16 @@ describe('paymongo checkout', () => {
     expect(other.headers.get('content-security-policy')).not.toContain(new URL(fake.url).origin);
     const weight = await measurePageScripts(server.url, html);
     expect(weight.totalGzip, weight.scripts.map((x) => `${x.name} ${x.gzip}`).join(', ')).toBeLessThanOrEqual(CHECKOUT_JS_BUDGET);
+  });
+
+  it('the PayMongo form speaks the page’s language (Filipino), the card words included', async () => {
+    const token = await dynamicLink();
+    const html = await (await fetch(`${server.url}/checkout/${token}?lang=fil`)).text();
+    expect(html).toContain('<html lang="fil">');
+    expect(html).toContain('data-acquirer="paymongo"');
+    expect(html).toContain(`<legend>${tr('fil', 'card.legend')}</legend>`);
+    expect(html).toContain(`>${tr('fil', 'card.name')}</label>`);
+    expect(html).not.toContain('<legend>Card details</legend>');
   });
 
   it('the page gives the browser what PayMongo needs; the card never reaches paylink; the return page records the payment', async () => {
