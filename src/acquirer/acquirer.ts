@@ -36,11 +36,6 @@ export type VerifyResult =
 export interface Acquirer {
   readonly name: string;
   /**
-   * What only a test acquirer may do. `runSchedulesNow`: charge a schedule's next occurrence on
-   * request (POST /schedules/{reference}/run, like a test clock); a real connector leaves it unset.
-   */
-  readonly capabilities?: { readonly runSchedulesNow?: boolean };
-  /**
    * The acquirer's fingerprint of a card number: the same card always gives the same value, and
    * the number cannot be recovered from it. The velocity limits count declines per card with it,
    * before the card is sent to be charged.

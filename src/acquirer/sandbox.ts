@@ -43,7 +43,6 @@ const hashRequest = (request: unknown) =>
 
 export class SandboxAcquirer implements Acquirer {
   readonly name = 'sandbox';
-  readonly capabilities = { runSchedulesNow: true } as const;
   constructor(private readonly opts: SandboxOptions) {}
 
   fingerprint(cardNumber: string): string {

@@ -150,15 +150,16 @@ describe('schedules › run now (sandbox)', () => {
     expect(res.json.data.status_code).toBe('ER.12.33');
     expect((await api('POST', `/api/v1/schedules/${reference}/run`, undefined, OTHER_TOKEN)).status).toBe(404);
     const live = await newSchedule();
-    const acquirer = served.t.app.acquirer as { capabilities?: unknown };
-    const saved = acquirer.capabilities;
-    Object.defineProperty(acquirer, 'capabilities', { value: undefined, configurable: true, writable: true });
+    // The integrator's connector stops allowing it (as a real provider's does: runSchedulesNow false).
+    const sandbox = served.t.app.connectors.sandbox;
+    const saved = sandbox.capabilities;
+    Object.defineProperty(sandbox, 'capabilities', { value: { ...saved, runSchedulesNow: false }, configurable: true, writable: true });
     try {
       const refused = await api('POST', `/api/v1/schedules/${live}/run`);
       expect(refused.status).toBe(409);
       expect(refused.json.data.status_code).toBe('ER.12.32');
     } finally {
-      Object.defineProperty(acquirer, 'capabilities', { value: saved, configurable: true, writable: true });
+      Object.defineProperty(sandbox, 'capabilities', { value: saved, configurable: true, writable: true });
     }
     expect((await api('GET', `/api/v1/schedules/${live}`)).json.data.schedule.runs).toEqual([]);
   });
