@@ -123,16 +123,16 @@ export async function startProviderAttempt(
     await releaseAttempt(app, session.id);
     throw error;
   }
+  const earlierCheckout = earlierCheckoutOf(session, claim.attempt);
   await app.db
     .update(checkoutSessions)
     .set({
       providerPaymentId: state.providerPaymentId ?? null,
-      providerAttempt: { ...attemptFor, ...(earlierCheckoutOf(session, claim.attempt) ? { checkoutUrl: earlierCheckoutOf(session, claim.attempt) } : {}) },
+      providerAttempt: { ...attemptFor, ...(earlierCheckout ? { checkoutUrl: earlierCheckout } : {}) },
     })
     .where(eq(checkoutSessions.id, session.id));
   // A resumed hosted attempt still waiting for the customer: back to the same provider page (a new
   // one would leave the first payable but no longer watched).
-  const earlierCheckout = earlierCheckoutOf(session, claim.attempt);
   if (earlierCheckout && state.status === 'requires_payment_method') return { nextActionUrl: earlierCheckout };
   if (state.status === 'requires_payment_method' && state.clientKey) {
     return {
