@@ -32,6 +32,7 @@ import type { CardFormText } from '../schemas/card-form-text.ts';
 import { cardErrors as cardRuleErrors, cvcLength, detectBrand, formatCardNumber, formatExpiry, makeCardRules } from '../schemas/card-rules.ts';
 import { type CustomerFieldPath, customerFieldProblem, wordFieldProblem } from '../schemas/checkout-rules.ts';
 import type { FormField } from '../schemas/form-field.ts';
+import type { FieldErrors as Errors, CardFormState as State } from './card-form-state.ts';
 
 export type ExtraField = FormField;
 
@@ -49,7 +50,6 @@ export interface CardFormProps {
   busyLabel?: string;
 }
 
-type Errors = Record<string, string>;
 const CARD_KEYS = ['card.number', 'card.expiry', 'card.cvc', 'card.name'];
 
 const idFor = (name: string) => `f-${name.replace(/[^\w-]/g, '-')}`;
@@ -70,14 +70,6 @@ function formatAmount(value: string, rule: AmountRule, locale: string, text: Car
   return 'minor' in result
     ? new Intl.NumberFormat(locale, { style: 'currency', currency: rule.currency }).format(Number(result.minor) / 10 ** rule.exponent)
     : undefined;
-}
-
-interface State {
-  values: Record<string, string>;
-  errors: Errors;
-  alert: string;
-  busy: boolean;
-  ready: boolean;
 }
 
 // A class component: preact/hooks would cost another 1.2 KB gzip of the page's 12 KB budget.

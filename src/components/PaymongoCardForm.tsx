@@ -18,6 +18,7 @@
  */
 import { Component, h } from 'preact';
 import type { CardFormText } from '../schemas/card-form-text.ts';
+import type { FieldErrors as Errors, CardFormState as State } from './card-form-state.ts';
 
 export interface PaymongoCardFormProps {
   startUrl: string;
@@ -42,15 +43,6 @@ export interface PaymongoCardFormProps {
   text: CardFormText & { hostedHint: string };
   /** The page's language (a BCP 47 tag), sent with the submission so a refusal comes back in it. */
   locale?: string;
-}
-
-type Errors = Record<string, string>;
-interface State {
-  values: Record<string, string>;
-  errors: Errors;
-  alert: string;
-  busy: boolean;
-  ready: boolean;
 }
 
 const idFor = (name: string) => `f-${name.replace(/[^\w-]/g, '-')}`;

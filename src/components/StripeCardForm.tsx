@@ -25,6 +25,7 @@
 import { Component, h } from 'preact';
 import type { AmountRule } from '../schemas/amount-rules.ts';
 import type { FormField } from '../schemas/form-field.ts';
+import type { FieldErrors as Errors, CardFormState as State } from './card-form-state.ts';
 
 const stripeJsUrl = 'https://js.stripe.com/v3/';
 
@@ -111,15 +112,6 @@ interface Started {
   provider_payment_id: string;
   client_key: string;
   return_url: string;
-}
-
-type Errors = Record<string, string>;
-interface State {
-  values: Record<string, string>;
-  errors: Errors;
-  alert: string;
-  busy: boolean;
-  ready: boolean;
 }
 
 const idFor = (name: string) => `f-${name.replace(/[^\w-]/g, '-')}`;
