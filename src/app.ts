@@ -14,6 +14,7 @@ import { type Database, type OpenDatabaseOptions, openDatabase } from './db/clie
 import { rateLimits } from './db/schema.ts';
 import type { CardVelocity } from './domain/checkout/velocity.ts';
 import { readAcquirerSettings } from './domain/integrators/acquirer.ts';
+import { IntegratorTokens } from './domain/integrators/tokens.ts';
 import { LinkViews } from './domain/links/link-views.ts';
 import type { EventPresenter } from './domain/notifications/domain-events.ts';
 import { createLogger, type Logger } from './log.ts';
@@ -47,6 +48,8 @@ export interface PaylinkApp {
   now: () => Date;
   /** Active links as payment pages read them, kept in memory (src/domain/links/link-views.ts). */
   linkViews: LinkViews;
+  /** API tokens kept in memory (src/domain/integrators/tokens.ts). */
+  integratorTokens: IntegratorTokens;
   /** Payment pages rendered once per link version (src/api/rendered-pages.ts). */
   renderedPages: RenderedPages;
   /** Origin for generated links (PUBLIC_URL, or the bound address). */
@@ -84,9 +87,16 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     await database.close();
     throw error;
   }
-  // Payment pages keep active links in memory; a write in any process empties it (NOTIFY).
+  // Payment pages keep active links, and API authentication known tokens, in memory; a write in
+  // any process empties both (NOTIFY paylink_links, one listening connection).
   const linkViews = new LinkViews(database.db);
-  const stopWatching = await linkViews.watch(database).catch(() => async () => {});
+  const integratorTokens = new IntegratorTokens(database.db);
+  const stopWatching = await database
+    .listen('paylink_links', () => {
+      linkViews.changed();
+      integratorTokens.changed();
+    })
+    .catch(() => async () => {});
   const closeDatabase = database.close.bind(database);
   database.close = async () => {
     await stopWatching();
@@ -122,6 +132,7 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     acquirer: sandbox,
     connectors,
     linkViews,
+    integratorTokens,
     renderedPages: new RenderedPages(),
     origin: () => publicOrigin(config, app.boundPort),
     masterKeyInfo: { source: master.source, path: master.path },

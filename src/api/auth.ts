@@ -1,6 +1,6 @@
 import type { PaylinkApp } from '../app.ts';
 import { DomainError } from '../domain/errors.ts';
-import { findIntegratorByToken, type Integrator } from '../domain/integrators/service.ts';
+import type { Integrator } from '../domain/integrators/service.ts';
 
 /** `Authorization: <token>` (as the spec) or `Authorization: Bearer <token>`. */
 export function tokenFromAuthorization(header: string | null): string | undefined {
@@ -18,7 +18,7 @@ export async function authenticate(app: PaylinkApp, request: Request): Promise<I
       messages: { authorization: ['is required: send your API token as `Authorization: <token>` or `Authorization: Bearer <token>`'] },
     });
   }
-  const integrator = await findIntegratorByToken(app.db, token, app.now());
+  const integrator = await app.integratorTokens.find(token, app.now());
   if (!integrator) throw new DomainError('ER.01.00', 'Unknown Authorization token', { messages: { authorization: ['does not match any integrator'] } });
   return integrator;
 }

@@ -6,7 +6,7 @@ import { createPayment } from '../support/payments.ts';
 /**
  * The database round trips one PARTIAL refund costs, counted on the wire to PostgreSQL (every
  * query a pg client sends, BEGIN and COMMIT included): the refund's transactions, the sandbox
- * acquirer's ledger, authentication and the request's own limits. The budget is deterministic,
+ * acquirer's ledger, authentication (kept in memory after the first request) and the request's own limits. The budget is deterministic,
  * so it is a test; throughput is `npm run bench`.
  */
 const BUDGET = 8;
@@ -39,7 +39,9 @@ describe('refund round trips', () => {
     expect(result.json).toMatchObject({ data: { status_code: 'OK.04.00' } });
     const listed = statements.map((s, i) => `${i + 1}. ${s.replace(/\s+/g, ' ').slice(0, 100)}`).join('\n');
     expect(statements.length, listed).toBeLessThanOrEqual(BUDGET);
-    // Authentication, the per-integrator request limit, the payment, tx1, the sandbox, tx2.
-    expect(statements.length, listed).toBe(6);
+    // The per-integrator request limit, the payment, tx1, the sandbox, tx2: the API token was
+    // read by the warm-up and is kept in memory (src/domain/integrators/tokens.ts).
+    expect(statements.length, listed).toBe(5);
+    expect(statements.some((s) => s.includes('"integrators"')), listed).toBe(false);
   });
 });

@@ -3,7 +3,6 @@ import type { DynamicLinkBody } from '../../schemas/dynamic-link.ts';
 import { type FieldPath, fieldPaths } from '../../schemas/fields.ts';
 import { emptyMessages } from '../../schemas/parse.ts';
 import { DomainError, invalidFields, type Messages } from '../errors.ts';
-import { findIntegratorByToken } from '../integrators/service.ts';
 import { fieldMode } from '../links/form.ts';
 import { requirePayable } from '../links/lifecycle.ts';
 import { findActiveLink, type LinkWithMerchant } from '../links/service.ts';
@@ -37,7 +36,7 @@ export async function authenticateLinkKey(app: PaylinkApp, link: LinkWithMerchan
   if (typeof key !== 'string' || key.trim() === '') {
     throw new DomainError('ER.01.01', 'Missing link key', { messages: { key: ['is required: send your API token in the body field `key`'] } });
   }
-  const integrator = await findIntegratorByToken(app.db, key.trim(), app.now());
+  const integrator = await app.integratorTokens.find(key.trim(), app.now());
   return integrator && integrator.id === link.link.integratorId ? integrator : undefined;
 }
 

@@ -67,6 +67,8 @@ async function rotate(
       .where(eq(integrators.id, integratorId));
     await recordAudit(tx, actor, action, `overlap ${overlap}`, now);
   });
+  // This process stops taking a replaced token at once; the others on NOTIFY (src/domain/integrators/tokens.ts).
+  app.integratorTokens.changed();
   return validUntil;
 }
 

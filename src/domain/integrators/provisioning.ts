@@ -237,6 +237,7 @@ export async function applyProvisioning(app: PaylinkApp, seedPath = app.config.s
       }
     });
     app.linkViews.changed();
+    app.integratorTokens.changed();
     for (const id of ids.values()) app.connectors.forget(id);
     let cards = 0;
     for (const integrator of seed.integrators) {

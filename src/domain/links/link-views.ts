@@ -1,4 +1,5 @@
 import type { Database, Db } from '../../db/client.ts';
+import { KeptReads } from '../../db/kept-reads.ts';
 import { findActiveLink, findLinkById, type LinkWithMerchant } from './service.ts';
 
 /**
@@ -6,54 +7,39 @@ import { findActiveLink, findLinkById, type LinkWithMerchant } from './service.t
  * by id for /checkout/{token}), kept in memory: a view of a link costs no database round trip. Only pages read through it; paying, the dynamic-link POST
  * and the console read the database, and paying checks the link again under its row lock.
  *
- * Never stale for long:
- * - a write through this process (link editor, provisioning) empties it at once (`changed`);
- * - a write anywhere fires NOTIFY paylink_links (a trigger on links and integrators, migration
- *   0012), which empties it in every process that `watch`es;
- * - an entry is used for `ttlMs` at most, should a notification be lost while the listening
- *   connection reconnects.
- * A lookup that started before a change is not kept (the generation moved on meanwhile).
+ * Never stale for long (src/db/kept-reads.ts): a write through this process (link editor,
+ * provisioning) empties it at once (`changed`), a write anywhere fires NOTIFY paylink_links (a
+ * trigger on links and integrators, migration 0012), which empties it in every process that
+ * `watch`es, and an entry is used for `ttlMs` at most.
  */
 export const LINK_VIEW_TTL_MS = 5_000;
 /** Unknown slugs are not kept, so a scan of random addresses cannot grow it; links are few. */
 const MAX_LINKS = 10_000;
 
 export class LinkViews {
-  private readonly entries = new Map<string, { found: LinkWithMerchant; until: number }>();
-  private generation = 0;
+  private readonly kept: KeptReads<LinkWithMerchant>;
 
   constructor(
     private readonly db: Db,
-    private readonly clock: () => number = () => performance.now(),
-    private readonly ttlMs = LINK_VIEW_TTL_MS,
-  ) {}
+    clock: () => number = () => performance.now(),
+    ttlMs = LINK_VIEW_TTL_MS,
+  ) {
+    this.kept = new KeptReads(ttlMs, MAX_LINKS, clock);
+  }
 
   /** The active link at `slug` (as findActiveLink), from memory when recently read. */
   find(slug: string): Promise<LinkWithMerchant | undefined> {
-    return this.kept(`slug:${slug}`, () => findActiveLink(this.db, slug));
+    return this.kept.get(`slug:${slug}`, () => findActiveLink(this.db, slug));
   }
 
   /** The link with `id`, active or not (as findLinkById), from memory when recently read. */
   findById(id: string): Promise<LinkWithMerchant | undefined> {
-    return this.kept(`id:${id}`, () => findLinkById(this.db, id));
-  }
-
-  private async kept(key: string, read: () => Promise<LinkWithMerchant | undefined>): Promise<LinkWithMerchant | undefined> {
-    const kept = this.entries.get(key);
-    if (kept && kept.until > this.clock()) return kept.found;
-    const generation = this.generation;
-    const found = await read();
-    if (found && generation === this.generation) {
-      if (this.entries.size >= MAX_LINKS) this.entries.clear();
-      this.entries.set(key, { found, until: this.clock() + this.ttlMs });
-    } else this.entries.delete(key);
-    return found;
+    return this.kept.get(`id:${id}`, () => findLinkById(this.db, id));
   }
 
   /** A link or merchant changed: forget every kept view. */
   changed(): void {
-    this.generation++;
-    this.entries.clear();
+    this.kept.changed();
   }
 
   /** Empties on every change in any process (LISTEN paylink_links). Resolves to a stop function. */
