@@ -147,7 +147,7 @@ export const en = {
   'register.button': 'Save card',
   'register.busy': 'Saving…',
   'register.setup.loading': 'Loading the secure card form from Stripe… If it does not appear, check your connection and reload the page.',
-  'register.setup.failed': 'Your card was not saved: {reason} Try again or use another card.',
+  'register.setup.failed': 'Your card was not saved. {reason}',
   'register.setup.unavailable': 'We could not reach the payment service to prepare the card form. Reload the page in a moment.',
   'register.saved.title': 'Card saved',
   'register.saved.body': 'Your {brand} card ending in {last4} is saved with {merchant}. You can close this page.',

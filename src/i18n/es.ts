@@ -139,7 +139,7 @@ export const es: Catalogue = {
   'register.button': 'Guardar tarjeta',
   'register.busy': 'Guardando…',
   'register.setup.loading': 'Cargando el formulario seguro de tarjeta de Stripe… Si no aparece, revisa tu conexión y vuelve a cargar la página.',
-  'register.setup.failed': 'Tu tarjeta no se guardó: {reason} Inténtalo de nuevo o usa otra tarjeta.',
+  'register.setup.failed': 'Tu tarjeta no se guardó. {reason}',
   'register.setup.unavailable':
     'No pudimos contactar con el servicio de pagos para preparar el formulario de tarjeta. Vuelve a cargar la página en un momento.',
   'register.saved.title': 'Tarjeta guardada',

@@ -142,7 +142,7 @@ export const fil: Catalogue = {
   'register.button': 'I-save ang card',
   'register.busy': 'Sine-save…',
   'register.setup.loading': 'Nilo-load ang secure na card form mula sa Stripe… Kung hindi ito lumabas, tingnan ang iyong koneksyon at i-reload ang page.',
-  'register.setup.failed': 'Hindi na-save ang iyong card: {reason} Subukan ulit o gumamit ng ibang card.',
+  'register.setup.failed': 'Hindi na-save ang iyong card. {reason}',
   'register.setup.unavailable': 'Hindi namin maabot ang payment service para ihanda ang card form. I-reload ang page maya-maya.',
   'register.saved.title': 'Na-save ang card',
   'register.saved.body': 'Naka-save na sa {merchant} ang iyong {brand} card na nagtatapos sa {last4}. Maaari mo nang isara ang page na ito.',

@@ -128,6 +128,8 @@ export interface FakeStripe {
   intent(id: string): Record<string, unknown> | undefined;
   /** The refund as Stripe would show it. */
   refund(id: string): Record<string, unknown> | undefined;
+  /** Every PaymentIntent made, as Stripe shows them (to find the one a scheduled run made). */
+  intents(): Array<Record<string, unknown>>;
   /** The SetupIntent as Stripe would show it in an event (payment method not expanded). */
   setupIntent(id: string): Record<string, unknown> | undefined;
   /** The customer as created (name, e-mail, metadata). */
@@ -656,6 +658,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       const i = intents.get(intentId);
       return i && intentView(i);
     },
+    intents: () => [...intents.values()].map((i) => intentView(i)),
     setupIntent: (setupId) => {
       const si = setups.get(setupId);
       return si && setupView(si);
