@@ -248,11 +248,12 @@ export const operations: Operation[] = [
     operationId: 'submitRegistrationCard',
     tag: 'Payment pages',
     summary: 'Register a card (the hosted card registration page’s form)',
-    description: 'What the hosted card page sends: the card. The sandbox verifies it; the registration becomes active (OK.11.00) or stays pending (ER.11.30).',
+    description:
+      'What the hosted card page sends: the card. The sandbox verifies it; the registration becomes active (OK.11.00) or stays pending (ER.11.30). A registration of a merchant on Stripe takes the card in Stripe’s Payment Element instead: a card sent here is ER.03.26 and goes nowhere.',
     auth: 'browser',
     pathParams: z.object({ token: z.string().meta({ description: 'The token in the card registration’s `link`.' }) }),
     body: z.object({ fields: z.record(z.string(), z.string()).optional(), card: checkoutSubmissionSchema.shape.card }),
-    codes: { 'OK.11.00': { data: cardRegistrationCompletedSchema }, 'ER.11.30': {}, 'ER.02.30': { http: 404 }, 'ER.03.21': {}, 'ER.03.23': {} },
+    codes: { 'OK.11.00': { data: cardRegistrationCompletedSchema }, 'ER.11.30': {}, 'ER.02.30': { http: 404 }, 'ER.03.21': {}, 'ER.03.23': {}, 'ER.03.26': {} },
     requestExamples: {
       card: { summary: 'A sandbox card', value: { fields: {}, card: { number: '4242424242424242', expiry: '12/30', cvc: '123', name: 'Ana Reyes' } } },
     },

@@ -124,6 +124,8 @@ export interface FakeStripe {
   settle(): Promise<void>;
   /** Makes an intent report a status paylink has never seen. */
   setIntentStatus(id: string, status: string): void;
+  /** Makes a SetupIntent report a status paylink has never seen. */
+  setSetupStatus(id: string, status: string): void;
   /** The intent as Stripe would show it (unexpanded), for events made in a test. */
   intent(id: string): Record<string, unknown> | undefined;
   /** The refund as Stripe would show it. */
@@ -653,6 +655,9 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     },
     setIntentStatus(intentId, status) {
       intents.get(intentId)!.status = status;
+    },
+    setSetupStatus(setupId, status) {
+      setups.get(setupId)!.status = status;
     },
     intent: (intentId) => {
       const i = intents.get(intentId);
