@@ -149,6 +149,7 @@ export const en = {
   'register.setup.loading': 'Loading the secure card form from Stripe… If it does not appear, check your connection and reload the page.',
   'register.setup.failed': 'Your card was not saved. {reason}',
   'register.setup.unavailable': 'We could not reach the payment service to prepare the card form. Reload the page in a moment.',
+  'register.setup.closed': 'This card registration can no longer take a card. {reason} Ask {merchant} for a new link.',
   'register.saved.title': 'Card saved',
   'register.saved.body': 'Your {brand} card ending in {last4} is saved with {merchant}. You can close this page.',
   'register.return': 'Return to {merchant}',

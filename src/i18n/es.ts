@@ -142,6 +142,7 @@ export const es: Catalogue = {
   'register.setup.failed': 'Tu tarjeta no se guardó. {reason}',
   'register.setup.unavailable':
     'No pudimos contactar con el servicio de pagos para preparar el formulario de tarjeta. Vuelve a cargar la página en un momento.',
+  'register.setup.closed': 'Este registro de tarjeta ya no acepta tarjetas. {reason} Pide a {merchant} un enlace nuevo.',
   'register.saved.title': 'Tarjeta guardada',
   'register.saved.body': 'Tu tarjeta {brand} terminada en {last4} quedó guardada con {merchant}. Ya puedes cerrar esta página.',
   'register.return': 'Volver a {merchant}',

@@ -144,6 +144,7 @@ export const fil: Catalogue = {
   'register.setup.loading': 'Nilo-load ang secure na card form mula sa Stripe… Kung hindi ito lumabas, tingnan ang iyong koneksyon at i-reload ang page.',
   'register.setup.failed': 'Hindi na-save ang iyong card. {reason}',
   'register.setup.unavailable': 'Hindi namin maabot ang payment service para ihanda ang card form. I-reload ang page maya-maya.',
+  'register.setup.closed': 'Hindi na tumatanggap ng card ang registration na ito. {reason} Humingi ng bagong link sa {merchant}.',
   'register.saved.title': 'Na-save ang card',
   'register.saved.body': 'Naka-save na sa {merchant} ang iyong {brand} card na nagtatapos sa {last4}. Maaari mo nang isara ang page na ito.',
   'register.return': 'Bumalik sa {merchant}',

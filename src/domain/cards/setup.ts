@@ -35,7 +35,9 @@ export const registrationReturnPath = (token: string) => `/register/${encodeURIC
 /** What the hosted page needs to mount the Element, or the registration it found already active. */
 export type OpenedSetup =
   | { state: 'active'; row: CardRegistration }
-  | { state: 'open'; publishableKey: string; clientSecret: string; returnUrl: string; live: boolean; failure?: string };
+  | { state: 'open'; publishableKey: string; clientSecret: string; returnUrl: string; live: boolean; failure?: string }
+  /** The setup can take no card any more (canceled at the provider): the integrator asks for a new registration. */
+  | { state: 'closed'; live: boolean; failure: string };
 
 /**
  * Step 1, on the hosted page: the registration's setup, created the first time (customer and
@@ -70,6 +72,7 @@ export async function openCardSetup(app: PaylinkApp, row: CardRegistration, toke
     const activated = await activateCardSetup(app, row.integratorId, state, locale);
     if (activated) return { state: 'active', row: activated };
   }
+  if (state.status === 'failed' && state.final) return { state: 'closed', live: /^pk_live_/.test(publishableKey), failure: state.message };
   if (!state.clientSecret) throw new Error(`${connector.name}: the card setup ${state.setupId} has no client secret`);
   return {
     state: 'open',

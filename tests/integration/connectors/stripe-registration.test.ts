@@ -197,6 +197,29 @@ describe('stripe card registration (SetupIntent)', () => {
     expect(await rowOf(opened.reference)).toMatchObject({ status: 'active', brand: 'visa', last4: '3220' });
   });
 
+  it('Stripe unreachable while the page prepares the setup: 503 with a plain message, then the next view works; a canceled setup takes no card', async () => {
+    const created = await call(server.url, 'POST', '/api/v1/card-registrations', { token: OTHER_TOKEN, body: {} });
+    fake.failNext(1);
+    const down = await fetch(created.json.data.link);
+    const downHtml = await down.text();
+    expect(down.status).toBe(503);
+    expect(downHtml).toContain('We could not reach the payment service to prepare the card form. Reload the page in a moment.');
+    expect(downHtml).not.toContain('data-acquirer="stripe"');
+    const up = await fetch(created.json.data.link);
+    expect(up.status).toBe(200);
+    expect(await up.text()).toMatch(/seti_[a-f0-9]+_secret_/);
+    const row = await rowOf(created.json.data.reference);
+    // Canceled at Stripe: the page says so and mounts nothing; the registration stays pending.
+    fake.setSetupStatus(row.cardSetupId!, 'canceled');
+    const closed = await fetch(created.json.data.link);
+    const closedHtml = await closed.text();
+    expect(closed.status).toBe(200);
+    expect(closedHtml).toContain('This card registration can no longer take a card. The card setup was canceled at Stripe. Ask Other Shop for a new link.');
+    expect(closedHtml).not.toContain('data-acquirer="stripe"');
+    expect(closed.headers.get('content-security-policy') ?? '').not.toContain('stripe');
+    expect(await rowOf(created.json.data.reference)).toMatchObject({ status: 'pending', cardToken: null });
+  });
+
   it('refuses a card number posted to a Stripe registration (ER.03.26); nothing is kept', async () => {
     const opened = await openRegistration();
     const res = await call(server.url, 'POST', `/register/${opened.token}/card`, {
