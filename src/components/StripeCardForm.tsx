@@ -129,6 +129,8 @@ const idFor = (name: string) => `f-${name.replace(/[^\w-]/g, '-')}`;
 export default class StripeCardForm extends Component<StripeCardFormProps, State> {
   state: State = { values: {}, errors: {}, alert: this.props.setup?.failure ?? '', busy: false, ready: false };
   private inFlight = false;
+  /** Stripe.js never came (offline, blocked): the alert says so, and no empty card box is left. */
+  private loadFailed = false;
   private mountEl: HTMLDivElement | null = null;
   private stripe?: StripeJs;
   private elements?: StripeElements;
@@ -156,7 +158,9 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
       this.element.on('ready', () => this.setState({ ready: true }));
       if (this.mountEl) this.element.mount(this.mountEl);
     } catch {
-      this.setState({ alert: stripeFormMessages.load });
+      this.loadFailed = true;
+      // Why the last card was not saved stays readable above it.
+      this.setState({ alert: [this.props.setup?.failure, stripeFormMessages.load].filter(Boolean).join(' ') });
     }
   }
 
@@ -298,18 +302,20 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
           )
         : null,
       amount ? this.input('amount', amount.label, { type: 'text', inputMode: 'decimal', required: true }, amount.hint) : null,
-      h(
-        'fieldset',
-        { class: 'card' },
-        h('legend', null, 'Card details'),
-        h('div', {
-          class: 'stripe-element',
-          ref: (el: HTMLDivElement | null) => {
-            this.mountEl = el;
-          },
-        }),
-      ),
-      ready ? null : h('p', { class: 'hint stripe-loading', 'aria-live': 'polite' }, this.props.loadingLabel ?? stripeFormMessages.loading),
+      this.loadFailed
+        ? null
+        : h(
+            'fieldset',
+            { class: 'card' },
+            h('legend', null, 'Card details'),
+            h('div', {
+              class: 'stripe-element',
+              ref: (el: HTMLDivElement | null) => {
+                this.mountEl = el;
+              },
+            }),
+          ),
+      ready || this.loadFailed ? null : h('p', { class: 'hint stripe-loading', 'aria-live': 'polite' }, this.props.loadingLabel ?? stripeFormMessages.loading),
       h('p', { class: 'hint' }, 'Your card details go directly to our payment provider, Stripe.'),
       h('div', { tabIndex: -1, class: alert ? 'alert' : 'alert empty', role: 'alert' }, alert),
       h('button', { type: 'submit', class: 'pay', disabled: !ready, 'aria-disabled': busy ? 'true' : undefined }, busy ? 'Processing…' : buttonLabel),
