@@ -199,7 +199,7 @@ export interface paths {
         put?: never;
         /**
          * Start a card registration
-         * @description Returns the registration `reference` (a UUID, what a schedule names) and `link`, the hosted page where the customer enters the card.
+         * @description Returns the registration `reference` (a UUID, what a schedule names) and `link`, the hosted page where the customer enters the card (for a merchant on Stripe, in Stripe’s Payment Element: Stripe keeps the card). ER.11.31 when the merchant’s acquirer keeps no cards for later charges (PayMongo).
          */
         post: operations["createCardRegistration"];
         delete?: never;

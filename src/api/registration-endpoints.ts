@@ -15,7 +15,8 @@ export const registrationReturn = apiEndpoint({
   run: async ({ app, params, request }) => {
     const token = params.token ?? '';
     const page = await registrationForPage(app, token);
-    if (page.state === 'open') {
+    // An expired link still records a card the customer gave on the page while it was valid.
+    if (page.state === 'open' || page.state === 'expired') {
       try {
         // Right after 3-D Secure the provider may still say "processing": ask again for a few seconds.
         for (let i = 0; i < 6 && (await syncRegistrationSetup(app, page.row, requestLocale(request)))?.status === 'pending'; i++)

@@ -325,7 +325,8 @@ export const operations: Operation[] = [
     operationId: 'createCardRegistration',
     tag: 'Card registrations',
     summary: 'Start a card registration',
-    description: 'Returns the registration `reference` (a UUID, what a schedule names) and `link`, the hosted page where the customer enters the card.',
+    description:
+      'Returns the registration `reference` (a UUID, what a schedule names) and `link`, the hosted page where the customer enters the card (for a merchant on Stripe, in Stripe’s Payment Element: Stripe keeps the card). ER.11.31 when the merchant’s acquirer keeps no cards for later charges (PayMongo).',
     auth: 'token',
     body: cardRegistrationCreateSchema,
     codes: { 'OK.11.00': { data: cardRegistrationCreatedSchema }, 'ER.02.30': {}, 'ER.11.31': {} },

@@ -301,4 +301,28 @@ describe('stripe card registration (SetupIntent)', () => {
       .where(and(eq(cardRegistrations.cardSetupId, opened.row.cardSetupId!), eq(cardRegistrations.integratorId, opened.row.integratorId)));
     expect(rows).toHaveLength(1);
   });
+
+  it('a deleted registration is never activated by a late success; a card given before the link expired is still recorded', async () => {
+    const deleted = await openRegistration();
+    const removed = await call(server.url, 'DELETE', '/api/v1/card-registration', { token: OTHER_TOKEN, body: { reference: deleted.reference } });
+    expect(removed.json.data.status_code).toBe('OK.11.20');
+    await browserConfirmsSetup(fake, { setupId: deleted.row.cardSetupId!, clientSecret: deleted.clientSecret }, 'pm_card_visa', 'http://x.test/');
+    const late = fake.event('setup_intent.succeeded', fake.setupIntent(deleted.row.cardSetupId!)!, { eventId: `evt_seti_deleted_${deleted.reference}` });
+    expect((await sendEvent(late)).status).toBe(200);
+    expect(await rowOf(deleted.reference)).toMatchObject({ status: 'deleted', cardToken: null });
+    expect(await completedEvents(deleted.reference)).toHaveLength(0);
+
+    const slow = await openRegistration();
+    await browserConfirmsSetup(fake, { setupId: slow.row.cardSetupId!, clientSecret: slow.clientSecret }, 'pm_card_visa', 'http://x.test/');
+    const started = clock.now();
+    try {
+      clock.advance(t.app.config.checkoutTtlSeconds + 60);
+      expect((await fetch(slow.link)).status).toBe(410);
+      expect((await fetch(`${server.url}/register/${slow.token}/return`, { redirect: 'manual' })).status).toBe(303);
+      expect(await rowOf(slow.reference)).toMatchObject({ status: 'active', last4: '4242' });
+      expect(await completedEvents(slow.reference)).toHaveLength(1);
+    } finally {
+      clock.set(started);
+    }
+  });
 });
