@@ -169,7 +169,7 @@ export const catalogue = {
   'ER.03.26': {
     http: 409,
     description: 'Card form not available',
-    when: "The payment form posted to the flow of another acquirer than the merchant's (e.g. a card number to a PayMongo merchant's page, or a PayMongo start to a sandbox merchant's): reload the page.",
+    when: "The payment form posted to the flow of another acquirer than the merchant's (e.g. a card number to a PayMongo merchant's page, or a PayMongo start to a sandbox merchant's, or a card number to the registration page of a merchant on Stripe): reload the page.",
   },
   'ER.03.30': {
     http: 200,

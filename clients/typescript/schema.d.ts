@@ -135,7 +135,7 @@ export interface paths {
         put?: never;
         /**
          * Register a card (the hosted card registration page’s form)
-         * @description What the hosted card page sends: the card. The sandbox verifies it; the registration becomes active (OK.11.00) or stays pending (ER.11.30).
+         * @description What the hosted card page sends: the card. The sandbox verifies it; the registration becomes active (OK.11.00) or stays pending (ER.11.30). A registration of a merchant on Stripe takes the card in Stripe’s Payment Element instead: a card sent here is ER.03.26 and goes nowhere.
          */
         post: operations["submitRegistrationCard"];
         delete?: never;
@@ -199,7 +199,7 @@ export interface paths {
         put?: never;
         /**
          * Start a card registration
-         * @description Returns the registration `reference` (a UUID, what a schedule names) and `link`, the hosted page where the customer enters the card.
+         * @description Returns the registration `reference` (a UUID, what a schedule names) and `link`, the hosted page where the customer enters the card (for a merchant on Stripe, in Stripe’s Payment Element: Stripe keeps the card). ER.11.31 when the merchant’s acquirer keeps no cards for later charges (PayMongo).
          */
         post: operations["createCardRegistration"];
         delete?: never;
@@ -2801,6 +2801,31 @@ export interface operations {
                         data: {
                             /** @enum {string} */
                             status_code: "ER.02.30" | "ER.02.34";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.03.26` Card form not available */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 409;
+                        /** @constant */
+                        message: "Conflict";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.03.26";
                             status_description: string;
                         } & {
                             [key: string]: unknown;

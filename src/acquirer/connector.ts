@@ -147,10 +147,56 @@ export interface RefundRequest {
   reason?: string;
 }
 
+/**
+ * A card registration where the card is typed into the provider's own fields (Stripe's Payment
+ * Element in setup mode): the provider keeps the card on a customer of its own, and paylink
+ * keeps only the handle it gives back.
+ */
+export interface CardSetupRequest {
+  /** The registration's reference (metadata at the provider, for support). */
+  reference: string;
+  customerName?: string;
+  customerEmail?: string;
+  /** Where the provider sends the customer back after 3-D Secure. */
+  returnUrl: string;
+}
+
+/** The card saved by a succeeded setup: what an off-session charge needs, and what paylink shows. */
+export interface SetupCard {
+  /** The saved card's handle (Stripe: the pm_… payment method). */
+  token: string;
+  /** The provider's customer the card is attached to (Stripe: cus_…). */
+  customer: string;
+  brand: string;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+  fingerprint: string;
+}
+
+/** Where a card setup stands. A status the connector does not know is `pending`, never success. */
+export type CardSetupState =
+  /** Waiting for the card, or the provider is still working on it (processing, unknown statuses). */
+  | { status: 'pending'; setupId: string; clientSecret?: string }
+  /** The bank wants 3-D Secure: the provider's script in the browser handles it. */
+  | { status: 'requires_action'; setupId: string; clientSecret?: string }
+  | ({ status: 'succeeded'; setupId: string; clientSecret?: string } & SetupCard)
+  /** The last card given was refused (the setup can still take another card) or the setup was canceled. */
+  | { status: 'failed'; setupId: string; clientSecret?: string; code: DeclineCode; message: string; final: boolean };
+
+/** A setup just created: what the browser needs to take the card, and the customer it will belong to. */
+export interface CardSetupStarted {
+  setupId: string;
+  clientSecret: string;
+  customer: string;
+}
+
 /** A verified provider webhook, reduced to what paylink acts on. */
 export type ConnectorEvent =
   | { kind: 'payment'; eventId: string; occurredAt: Date; payment: PaymentState & { providerPaymentId: string } }
   | { kind: 'refund'; eventId: string; occurredAt: Date; refund: RefundState & { refundId: string } }
+  /** About a card setup; its state is read again with syncCardSetup before anything is recorded. */
+  | { kind: 'card_setup'; eventId: string; occurredAt: Date; setupId: string; status: CardSetupState['status'] }
   /** Verified, but of a type paylink does not act on: answer 200 and drop it. */
   | { kind: 'ignored'; eventId: string; occurredAt: Date; type: string };
 
@@ -214,6 +260,13 @@ export interface Connector {
    * `checkoutUrl` and comes back to `returnUrl` (paid) or `cancelUrl`. `providerPaymentId` is the
    * payment sync and webhooks name.
    */
+  /**
+   * Card registration without a server-side vault (cardCollection 'stripe_element'): the provider
+   * creates a customer and a setup for off-session use under `idempotencyKey`; the browser takes
+   * the card with `clientSecret`. `syncCardSetup` says where it stands (the card once succeeded).
+   */
+  createCardSetup?(req: CardSetupRequest, opts: { idempotencyKey: string }): Promise<CardSetupStarted>;
+  syncCardSetup?(setupId: string): Promise<CardSetupState>;
   createHostedCheckout?(
     req: CreatePaymentRequest & { cancelUrl: string; itemName: string },
     opts: { idempotencyKey: string },

@@ -44,6 +44,14 @@ export interface StripeCardFormProps {
   extraBody?: Record<string, unknown>;
   /** The payment keeps the card for a schedule: the Element says so, as the PaymentIntent (setup_future_usage) will. */
   saveCard?: boolean;
+  /**
+   * Card registration (setup mode): the SetupIntent exists already; the Element mounts with its
+   * client secret and the button confirms it (stripe.confirmSetup), no start step and no amount.
+   * `failure` is why the last card was not saved, shown until the customer tries again.
+   */
+  setup?: { clientSecret: string; returnUrl: string; failure?: string };
+  /** Shown while Stripe's form loads (and kept if it never does, beside the alert). */
+  loadingLabel?: string;
 }
 
 /** The few calls of Stripe.js the island makes. */
@@ -64,6 +72,7 @@ interface StripeError {
 interface StripeJs {
   elements(options: Record<string, unknown>): StripeElements;
   confirmPayment(options: { elements: StripeElements; clientSecret: string; confirmParams: { return_url: string } }): Promise<{ error?: StripeError }>;
+  confirmSetup(options: { elements: StripeElements; confirmParams: { return_url: string } }): Promise<{ error?: StripeError }>;
 }
 type StripeFactory = (publishableKey: string) => StripeJs;
 
@@ -94,6 +103,7 @@ function loadStripe(): Promise<StripeFactory> {
 /** What the customer reads when Stripe or paylink gives no words of its own. */
 export const stripeFormMessages = {
   load: 'The card form could not be loaded. Check your connection and reload the page.',
+  loading: 'Loading the secure card form from Stripe…',
   failed: 'Your payment could not be completed. Please try again.',
   unreachable: 'We could not reach the payment service. Check your connection and try again.',
   required: (label: string) => `Enter your ${label.toLowerCase()}`,
@@ -117,8 +127,10 @@ interface Started {
 const idFor = (name: string) => `f-${name.replace(/[^\w-]/g, '-')}`;
 
 export default class StripeCardForm extends Component<StripeCardFormProps, State> {
-  state: State = { values: {}, errors: {}, alert: '', busy: false, ready: false };
+  state: State = { values: {}, errors: {}, alert: this.props.setup?.failure ?? '', busy: false, ready: false };
   private inFlight = false;
+  /** Stripe.js never came (offline, blocked): the alert says so, and no empty card box is left. */
+  private loadFailed = false;
   private mountEl: HTMLDivElement | null = null;
   private stripe?: StripeJs;
   private elements?: StripeElements;
@@ -128,20 +140,27 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
     try {
       const factory = await loadStripe();
       this.stripe = factory(this.props.publishableKey);
-      this.elements = this.stripe.elements({
-        mode: 'payment',
-        // An open amount starts at the smallest positive one; the typed amount replaces it on submit.
-        amount: this.props.amountMinor ?? 100,
-        currency: this.props.currency,
-        paymentMethodTypes: ['card'],
-        ...(this.props.saveCard ? { setupFutureUsage: 'off_session' } : {}),
-        appearance: { theme: 'stripe' },
-      });
+      const { setup } = this.props;
+      this.elements = this.stripe.elements(
+        setup
+          ? { clientSecret: setup.clientSecret, appearance: { theme: 'stripe' } }
+          : {
+              mode: 'payment',
+              // An open amount starts at the smallest positive one; the typed amount replaces it on submit.
+              amount: this.props.amountMinor ?? 100,
+              currency: this.props.currency,
+              paymentMethodTypes: ['card'],
+              ...(this.props.saveCard ? { setupFutureUsage: 'off_session' } : {}),
+              appearance: { theme: 'stripe' },
+            },
+      );
       this.element = this.elements.create('payment', { layout: 'tabs' });
       this.element.on('ready', () => this.setState({ ready: true }));
       if (this.mountEl) this.element.mount(this.mountEl);
     } catch {
-      this.setState({ alert: stripeFormMessages.load });
+      this.loadFailed = true;
+      // Why the last card was not saved stays readable above it.
+      this.setState({ alert: [this.props.setup?.failure, stripeFormMessages.load].filter(Boolean).join(' ') });
     }
   }
 
@@ -179,6 +198,18 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
     if (first) return void document.getElementById(idFor(first))?.focus();
     this.inFlight = true;
     this.setState({ busy: true });
+    const { setup } = this.props;
+    if (setup) {
+      try {
+        // Saving the card: the SetupIntent exists; Stripe checks the fields, runs 3-D Secure and
+        // leaves for the return address on success. Only a failure comes back here.
+        const { error } = await stripe.confirmSetup({ elements, confirmParams: { return_url: setup.returnUrl } });
+        this.fail(error?.type === 'validation_error' ? '' : (error?.message ?? stripeFormMessages.failed));
+      } catch {
+        this.fail(stripeFormMessages.unreachable);
+      }
+      return;
+    }
     try {
       if (this.props.amount && amountMinor) elements.update({ amount: amountMinor });
       // The Element checks the card fields and shows its own messages beside them.
@@ -248,7 +279,7 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
     const { busy, ready, alert } = this.state;
     return h(
       'form',
-      { class: 'card-form', method: 'post', action: startUrl, noValidate: true, onSubmit: this.submit, 'data-acquirer': 'stripe' },
+      { class: 'card-form', method: this.props.setup ? 'get' : 'post', action: startUrl, noValidate: true, onSubmit: this.submit, 'data-acquirer': 'stripe' },
       fields.length > 0
         ? h(
             'div',
@@ -271,17 +302,20 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
           )
         : null,
       amount ? this.input('amount', amount.label, { type: 'text', inputMode: 'decimal', required: true }, amount.hint) : null,
-      h(
-        'fieldset',
-        { class: 'card' },
-        h('legend', null, 'Card details'),
-        h('div', {
-          class: 'stripe-element',
-          ref: (el: HTMLDivElement | null) => {
-            this.mountEl = el;
-          },
-        }),
-      ),
+      this.loadFailed
+        ? null
+        : h(
+            'fieldset',
+            { class: 'card' },
+            h('legend', null, 'Card details'),
+            h('div', {
+              class: 'stripe-element',
+              ref: (el: HTMLDivElement | null) => {
+                this.mountEl = el;
+              },
+            }),
+          ),
+      ready || this.loadFailed ? null : h('p', { class: 'hint stripe-loading', 'aria-live': 'polite' }, this.props.loadingLabel ?? stripeFormMessages.loading),
       h('p', { class: 'hint' }, 'Your card details go directly to our payment provider, Stripe.'),
       h('div', { tabIndex: -1, class: alert ? 'alert' : 'alert empty', role: 'alert' }, alert),
       h('button', { type: 'submit', class: 'pay', disabled: !ready, 'aria-disabled': busy ? 'true' : undefined }, busy ? 'Processing…' : buttonLabel),

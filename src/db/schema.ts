@@ -208,6 +208,10 @@ export const cardRegistrations = pgTable(
     returnUrl: text('return_url'),
     /** Acquirer token for the vaulted card; brand/last4/expiry for display. */
     cardToken: text('card_token'),
+    /** The acquirer's customer the card is saved on (Stripe: cus_…); null for the sandbox vault. */
+    cardCustomer: text('card_customer'),
+    /** The acquirer's card setup the customer confirms in the browser (Stripe: the seti_… SetupIntent); null for the sandbox vault. */
+    cardSetupId: text('card_setup_id'),
     brand: text('brand'),
     last4: text('last4'),
     expMonth: integer('exp_month'),
@@ -226,6 +230,7 @@ export const cardRegistrations = pgTable(
     index('card_registrations_integrator_idx').on(t.integratorId, t.createdAt, t.reference),
     index('card_registrations_integrator_status_idx').on(t.integratorId, t.status, t.createdAt, t.reference),
     index('card_registrations_integrator_email_idx').on(t.integratorId, sql`lower(${t.customerEmail})`, t.createdAt, t.reference),
+    uniqueIndex('card_registrations_setup_idx').on(t.integratorId, t.cardSetupId),
   ],
 );
 export type CardRegistration = typeof cardRegistrations.$inferSelect;

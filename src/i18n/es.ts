@@ -138,6 +138,11 @@ export const es: Catalogue = {
   'register.saving_for': 'Se guardará para {name}.',
   'register.button': 'Guardar tarjeta',
   'register.busy': 'Guardando…',
+  'register.setup.loading': 'Cargando el formulario seguro de tarjeta de Stripe… Si no aparece, revisa tu conexión y vuelve a cargar la página.',
+  'register.setup.failed': 'Tu tarjeta no se guardó. {reason}',
+  'register.setup.unavailable':
+    'No pudimos contactar con el servicio de pagos para preparar el formulario de tarjeta. Vuelve a cargar la página en un momento.',
+  'register.setup.closed': 'Este registro de tarjeta ya no acepta tarjetas. {reason} Pide a {merchant} un enlace nuevo.',
   'register.saved.title': 'Tarjeta guardada',
   'register.saved.body': 'Tu tarjeta {brand} terminada en {last4} quedó guardada con {merchant}. Ya puedes cerrar esta página.',
   'register.return': 'Volver a {merchant}',

@@ -2,6 +2,9 @@ import Stripe from 'stripe';
 import { z } from 'zod';
 import { type DeclineCode, declineMessages } from '../acquirer.ts';
 import {
+  type CardSetupRequest,
+  type CardSetupStarted,
+  type CardSetupState,
   type Connector,
   type ConnectorCapabilities,
   type ConnectorEvent,
@@ -88,6 +91,25 @@ export const refundSchema = z.looseObject({
   failure_reason: z.string().nullish(),
 });
 
+const paymentMethodSchema = z.looseObject({
+  id: z.string(),
+  object: z.literal('payment_method'),
+  customer: z.union([z.string(), z.looseObject({ id: z.string() })]).nullish(),
+  card: cardDetails.extend({ fingerprint: z.string().nullish() }).nullish(),
+});
+
+export const setupIntentSchema = z.looseObject({
+  id: z.string(),
+  object: z.literal('setup_intent'),
+  status: z.string(),
+  client_secret: z.string().nullish(),
+  usage: z.string().nullish(),
+  customer: z.union([z.string(), z.looseObject({ id: z.string() })]).nullish(),
+  payment_method: z.union([z.string(), paymentMethodSchema]).nullish(),
+  last_setup_error: lastPaymentError,
+});
+type SetupIntent = z.infer<typeof setupIntentSchema>;
+
 const eventSchema = z.looseObject({
   id: z.string(),
   object: z.literal('event'),
@@ -156,6 +178,49 @@ export function intentState(intent: Intent): PaymentState {
     default:
       // processing, requires_capture (paylink captures automatically) and anything Stripe adds later.
       return { status: 'processing', providerPaymentId: intent.id };
+  }
+}
+
+/**
+ * A SetupIntent in paylink's terms. Succeeded needs the expanded payment method with its card and
+ * customer (what an off-session charge and the page need); without them it is still pending. A
+ * status Stripe may add later is pending, never success.
+ */
+export function setupState(setup: SetupIntent): CardSetupState {
+  const base = { setupId: setup.id, ...(setup.client_secret ? { clientSecret: setup.client_secret } : {}) };
+  switch (setup.status) {
+    case 'succeeded': {
+      const method = typeof setup.payment_method === 'object' ? setup.payment_method : undefined;
+      const card = method?.card;
+      const customer = idOf(setup.customer) ?? idOf(method?.customer);
+      if (!method || !customer || !card?.brand || !card.last4 || !card.exp_month || !card.exp_year) return { status: 'pending', ...base };
+      return {
+        status: 'succeeded',
+        ...base,
+        token: method.id,
+        customer,
+        brand: card.brand.toLowerCase(),
+        last4: card.last4,
+        expMonth: card.exp_month,
+        expYear: card.exp_year,
+        // Stripe's fingerprint names the card number without revealing it; kept like the sandbox's.
+        fingerprint: card.fingerprint ?? `stripe:${method.id}`,
+      };
+    }
+    case 'requires_payment_method': {
+      if (!setup.last_setup_error) return { status: 'pending', ...base };
+      const declined = declinedBy(setup.last_setup_error, setup.id);
+      const code = declined.status === 'declined' ? declined.code : 'card_declined';
+      return { status: 'failed', ...base, code, message: declined.status === 'declined' ? declined.message : declineMessages.card_declined, final: false };
+    }
+    case 'requires_confirmation':
+    case 'requires_action':
+      return { status: 'requires_action', ...base };
+    case 'canceled':
+      return { status: 'failed', ...base, code: 'card_declined', message: 'The card setup was canceled at Stripe.', final: true };
+    default:
+      // processing and anything Stripe adds later.
+      return { status: 'pending', ...base };
   }
 }
 
@@ -376,6 +441,52 @@ export class StripeConnector implements Connector {
     return intentState(StripeConnector.intent('off-session charge', result));
   }
 
+  /**
+   * A card registration: a customer (named as the registration) and a SetupIntent for
+   * off-session use on it, both under the registration's key. The browser confirms the
+   * SetupIntent in the Payment Element with its client_secret (3-D Secure included).
+   */
+  async createCardSetup(req: CardSetupRequest, { idempotencyKey }: { idempotencyKey: string }): Promise<CardSetupStarted> {
+    const metadata = { paylink_registration: req.reference.slice(0, 500) };
+    const created = await this.call('customer creation', () =>
+      this.stripe.customers.create(
+        {
+          ...(req.customerName ? { name: req.customerName.slice(0, 256) } : {}),
+          ...(req.customerEmail ? { email: req.customerEmail.slice(0, 512) } : {}),
+          metadata,
+        },
+        { idempotencyKey: providerIdempotencyKey(`${idempotencyKey}:customer`) },
+      ),
+    );
+    if (created instanceof Stripe.errors.StripeError) throw new Error(`stripe: the customer was refused (${created.code ?? created.statusCode})`);
+    const result = await this.call('setup intent creation', () =>
+      this.stripe.setupIntents.create(
+        {
+          customer: created.id,
+          usage: 'off_session',
+          allowed_payment_method_types: ['card'],
+          payment_method_options: { card: { request_three_d_secure: 'automatic' } },
+          metadata: { ...metadata, paylink_return_url: req.returnUrl.slice(0, 500) },
+        },
+        { idempotencyKey: providerIdempotencyKey(idempotencyKey) },
+      ),
+    );
+    if (result instanceof Stripe.errors.StripeError)
+      throw new Error(`stripe: the setup intent was refused (${result.code ?? result.statusCode}): ${result.message}`);
+    const parsed = setupIntentSchema.safeParse(result);
+    if (!parsed.success || !parsed.data.client_secret)
+      throw new ConnectorUnavailableError('stripe', 'setup intent creation: the answer was not a setup intent in the documented shape');
+    return { setupId: parsed.data.id, clientSecret: parsed.data.client_secret, customer: idOf(parsed.data.customer) ?? created.id };
+  }
+
+  async syncCardSetup(setupId: string): Promise<CardSetupState> {
+    const result = await this.call('setup intent read', () => this.stripe.setupIntents.retrieve(setupId, { expand: ['payment_method'] }));
+    if (result instanceof Stripe.errors.StripeError) throw new Error(`stripe: setup intent ${setupId} could not be read (${result.code ?? result.statusCode})`);
+    const parsed = setupIntentSchema.safeParse(result);
+    if (!parsed.success) throw new ConnectorUnavailableError('stripe', 'setup intent read: the answer was not a setup intent in the documented shape');
+    return setupState(parsed.data);
+  }
+
   async refund(req: RefundRequest, { idempotencyKey }: { idempotencyKey: string }): Promise<RefundState> {
     const allowed = refundAllowed(this.capabilities, req, this.now());
     if (!allowed.ok) return { status: 'failed', code: allowed.code, message: allowed.message };
@@ -426,6 +537,14 @@ export class StripeConnector implements Connector {
       if (intent.success) {
         const state = intentState(intent.data) as PaymentState & { providerPaymentId: string };
         return { kind: 'payment', eventId: event.id, occurredAt, payment: state };
+      }
+    }
+    if (event.type.startsWith('setup_intent.') && object.object === 'setup_intent') {
+      const setup = setupIntentSchema.safeParse(object);
+      if (setup.success) {
+        // An event's payment method is not expanded: a success is read again (syncCardSetup) before it is recorded.
+        const status = setup.data.status === 'succeeded' ? 'succeeded' : setupState(setup.data).status;
+        return { kind: 'card_setup', eventId: event.id, occurredAt, setupId: setup.data.id, status };
       }
     }
     if ((event.type.startsWith('refund.') || event.type === 'charge.refund.updated') && object.object === 'refund') {

@@ -76,3 +76,37 @@ export function stripeCardFormProps(input: {
     ...(input.saveCard ? { saveCard: true } : {}),
   };
 }
+
+const setupPropsSchema = z.object({
+  publishableKey: propsSchema.shape.publishableKey,
+  // A SetupIntent's client secret (seti_…_secret_…), never a key.
+  clientSecret: z.string().regex(/^seti_[A-Za-z0-9]+_secret_[A-Za-z0-9]+$/, 'not a SetupIntent client secret'),
+  returnUrl: z.url({ protocol: /^https?$/ }),
+  // The no-script form posts nowhere else but the page itself.
+  pagePath: propsSchema.shape.startUrl,
+});
+
+/**
+ * The island's props for the card registration page of a merchant on Stripe (setup mode): the
+ * Element mounts with the SetupIntent's client secret and confirms it, coming back to `returnUrl`.
+ * Refuses a secret key in place of the publishable one and anything but a SetupIntent's secret.
+ */
+export function stripeSetupFormProps(input: {
+  publishableKey: string;
+  clientSecret: string;
+  returnUrl: string;
+  pagePath: string;
+  buttonLabel: string;
+  loadingLabel?: string;
+  failure?: string;
+}): StripeCardFormProps {
+  const checked = setupPropsSchema.parse(input);
+  return {
+    publishableKey: checked.publishableKey,
+    startUrl: checked.pagePath,
+    currency: '',
+    buttonLabel: input.buttonLabel,
+    ...(input.loadingLabel ? { loadingLabel: input.loadingLabel } : {}),
+    setup: { clientSecret: checked.clientSecret, returnUrl: checked.returnUrl, ...(input.failure ? { failure: input.failure } : {}) },
+  };
+}

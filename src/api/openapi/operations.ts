@@ -248,11 +248,12 @@ export const operations: Operation[] = [
     operationId: 'submitRegistrationCard',
     tag: 'Payment pages',
     summary: 'Register a card (the hosted card registration page’s form)',
-    description: 'What the hosted card page sends: the card. The sandbox verifies it; the registration becomes active (OK.11.00) or stays pending (ER.11.30).',
+    description:
+      'What the hosted card page sends: the card. The sandbox verifies it; the registration becomes active (OK.11.00) or stays pending (ER.11.30). A registration of a merchant on Stripe takes the card in Stripe’s Payment Element instead: a card sent here is ER.03.26 and goes nowhere.',
     auth: 'browser',
     pathParams: z.object({ token: z.string().meta({ description: 'The token in the card registration’s `link`.' }) }),
     body: z.object({ fields: z.record(z.string(), z.string()).optional(), card: checkoutSubmissionSchema.shape.card }),
-    codes: { 'OK.11.00': { data: cardRegistrationCompletedSchema }, 'ER.11.30': {}, 'ER.02.30': { http: 404 }, 'ER.03.21': {}, 'ER.03.23': {} },
+    codes: { 'OK.11.00': { data: cardRegistrationCompletedSchema }, 'ER.11.30': {}, 'ER.02.30': { http: 404 }, 'ER.03.21': {}, 'ER.03.23': {}, 'ER.03.26': {} },
     requestExamples: {
       card: { summary: 'A sandbox card', value: { fields: {}, card: { number: '4242424242424242', expiry: '12/30', cvc: '123', name: 'Ana Reyes' } } },
     },
@@ -324,7 +325,8 @@ export const operations: Operation[] = [
     operationId: 'createCardRegistration',
     tag: 'Card registrations',
     summary: 'Start a card registration',
-    description: 'Returns the registration `reference` (a UUID, what a schedule names) and `link`, the hosted page where the customer enters the card.',
+    description:
+      'Returns the registration `reference` (a UUID, what a schedule names) and `link`, the hosted page where the customer enters the card (for a merchant on Stripe, in Stripe’s Payment Element: Stripe keeps the card). ER.11.31 when the merchant’s acquirer keeps no cards for later charges (PayMongo).',
     auth: 'token',
     body: cardRegistrationCreateSchema,
     codes: { 'OK.11.00': { data: cardRegistrationCreatedSchema }, 'ER.02.30': {}, 'ER.11.31': {} },

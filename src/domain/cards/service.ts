@@ -16,6 +16,7 @@ import { recordEvent } from '../notifications/domain-events.ts';
 import { keysetPage, type Page } from '../pagination.ts';
 import { cancelSchedulesTx } from '../schedules/cancel.ts';
 import { activeCardColumns } from './activation.ts';
+import { setupConnector } from './setup.ts';
 
 /**
  * Card registrations (the spec's "separate card registration operation"): the integrator asks
@@ -31,7 +32,9 @@ export const pageTokenHash = (token: string) => sha256Hex(`paylink-card-registra
 
 export async function createCardRegistration(app: PaylinkApp, integrator: Integrator, input: CardRegistrationCreate) {
   const connector = await app.connectors.forIntegrator(integrator.id);
-  if (connector.capabilities.offSession !== 'native' || !connector.vault) {
+  // Stripe: the card goes into its Payment Element in setup mode (./setup.ts); the sandbox: its vault.
+  const setup = connector.capabilities.offSession === 'native' && setupConnector(connector) !== undefined;
+  if (!setup && (connector.capabilities.offSession !== 'native' || !connector.vault)) {
     throw new DomainError('ER.11.31', "Card registration not available with the integrator's acquirer", {
       messages: { '(request)': [`the ${connector.name} acquirer does not let paylink keep a card for later charges (docs/acquirers.md)`] },
     });
@@ -188,6 +191,12 @@ export async function completeCardRegistration(
       say: 'refusal.registration_locked',
     });
   const row = page.row;
+  // A registration whose card goes into the acquirer's own fields (Stripe) never takes a number here.
+  if (!(await app.connectors.forIntegrator(row.integratorId)).vault) {
+    throw new DomainError('ER.03.26', 'Card form not available', {
+      messages: { '(request)': ['This page takes cards another way. Reload the page to save your card.'] },
+    });
+  }
   // The velocity limits of the checkout apply here too (per client per integrator, per card).
   const velocity: CardAttempt = { clientIp, scope: `registration:${row.integratorId}`, open: false, fingerprint: app.acquirer.fingerprint(card.number) };
   await app.cardVelocity.beforeAttempt(velocity);

@@ -3,6 +3,7 @@ import type { ChargeResult } from '../../acquirer/acquirer.ts';
 import { amountAccepted, finalPaymentStatuses, isWebhookVerificationError, type PaymentState } from '../../acquirer/connector.ts';
 import type { PaylinkApp } from '../../app.ts';
 import { type CheckoutSession, checkoutSessions, providerWebhookEvents } from '../../db/schema.ts';
+import { settleCardSetupEvent } from '../cards/setup.ts';
 import { DomainError, invalidFields } from '../errors.ts';
 import { acquirerByWebhookId } from '../integrators/acquirer.ts';
 import { linkAvailability, linkUnavailableError } from '../links/lifecycle.ts';
@@ -263,6 +264,7 @@ export async function receiveProviderWebhook(
   if (seen) return 'duplicate';
   if (event.kind === 'payment') await settleProviderPayment(app, found.integratorId, event.payment);
   if (event.kind === 'refund') await settleProviderRefund(app, found.integratorId, event.refund);
+  if (event.kind === 'card_setup' && event.status === 'succeeded') await settleCardSetupEvent(app, found.integratorId, connector, event.setupId);
   await app.db
     .insert(providerWebhookEvents)
     .values({

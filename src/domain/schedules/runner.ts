@@ -38,6 +38,8 @@ export interface ClaimedCharge {
   amountMinor: bigint;
   currency: string;
   cardToken: string;
+  /** The acquirer's customer the card is saved on (Stripe), null for the sandbox vault. */
+  cardCustomer: string | null;
   cardRegistrationReference: string;
   customerEmail: string | null;
   customerName: string | null;
@@ -75,6 +77,7 @@ const scheduleColumns = {
   cardRegistrationReference: schedules.cardRegistrationReference,
   cardStatus: cardRegistrations.status,
   cardToken: cardRegistrations.cardToken,
+  cardCustomer: cardRegistrations.cardCustomer,
   customerEmail: cardRegistrations.customerEmail,
   // The name given at registration, or else the card holder's.
   customerName: sql<string | null>`coalesce(${cardRegistrations.customerName}, ${cardRegistrations.holderName})`,
@@ -93,6 +96,7 @@ function toClaim(
     amountMinor: s.amountMinor,
     currency: s.currency,
     cardToken,
+    cardCustomer: s.cardCustomer,
     cardRegistrationReference: s.cardRegistrationReference,
     customerEmail: s.customerEmail,
     customerName: s.customerName,
@@ -216,7 +220,14 @@ export async function chargeClaim(app: PaylinkApp, claim: ClaimedCharge): Promis
     );
   }
   const state = await connector.chargeSavedCard(
-    { token: claim.cardToken, amountMinor: claim.amountMinor, currency: claim.currency, description: claim.description ?? undefined, reference: claim.runId },
+    {
+      token: claim.cardToken,
+      ...(claim.cardCustomer ? { customer: claim.cardCustomer } : {}),
+      amountMinor: claim.amountMinor,
+      currency: claim.currency,
+      description: claim.description ?? undefined,
+      reference: claim.runId,
+    },
     { idempotencyKey: chargeKey(claim) },
   );
   if (state.status === 'succeeded') return { ...state, status: 'succeeded' } as ChargeResult;

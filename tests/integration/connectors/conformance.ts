@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { declineMessages } from '../../../src/acquirer/acquirer.ts';
 import {
   amountAccepted,
+  type CardSetupStarted,
   type Connector,
   nextPaymentState,
   type PaymentState,
@@ -30,8 +31,12 @@ export interface ConformanceSubject {
   pay(card: CardBehaviour, key: string, amountMinor?: bigint): Promise<PaymentState>;
   /** The customer answers the 3-D Secure step at the redirect URL. */
   authenticate(state: Extract<PaymentState, { status: 'requires_action' }>, answer: 'approve' | 'fail'): Promise<void>;
-  /** Saves a card for off-session charges (offSession 'native'). */
+  /** Saves a card for off-session charges (offSession 'native'); through the card setup where the connector has one. */
   saveCard?(): Promise<{ token: string; customer?: string }>;
+  /** What the browser does with a card setup (createCardSetup): the customer gives a card that behaves so. */
+  confirmCardSetup?(started: CardSetupStarted, card: 'succeeds' | 'declines'): Promise<void>;
+  /** Makes the provider report a status paylink has never seen for this card setup. */
+  reportUnknownSetupStatus?(setupId: string): Promise<void>;
   /** Lets the provider finish what it does asynchronously (refunds settling or failing). */
   settleLater?(): Promise<void>;
   /** A signed provider webhook about a payment (capabilities.webhooks). */
@@ -211,6 +216,44 @@ export function describeConformance(name: string, setup: () => ConformanceSubjec
       expect(first.status).toBe('succeeded');
       const again = await subject.connector.chargeSavedCard(request, { idempotencyKey: key });
       expect(again).toEqual(first);
+    });
+
+    it('card setup › a card registered without a server vault: pending, refused, then saved once with its card; unknown statuses are pending', async () => {
+      const subject = setup();
+      const { connector } = subject;
+      if (!connector.createCardSetup || !connector.syncCardSetup) {
+        // Only a server vault may take registrations without a setup of the provider's own.
+        expect(connector.capabilities.cardCollection === 'server_vault' || connector.capabilities.offSession !== 'native').toBe(true);
+        return;
+      }
+      const key = unique('setup');
+      const request = { reference: key, customerName: 'Ana Reyes', customerEmail: 'ana@example.com', returnUrl: 'http://paylink.test/register/x/return' };
+      const started = await connector.createCardSetup(request, { idempotencyKey: key });
+      expect(started.clientSecret.length).toBeGreaterThan(10);
+      // The same key gives the same setup and customer.
+      expect(await connector.createCardSetup(request, { idempotencyKey: key })).toEqual(started);
+      expect(await connector.syncCardSetup(started.setupId)).toMatchObject({ status: 'pending', setupId: started.setupId });
+      await subject.confirmCardSetup!(started, 'declines');
+      const refused = await connector.syncCardSetup(started.setupId);
+      expect(refused).toMatchObject({ status: 'failed', setupId: started.setupId, final: false });
+      if (refused.status === 'failed') expect(Object.keys(declineMessages)).toContain(refused.code);
+      await subject.confirmCardSetup!(started, 'succeeds');
+      const saved = await connector.syncCardSetup(started.setupId);
+      expect(saved).toMatchObject({ status: 'succeeded', setupId: started.setupId, customer: started.customer });
+      if (saved.status !== 'succeeded') return;
+      expect(saved.last4).toMatch(/^\d{4}$/);
+      expect(saved.expYear).toBeGreaterThan(2000);
+      // The saved card is charged off-session.
+      const charged = await connector.chargeSavedCard(
+        { token: saved.token, customer: saved.customer, amountMinor: subject.amountMinor, currency: subject.currency, reference: 'setup-run' },
+        { idempotencyKey: unique('setup-charge') },
+      );
+      expect(charged.status).toBe('succeeded');
+      if (subject.reportUnknownSetupStatus) {
+        const other = await connector.createCardSetup({ ...request, reference: `${key}:2` }, { idempotencyKey: `${key}:2` });
+        await subject.reportUnknownSetupStatus(other.setupId);
+        expect((await connector.syncCardSetup(other.setupId)).status).toBe('pending');
+      }
     });
 
     it('webhooks › a signed event verifies; a duplicate and an out-of-order one change nothing; a forged one is refused', async () => {

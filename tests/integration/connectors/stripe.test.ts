@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { declineMessages } from '../../../src/acquirer/acquirer.ts';
 import { amountAccepted, ConnectorUnavailableError, nextPaymentState, type PaymentState, WebhookVerificationError } from '../../../src/acquirer/connector.ts';
-import { intentState, StripeConnector } from '../../../src/acquirer/stripe/connector.ts';
-import { browserConfirms, type FakeStripe, startFakeStripe } from '../../support/fakes/stripe.ts';
+import { intentState, StripeConnector, setupState } from '../../../src/acquirer/stripe/connector.ts';
+import { browserConfirms, browserConfirmsSetup, type FakeStripe, startFakeStripe } from '../../support/fakes/stripe.ts';
 import { type CardBehaviour, describeConformance } from './conformance.ts';
 
 /** The Stripe connector (the official `stripe` package) against the in-repo fake of Stripe's API (no network). */
@@ -64,7 +65,19 @@ describeConformance('stripe (fake)', () => {
       expect(res.status).toBe(302);
       expect(res.headers.get('location')).toContain(`payment_intent=${state.providerPaymentId}`);
     },
-    saveCard: () => savedCard(connector),
+    // A card is saved as a registration saves it: the SetupIntent, confirmed in the browser.
+    async saveCard() {
+      const key = `save:${Math.random()}`;
+      const started = await connector.createCardSetup({ reference: key, returnUrl }, { idempotencyKey: key });
+      await browserConfirmsSetup(fake, started, 'pm_card_visa', returnUrl);
+      const state = await connector.syncCardSetup(started.setupId);
+      if (state.status !== 'succeeded') throw new Error(`saving the card: the setup is ${state.status}`);
+      return { token: state.token, customer: state.customer };
+    },
+    async confirmCardSetup(started, card) {
+      await browserConfirmsSetup(fake, started, card === 'succeeds' ? 'pm_card_visa' : 'pm_card_chargeDeclined', returnUrl);
+    },
+    reportUnknownSetupStatus: async (id) => fake.setSetupStatus(id, 'some_status_added_later'),
     settleLater: () => fake.settle(),
     signedPaymentEvent(state: PaymentState & { providerPaymentId: string }, { eventId }) {
       const intent = fake.intent(state.providerPaymentId)!;
@@ -198,6 +211,75 @@ describe('stripe connector › the provider HTTP API', () => {
         await connector.chargeSavedCard({ ...request, amountMinor: 2500n, currency: 'USD', reference: 's' }, { idempotencyKey: `oc:${Math.random()}` }),
       ).toMatchObject({ status: 'declined', code: 'unknown_token' });
     }
+  });
+
+  it('maps every SetupIntent status: succeeded only with the card and its customer, anything unknown to pending', () => {
+    const base = { id: 'seti_1', object: 'setup_intent' as const, client_secret: 'seti_1_secret_x', customer: 'cus_1' };
+    const method = {
+      id: 'pm_1',
+      object: 'payment_method' as const,
+      customer: 'cus_1',
+      card: { brand: 'Visa', last4: '4242', exp_month: 12, exp_year: 2034, fingerprint: 'fp1' },
+    };
+    expect(setupState({ ...base, status: 'requires_payment_method' })).toEqual({ status: 'pending', setupId: 'seti_1', clientSecret: 'seti_1_secret_x' });
+    expect(
+      setupState({ ...base, status: 'requires_payment_method', last_setup_error: { type: 'card_error', code: 'card_declined', decline_code: 'expired_card' } }),
+    ).toMatchObject({ status: 'failed', code: 'expired_card', message: declineMessages.expired_card, final: false });
+    expect(setupState({ ...base, status: 'requires_action' })).toMatchObject({ status: 'requires_action' });
+    expect(setupState({ ...base, status: 'requires_confirmation' })).toMatchObject({ status: 'requires_action' });
+    expect(setupState({ ...base, status: 'processing' })).toMatchObject({ status: 'pending' });
+    expect(setupState({ ...base, status: 'canceled' })).toMatchObject({ status: 'failed', code: 'card_declined', final: true });
+    expect(setupState({ ...base, status: 'some_status_added_later', payment_method: method })).toMatchObject({ status: 'pending' });
+    expect(setupState({ ...base, status: 'succeeded', payment_method: method })).toEqual({
+      status: 'succeeded',
+      setupId: 'seti_1',
+      clientSecret: 'seti_1_secret_x',
+      token: 'pm_1',
+      customer: 'cus_1',
+      brand: 'visa',
+      last4: '4242',
+      expMonth: 12,
+      expYear: 2034,
+      fingerprint: 'fp1',
+    });
+    // Succeeded without the expanded card (an event) or without a customer is not something to record yet.
+    expect(setupState({ ...base, status: 'succeeded', payment_method: 'pm_1' })).toMatchObject({ status: 'pending' });
+    expect(setupState({ ...base, customer: null, status: 'succeeded', payment_method: { ...method, customer: null } })).toMatchObject({ status: 'pending' });
+  });
+
+  it('card setup: a customer and a SetupIntent for off-session use, each under its own Idempotency-Key; setup_intent events read as card_setup', async () => {
+    const connector = connectorFor(fake);
+    const before = fake.requests.length;
+    const started = await connector.createCardSetup(
+      { reference: 'reg-1', customerName: 'Ana Reyes', customerEmail: 'ana@example.com', returnUrl },
+      { idempotencyKey: 'card-setup:reg-1' },
+    );
+    expect(fake.requests.slice(before).map((r) => [r.method, r.path, r.idempotencyKey])).toEqual([
+      ['POST', '/v1/customers', 'card-setup:reg-1:customer'],
+      ['POST', '/v1/setup_intents', 'card-setup:reg-1'],
+    ]);
+    expect(fake.customer(started.customer)).toEqual({ name: 'Ana Reyes', email: 'ana@example.com', metadata: { paylink_registration: 'reg-1' } });
+    expect(fake.setupIntent(started.setupId)).toMatchObject({ usage: 'off_session', customer: started.customer, metadata: { paylink_return_url: returnUrl } });
+    const now = new Date();
+    const pending = fake.event('setup_intent.created', fake.setupIntent(started.setupId)!, { eventId: 'evt_seti_created' });
+    expect(connector.parseWebhook({ ...pending, now })).toMatchObject({
+      kind: 'card_setup',
+      eventId: 'evt_seti_created',
+      setupId: started.setupId,
+      status: 'pending',
+    });
+    await browserConfirmsSetup(fake, started, 'pm_card_visa', returnUrl);
+    const succeeded = fake.event('setup_intent.succeeded', fake.setupIntent(started.setupId)!, { eventId: 'evt_seti_ok' });
+    // The event's payment method is not expanded: it says succeeded, and paylink reads the card with a sync.
+    expect(connector.parseWebhook({ ...succeeded, now })).toMatchObject({ kind: 'card_setup', setupId: started.setupId, status: 'succeeded' });
+    expect(await connector.syncCardSetup(started.setupId)).toMatchObject({ status: 'succeeded', customer: started.customer, brand: 'visa', last4: '4242' });
+    const forged = { rawBody: succeeded.rawBody.replace('evt_seti_ok', 'evt_seti_forged'), headers: succeeded.headers };
+    expect(() => connector.parseWebhook({ ...forged, now })).toThrow(WebhookVerificationError);
+    // Stripe unreachable while the setup is made: no answer (retry under the same key), never a saved card.
+    fake.failNext(1);
+    await expect(connector.createCardSetup({ reference: 'reg-2', returnUrl }, { idempotencyKey: 'card-setup:reg-2' })).rejects.toThrow(
+      ConnectorUnavailableError,
+    );
   });
 
   it('maps every PaymentIntent status, and anything unknown to processing', () => {

@@ -9,7 +9,11 @@ import type { AddressInfo } from 'node:net';
  *   POST /v1/payment_intents                     secret key; `confirm=true` (+ `off_session`) charges at once
  *   GET  /v1/payment_intents/:id                 secret key, or publishable key with ?client_secret=
  *   POST /v1/payment_intents/:id/confirm         publishable key with client_secret (what Stripe.js does), or secret key
- *   GET  /v1/payment_methods/:id                 secret key (its customer, once saved)
+ *   GET  /v1/payment_methods/:id                 secret key (its card and customer, once saved)
+ *   POST /v1/payment_methods/:id/detach          secret key (the card leaves its customer)
+ *   POST /v1/setup_intents                       secret key (customer, usage=off_session)
+ *   GET  /v1/setup_intents/:id                   secret key (?expand[]=payment_method), or publishable key with ?client_secret=
+ *   POST /v1/setup_intents/:id/confirm           publishable key with client_secret (Stripe.js's confirmSetup), or secret key
  *   POST /v1/refunds, GET /v1/refunds/:id        secret key; refunds start `pending`
  * Bodies are form-encoded with brackets (`metadata[k]=v`, `expand[0]=latest_charge`), the key is
  * `Authorization: Bearer sk_test_…`, objects carry `object: 'payment_intent'` etc. and errors are
@@ -21,7 +25,9 @@ import type { AddressInfo } from 'node:net';
  * pm_card_threeDSecure2Required and pm_card_authenticationRequired ask for 3-D Secure on-session and
  * are declined with `authentication_required` off-session; pm_card_refundFail succeeds and its
  * refunds fail when they settle. The 3-D Secure page is GET /_test/3ds/:intent?answer=approve|fail
- * (then a redirect to the return_url). `settle()` finishes pending refunds; `event()` makes events
+ * (then a redirect to the return_url, for PaymentIntents and SetupIntents alike). A SetupIntent
+ * confirmed with a declining card goes back to `requires_payment_method` with `last_setup_error`;
+ * a succeeded one attaches the payment method to its customer. `settle()` finishes pending refunds; `event()` makes events
  * signed like Stripe's (`Stripe-Signature: t=…,v1=…`).
  */
 type Behaviour = 'succeeds' | 'three_d_secure' | 'refund_fails_later' | { decline: string };
@@ -47,6 +53,22 @@ interface PaymentMethod {
   brand: string;
   last4: string;
   customer: string | null;
+  /** The same test card always has the same fingerprint. */
+  fingerprint: string;
+}
+
+interface SetupIntent {
+  id: string;
+  status: string;
+  client_secret: string;
+  customer: string | null;
+  usage: string;
+  payment_method: string | null;
+  last_setup_error: Record<string, unknown> | null;
+  next_action: Record<string, unknown> | null;
+  metadata: Record<string, string>;
+  returnUrl?: string;
+  created: number;
 }
 
 interface Intent {
@@ -102,10 +124,18 @@ export interface FakeStripe {
   settle(): Promise<void>;
   /** Makes an intent report a status paylink has never seen. */
   setIntentStatus(id: string, status: string): void;
+  /** Makes a SetupIntent report a status paylink has never seen. */
+  setSetupStatus(id: string, status: string): void;
   /** The intent as Stripe would show it (unexpanded), for events made in a test. */
   intent(id: string): Record<string, unknown> | undefined;
   /** The refund as Stripe would show it. */
   refund(id: string): Record<string, unknown> | undefined;
+  /** Every PaymentIntent made, as Stripe shows them (to find the one a scheduled run made). */
+  intents(): Array<Record<string, unknown>>;
+  /** The SetupIntent as Stripe would show it in an event (payment method not expanded). */
+  setupIntent(id: string): Record<string, unknown> | undefined;
+  /** The customer as created (name, e-mail, metadata). */
+  customer(id: string): { name: string | null; email: string | null; metadata: Record<string, string> } | undefined;
   /** Signs a payload as Stripe does (`t=…,v1=HMAC-SHA256(secret, "t.payload")`). */
   sign(rawBody: string, t?: number, secret?: string): string;
   /** A signed event about an object. */
@@ -143,7 +173,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
   const secretKey = `sk_test_${randomBytes(12).toString('hex')}`;
   const publishableKey = `pk_test_${randomBytes(12).toString('hex')}`;
   const webhookSecret = `whsec_${randomBytes(16).toString('hex')}`;
-  const customers = new Set<string>();
+  const customers = new Map<string, { name: string | null; email: string | null; metadata: Record<string, string> }>();
+  const setups = new Map<string, SetupIntent>();
   const methods = new Map<string, PaymentMethod>();
   const intents = new Map<string, Intent>();
   const charges = new Map<string, Charge>();
@@ -202,6 +233,61 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     created: r.created,
   });
 
+  const methodView = (m: PaymentMethod) => ({
+    id: m.id,
+    object: 'payment_method' as const,
+    type: 'card',
+    card: { brand: m.brand, last4: m.last4, exp_month: 12, exp_year: 2034, fingerprint: m.fingerprint, funding: 'credit' },
+    customer: m.customer,
+    livemode: false,
+  });
+  const setupView = (si: SetupIntent, expand: string[] = []) => ({
+    id: si.id,
+    object: 'setup_intent' as const,
+    status: si.status,
+    client_secret: si.client_secret,
+    customer: si.customer,
+    usage: si.usage,
+    payment_method: si.payment_method && expand.includes('payment_method') ? methodView(methods.get(si.payment_method)!) : si.payment_method,
+    payment_method_types: ['card'],
+    last_setup_error: si.last_setup_error,
+    next_action: si.next_action,
+    metadata: si.metadata,
+    livemode: false,
+    created: si.created,
+  });
+  const metadataOf = (form: Form) =>
+    Object.fromEntries(Object.entries(typeof form.metadata === 'object' ? form.metadata : {}).filter((e): e is [string, string] => typeof e[1] === 'string'));
+
+  /** Confirms a SetupIntent with a card: saved on its customer, 3-D Secure first, or refused. */
+  const confirmSetup = (si: SetupIntent, method: PaymentMethod) => {
+    si.payment_method = method.id;
+    si.next_action = null;
+    if (method.behaviour === 'three_d_secure') {
+      si.status = 'requires_action';
+      si.last_setup_error = null;
+      si.next_action = { type: 'redirect_to_url', redirect_to_url: { url: `${url}/_test/3ds/${si.id}`, return_url: si.returnUrl ?? null } };
+      return undefined;
+    }
+    if (typeof method.behaviour === 'object') {
+      const err = {
+        type: 'card_error',
+        code: method.behaviour.decline === 'expired_card' || method.behaviour.decline === 'incorrect_cvc' ? method.behaviour.decline : 'card_declined',
+        decline_code: method.behaviour.decline,
+        message: 'Your card was declined.',
+        payment_method: methodView(method),
+      };
+      si.status = 'requires_payment_method';
+      si.payment_method = null;
+      si.last_setup_error = err;
+      return err;
+    }
+    method.customer = si.customer;
+    si.status = 'succeeded';
+    si.last_setup_error = null;
+    return undefined;
+  };
+
   const sign = (rawBody: string, t = nowSeconds(), secret = webhookSecret) =>
     `t=${t},v1=${createHmac('sha256', secret).update(`${t}.${rawBody}`).digest('hex')}`;
   const event = (type: string, object: Record<string, unknown>, opts: { eventId?: string; t?: number } = {}) => {
@@ -236,7 +322,8 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     if (!ref) return undefined;
     const alias = aliases[ref];
     if (alias) {
-      const method: PaymentMethod = { id: id('pm'), ...alias, customer: null };
+      const fingerprint = createHash('sha256').update(ref).digest('base64url').slice(0, 16);
+      const method: PaymentMethod = { id: id('pm'), ...alias, customer: null, fingerprint };
       methods.set(method.id, method);
       return method;
     }
@@ -298,6 +385,32 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     const u = new URL(req.url ?? '/', 'http://fake');
     const path = u.pathname;
 
+    const setupThreeDs = path.match(/^\/_test\/3ds\/(seti_[a-f0-9]+)$/);
+    if (setupThreeDs && req.method === 'GET') {
+      const si = setups.get(setupThreeDs[1]!);
+      if (si?.status !== 'requires_action') return invalid(res, 'No setup waits for authentication.');
+      const answer = u.searchParams.get('answer');
+      if (answer === 'approve') confirmSetup(si, { ...methods.get(si.payment_method!)!, behaviour: 'succeeds' });
+      else {
+        si.status = 'requires_payment_method';
+        si.next_action = null;
+        si.payment_method = null;
+        si.last_setup_error = {
+          type: 'invalid_request_error',
+          code: 'setup_intent_authentication_failure',
+          message: 'The latest attempt to set up the payment method has failed because authentication failed.',
+        };
+      }
+      // The approved card is the stored one (its behaviour copy above only skipped the challenge).
+      if (answer === 'approve') methods.get(si.payment_method!)!.customer = si.customer;
+      const back = new URL(si.returnUrl ?? 'http://invalid/');
+      back.searchParams.set('setup_intent', si.id);
+      back.searchParams.set('setup_intent_client_secret', si.client_secret);
+      back.searchParams.set('redirect_status', answer === 'approve' ? 'succeeded' : 'failed');
+      res.writeHead(302, { location: back.toString() });
+      return void res.end();
+    }
+
     const threeDs = path.match(/^\/_test\/3ds\/(pi_[a-f0-9]+)$/);
     if (threeDs && req.method === 'GET') {
       const intent = intents.get(threeDs[1]!);
@@ -348,8 +461,61 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     if (req.method === 'POST' && path === '/v1/customers') {
       if (!secretOnly()) return;
       const customer = id('cus');
-      customers.add(customer);
-      return send(res, 200, { id: customer, object: 'customer', metadata: form.metadata ?? {}, created: nowSeconds(), livemode: false });
+      const record = { name: str(form.name) ?? null, email: str(form.email) ?? null, metadata: metadataOf(form) };
+      customers.set(customer, record);
+      return send(res, 200, { id: customer, object: 'customer', ...record, created: nowSeconds(), livemode: false });
+    }
+
+    if (req.method === 'POST' && path === '/v1/setup_intents') {
+      if (!secretOnly()) return;
+      const customer = str(form.customer) ?? null;
+      if (customer && !customers.has(customer)) return invalid(res, `No such customer: '${customer}'`, { code: 'resource_missing', param: 'customer' });
+      const usage = str(form.usage) ?? 'off_session';
+      if (usage !== 'off_session' && usage !== 'on_session') return invalid(res, 'Invalid usage', { param: 'usage' });
+      const setupId = id('seti');
+      const si: SetupIntent = {
+        id: setupId,
+        status: 'requires_payment_method',
+        client_secret: `${setupId}_secret_${randomBytes(12).toString('hex')}`,
+        customer,
+        usage,
+        payment_method: null,
+        last_setup_error: null,
+        next_action: null,
+        metadata: metadataOf(form),
+        created: nowSeconds(),
+      };
+      setups.set(setupId, si);
+      return send(res, 200, setupView(si, expand));
+    }
+
+    const setupPath = path.match(/^\/v1\/setup_intents\/(seti_[a-f0-9]+)(\/confirm)?$/);
+    if (setupPath) {
+      const si = setups.get(setupPath[1]!);
+      if (!si) return error(res, 404, { type: 'invalid_request_error', code: 'resource_missing', message: 'No such setupintent.' });
+      if (!isSecret && str(form.client_secret) !== si.client_secret)
+        return error(res, 401, { type: 'invalid_request_error', message: 'The client_secret does not match.' });
+      if (req.method === 'GET' && !setupPath[2]) return send(res, 200, isSecret ? setupView(si, expand) : { ...setupView(si), customer: null });
+      if (req.method === 'POST' && setupPath[2]) {
+        if (si.status !== 'requires_payment_method' && si.status !== 'requires_confirmation')
+          return invalid(res, `This SetupIntent's status is ${si.status}.`, { code: 'setup_intent_unexpected_state', setup_intent: setupView(si) });
+        const method = methodFor(str(form.payment_method));
+        if (!method) return invalid(res, 'No such PaymentMethod', { code: 'resource_missing', param: 'payment_method' });
+        si.returnUrl = str(form.return_url);
+        const err = confirmSetup(si, method);
+        if (err) return error(res, 402, { ...err, setup_intent: setupView(si) });
+        return send(res, 200, setupView(si, expand));
+      }
+    }
+
+    const detachPath = path.match(/^\/v1\/payment_methods\/(pm_[a-f0-9]+)\/detach$/);
+    if (req.method === 'POST' && detachPath) {
+      if (!secretOnly()) return;
+      const method = methods.get(detachPath[1]!);
+      if (!method) return error(res, 404, { type: 'invalid_request_error', code: 'resource_missing', message: 'No such PaymentMethod.' });
+      if (!method.customer) return invalid(res, 'The payment method you provided is not attached to a customer so detachment is impossible.');
+      method.customer = null;
+      return send(res, 200, methodView(method));
     }
 
     if (req.method === 'POST' && path === '/v1/payment_intents') {
@@ -430,14 +596,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       if (!secretOnly()) return;
       const method = methods.get(methodPath[1]!);
       if (!method) return error(res, 404, { type: 'invalid_request_error', code: 'resource_missing', message: 'No such PaymentMethod.' });
-      return send(res, 200, {
-        id: method.id,
-        object: 'payment_method',
-        type: 'card',
-        card: { brand: method.brand, last4: method.last4, exp_month: 12, exp_year: 2034 },
-        customer: method.customer,
-        livemode: false,
-      });
+      return send(res, 200, methodView(method));
     }
 
     if (req.method === 'POST' && path === '/v1/refunds') {
@@ -497,10 +656,19 @@ export async function startFakeStripe(): Promise<FakeStripe> {
     setIntentStatus(intentId, status) {
       intents.get(intentId)!.status = status;
     },
+    setSetupStatus(setupId, status) {
+      setups.get(setupId)!.status = status;
+    },
     intent: (intentId) => {
       const i = intents.get(intentId);
       return i && intentView(i);
     },
+    intents: () => [...intents.values()].map((i) => intentView(i)),
+    setupIntent: (setupId) => {
+      const si = setups.get(setupId);
+      return si && setupView(si);
+    },
+    customer: (customerId) => customers.get(customerId),
     refund: (refundId) => {
       const r = refunds.get(refundId);
       return r && refundView(r);
@@ -566,4 +734,20 @@ export async function browserConfirms(
     body: new URLSearchParams({ payment_method: paymentMethod, client_secret: intent.clientKey, return_url: returnUrl }).toString(),
   });
   return { status: res.status, json: await res.json() };
+}
+
+/** What Stripe.js's confirmSetup does in the customer's browser: confirm the SetupIntent with the publishable key and client_secret. */
+export async function browserConfirmsSetup(
+  fake: Pick<FakeStripe, 'url' | 'publishableKey'>,
+  setup: { setupId: string; clientSecret: string },
+  paymentMethod: string,
+  returnUrl: string,
+): Promise<{ status: number; json: { status?: string; next_action?: { redirect_to_url?: { url: string } } | null } }> {
+  const res = await fetch(`${fake.url}/v1/setup_intents/${setup.setupId}/confirm`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${fake.publishableKey}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ payment_method: paymentMethod, client_secret: setup.clientSecret, return_url: returnUrl }).toString(),
+  });
+  const json = (await res.json()) as { status?: string; error?: { setup_intent?: { status?: string } } };
+  return { status: res.status, json: json.error?.setup_intent ?? json };
 }

@@ -1,7 +1,7 @@
 import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { describe, expect, it } from 'vitest';
-import { allowStripeElement, stripeCardFormProps, stripeCspSources } from '../../../src/acquirer/stripe/element.ts';
+import { allowStripeElement, stripeCardFormProps, stripeCspSources, stripeSetupFormProps } from '../../../src/acquirer/stripe/element.ts';
 import StripeCardForm, { minorUnits, stripeFormMessages } from '../../../src/components/StripeCardForm.tsx';
 import type { AmountRule } from '../../../src/schemas/amount-rules.ts';
 
@@ -84,6 +84,52 @@ describe('Stripe Payment Element › island', () => {
     expect(html).not.toMatch(/cc-number|cc-csc|card\./);
     expect(html).not.toContain('pk_test_51Abcdefgh');
     expect(Object.values(stripeFormMessages).every((m) => m.length > 0)).toBe(true);
+  });
+});
+
+describe('Stripe Payment Element › setup mode (card registration)', () => {
+  const setupProps = (over: Partial<Parameters<typeof stripeSetupFormProps>[0]> = {}) =>
+    stripeSetupFormProps({
+      publishableKey: 'pk_test_51Abcdefgh',
+      clientSecret: 'seti_1AbC_secret_XyZ9',
+      returnUrl: 'https://pay.example/register/tok_1/return',
+      pagePath: '/register/tok_1',
+      buttonLabel: 'Save card',
+      ...over,
+    });
+
+  it('passes the publishable key, the SetupIntent secret and the return address; the form falls back to the page itself', () => {
+    expect(setupProps({ failure: 'Your card was not saved.', loadingLabel: 'Loading…' })).toEqual({
+      publishableKey: 'pk_test_51Abcdefgh',
+      startUrl: '/register/tok_1',
+      currency: '',
+      buttonLabel: 'Save card',
+      loadingLabel: 'Loading…',
+      setup: { clientSecret: 'seti_1AbC_secret_XyZ9', returnUrl: 'https://pay.example/register/tok_1/return', failure: 'Your card was not saved.' },
+    });
+  });
+
+  it('refuses a secret key, a PaymentIntent or other secret in place of the SetupIntent secret, and a return address that is not http(s)', () => {
+    expect(() => setupProps({ publishableKey: 'sk_test_51Abcdefgh' })).toThrow(/publishable key/);
+    for (const clientSecret of ['sk_test_51Abcdefgh', 'pi_1_secret_x', 'seti_1', 'seti_1_secret_x"><script>']) {
+      expect(() => setupProps({ clientSecret })).toThrow(/SetupIntent client secret/);
+    }
+    expect(() => setupProps({ returnUrl: 'javascript:alert(1)' })).toThrow();
+    expect(() => setupProps({ pagePath: '//evil.example/x' })).toThrow(/path on paylink/);
+  });
+
+  it('renders no field of its own, a loading line while Stripe.js loads (never a blank box), and the last failure', () => {
+    const html = renderToString(h(StripeCardForm, setupProps({ loadingLabel: 'Loading the secure card form…', failure: 'Your card was not saved.' })));
+    expect(html).toContain('class="stripe-element"');
+    expect(html).toMatch(/<form class="card-form" method="get" action="\/register\/tok_1"/);
+    expect(html).toContain('<p class="hint stripe-loading" aria-live="polite">Loading the secure card form…</p>');
+    expect(html).toContain('<div tabindex="-1" class="alert" role="alert">Your card was not saved.</div>');
+    expect(html).toMatch(/<button type="submit" class="pay" disabled[^>]*>Save card<\/button>/);
+    expect(html).not.toMatch(/<input/);
+    // Without a failure the alert is empty, and the default loading words are Stripe's.
+    const plain = renderToString(h(StripeCardForm, setupProps()));
+    expect(plain).toContain(`>${stripeFormMessages.loading}</p>`);
+    expect(plain).toContain('class="alert empty"');
   });
 });
 
