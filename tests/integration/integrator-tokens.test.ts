@@ -26,7 +26,10 @@ async function waitFor(check: () => Promise<boolean>, ms = 3_000) {
 }
 
 async function acmeId() {
-  const [row] = await served.t.app.db.select({ id: integrators.id }).from(integrators).where(eq(integrators.tokenHash, hashToken(TEST_TOKEN)));
+  const [row] = await served.t.app.db
+    .select({ id: integrators.id })
+    .from(integrators)
+    .where(eq(integrators.tokenHash, hashToken(TEST_TOKEN)));
   return row!.id;
 }
 
@@ -55,7 +58,10 @@ describe('API tokens kept in memory', () => {
     expect(old.json.data.status_code).toBe('ER.01.00');
     expect((await ping(rotated.value)).status).toBe(200);
     // Put the test token back for the tests below (a write anywhere: NOTIFY empties the memory).
-    await served.t.app.db.update(integrators).set({ tokenHash: hashToken(TEST_TOKEN) }).where(eq(integrators.id, id));
+    await served.t.app.db
+      .update(integrators)
+      .set({ tokenHash: hashToken(TEST_TOKEN) })
+      .where(eq(integrators.id, id));
     expect(await waitFor(async () => (await ping(TEST_TOKEN)).status === 200)).toBe(true);
     expect((await ping(rotated.value)).status).toBe(401);
   });
@@ -64,9 +70,15 @@ describe('API tokens kept in memory', () => {
     const id = await acmeId();
     expect((await ping(TEST_TOKEN)).status).toBe(200);
     // As another process would: straight to the database, not through this process's services.
-    await served.t.app.db.update(integrators).set({ tokenHash: hashToken('another_token_0123456789abcdef') }).where(eq(integrators.id, id));
+    await served.t.app.db
+      .update(integrators)
+      .set({ tokenHash: hashToken('another_token_0123456789abcdef') })
+      .where(eq(integrators.id, id));
     expect(await waitFor(async () => (await ping(TEST_TOKEN)).status === 401)).toBe(true);
-    await served.t.app.db.update(integrators).set({ tokenHash: hashToken(TEST_TOKEN) }).where(eq(integrators.id, id));
+    await served.t.app.db
+      .update(integrators)
+      .set({ tokenHash: hashToken(TEST_TOKEN) })
+      .where(eq(integrators.id, id));
     expect(await waitFor(async () => (await ping(TEST_TOKEN)).status === 200)).toBe(true);
   });
 

@@ -42,6 +42,9 @@ describe('refund round trips', () => {
     // The per-integrator request limit, the payment, tx1, the sandbox, tx2: the API token was
     // read by the warm-up and is kept in memory (src/domain/integrators/tokens.ts).
     expect(statements.length, listed).toBe(5);
-    expect(statements.some((s) => s.includes('"integrators"')), listed).toBe(false);
+    expect(
+      statements.some((s) => s.includes('"integrators"')),
+      listed,
+    ).toBe(false);
   });
 });
