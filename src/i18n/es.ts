@@ -149,6 +149,13 @@ export const es: Catalogue = {
   'register.locked.body': 'Se hicieron demasiados intentos con tarjeta en este enlace. Pide a {merchant} un enlace nuevo.',
   'register.not_found.title': 'No se encontró el enlace',
   'register.not_found.body': 'No hay ningún registro de tarjeta en esta dirección. Comprueba que copiaste el enlace completo o pide uno nuevo al comercio.',
+  'register.pay_link.title': 'Configura tus pagos programados',
+  'register.pay_link.intro':
+    '{merchant} te enviará por correo un enlace de pago cada vez que venza un pago programado. Pagas cada uno con tu tarjeta, como cualquier pago en línea. No se guarda ninguna tarjeta y ahora no se cobra nada.',
+  'register.pay_link.email': 'Los enlaces llegarán a {email}.',
+  'register.pay_link.button': 'Confirmar',
+  'register.pay_link.done.title': 'Todo listo',
+  'register.pay_link.done.body': 'Recibirás por correo un enlace de pago de {merchant} cada vez que venza un pago. Ya puedes cerrar esta página.',
 
   'email.payment.succeeded.subject': 'Pago recibido: {amount} — {merchant}',
   'email.payment.succeeded.heading': 'Pagaste {amount}',
@@ -190,6 +197,14 @@ export const es: Catalogue = {
   'email.row.your_reference': 'Tu referencia',
   'email.row.description': 'Descripción',
   'email.row.date': 'Fecha',
+  'email.schedule.payment_link_sent.subject': 'Pago pendiente: {amount} — {merchant}',
+  'email.schedule.payment_link_sent.heading': 'Vence tu pago de {amount}',
+  'email.schedule.payment_link_sent.intro': '{reason} Paga a {merchant} de forma segura con tu tarjeta en el enlace de abajo. Todavía no se ha cobrado nada.',
+  'email.reason.pay_by_link': 'Tu pago programado está listo.',
+  'email.reason.authenticate': 'Tu banco quiere que confirmes este pago tú mismo.',
+  'email.pay_button': 'Pagar {amount}',
+  'email.pay_link_text': 'Paga aquí: {url}',
+  'email.row.pay_by': 'Pagar antes de',
   'email.questions': '¿Preguntas? Responde a {merchant} e indica el ID de transacción.',
   // Refusals of a card submission, in the page's language (src/api/endpoint.ts; the API keeps its English).
   'refusal.wait_network': 'Se hicieron demasiados intentos de pago desde tu red. Espera {wait} y vuelve a intentarlo.',

@@ -16,6 +16,7 @@ import { recordEvent } from '../notifications/domain-events.ts';
 import { keysetPage, type Page } from '../pagination.ts';
 import { cancelSchedulesTx } from '../schedules/cancel.ts';
 import { activeCardColumns } from './activation.ts';
+import { registrationCollection } from './pay-link.ts';
 
 /**
  * Card registrations (the spec's "separate card registration operation"): the integrator asks
@@ -31,7 +32,9 @@ export const pageTokenHash = (token: string) => sha256Hex(`paylink-card-registra
 
 export async function createCardRegistration(app: PaylinkApp, integrator: Integrator, input: CardRegistrationCreate) {
   const connector = await app.connectors.forIntegrator(integrator.id);
-  if (connector.capabilities.offSession !== 'native' || !connector.vault) {
+  // No off-session charges with this acquirer: a registration without a card, paid by a link each cycle (pay-link.ts).
+  const collection = registrationCollection(connector, input);
+  if (collection === 'saved_card' && !connector.vault) {
     throw new DomainError('ER.11.31', "Card registration not available with the integrator's acquirer", {
       messages: { '(request)': [`the ${connector.name} acquirer does not let paylink keep a card for later charges (docs/acquirers.md)`] },
     });
@@ -51,6 +54,7 @@ export async function createCardRegistration(app: PaylinkApp, integrator: Integr
     customerEmail: input.customer?.email ?? null,
     callbackUrl: input.callback_url ?? null,
     returnUrl: input.return_url ?? null,
+    collection,
     expiresAt,
     createdAt: now,
   });
@@ -188,6 +192,7 @@ export async function completeCardRegistration(
       say: 'refusal.registration_locked',
     });
   const row = page.row;
+  if (row.collection === 'pay_link') throw invalidFields({ card: ['This registration takes no card: confirm it on its page.'] });
   // The velocity limits of the checkout apply here too (per client per integrator, per card).
   const velocity: CardAttempt = { clientIp, scope: `registration:${row.integratorId}`, open: false, fingerprint: app.acquirer.fingerprint(card.number) };
   await app.cardVelocity.beforeAttempt(velocity);
