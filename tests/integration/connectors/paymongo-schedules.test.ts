@@ -1,13 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StripeConnector } from '../../../src/acquirer/stripe/connector.ts';
 import { cardRegistrations, checkoutSessions, integrators, outboxEvents, payments, scheduleRuns, schedules } from '../../../src/db/schema.ts';
 import { PAY_LINK_EMAIL_REQUIRED } from '../../../src/domain/cards/pay-link.ts';
-import { runSchedulerTick } from '../../../src/domain/schedules/runner.ts';
+import { sendPaymentLinks } from '../../../src/domain/schedules/pay-links.ts';
+import { claimDueOccurrences, runSchedulerTick } from '../../../src/domain/schedules/runner.ts';
 import { t as tr } from '../../../src/i18n/index.ts';
 import { createMailer } from '../../../src/workers/mailer.ts';
-import { call, createTestApp, defaultSeed, provision, startTestServer, type TestApp } from '../../support/app.ts';
+import { call, createTestApp, defaultSeed, OTHER_SECRET, OTHER_TOKEN, provision, startTestServer, type TestApp } from '../../support/app.ts';
 import { CARD_EXP } from '../../support/cards.ts';
 import { browserPays, type FakePaymongo, startFakePaymongo } from '../../support/fakes/paymongo.ts';
+import { browserConfirms, type FakeStripe, startFakeStripe } from '../../support/fakes/stripe.ts';
 import { scheduleData, signSchedule, testClock } from '../../support/schedules.ts';
 import { startSmtpPeer } from '../../support/smtp-peer.ts';
 
@@ -19,14 +23,17 @@ import { startSmtpPeer } from '../../support/smtp-peer.ts';
  */
 let t: TestApp;
 let fake: FakePaymongo;
+let stripe: FakeStripe;
 let peer: Awaited<ReturnType<typeof startSmtpPeer>>;
 let server: { url: string; close(): Promise<void> };
 // Monday 2 March 2026, 00:30 UTC: the daily 09:00 +08:00 occurrence is at 01:00Z.
 const clock = testClock('2026-03-02T00:30:00.000Z');
 let acmeId = '';
+let otherId = '';
 
 beforeAll(async () => {
   fake = await startFakePaymongo();
+  stripe = await startFakeStripe();
   peer = await startSmtpPeer();
   t = await createTestApp({ now: clock.now, env: { SMTP_URL: peer.url, PAYLINK_SCHEDULE_MAX_FAILED_RUNS: '2' } });
   const seed = defaultSeed();
@@ -37,15 +44,26 @@ beforeAll(async () => {
     webhook_secret: fake.webhookSecret,
     api_base_url: fake.url,
   };
+  // The other integrator takes cards through Stripe (native off-session charges).
+  seed.integrators[1]!.acquirer = {
+    provider: 'stripe',
+    public_key: stripe.publishableKey,
+    secret_key: stripe.secretKey,
+    webhook_secret: stripe.webhookSecret,
+    api_base_url: stripe.url,
+  };
   await provision(t, seed);
   server = await startTestServer(t.app);
   const [acme] = await t.app.db.select().from(integrators).where(eq(integrators.name, 'Acme Books'));
   acmeId = acme!.id;
+  const [other] = await t.app.db.select().from(integrators).where(eq(integrators.name, 'Other Shop'));
+  otherId = other!.id;
 });
 afterAll(async () => {
   await server?.close();
   await t?.close();
   await fake?.close();
+  await stripe?.close();
   await peer?.close();
 });
 
@@ -60,11 +78,11 @@ async function sendMail() {
   }
 }
 
-const eventsOf = (type: string) =>
+const eventsOf = (type: string, integratorId = acmeId) =>
   t.app.db
     .select()
     .from(outboxEvents)
-    .where(and(eq(outboxEvents.integratorId, acmeId), eq(outboxEvents.type, type)))
+    .where(and(eq(outboxEvents.integratorId, integratorId), eq(outboxEvents.type, type)))
     .orderBy(outboxEvents.createdAt, outboxEvents.id);
 const runsOf = (scheduleId: string) => t.app.db.select().from(scheduleRuns).where(eq(scheduleRuns.scheduleId, scheduleId)).orderBy(scheduleRuns.dueAt);
 const registrationCount = async () => (await t.app.db.select({ n: count() }).from(cardRegistrations))[0]!.n;
@@ -86,17 +104,18 @@ async function confirmedRegistration(lang: 'en' | 'es' = 'es') {
   return { reference, token };
 }
 
-async function createSchedule(reference: string) {
+async function createSchedule(reference: string, opts: { currency?: string; token?: string; secret?: string } = {}) {
   const res = await call(server.url, 'POST', '/api/v1/schedule', {
+    token: opts.token,
     body: {
       payload: await signSchedule(
         scheduleData({
           credit_card: { reference },
           schedule: daily,
           route: { callback_url: 'http://127.0.0.1:9/callback', notify_user: true },
-          payment: { description: 'Coffee plan', amount: 150, currency: 'PHP', merchant_reference_id: 'sub-42' },
+          payment: { description: 'Coffee plan', amount: 150, currency: opts.currency ?? 'PHP', merchant_reference_id: 'sub-42' },
         }),
-        { iat: clock.now() },
+        { iat: clock.now(), secret: opts.secret },
       ),
     },
   });
@@ -311,5 +330,95 @@ describe('paymongo › schedules paid by a link e-mailed each cycle', () => {
         failure_message: 'The customer did not pay the payment link before it expired.',
       },
     ]);
+  });
+
+  it('a crash after the claim sends the link once its lease lapses; a second sender of the same claim sends nothing', async () => {
+    const { reference } = await confirmedRegistration('en');
+    clock.set('2026-03-15T00:30:00.000Z');
+    const scheduleId = await createSchedule(reference);
+    clock.set('2026-03-15T01:00:05.000Z');
+    const claims = (await claimDueOccurrences(t.app, { limit: 10 })).filter((c) => c.scheduleId === scheduleId);
+    expect(claims.map((c) => c.collection)).toEqual(['pay_link']);
+    // The process dies here: nothing was sent. Within the lease nobody sends it either.
+    expect((await runSchedulerTick(t.app)).outcomes.awaiting_customer).toBe(0);
+    clock.advance(t.app.config.scheduleLeaseSeconds + 1);
+    expect((await runSchedulerTick(t.app)).outcomes.awaiting_customer).toBe(1);
+    // The dead process's sender, had it come back: already sent.
+    expect(await sendPaymentLinks(t.app, [{ claim: claims[0]!, reason: 'pay_by_link' }])).toEqual(['already_recorded']);
+    const sent = (await eventsOf('schedule.payment_link_sent')).filter((e) => e.data.schedule_reference === scheduleId);
+    expect(sent).toHaveLength(1);
+    expect(await runsOf(scheduleId)).toMatchObject([{ id: claims[0]!.runId, status: 'awaiting_customer', attempts: 1 }]);
+    await call(server.url, 'DELETE', '/api/v1/schedule', { body: { reference: scheduleId } });
+  });
+
+  it('Stripe: an off-session charge the bank wants authenticated (authentication_required) e-mails the occurrence’s link instead of a plain decline', async () => {
+    const connector = (await t.app.connectors.forIntegrator(otherId)) as StripeConnector;
+    // A card saved after 3-D Secure on-session; later charges the bank still wants confirmed.
+    const returnUrl = 'http://paylink.test/return';
+    const created = await connector.createPayment(
+      { amountMinor: 1000n, currency: 'USD', reference: 'sca', returnUrl, saveCard: true },
+      { idempotencyKey: `sca:${randomUUID()}` },
+    );
+    if (created.status !== 'requires_payment_method') throw new Error(created.status);
+    await browserConfirms(stripe, { providerPaymentId: created.providerPaymentId, clientKey: created.clientKey! }, 'pm_card_authenticationRequired', returnUrl);
+    const action = await connector.syncPayment(created.providerPaymentId);
+    if (action.status !== 'requires_action') throw new Error(action.status);
+    await fetch(`${action.redirectUrl}?answer=approve`, { redirect: 'manual' });
+    for (let i = 0; i < 3 && (await connector.syncPayment(created.providerPaymentId)).status === 'processing'; i++);
+    const saved = await connector.savedCardOf(created.providerPaymentId);
+    const reference = randomUUID();
+    await t.app.db.insert(cardRegistrations).values({
+      reference,
+      integratorId: otherId,
+      status: 'active',
+      cardToken: saved!.token,
+      brand: 'visa',
+      last4: '3184',
+      customerName: 'Maria Santos',
+      customerEmail: 'maria@example.com',
+      locale: 'en',
+      createdAt: clock.now(),
+      activatedAt: clock.now(),
+    });
+    clock.set('2026-03-20T00:30:00.000Z');
+    const scheduleId = await createSchedule(reference, { currency: 'USD', token: OTHER_TOKEN, secret: OTHER_SECRET });
+    const mailBefore = peer.messages.length;
+    clock.set('2026-03-20T01:00:05.000Z');
+    const tick = await runSchedulerTick(t.app);
+    expect(tick.outcomes).toMatchObject({ awaiting_customer: 1, failed: 0, retrying: 0, error: 0 });
+    const runs = await runsOf(scheduleId);
+    expect(runs).toMatchObject([{ status: 'awaiting_customer', lastFailureCode: 'authentication_required', paymentId: null }]);
+    // No plain decline: no failed payment, no charge_failed event.
+    expect(await t.app.db.select().from(payments).where(eq(payments.scheduleRunId, runs[0]!.id))).toEqual([]);
+    expect((await eventsOf('schedule.charge_failed', otherId)).filter((e) => e.data.schedule_reference === scheduleId)).toEqual([]);
+    const sent = (await eventsOf('schedule.payment_link_sent', otherId)).filter((e) => e.data.schedule_reference === scheduleId);
+    expect(sent.map((e) => [e.emailTo, e.data.reason, e.data.failure_code, e.data.amount, e.data.currency])).toEqual([
+      ['maria@example.com', 'authentication_required', 'authentication_required', '150.00', 'USD'],
+    ]);
+    await sendMail();
+    const mails = peer.messages.slice(mailBefore).filter((m) => m.envelopeTo.includes('maria@example.com'));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.parsed.subject).toBe('Payment due: $150.00 — Other Shop');
+    expect(mails[0]!.parsed.text).toContain(tr('en', 'email.reason.authenticate'));
+    expect(mails[0]!.parsed.text).toContain(sent[0]!.data.payment_url as string);
+    const page = await fetch(sent[0]!.data.payment_url as string);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('data-acquirer="stripe"');
+  });
+
+  it('refusals stay clear where neither works: a connector that charges saved cards but cannot keep one for paylink (ER.11.31)', async () => {
+    const connector = await t.app.connectors.forIntegrator(otherId);
+    const saved = connector.capabilities;
+    // An acquirer with native off-session charges whose cards paylink cannot collect (no vault, no provider element).
+    Object.defineProperty(connector, 'capabilities', { value: { ...saved, cardCollection: 'server_vault' }, configurable: true, writable: true });
+    try {
+      const before = await registrationCount();
+      const res = await call(server.url, 'POST', '/api/v1/card-registrations', { token: OTHER_TOKEN, body: { customer: { email: 'maria@example.com' } } });
+      expect(res.status).toBe(409);
+      expect(res.json.data.status_code).toBe('ER.11.31');
+      expect(await registrationCount()).toBe(before);
+    } finally {
+      Object.defineProperty(connector, 'capabilities', { value: saved, configurable: true, writable: true });
+    }
   });
 });
