@@ -215,6 +215,7 @@ export const en = {
   'email.pay_link_text': 'Pay here: {url}',
   'email.row.pay_by': 'Pay by',
   'email.questions': 'Questions? Reply to {merchant} and quote the transaction ID.',
+  'email.questions_schedule': 'Questions? Reply to {merchant} and quote the schedule reference.',
   // Refusals of a card submission, in the page's language (src/api/endpoint.ts; the API keeps its English).
   'refusal.wait_network': 'Too many payment attempts were made from your network. Please wait {wait}, then try again.',
   'refusal.wait_card': 'This card has been declined too many times. Use another card, or try this one again in {wait}.',

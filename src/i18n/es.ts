@@ -206,6 +206,7 @@ export const es: Catalogue = {
   'email.pay_link_text': 'Paga aquí: {url}',
   'email.row.pay_by': 'Pagar antes de',
   'email.questions': '¿Preguntas? Responde a {merchant} e indica el ID de transacción.',
+  'email.questions_schedule': '¿Preguntas? Responde a {merchant} e indica la referencia del pago programado.',
   // Refusals of a card submission, in the page's language (src/api/endpoint.ts; the API keeps its English).
   'refusal.wait_network': 'Se hicieron demasiados intentos de pago desde tu red. Espera {wait} y vuelve a intentarlo.',
   'refusal.wait_card': 'Esta tarjeta fue rechazada demasiadas veces. Usa otra tarjeta o vuelve a intentarlo con esta dentro de {wait}.',

@@ -211,6 +211,7 @@ export const fil: Catalogue = {
   'email.pay_link_text': 'Magbayad dito: {url}',
   'email.row.pay_by': 'Bayaran bago ang',
   'email.questions': 'May tanong? Mag-reply sa {merchant} at banggitin ang transaction ID.',
+  'email.questions_schedule': 'May tanong? Sumagot sa {merchant} at banggitin ang reference ng schedule.',
   // Refusals of a card submission, in the page's language (src/api/endpoint.ts; the API keeps its English).
   'refusal.wait_network': 'Masyadong maraming pagsubok magbayad mula sa iyong network. Maghintay ng {wait}, saka subukan ulit.',
   'refusal.wait_card': 'Masyadong maraming beses nang na-decline ang card na ito. Gumamit ng ibang card, o subukan ulit ang card na ito pagkalipas ng {wait}.',

@@ -113,7 +113,8 @@ export function renderEmail(opts: { type: string; data: Data; createdAt: Date; m
   ];
   const shown = rows.filter((r): r is [string, string] => r[1] !== undefined);
   const width = Math.max(...shown.map(([k]) => k.length));
-  const questions = tr('email.questions', { merchant: merchant.name });
+  // An e-mail with no transaction yet (a payment link) names what to quote instead.
+  const questions = tr(!str(data.transaction_id) && str(data.schedule_reference) ? 'email.questions_schedule' : 'email.questions', { merchant: merchant.name });
   const payText = link ? ['', tr('email.pay_link_text', { url: link }), ''] : [''];
   const text = [merchant.name, '', heading, '', intro, ...payText, ...shown.map(([k, v]) => `${`${k}:`.padEnd(width + 2)}${v}`), '', questions, ''].join('\n');
   const h = escapeHtml;
@@ -129,7 +130,7 @@ ${logo}
 <h1 style="font-size:22px;margin:0 0 8px">${h(heading)}</h1>
 <p style="margin:0 0 16px;line-height:1.5">${h(intro)}</p>
 ${link ? `<p style="margin:0 0 20px"><a href="${h(link)}" style="display:inline-block;background:${color};color:#fff;text-decoration:none;font-weight:600;padding:12px 20px;border-radius:6px">${h(tr('email.pay_button', { amount }))}</a></p>\n<p style="margin:0 0 16px;color:#57606a;font-size:13px;word-break:break-all">${h(tr('email.pay_link_text', { url: link }))}</p>\n` : ''}<table role="presentation" style="border-collapse:collapse;width:100%">
-${shown.map(([k, v]) => `<tr><th scope="row" style="text-align:left;font-weight:500;color:#57606a;padding:6px 12px 6px 0;vertical-align:top">${h(k)}</th><td style="padding:6px 0;font-variant-numeric:tabular-nums">${h(v)}</td></tr>`).join('\n')}
+${shown.map(([k, v]) => `<tr><th scope="row" style="text-align:left;font-weight:500;color:#57606a;padding:6px 12px 6px 0;vertical-align:top">${h(k)}</th><td style="padding:6px 0;font-variant-numeric:tabular-nums;overflow-wrap:anywhere">${h(v)}</td></tr>`).join('\n')}
 </table>
 <p style="margin:16px 0 0;color:#57606a;font-size:13px">${h(questions)}</p>
 </div>
