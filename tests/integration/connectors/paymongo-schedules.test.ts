@@ -8,8 +8,9 @@ import { sendPaymentLinks } from '../../../src/domain/schedules/pay-links.ts';
 import { claimDueOccurrences, runSchedulerTick } from '../../../src/domain/schedules/runner.ts';
 import { t as tr } from '../../../src/i18n/index.ts';
 import { createMailer } from '../../../src/workers/mailer.ts';
-import { call, createTestApp, defaultSeed, OTHER_SECRET, OTHER_TOKEN, provision, startTestServer, type TestApp } from '../../support/app.ts';
+import { CONSOLE_USERS, call, createTestApp, defaultSeed, OTHER_SECRET, OTHER_TOKEN, provision, startTestServer, type TestApp } from '../../support/app.ts';
 import { CARD_EXP } from '../../support/cards.ts';
+import { ConsoleClient, textOf } from '../../support/console.ts';
 import { browserPays, type FakePaymongo, startFakePaymongo } from '../../support/fakes/paymongo.ts';
 import { browserConfirms, type FakeStripe, startFakeStripe } from '../../support/fakes/stripe.ts';
 import { scheduleData, signSchedule, testClock } from '../../support/schedules.ts';
@@ -234,6 +235,11 @@ describe('paymongo › schedules paid by a link e-mailed each cycle', () => {
       failure_message: null,
     });
     expect(sent[0]).toMatchObject({ emailTo: 'ana@example.com', callbackUrl: 'http://127.0.0.1:9/callback' });
+    // The console shows the registration as pay-by-link and the run waiting for the customer.
+    const owner = new ConsoleClient(server.url);
+    expect((await owner.signIn(CONSOLE_USERS.acmeOwner.email, CONSOLE_USERS.acmeOwner.password)).status).toBe(303);
+    expect(textOf((await owner.get('/console/card-registrations')).html)).toContain('Pay by link (e-mailed each cycle)');
+    expect((await owner.get(`/console/schedules/${scheduleId}`)).html).toContain('<span class="badge status-awaiting_customer">awaiting_customer</span>');
 
     expect(await sendMail()).toBeGreaterThanOrEqual(1);
     expect(await sendMail()).toBe(0);
