@@ -29,6 +29,10 @@ import { latestOccurrenceAtOrBefore, nextOccurrence, parseTimeOffset } from './r
  * occurrence. A declined attempt is retried after PAYLINK_SCHEDULE_RETRY_SECONDS; after the
  * last retry the occurrence fails, and PAYLINK_SCHEDULE_MAX_FAILED_RUNS failed occurrences in
  * a row suspend the schedule.
+ *
+ * A pay-by-link registration's occurrence (and one whose off-session charge the bank wants the
+ * customer to authenticate) is not charged: step 3 writes its checkout and the e-mail carrying the
+ * link instead, with the same checks (pay-links.ts).
  */
 export interface ClaimedCharge {
   runId: string;
@@ -112,7 +116,7 @@ function toClaim(
   };
 }
 
-/** The token a claim charges: the saved card's, or none for a pay-by-link registration (undefined: nothing to collect with). */
+/** The token a claim charges: the saved card's, or none for a pay-by-link registration (null: nothing to collect with). */
 const collectingToken = (s: { cardToken: string | null; collection: 'saved_card' | 'pay_link' }) =>
   s.collection === 'pay_link' ? (s.cardToken ?? '') : s.cardToken;
 
@@ -216,8 +220,9 @@ export async function claimDueAttempts(app: PaylinkApp, opts: { limit: number })
 
 /**
  * Step 2: the acquirer call, outside any transaction. The sandbox charges its vaulted token
- * directly; another connector charges the saved card off-session (only connectors with native
- * off-session charges get schedules: POST /schedule refuses the others). An answer that is not
+ * directly; another connector charges the saved card off-session (a saved card is scheduled only with
+ * connectors with native off-session charges: POST /schedule refuses the others; pay-by-link
+ * occurrences never come here). An answer that is not
  * final is thrown, so the run is retried under the same key like any call without an answer.
  */
 export async function chargeClaim(app: PaylinkApp, claim: ClaimedCharge): Promise<ChargeResult> {
