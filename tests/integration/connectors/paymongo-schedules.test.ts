@@ -183,6 +183,13 @@ describe('paymongo › schedules paid by a link e-mailed each cycle', () => {
     // From another site: refused, nothing changes.
     const forged = await fetch(`${server.url}/register/${token}/confirm`, { method: 'POST', redirect: 'manual', headers: { origin: 'https://evil.example' } });
     expect(forged.status).toBe(403);
+    const crossSite = await fetch(`${server.url}/register/${token}/confirm`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
+    expect(crossSite.status).toBe(403);
+    expect((await fetch(`${server.url}/register/${token}/confirm`)).status).toBe(405);
     expect((await t.app.db.select().from(cardRegistrations).where(eq(cardRegistrations.reference, reference)))[0]!.status).toBe('pending');
 
     const confirmed = await fetch(`${server.url}/register/${token}/confirm?lang=fil`, { method: 'POST', redirect: 'manual', headers: { origin: server.url } });
