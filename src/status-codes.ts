@@ -217,12 +217,12 @@ export const catalogue = {
   'ER.11.31': {
     http: 409,
     description: "Card registration not available with the integrator's acquirer",
-    when: "POST /card-registration when the integrator's acquirer keeps no cards for paylink to charge later (PayMongo: its cards are charged off-session only through its own subscriptions).",
+    when: "POST /card-registration when the integrator's acquirer charges saved cards off-session but paylink cannot yet collect one with it. (Acquirers without off-session charges, e.g. PayMongo, get pay-by-link registrations instead.)",
   },
   'ER.12.35': {
     http: 409,
     description: "Scheduled charges not available with the integrator's acquirer",
-    when: "POST /schedule when the integrator's acquirer cannot charge a saved card off-session for paylink (PayMongo cards); send a payment link each cycle instead.",
+    when: "POST /schedule with a saved-card registration when the integrator's acquirer cannot charge a saved card off-session for paylink (PayMongo cards, e.g. after a switch from the sandbox); register the customer again as pay-by-link.",
   },
   'ER.13.30': {
     http: 409,

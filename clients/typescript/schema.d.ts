@@ -607,6 +607,11 @@ export interface components {
             reference: string;
             /** @enum {string} */
             status: "pending" | "active" | "deleted";
+            /**
+             * @description How its schedules collect: `saved_card` charges the card off-session; `pay_link` (acquirers without off-session charges, e.g. PayMongo) e-mails the customer a payment link each occurrence, and `card` stays null.
+             * @enum {string}
+             */
+            collection: "saved_card" | "pay_link";
             customer: {
                 name: string | null;
                 email: string | null;
@@ -643,7 +648,7 @@ export interface components {
             /** @description evt_…: equals the `webhook-id` header of its callbacks. */
             id: string;
             /** @enum {string} */
-            type: "payment.succeeded" | "payment.failed" | "refund.succeeded" | "refund.failed" | "card_registration.completed" | "card_registration.deleted" | "schedule.created" | "schedule.cancelled" | "schedule.charge_succeeded" | "schedule.charge_failed" | "schedule.suspended" | "webhook.test";
+            type: "payment.succeeded" | "payment.failed" | "refund.succeeded" | "refund.failed" | "card_registration.completed" | "card_registration.deleted" | "schedule.created" | "schedule.cancelled" | "schedule.charge_succeeded" | "schedule.charge_failed" | "schedule.suspended" | "schedule.payment_link_sent" | "schedule.payment_link_expired" | "webhook.test";
             /** Format: date-time */
             created_at: string;
             /** @description The event’s fields, as its callback carries them (docs/callbacks.md). */
@@ -822,7 +827,7 @@ export interface components {
                 id: string;
                 due_at: string | null;
                 /** @enum {string} */
-                status: "pending" | "retrying" | "succeeded" | "failed" | "cancelled";
+                status: "pending" | "retrying" | "awaiting_customer" | "succeeded" | "failed" | "cancelled";
                 attempts: number;
                 next_attempt_at: string | null;
                 transaction_id: string | null;
@@ -4953,7 +4958,7 @@ export interface operations {
                 /** @description Only objects created before this instant (ISO 8601). */
                 created_lt?: string;
                 /** @description Only events of this type. */
-                type?: "payment.succeeded" | "payment.failed" | "refund.succeeded" | "refund.failed" | "card_registration.completed" | "card_registration.deleted" | "schedule.created" | "schedule.cancelled" | "schedule.charge_succeeded" | "schedule.charge_failed" | "schedule.suspended" | "webhook.test";
+                type?: "payment.succeeded" | "payment.failed" | "refund.succeeded" | "refund.failed" | "card_registration.completed" | "card_registration.deleted" | "schedule.created" | "schedule.cancelled" | "schedule.charge_succeeded" | "schedule.charge_failed" | "schedule.suspended" | "schedule.payment_link_sent" | "schedule.payment_link_expired" | "webhook.test";
                 /** @description Legacy: an event id or timestamp; events after it, oldest first. */
                 after?: string;
             };

@@ -183,6 +183,8 @@ export const checkoutSessions = pgTable(
     /** What that attempt was for (attempt number, amount, the customer's values), to record it when the provider answers later. */
     providerAttempt: jsonb('provider_attempt').$type<{ attempt: number; amountMinor: string; customerValues: Record<string, string>; checkoutUrl?: string }>(),
     paymentId: text('payment_id'),
+    /** A schedule's occurrence this session collects (a payment link e-mailed each cycle): paying it settles that run. */
+    scheduleRunId: text('schedule_run_id').unique(),
     expiresAt: ts('expires_at').notNull(),
     paidAt: ts('paid_at'),
     lockedAt: ts('locked_at'),
@@ -220,6 +222,12 @@ export const cardRegistrations = pgTable(
     holderName: text('holder_name'),
     /** The customer's language when they gave the card on the hosted page (src/i18n): their e-mails about the schedules charging it speak it. */
     locale: text('locale'),
+    /**
+     * How its schedules collect each occurrence: `saved_card` (charged off-session with the card
+     * token) or `pay_link` (a checkout link e-mailed to the customer each cycle, for acquirers that
+     * cannot charge a saved card off-session: docs/acquirers.md "Schedules").
+     */
+    collection: text('collection').$type<'saved_card' | 'pay_link'>().notNull().default('saved_card'),
     attempts: integer('attempts').notNull().default(0),
     expiresAt: ts('expires_at'),
     createdAt: createdAt(),
@@ -376,19 +384,23 @@ export const scheduleRuns = pgTable(
       .notNull()
       .references(() => schedules.id),
     dueAt: ts('due_at').notNull(),
-    status: text('status').$type<'pending' | 'retrying' | 'succeeded' | 'failed' | 'cancelled'>().notNull().default('pending'),
+    /** `awaiting_customer`: its payment link was e-mailed and is open until next_attempt_at (docs/schedules.md). */
+    status: text('status').$type<'pending' | 'retrying' | 'awaiting_customer' | 'succeeded' | 'failed' | 'cancelled'>().notNull().default('pending'),
     attempts: integer('attempts').notNull().default(0),
     nextAttemptAt: ts('next_attempt_at'),
     lockedUntil: ts('locked_until'),
     paymentId: text('payment_id'),
     lastFailureCode: text('last_failure_code'),
     lastFailureMessage: text('last_failure_message'),
+    /** The checkout session e-mailed to the customer for this occurrence (one at most: its payment link). */
+    checkoutSessionId: text('checkout_session_id').unique(),
     createdAt: createdAt(),
     completedAt: ts('completed_at'),
   },
   (t) => [
     uniqueIndex('schedule_runs_occurrence_idx').on(t.scheduleId, t.dueAt),
     index('schedule_runs_pending_idx').on(t.nextAttemptAt).where(sql`status in ('pending', 'retrying')`),
+    index('schedule_runs_awaiting_idx').on(t.nextAttemptAt).where(sql`status = 'awaiting_customer'`),
   ],
 );
 export type ScheduleRun = typeof scheduleRuns.$inferSelect;

@@ -161,6 +161,13 @@ export const en = {
   'register.locked.body': 'Too many card attempts were made with this link. Ask {merchant} for a new link.',
   'register.not_found.title': 'Link not found',
   'register.not_found.body': 'There is no card registration at this address. Check that the whole link was copied, or ask the merchant for a new one.',
+  'register.pay_link.title': 'Set up your scheduled payments',
+  'register.pay_link.intro':
+    '{merchant} will send you a payment link by e-mail each time a scheduled payment is due. You pay each one with your card, as for any online payment. No card is saved and nothing is charged now.',
+  'register.pay_link.email': 'The links will go to {email}.',
+  'register.pay_link.button': 'Confirm',
+  'register.pay_link.done.title': 'You are all set',
+  'register.pay_link.done.body': 'You will receive a payment link from {merchant} by e-mail each time a payment is due. You can close this page.',
 
   // Customer e-mails (src/domain/notifications/email/templates.ts); {reason} is the acquirer's own words
   'email.payment.succeeded.subject': 'Payment received: {amount} — {merchant}',
@@ -203,7 +210,16 @@ export const en = {
   'email.row.your_reference': 'Your reference',
   'email.row.description': 'Description',
   'email.row.date': 'Date',
+  'email.schedule.payment_link_sent.subject': 'Payment due: {amount} — {merchant}',
+  'email.schedule.payment_link_sent.heading': 'Your payment of {amount} is due',
+  'email.schedule.payment_link_sent.intro': '{reason} Pay {merchant} securely with your card through the link below. Nothing has been charged yet.',
+  'email.reason.pay_by_link': 'Your scheduled payment is ready.',
+  'email.reason.authenticate': 'Your bank wants you to confirm this payment yourself.',
+  'email.pay_button': 'Pay {amount}',
+  'email.pay_link_text': 'Pay here: {url}',
+  'email.row.pay_by': 'Pay by',
   'email.questions': 'Questions? Reply to {merchant} and quote the transaction ID.',
+  'email.questions_schedule': 'Questions? Reply to {merchant} and quote the schedule reference.',
   // Refusals of a card submission, in the page's language (src/api/endpoint.ts; the API keeps its English).
   'refusal.wait_network': 'Too many payment attempts were made from your network. Please wait {wait}, then try again.',
   'refusal.wait_card': 'This card has been declined too many times. Use another card, or try this one again in {wait}.',

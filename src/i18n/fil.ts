@@ -156,6 +156,14 @@ export const fil: Catalogue = {
   'register.locked.body': 'Masyadong maraming beses sinubukan ang card sa link na ito. Humingi ng bagong link sa {merchant}.',
   'register.not_found.title': 'Hindi nahanap ang link',
   'register.not_found.body': 'Walang card registration sa address na ito. Tiyaking nakopya ang buong link, o humingi ng bagong link sa merchant.',
+  'register.pay_link.title': 'I-set up ang iyong mga naka-schedule na bayad',
+  'register.pay_link.intro':
+    'Magpapadala ang {merchant} ng payment link sa iyong e-mail tuwing may naka-schedule na bayad na dapat bayaran. Babayaran mo ang bawat isa gamit ang iyong card, gaya ng anumang online na bayad. Walang card na ise-save at walang sisingilin ngayon.',
+  'register.pay_link.email': 'Ipapadala ang mga link sa {email}.',
+  'register.pay_link.button': 'Kumpirmahin',
+  'register.pay_link.done.title': 'Handa na ang lahat',
+  'register.pay_link.done.body':
+    'Makakatanggap ka ng payment link mula sa {merchant} sa e-mail tuwing may bayad na dapat bayaran. Maaari mo nang isara ang page na ito.',
 
   'email.payment.succeeded.subject': 'Natanggap ang bayad: {amount} — {merchant}',
   'email.payment.succeeded.heading': 'Nagbayad ka ng {amount}',
@@ -198,7 +206,16 @@ export const fil: Catalogue = {
   'email.row.your_reference': 'Iyong reference',
   'email.row.description': 'Paglalarawan',
   'email.row.date': 'Petsa',
+  'email.schedule.payment_link_sent.subject': 'Dapat nang bayaran: {amount} — {merchant}',
+  'email.schedule.payment_link_sent.heading': 'Dapat nang bayaran ang iyong {amount}',
+  'email.schedule.payment_link_sent.intro': '{reason} Magbayad nang ligtas sa {merchant} gamit ang iyong card sa link sa ibaba. Wala pang nasisingil.',
+  'email.reason.pay_by_link': 'Handa na ang iyong naka-schedule na bayad.',
+  'email.reason.authenticate': 'Gusto ng iyong bangko na ikaw mismo ang magkumpirma ng bayad na ito.',
+  'email.pay_button': 'Magbayad ng {amount}',
+  'email.pay_link_text': 'Magbayad dito: {url}',
+  'email.row.pay_by': 'Bayaran bago ang',
   'email.questions': 'May tanong? Mag-reply sa {merchant} at banggitin ang transaction ID.',
+  'email.questions_schedule': 'May tanong? Sumagot sa {merchant} at banggitin ang reference ng schedule.',
   // Refusals of a card submission, in the page's language (src/api/endpoint.ts; the API keeps its English).
   'refusal.wait_network': 'Masyadong maraming pagsubok magbayad mula sa iyong network. Maghintay ng {wait}, saka subukan ulit.',
   'refusal.wait_card': 'Masyadong maraming beses nang na-decline ang card na ito. Gumamit ng ibang card, o subukan ulit ang card na ito pagkalipas ng {wait}.',

@@ -36,6 +36,10 @@ export const cardRegistrationViewSchema = z
   .object({
     reference: z.uuid(),
     status: z.enum(['pending', 'active', 'deleted']),
+    collection: z.enum(['saved_card', 'pay_link']).meta({
+      description:
+        'How its schedules collect: `saved_card` charges the card off-session; `pay_link` (acquirers without off-session charges, e.g. PayMongo) e-mails the customer a payment link each occurrence, and `card` stays null.',
+    }),
     customer: z.object({ name: z.string().nullable(), email: z.string().nullable() }).strict(),
     card: z
       .object({ brand: z.string().nullable(), last4: z.string().nullable(), exp_month: z.number().int().nullable(), exp_year: z.number().int().nullable() })

@@ -18,6 +18,8 @@ export const eventTypes = [
   'schedule.charge_succeeded',
   'schedule.charge_failed',
   'schedule.suspended',
+  'schedule.payment_link_sent',
+  'schedule.payment_link_expired',
   'webhook.test',
 ] as const;
 

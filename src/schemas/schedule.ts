@@ -92,7 +92,7 @@ export const scheduleViewSchema = z
         .object({
           id: z.string(),
           due_at: isoTime.nullable(),
-          status: z.enum(['pending', 'retrying', 'succeeded', 'failed', 'cancelled']),
+          status: z.enum(['pending', 'retrying', 'awaiting_customer', 'succeeded', 'failed', 'cancelled']),
           attempts: z.number().int(),
           next_attempt_at: isoTime.nullable(),
           transaction_id: z.string().nullable(),

@@ -11,6 +11,7 @@ export function registrationView(row: CardRegistration): CardRegistrationView {
   return {
     reference: row.reference,
     status: row.status,
+    collection: row.collection,
     customer: { name: row.customerName, email: row.customerEmail },
     card: row.cardToken ? { brand: row.brand, last4: row.last4, exp_month: row.expMonth, exp_year: row.expYear } : null,
     created_at: row.createdAt.toISOString(),

@@ -64,7 +64,8 @@ export function consoleCardRow(r: CardRegistration): ConsoleCardRow {
     reference: r.reference,
     status: r.status,
     customer: [r.customerName ?? r.holderName, r.customerEmail].filter(Boolean).join(' · ') || '—',
-    card: card === '—' ? card : `${card}${expiry}`,
+    // A pay-by-link registration keeps no card: its schedules e-mail a payment link each cycle.
+    card: r.collection === 'pay_link' ? 'Pay by link (e-mailed each cycle)' : card === '—' ? card : `${card}${expiry}`,
     createdAt: consoleTime(r.createdAt),
   };
 }

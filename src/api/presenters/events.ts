@@ -44,7 +44,12 @@ export function presentEvent(event: DomainEvent): Record<string, unknown> {
       return refundEventData(event.refund, event.payment);
     case 'card_registration.completed': {
       const r = event.registration;
-      return { reference: r.reference, status: r.status, card: { brand: r.brand, last4: r.last4, exp_month: r.expMonth, exp_year: r.expYear } };
+      return {
+        reference: r.reference,
+        status: r.status,
+        collection: r.collection,
+        card: { brand: r.brand, last4: r.last4, exp_month: r.expMonth, exp_year: r.expYear },
+      };
     }
     case 'card_registration.deleted':
       return { reference: event.registration.reference, cancelled_schedules: event.cancelledSchedules };
@@ -66,10 +71,35 @@ export function presentEvent(event: DomainEvent): Record<string, unknown> {
     case 'schedule.suspended':
       return {
         schedule_reference: event.scheduleId,
-        transaction_id: event.payment.id,
+        transaction_id: event.payment?.id ?? null,
         consecutive_failed_runs: event.consecutiveFailedRuns,
-        failure_code: event.payment.failureCode,
-        failure_message: event.payment.failureMessage,
+        failure_code: event.payment ? event.payment.failureCode : event.failure.code,
+        failure_message: event.payment ? event.payment.failureMessage : event.failure.message,
+      };
+    case 'schedule.payment_link_sent': {
+      const at = (d: Date) => formatInOffset(d, event.run.offsetMinutes);
+      return {
+        schedule_reference: event.run.scheduleId,
+        run_id: event.run.runId,
+        due_at: at(event.run.dueAt),
+        amount: formatDecimal(event.amountMinor, event.currency),
+        currency: event.currency,
+        description: event.description,
+        merchant_reference_id: event.merchantReferenceId,
+        payment_url: event.paymentUrl,
+        expires_at: at(event.expiresAt),
+        reason: event.reason,
+        failure_code: event.failure?.code ?? null,
+        failure_message: event.failure?.message ?? null,
+      };
+    }
+    case 'schedule.payment_link_expired':
+      return {
+        schedule_reference: event.run.scheduleId,
+        run_id: event.run.runId,
+        due_at: formatInOffset(event.run.dueAt, event.run.offsetMinutes),
+        failure_code: event.failure.code,
+        failure_message: event.failure.message,
       };
   }
 }

@@ -16,6 +16,7 @@ import { recordEvent } from '../notifications/domain-events.ts';
 import { keysetPage, type Page } from '../pagination.ts';
 import { cancelSchedulesTx } from '../schedules/cancel.ts';
 import { activeCardColumns } from './activation.ts';
+import { registrationCollection } from './pay-link.ts';
 import { setupConnector } from './setup.ts';
 
 /**
@@ -32,9 +33,10 @@ export const pageTokenHash = (token: string) => sha256Hex(`paylink-card-registra
 
 export async function createCardRegistration(app: PaylinkApp, integrator: Integrator, input: CardRegistrationCreate) {
   const connector = await app.connectors.forIntegrator(integrator.id);
-  // Stripe: the card goes into its Payment Element in setup mode (./setup.ts); the sandbox: its vault.
-  const setup = connector.capabilities.offSession === 'native' && setupConnector(connector) !== undefined;
-  if (!setup && (connector.capabilities.offSession !== 'native' || !connector.vault)) {
+  // No off-session charges with this acquirer: a registration without a card, paid by a link each cycle (pay-link.ts).
+  // Otherwise the card goes into the acquirer's own fields in setup mode (Stripe, ./setup.ts) or the sandbox's vault.
+  const collection = registrationCollection(connector, input);
+  if (collection === 'saved_card' && !connector.vault && setupConnector(connector) === undefined) {
     throw new DomainError('ER.11.31', "Card registration not available with the integrator's acquirer", {
       messages: { '(request)': [`the ${connector.name} acquirer does not let paylink keep a card for later charges (docs/acquirers.md)`] },
     });
@@ -54,6 +56,7 @@ export async function createCardRegistration(app: PaylinkApp, integrator: Integr
     customerEmail: input.customer?.email ?? null,
     callbackUrl: input.callback_url ?? null,
     returnUrl: input.return_url ?? null,
+    collection,
     expiresAt,
     createdAt: now,
   });
@@ -191,6 +194,7 @@ export async function completeCardRegistration(
       say: 'refusal.registration_locked',
     });
   const row = page.row;
+  if (row.collection === 'pay_link') throw invalidFields({ card: ['This registration takes no card: confirm it on its page.'] });
   // A registration whose card goes into the acquirer's own fields (Stripe) never takes a number here.
   if (!(await app.connectors.forIntegrator(row.integratorId)).vault) {
     throw new DomainError('ER.03.26', 'Card form not available', {

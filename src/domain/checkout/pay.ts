@@ -12,6 +12,7 @@ import { askedFields, isDynamicOnly } from '../links/form.ts';
 import { linkAvailability, linkDateState, linkUnavailableError, reservePlace } from '../links/lifecycle.ts';
 import { findActiveLink, findLinkById, type LinkWithMerchant } from '../links/service.ts';
 import { recordCharge } from '../payments/record.ts';
+import { closeRunPaid, runPaidThroughSession } from '../schedules/pay-links.ts';
 import { parseCustomerAmount } from './amount.ts';
 import { checkoutPath, findSessionByToken, insertSession, openStaticTicket, sessionState } from './sessions.ts';
 import type { CardAttempt } from './velocity.ts';
@@ -320,6 +321,8 @@ export function recordAttempt(
   const done = app.now();
   return app.db.transaction(async (tx): Promise<PayOutcome> => {
     const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id)).for('update');
+    // A schedule occurrence's payment link (src/domain/schedules/pay-links.ts): paid, the payment is that run's charge.
+    const run = result.status === 'succeeded' && row ? await runPaidThroughSession(tx, row) : undefined;
     const payment = await recordCharge(app, tx, {
       integratorId: session.integratorId,
       result,
@@ -335,8 +338,12 @@ export function recordAttempt(
       callbackUrl: session.callbackUrl,
       notifyUser: session.notifyUser,
       checkout: { kind: session.kind, linkSlug: target.link.link.slug, attempt: claim.attempt },
+      ...(run
+        ? { run: run.context, scheduleRunId: run.context.runId, cardRegistrationReference: run.cardRegistrationReference, otherReferences: run.otherReferences }
+        : {}),
       now: done,
     });
+    if (run) await closeRunPaid(tx, run.context, payment.id, done);
     if (result.status === 'succeeded') {
       await tx
         .update(checkoutSessions)

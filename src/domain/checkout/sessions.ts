@@ -94,6 +94,10 @@ export interface NewSession {
   successUrl?: string | null;
   cancelUrl?: string | null;
   notifyUser?: boolean;
+  /** Default: PAYLINK_CHECKOUT_TTL_SECONDS from now. */
+  expiresAt?: Date;
+  /** The schedule occurrence this session collects (a payment link e-mailed each cycle). */
+  scheduleRunId?: string;
 }
 
 /** Inserts a session for `token` unless one exists already (two first submits at once make one). */
@@ -117,7 +121,8 @@ export async function insertSession(app: PaylinkApp, db: DbOrTx, token: string, 
       successUrl: values.successUrl ?? null,
       cancelUrl: values.cancelUrl ?? null,
       notifyUser: values.notifyUser ?? false,
-      expiresAt: new Date(now.getTime() + app.config.checkoutTtlSeconds * 1000),
+      scheduleRunId: values.scheduleRunId ?? null,
+      expiresAt: values.expiresAt ?? new Date(now.getTime() + app.config.checkoutTtlSeconds * 1000),
       createdAt: now,
     })
     .onConflictDoNothing({ target: checkoutSessions.tokenHash });

@@ -34,7 +34,25 @@ export type DomainEvent =
   | { type: 'card_registration.deleted'; registration: CardRegistration; cancelledSchedules: string[] }
   | { type: 'schedule.created'; schedule: Schedule; offsetMinutes: number }
   | { type: 'schedule.cancelled'; scheduleId: string; reason: 'requested' | 'card_registration_deleted' }
-  | { type: 'schedule.suspended'; scheduleId: string; payment: Payment; consecutiveFailedRuns: number };
+  | ({ type: 'schedule.suspended'; scheduleId: string; consecutiveFailedRuns: number } & (
+      | { payment: Payment }
+      /** The last failed occurrence had no payment: its payment link expired unpaid. */
+      | { payment: null; failure: { code: string; message: string } }
+    ))
+  | {
+      /** An occurrence's payment link was e-mailed to the customer (src/domain/schedules/pay-links.ts). */
+      type: 'schedule.payment_link_sent';
+      run: ScheduleRunContext;
+      amountMinor: bigint;
+      currency: string;
+      description: string | null;
+      merchantReferenceId: string | null;
+      paymentUrl: string;
+      expiresAt: Date;
+      reason: 'pay_by_link' | 'authentication_required';
+      failure: { code: string; message: string } | null;
+    }
+  | { type: 'schedule.payment_link_expired'; run: ScheduleRunContext; failure: { code: string; message: string } };
 
 /** Renders a fact as the event's wire `data` (bigints as decimal strings, times as ISO 8601). */
 export type EventPresenter = (event: DomainEvent) => Record<string, unknown>;

@@ -21,6 +21,8 @@ export type EventType =
   | 'schedule.charge_succeeded'
   | 'schedule.charge_failed'
   | 'schedule.suspended'
+  | 'schedule.payment_link_sent'
+  | 'schedule.payment_link_expired'
   /** Sent on request (console: Developers › Send test event) to check a receiver; no business change behind it. */
   | 'webhook.test';
 

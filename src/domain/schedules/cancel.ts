@@ -3,11 +3,13 @@ import type { PaylinkApp } from '../../app.ts';
 import type { Tx } from '../../db/client.ts';
 import { scheduleRuns, schedules } from '../../db/schema.ts';
 import { recordEvent } from '../notifications/domain-events.ts';
+import { closeWaitingLinks } from './pay-links.ts';
 
 /**
  * Cancels schedules in the caller's transaction: no further occurrences, and retries waiting
  * for their next attempt are cancelled. An occurrence whose charge is already in flight
- * (status pending) is finished, because the acquirer may already have moved the money.
+ * (status pending) is finished, because the acquirer may already have moved the money. A payment
+ * link still waiting for the customer closes (its run is cancelled).
  * Returns the references cancelled now (already-cancelled ones are left as they are).
  */
 export async function cancelSchedulesTx(
@@ -29,6 +31,7 @@ export async function cancelSchedulesTx(
     .update(scheduleRuns)
     .set({ status: 'cancelled', nextAttemptAt: null, completedAt: opts.now })
     .where(and(inArray(scheduleRuns.scheduleId, ids), eq(scheduleRuns.status, 'retrying')));
+  await closeWaitingLinks(tx, ids, opts.now);
   for (const schedule of cancelled) {
     await recordEvent(app.presentEvent, tx, {
       integratorId: opts.integratorId,

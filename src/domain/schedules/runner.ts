@@ -9,6 +9,7 @@ import { DomainError, notFound } from '../errors.ts';
 import { recordEvent } from '../notifications/domain-events.ts';
 import { type Payment, recordCharges } from '../payments/record.ts';
 import { cancelSchedulesTx } from './cancel.ts';
+import { expireUnpaidLinks, type PayLinkItem, sendPaymentLinks, wantsCustomer } from './pay-links.ts';
 import { latestOccurrenceAtOrBefore, nextOccurrence, parseTimeOffset } from './recurrence.ts';
 
 /**
@@ -28,6 +29,10 @@ import { latestOccurrenceAtOrBefore, nextOccurrence, parseTimeOffset } from './r
  * occurrence. A declined attempt is retried after PAYLINK_SCHEDULE_RETRY_SECONDS; after the
  * last retry the occurrence fails, and PAYLINK_SCHEDULE_MAX_FAILED_RUNS failed occurrences in
  * a row suspend the schedule.
+ *
+ * A pay-by-link registration's occurrence (and one whose off-session charge the bank wants the
+ * customer to authenticate) is not charged: step 3 writes its checkout and the e-mail carrying the
+ * link instead, with the same checks (pay-links.ts).
  */
 export interface ClaimedCharge {
   runId: string;
@@ -49,6 +54,9 @@ export interface ClaimedCharge {
   callbackUrl: string | null;
   notifyUser: boolean;
   timeOffset: string;
+  cronPattern: string;
+  /** `pay_link`: the occurrence is collected by a payment link e-mailed to the customer (pay-links.ts), never charged. */
+  collection: 'saved_card' | 'pay_link';
 }
 
 export const chargeKey = (claim: Pick<ClaimedCharge, 'runId' | 'attempt'>) => `schedule-run:${claim.runId}:${claim.attempt}`;
@@ -78,6 +86,7 @@ const scheduleColumns = {
   cardStatus: cardRegistrations.status,
   cardToken: cardRegistrations.cardToken,
   cardCustomer: cardRegistrations.cardCustomer,
+  collection: cardRegistrations.collection,
   customerEmail: cardRegistrations.customerEmail,
   // The name given at registration, or else the card holder's.
   customerName: sql<string | null>`coalesce(${cardRegistrations.customerName}, ${cardRegistrations.holderName})`,
@@ -106,8 +115,14 @@ function toClaim(
     callbackUrl: s.callbackUrl,
     notifyUser: s.notifyUser,
     timeOffset: s.timeOffset,
+    cronPattern: s.cronPattern,
+    collection: s.collection,
   };
 }
+
+/** The token a claim charges: the saved card's, or none for a pay-by-link registration (null: nothing to collect with). */
+const collectingToken = (s: { cardToken: string | null; collection: 'saved_card' | 'pay_link' }) =>
+  s.collection === 'pay_link' ? (s.cardToken ?? '') : s.cardToken;
 
 /** tx1 for new occurrences: claims up to `limit` due schedules and records one occurrence each. */
 export async function claimDueOccurrences(app: PaylinkApp, opts: { limit: number }): Promise<ClaimedCharge[]> {
@@ -126,7 +141,8 @@ export async function claimDueOccurrences(app: PaylinkApp, opts: { limit: number
     const claims: ClaimedCharge[] = [];
     const advance: { id: string; next: string | null }[] = [];
     for (const s of due) {
-      if (s.cardStatus !== 'active' || !s.cardToken) {
+      const token = collectingToken(s);
+      if (s.cardStatus !== 'active' || token === null) {
         await cancelSchedulesTx(app, tx, { integratorId: s.integratorId, scheduleId: s.scheduleId, now, reason: 'card_registration_deleted' });
         continue;
       }
@@ -136,7 +152,7 @@ export async function claimDueOccurrences(app: PaylinkApp, opts: { limit: number
       const dueAt = latest && latest.getTime() >= s.nextRunAt!.getTime() ? latest : s.nextRunAt!;
       const next = nextOccurrence(rec, now);
       advance.push({ id: s.scheduleId, next: next?.toISOString() ?? null });
-      claims.push(toClaim(s, s.cardToken, { runId: newId('run'), attempt: 1, dueAt }));
+      claims.push(toClaim(s, token, { runId: newId('run'), attempt: 1, dueAt }));
     }
     if (claims.length === 0) return [];
     const inserted = await tx
@@ -192,14 +208,15 @@ export async function claimDueAttempts(app: PaylinkApp, opts: { limit: number })
     for (const row of due) {
       const { run } = row;
       const retry = run.status === 'retrying';
-      if (retry && (row.status !== 'active' || row.cardStatus !== 'active' || !row.cardToken)) {
+      const token = collectingToken(row);
+      if (retry && (row.status !== 'active' || row.cardStatus !== 'active' || token === null)) {
         await tx.update(scheduleRuns).set({ status: 'cancelled', nextAttemptAt: null, completedAt: now }).where(eq(scheduleRuns.id, run.id));
         continue;
       }
-      if (!row.cardToken) continue; // never happens: a pending run was claimed with an active card, and tokens are kept
+      if (token === null) continue; // never happens: a pending run was claimed with an active card, and tokens are kept
       const attempt = retry ? run.attempts + 1 : run.attempts;
       await tx.update(scheduleRuns).set({ status: 'pending', attempts: attempt, nextAttemptAt: lease, lockedUntil: lease }).where(eq(scheduleRuns.id, run.id));
-      claims.push(toClaim(row, row.cardToken, { runId: run.id, attempt, dueAt: run.dueAt }));
+      claims.push(toClaim(row, token, { runId: run.id, attempt, dueAt: run.dueAt }));
     }
     return claims;
   });
@@ -207,8 +224,9 @@ export async function claimDueAttempts(app: PaylinkApp, opts: { limit: number })
 
 /**
  * Step 2: the acquirer call, outside any transaction. The sandbox charges its vaulted token
- * directly; another connector charges the saved card off-session (only connectors with native
- * off-session charges get schedules: POST /schedule refuses the others). An answer that is not
+ * directly; another connector charges the saved card off-session (a saved card is scheduled only with
+ * connectors with native off-session charges: POST /schedule refuses the others; pay-by-link
+ * occurrences never come here). An answer that is not
  * final is thrown, so the run is retried under the same key like any call without an answer.
  */
 export async function chargeClaim(app: PaylinkApp, claim: ClaimedCharge): Promise<ChargeResult> {
@@ -232,12 +250,23 @@ export async function chargeClaim(app: PaylinkApp, claim: ClaimedCharge): Promis
   );
   if (state.status === 'succeeded') return { ...state, status: 'succeeded' } as ChargeResult;
   if (state.status === 'declined') return { ...state, status: 'declined' } as ChargeResult;
-  // The bank wants the customer (3-D Secure) for an off-session charge: a decline they can act on.
-  if (state.status === 'requires_action') return { status: 'declined', code: 'card_declined', message: 'The bank asked the customer to confirm this charge.' };
+  // The bank wants the customer (3-D Secure) for an off-session charge: a decline they can act on
+  // (runSchedulerTick e-mails them the occurrence's payment link, as for Stripe's authentication_required).
+  if (state.status === 'requires_action') {
+    return {
+      status: 'declined',
+      code: 'card_declined',
+      message: 'The bank asked the customer to confirm this charge.',
+      customerAction: 'authenticate',
+    } as ChargeResult;
+  }
   throw new Error(`${connector.name}: the off-session charge is still ${state.status}`);
 }
 
 export type RecordOutcome = 'succeeded' | 'retrying' | 'failed' | 'suspended' | 'already_recorded';
+
+/** What the tick did with a pay-by-link occurrence: its link e-mailed (the run awaits the customer), or a link that expired unpaid. */
+export type LinkOutcome = 'awaiting_customer' | 'missed';
 
 /** Step 3 (tx2): records the payment and closes (or reschedules) the run, once. */
 export async function recordClaimOutcome(app: PaylinkApp, claim: ClaimedCharge, result: ChargeResult): Promise<RecordOutcome> {
@@ -331,14 +360,20 @@ export async function recordClaimOutcomes(app: PaylinkApp, items: Array<{ claim:
         .where(and(inArray(schedules.id, succeededSchedules), sql`${schedules.consecutiveFailures} <> 0`));
     }
     for (const [i, { n, claim }] of toRecord.entries()) {
-      if (outcomes[n] === 'failed' && (await countFailedOccurrence(app, tx, claim, paid[i]!, now))) outcomes[n] = 'suspended';
+      if (outcomes[n] === 'failed' && (await countFailedOccurrence(app, tx, claim, { payment: paid[i]! }, now))) outcomes[n] = 'suspended';
     }
     return outcomes;
   });
 }
 
 /** A failed occurrence: one more in a row; PAYLINK_SCHEDULE_MAX_FAILED_RUNS of them suspend the schedule (true). */
-async function countFailedOccurrence(app: PaylinkApp, tx: Tx, claim: ClaimedCharge, payment: Payment, now: Date): Promise<boolean> {
+export async function countFailedOccurrence(
+  app: PaylinkApp,
+  tx: Tx,
+  claim: Pick<ClaimedCharge, 'scheduleId' | 'integratorId' | 'callbackUrl' | 'notifyUser' | 'customerEmail'>,
+  failed: { payment: Payment } | { payment: null; failure: { code: string; message: string } },
+  now: Date,
+): Promise<boolean> {
   const [schedule] = await tx
     .update(schedules)
     .set({ consecutiveFailures: sql`${schedules.consecutiveFailures} + 1` })
@@ -352,7 +387,7 @@ async function countFailedOccurrence(app: PaylinkApp, tx: Tx, claim: ClaimedChar
     .where(and(eq(scheduleRuns.scheduleId, claim.scheduleId), eq(scheduleRuns.status, 'retrying')));
   await recordEvent(app.presentEvent, tx, {
     integratorId: claim.integratorId,
-    event: { type: 'schedule.suspended', scheduleId: claim.scheduleId, payment, consecutiveFailedRuns: schedule.failures },
+    event: { type: 'schedule.suspended', scheduleId: claim.scheduleId, ...failed, consecutiveFailedRuns: schedule.failures },
     callbackUrl: claim.callbackUrl,
     emailTo: claim.notifyUser ? claim.customerEmail : null,
     now,
@@ -362,7 +397,7 @@ async function countFailedOccurrence(app: PaylinkApp, tx: Tx, claim: ClaimedChar
 
 export interface TickResult {
   claimed: number;
-  outcomes: Record<RecordOutcome | 'error', number>;
+  outcomes: Record<RecordOutcome | LinkOutcome | 'error', number>;
 }
 
 /**
@@ -373,15 +408,35 @@ export async function runSchedulerTick(app: PaylinkApp, opts: { batchSize?: numb
   const batchSize = opts.batchSize ?? 100;
   // PGlite is one connection: concurrent charges would only queue behind each other.
   const concurrency = opts.concurrency ?? (app.database.kind === 'pglite' ? 1 : Math.max(1, Math.min(8, app.config.databasePoolSize - 2)));
+  // Links that expired unpaid first: their occurrences are missed (they count like failed ones), and
+  // a schedule they suspend gets no new occurrence below.
+  const expired = await expireUnpaidLinks(app, { limit: batchSize });
   const claims = [...(await claimDueAttempts(app, { limit: batchSize })), ...(await claimDueOccurrences(app, { limit: batchSize }))];
-  const outcomes: TickResult['outcomes'] = { succeeded: 0, retrying: 0, failed: 0, suspended: 0, already_recorded: 0, error: 0 };
+  const outcomes: TickResult['outcomes'] = {
+    succeeded: 0,
+    retrying: 0,
+    failed: 0,
+    suspended: 0,
+    already_recorded: 0,
+    awaiting_customer: 0,
+    missed: 0,
+    error: 0,
+  };
   const log = app.log.child({ component: 'scheduler' });
+  outcomes.missed += expired.missed;
+  outcomes.suspended += expired.suspended;
   const charged: Array<{ claim: ClaimedCharge; result: ChargeResult }> = [];
+  // Pay-by-link occurrences are not charged: the customer is e-mailed a link (below), as is one
+  // whose off-session charge the bank wants them to authenticate.
+  const toLink: PayLinkItem[] = claims.filter((c) => c.collection === 'pay_link').map((claim) => ({ claim, reason: 'pay_by_link' }));
   await pMap(
-    claims,
+    claims.filter((c) => c.collection !== 'pay_link'),
     async (claim) => {
       try {
-        charged.push({ claim, result: await chargeClaim(app, claim) });
+        const result = await chargeClaim(app, claim);
+        if (result.status === 'declined' && wantsCustomer(result) && claim.customerEmail) {
+          toLink.push({ claim, reason: 'authentication_required', failure: { code: 'authentication_required', message: result.message } });
+        } else charged.push({ claim, result });
       } catch (error) {
         // The run stays pending; when its lease lapses it is charged again with the same key.
         outcomes.error++;
@@ -403,7 +458,14 @@ export async function runSchedulerTick(app: PaylinkApp, opts: { batchSize?: numb
     outcomes.error += charged.length;
     log.error('scheduled charges not recorded; they will be recovered', { runs: charged.length, error });
   }
-  return { claimed: claims.length, outcomes };
+  // The payment links, in one transaction: a failure leaves the runs pending, sent again after their lease.
+  try {
+    for (const outcome of await sendPaymentLinks(app, toLink)) outcomes[outcome]++;
+  } catch (error) {
+    outcomes.error += toLink.length;
+    log.error('payment links not sent; they will be recovered', { runs: toLink.length, error });
+  }
+  return { claimed: claims.length + expired.missed, outcomes };
 }
 
 /** What POST /schedules/{reference}/run did: the occurrence charged now and how it ended. */

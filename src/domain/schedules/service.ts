@@ -77,17 +77,9 @@ export async function createSchedule(app: PaylinkApp, integrator: Integrator, to
 
   const now = app.now();
   const claims = await verifySchedulePayload(token, secret, now);
-  // Scheduled charges need an acquirer that charges saved cards off-session itself (docs/acquirers.md).
+  // A saved card needs an acquirer that charges it off-session itself; a pay-by-link registration
+  // (a payment link e-mailed each cycle) works with any (docs/acquirers.md, "Schedules").
   const connector = await app.connectors.forIntegrator(integrator.id);
-  if (connector.capabilities.offSession !== 'native') {
-    throw new DomainError('ER.12.35', "Scheduled charges not available with the integrator's acquirer", {
-      messages: {
-        '(request)': [
-          `the ${connector.name} acquirer does not let paylink charge a saved card off-session; send the customer a payment link each cycle instead (docs/acquirers.md)`,
-        ],
-      },
-    });
-  }
   if (claims.data === undefined || claims.data === null || typeof claims.data !== 'object') {
     throw invalidFields({ data: ['is required: the JWT must carry the schedule as its `data` claim (spec §2.2)'] });
   }
@@ -127,11 +119,20 @@ export async function createSchedule(app: PaylinkApp, integrator: Integrator, to
   return app.db.transaction(async (tx) => {
     // FOR SHARE: a concurrent deletion of the card waits, then cancels this schedule too.
     const [card] = await tx
-      .select({ reference: cardRegistrations.reference, status: cardRegistrations.status })
+      .select({ reference: cardRegistrations.reference, status: cardRegistrations.status, collection: cardRegistrations.collection })
       .from(cardRegistrations)
       .where(and(eq(cardRegistrations.reference, data.credit_card.reference.toLowerCase()), eq(cardRegistrations.integratorId, integrator.id)))
       .for('share');
     if (card?.status !== 'active') throw invalidFields({ reference: [CARD_REFERENCE_MISSING] });
+    if (card.collection === 'saved_card' && connector.capabilities.offSession !== 'native') {
+      throw new DomainError('ER.12.35', "Scheduled charges not available with the integrator's acquirer", {
+        messages: {
+          reference: [
+            `this registration holds a saved card, and the ${connector.name} acquirer does not let paylink charge a saved card off-session; register the customer again (a pay-by-link registration, a payment link e-mailed each cycle: docs/acquirers.md)`,
+          ],
+        },
+      });
+    }
     const id = newId('sch');
     const inserted = await tx
       .insert(schedules)

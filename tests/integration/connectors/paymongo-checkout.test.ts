@@ -288,13 +288,16 @@ describe('paymongo refunds', () => {
     expect(await t.app.db.select().from(refunds).where(eq(refunds.paymentId, payment.id))).toHaveLength(0);
   });
 
-  it('POST /schedule and card registrations are refused clearly: PayMongo charges saved cards only through its subscriptions', async () => {
+  it('card registrations keep no card with PayMongo: they are pay-by-link and need the customer’s e-mail (tests/integration/connectors/paymongo-schedules.test.ts)', async () => {
+    const registration = await call(server.url, 'POST', '/api/v1/card-registrations', { body: {} });
+    expect(registration.status).toBe(422);
+    expect(registration.json.data.status_code).toBe('ER.02.30');
+    expect(Object.keys(registration.json.messages)).toEqual(['customer.email']);
+    // A saved card of this integrator (seeded while it was on the sandbox) cannot be charged off-session by PayMongo.
     const schedule = await call(server.url, 'POST', '/api/v1/schedule', { body: { payload: await signSchedule(scheduleData()) } });
     expect(schedule.status).toBe(409);
     expect(schedule.json.data.status_code).toBe('ER.12.35');
-    const registration = await call(server.url, 'POST', '/api/v1/card-registrations', { body: {} });
-    expect(registration.status).toBe(409);
-    expect(registration.json.data.status_code).toBe('ER.11.31');
+    expect(schedule.json.messages.reference[0]).toContain('pay-by-link registration');
   });
 
   it('the other integrator stays on the sandbox', async () => {

@@ -37,6 +37,37 @@ describe('mail › templates', () => {
     expect(mail.attachments).toEqual([]);
   });
 
+  it('an occurrence’s payment link: a button to our own checkout address, the pay-by date, and the address as text', () => {
+    const url = `https://pay.example/checkout/${'A'.repeat(43)}`;
+    const data = {
+      amount: '150.00',
+      currency: 'PHP',
+      schedule_reference: 'sch_1',
+      payment_url: url,
+      expires_at: '2025-06-02T09:00:00.000+08:00',
+      reason: 'pay_by_link',
+    };
+    const mail = renderEmail({ type: 'schedule.payment_link_sent', createdAt, merchant, data });
+    expect(mail.subject).toBe('Payment due: ₱150.00 — Acme <Books> & Co');
+    expect(mail.html).toContain(`<a href="${url}"`);
+    expect(mail.html).toContain('>Pay ₱150.00</a>');
+    expect(mail.text).toContain(`Your scheduled payment is ready. Pay Acme <Books> & Co securely`);
+    expect(mail.text).toContain(`Pay here: ${url}`);
+    expect(mail.text).toMatch(/Pay by:\s+Jun 2, 2025, 1:00\sAM UTC/);
+    const sca = renderEmail({
+      type: 'schedule.payment_link_sent',
+      createdAt,
+      merchant,
+      data: { ...data, reason: 'authentication_required', failure_message: 'off_session was set' },
+    });
+    expect(sca.text).toContain('Your bank wants you to confirm this payment yourself.');
+    expect(sca.text).not.toContain('off_session');
+    // Only a checkout address of ours becomes a link: anything else in the event is not a button.
+    const odd = renderEmail({ type: 'schedule.payment_link_sent', createdAt, merchant, data: { ...data, payment_url: 'javascript:alert(1)//checkout/x' } });
+    expect(odd.html).not.toContain('javascript:');
+    expect(odd.html).not.toContain('<a href');
+  });
+
   it('names a refund by its amount', () => {
     const mail = renderEmail({
       type: 'refund.succeeded',

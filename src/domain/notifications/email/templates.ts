@@ -67,7 +67,14 @@ const worded = new Set([
   'refund.failed',
   'schedule.suspended',
   'schedule.cancelled',
+  'schedule.payment_link_sent',
 ]);
+
+/** An occurrence's payment link (schedule.payment_link_sent): only our own checkout address is ever made a button. */
+const payUrl = (data: Data): string | undefined => {
+  const url = str(data.payment_url);
+  return url && /^https?:\/\/[^\s"'<>]+\/checkout\/[A-Za-z0-9_-]{43}$/.test(url) ? url : undefined;
+};
 
 /** A brand colour safe to put in a style attribute (#rrggbb), else paylink's blue. */
 const accent = (color: string | null | undefined) => (color && /^#[0-9a-fA-F]{6}$/.test(color) ? color : '#1d4ed8');
@@ -79,18 +86,23 @@ export function renderEmail(opts: { type: string; data: Data; createdAt: Date; m
   const tag = intlLocale(locale);
   const refund = opts.type.startsWith('refund.');
   const amount = (refund ? displayAmount(data.refund_amount ?? data.amount, data.currency, tag) : displayAmount(data.amount, data.currency, tag)) ?? '';
-  const reason =
-    str(data.failure_message) ??
-    (refund ? tr('email.reason.refund_declined') : opts.type.endsWith('_failed') || opts.type.endsWith('.failed') ? tr('email.reason.card_declined') : '');
+  const link = opts.type === 'schedule.payment_link_sent' ? payUrl(data) : undefined;
+  const reason = link
+    ? tr(data.reason === 'authentication_required' ? 'email.reason.authenticate' : 'email.reason.pay_by_link')
+    : (str(data.failure_message) ??
+      (refund ? tr('email.reason.refund_declined') : opts.type.endsWith('_failed') || opts.type.endsWith('.failed') ? tr('email.reason.card_declined') : ''));
   const words = { amount, merchant: merchant.name, reason };
   const key = worded.has(opts.type) ? opts.type : 'generic';
   const say = (part: 'subject' | 'heading' | 'intro') => tr(`email.${key}.${part}` as MessageKey, words);
   const subject = key === 'generic' ? tr(amount ? 'email.generic.subject_amount' : 'email.generic.subject', words) : say('subject');
   const heading = say('heading');
   const intro = say('intro').replace(/\s+/g, ' ').trim();
-  const date = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(opts.createdAt);
+  const formatDate = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+  const date = formatDate.format(opts.createdAt);
+  const expires = link && str(data.expires_at) ? new Date(str(data.expires_at)!) : undefined;
   const rows: Array<[string, string | undefined]> = [
     [refund ? tr('email.row.refund_amount') : tr('email.row.amount'), amount || undefined],
+    [tr('email.row.pay_by'), expires && !Number.isNaN(expires.getTime()) ? `${formatDate.format(expires)} UTC` : undefined],
     [tr('email.row.card'), maskedCard(data.card)],
     [tr('email.row.transaction_id'), str(data.transaction_id)],
     [tr('email.row.refund_id'), str(data.refund_id)],
@@ -101,8 +113,10 @@ export function renderEmail(opts: { type: string; data: Data; createdAt: Date; m
   ];
   const shown = rows.filter((r): r is [string, string] => r[1] !== undefined);
   const width = Math.max(...shown.map(([k]) => k.length));
-  const questions = tr('email.questions', { merchant: merchant.name });
-  const text = [merchant.name, '', heading, '', intro, '', ...shown.map(([k, v]) => `${`${k}:`.padEnd(width + 2)}${v}`), '', questions, ''].join('\n');
+  // An e-mail with no transaction yet (a payment link) names what to quote instead.
+  const questions = tr(!str(data.transaction_id) && str(data.schedule_reference) ? 'email.questions_schedule' : 'email.questions', { merchant: merchant.name });
+  const payText = link ? ['', tr('email.pay_link_text', { url: link }), ''] : [''];
+  const text = [merchant.name, '', heading, '', intro, ...payText, ...shown.map(([k, v]) => `${`${k}:`.padEnd(width + 2)}${v}`), '', questions, ''].join('\n');
   const h = escapeHtml;
   const color = accent(merchant.color);
   const logo = merchant.logo
@@ -115,8 +129,8 @@ export function renderEmail(opts: { type: string; data: Data; createdAt: Date; m
 ${logo}
 <h1 style="font-size:22px;margin:0 0 8px">${h(heading)}</h1>
 <p style="margin:0 0 16px;line-height:1.5">${h(intro)}</p>
-<table role="presentation" style="border-collapse:collapse;width:100%">
-${shown.map(([k, v]) => `<tr><th scope="row" style="text-align:left;font-weight:500;color:#57606a;padding:6px 12px 6px 0;vertical-align:top">${h(k)}</th><td style="padding:6px 0;font-variant-numeric:tabular-nums">${h(v)}</td></tr>`).join('\n')}
+${link ? `<p style="margin:0 0 20px"><a href="${h(link)}" style="display:inline-block;background:${color};color:#fff;text-decoration:none;font-weight:600;padding:12px 20px;border-radius:6px">${h(tr('email.pay_button', { amount }))}</a></p>\n<p style="margin:0 0 16px;color:#57606a;font-size:13px;word-break:break-all">${h(tr('email.pay_link_text', { url: link }))}</p>\n` : ''}<table role="presentation" style="border-collapse:collapse;width:100%">
+${shown.map(([k, v]) => `<tr><th scope="row" style="text-align:left;font-weight:500;color:#57606a;padding:6px 12px 6px 0;vertical-align:top">${h(k)}</th><td style="padding:6px 0;font-variant-numeric:tabular-nums;overflow-wrap:anywhere">${h(v)}</td></tr>`).join('\n')}
 </table>
 <p style="margin:16px 0 0;color:#57606a;font-size:13px">${h(questions)}</p>
 </div>
