@@ -45,14 +45,18 @@ describe('scheduler bench', () => {
         const dueAt = new Date(Math.ceil(Date.now() / 1000) * 1000 + 2000);
         await app.db.update(schedules).set({ nextRunAt: dueAt });
         while (Date.now() < dueAt.getTime()) await new Promise((r) => setTimeout(r, 5));
+        // As a process runs them (src/workers/scheduler.ts): PAYLINK_SCHEDULER_LOOPS loops with PostgreSQL, one with PGlite.
+        const loops = kind === 'postgres' ? app.config.schedulerLoops : 1;
         let charged = 0;
-        let ticks = 0;
-        while (charged < COUNT && ticks < 10_000) {
-          const tick = await runSchedulerTick(app);
-          charged += tick.outcomes.succeeded;
-          ticks++;
-          if (tick.claimed === 0) break;
-        }
+        await Promise.all(
+          Array.from({ length: loops }, async () => {
+            for (let ticks = 0; ticks < 10_000 && charged < COUNT; ticks++) {
+              const tick = await runSchedulerTick(app);
+              charged += tick.outcomes.succeeded;
+              if (tick.claimed === 0) break;
+            }
+          }),
+        );
         const done = Date.now();
         const late = await app.db
           .select({ ms: sql<number>`extract(epoch from (${payments.createdAt} - ${scheduleRuns.dueAt})) * 1000` })
@@ -73,7 +77,7 @@ describe('scheduler bench', () => {
             'lateness p50 ms': Math.round(percentile(lateness, 50)),
             'lateness p99 ms': Math.round(percentile(lateness, 99)),
           },
-          note: `one scheduler loop, batches of 100, ${kind === 'pglite' ? '1 charge' : '8 charges'} in flight`,
+          note: `${loops === 1 ? 'one scheduler loop' : `${loops} scheduler loops`}, batches of 100, the sandbox's charges of a batch in one call`,
         });
         expect(lateness.length).toBe(COUNT);
         expect(duplicates).toBe(0);

@@ -48,6 +48,8 @@ export interface Acquirer {
     req: { source: { card: CardInput } | { token: string }; amountMinor: bigint; currency: string; description?: string },
     opts: { idempotencyKey: string },
   ): Promise<ChargeResult>;
+  /** Charges of vaulted tokens (scheduled charges), each under its own key, in one call: each as `charge` with that token and key. */
+  chargeSavedCards(reqs: Array<{ token: string; amountMinor: bigint; currency: string; idempotencyKey: string }>): Promise<ChargeResult[]>;
   refund(req: { chargeId: string; amountMinor: bigint; currency: string }, opts: { idempotencyKey: string }): Promise<RefundResult>;
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import cardValidator from 'card-validator';
-import { eq, sql } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { newId, type Sealer } from '../crypto.ts';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { sandboxOperations, sandboxVault } from '../db/schema.ts';
@@ -40,6 +40,17 @@ const hashRequest = (request: unknown) =>
   createHash('sha256')
     .update(JSON.stringify(request, (_k, v) => (typeof v === 'bigint' ? v.toString() : v)))
     .digest('hex');
+
+/** A charge whose outcome the test card decided, to be recorded under its key. */
+interface DecidedCharge {
+  key: string;
+  requestHash: string;
+  outcome: ChargeResult;
+  chargeId: string;
+  amountMinor: bigint;
+  currency: string;
+  behaviour: 'refund_fails' | 'refund_fails_later' | 'normal';
+}
 
 export class SandboxAcquirer implements Acquirer {
   readonly name = 'sandbox';
@@ -111,37 +122,89 @@ export class SandboxAcquirer implements Acquirer {
     req: { source: { card: CardInput } | { token: string }; amountMinor: bigint; currency: string; description?: string },
     { idempotencyKey }: { idempotencyKey: string },
   ): Promise<ChargeResult> {
-    let summary: CardSummary;
-    let number: string;
-    let stored = false;
     if ('token' in req.source) {
-      const [vaulted] = await this.opts.db.select().from(sandboxVault).where(eq(sandboxVault.token, req.source.token));
-      if (!vaulted) return { status: 'declined', code: 'unknown_token', message: declineMessages.unknown_token };
-      number = this.opts.vaultSealer.open(vaulted.numberEnc);
-      const checked = this.check({ number, expMonth: vaulted.expMonth, expYear: vaulted.expYear });
-      if (!checked.ok) return { status: 'declined', code: checked.code, message: declineMessages[checked.code] };
-      const { ok: _ok, ...rest } = checked;
-      summary = rest;
-      stored = true;
-    } else {
-      const checked = this.check(req.source.card);
-      if (!checked.ok) return { status: 'declined', code: checked.code, message: declineMessages[checked.code] };
-      const { ok: _ok, ...rest } = checked;
-      summary = rest;
-      number = digitsOnly(req.source.card.number);
+      const [result] = await this.chargeVaulted([{ token: req.source.token, amountMinor: req.amountMinor, currency: req.currency, idempotencyKey }]);
+      return result!;
     }
-    const request = { fp: summary.fingerprint, amount: req.amountMinor, currency: req.currency };
+    const checked = this.check(req.source.card);
+    if (!checked.ok) return { status: 'declined', code: checked.code, message: declineMessages[checked.code] };
+    const { ok: _ok, ...summary } = checked;
+    const [result] = await this.record([this.decide(digitsOnly(req.source.card.number), summary, false, { ...req, idempotencyKey })]);
+    return result!;
+  }
+
+  /**
+   * Charges of vaulted cards (scheduled charges), each under its own idempotency key, in two round
+   * trips however many there are: the vault rows in one query, the ledger in one call. The
+   * outcome of each is what `charge` with that token and key gives.
+   */
+  chargeSavedCards(reqs: Array<{ token: string; amountMinor: bigint; currency: string; idempotencyKey: string }>): Promise<ChargeResult[]> {
+    return this.chargeVaulted(reqs);
+  }
+
+  private async chargeVaulted(reqs: Array<{ token: string; amountMinor: bigint; currency: string; idempotencyKey: string }>): Promise<ChargeResult[]> {
+    if (reqs.length === 0) return [];
+    const tokens = [...new Set(reqs.map((r) => r.token))];
+    const vault = new Map((await this.opts.db.select().from(sandboxVault).where(inArray(sandboxVault.token, tokens))).map((v) => [v.token, v]));
+    const results: ChargeResult[] = [];
+    const pending: Array<{ n: number; charge: DecidedCharge }> = [];
+    for (const [n, req] of reqs.entries()) {
+      const vaulted = vault.get(req.token);
+      if (!vaulted) {
+        results[n] = { status: 'declined', code: 'unknown_token', message: declineMessages.unknown_token };
+        continue;
+      }
+      const number = this.opts.vaultSealer.open(vaulted.numberEnc);
+      const checked = this.check({ number, expMonth: vaulted.expMonth, expYear: vaulted.expYear });
+      if (!checked.ok) {
+        results[n] = { status: 'declined', code: checked.code, message: declineMessages[checked.code] };
+        continue;
+      }
+      const { ok: _ok, ...summary } = checked;
+      pending.push({ n, charge: this.decide(number, summary, true, req) });
+    }
+    const recorded = await this.record(pending.map((p) => p.charge));
+    for (const [i, { n }] of pending.entries()) results[n] = recorded[i]!;
+    return results;
+  }
+
+  /** The outcome the test card gives (not yet recorded). */
+  private decide(number: string, summary: CardSummary, stored: boolean, req: { amountMinor: bigint; currency: string; idempotencyKey: string }): DecidedCharge {
     const behaviour = testCards[number];
     const decline = behaviour?.decline ?? (stored ? behaviour?.declineStoredCharges : undefined);
     const chargeId = newId('ch');
-    const outcome: ChargeResult = decline
-      ? { status: 'declined', code: decline, message: declineMessages[decline], ...summary }
-      : { status: 'succeeded', chargeId, ...summary };
-    // One round trip (drizzle/0008_sandbox_charge_call.sql): the first outcome for this key wins.
+    return {
+      key: req.idempotencyKey,
+      requestHash: hashRequest({ fp: summary.fingerprint, amount: req.amountMinor, currency: req.currency }),
+      outcome: decline ? { status: 'declined', code: decline, message: declineMessages[decline], ...summary } : { status: 'succeeded', chargeId, ...summary },
+      chargeId,
+      amountMinor: req.amountMinor,
+      currency: req.currency,
+      behaviour: behaviour?.refundFails ? 'refund_fails' : behaviour?.refundFailsLater ? 'refund_fails_later' : 'normal',
+    };
+  }
+
+  /**
+   * Records charges once per key in one call (`paylink_sandbox_charge` per row, drizzle/0008): a key
+   * seen before returns its first outcome. Keys are taken in sorted order, so two batches that
+   * share keys (a recovery racing the first attempt) cannot deadlock on their advisory locks.
+   */
+  private async record(charges: DecidedCharge[]): Promise<ChargeResult[]> {
+    if (charges.length === 0) return [];
+    const order = charges.map((_c, i) => i).sort((a, b) => (charges[a]!.key < charges[b]!.key ? -1 : charges[a]!.key > charges[b]!.key ? 1 : 0));
+    const batch = order.map((i) => {
+      const c = charges[i]!;
+      return { k: c.key, h: c.requestHash, o: c.outcome, c: c.chargeId, a: c.amountMinor.toString(), cur: c.currency, b: c.behaviour };
+    });
     const recorded = await this.opts.db.execute(
-      sql`select paylink_sandbox_charge(${idempotencyKey}, ${hashRequest(request)}, ${JSON.stringify(outcome)}::jsonb, ${chargeId}, ${req.amountMinor.toString()}::bigint, ${req.currency}, ${behaviour?.refundFails ? 'refund_fails' : behaviour?.refundFailsLater ? 'refund_fails_later' : 'normal'}) as outcome`,
+      sql`select paylink_sandbox_charge(e->>'k', e->>'h', e->'o', e->>'c', (e->>'a')::bigint, e->>'cur', e->>'b') as outcome
+        from jsonb_array_elements(${JSON.stringify(batch)}::jsonb) with ordinality as t(e, n)
+        order by n`,
     );
-    return (recorded as unknown as { rows: Array<{ outcome: ChargeResult }> }).rows[0]!.outcome;
+    const rows = (recorded as unknown as { rows: Array<{ outcome: ChargeResult }> }).rows;
+    const results: ChargeResult[] = [];
+    for (const [j, i] of order.entries()) results[i] = rows[j]!.outcome;
+    return results;
   }
 
   /**

@@ -9,7 +9,7 @@ import { type Loop, startLoop } from './loop.ts';
 import { startMailerLoop } from './mailer.ts';
 import { startProviderReconcileLoop } from './provider-reconcile.ts';
 import { startRefundRecoveryLoop } from './refund-recovery.ts';
-import { startSchedulerLoop } from './scheduler.ts';
+import { startSchedulerLoops } from './scheduler.ts';
 
 /**
  * The background workers of one process: each consumes work claimed in the database
@@ -41,7 +41,7 @@ export function startWorkers(app: PaylinkApp): Workers {
     }),
     startCallbackLoop(app, log),
     startMailerLoop(app, log),
-    startSchedulerLoop(app, log),
+    ...startSchedulerLoops(app, log),
     startRefundRecoveryLoop(app, log),
     startProviderReconcileLoop(app, log),
   ];

@@ -189,6 +189,7 @@ describe('refund recovery', () => {
       name: acquirer.name,
       verifyCard: acquirer.verifyCard.bind(acquirer),
       charge: acquirer.charge.bind(acquirer),
+      chargeSavedCards: acquirer.chargeSavedCards.bind(acquirer),
       // The acquirer moves the money, but its answer is lost on the way back.
       refund: async (req, opts) => {
         await acquirer.refund(req, opts);

@@ -249,4 +249,37 @@ describe('scheduler', () => {
     expect(perSchedule).toHaveLength(30);
     expect(perSchedule.every((r) => Number(r.n) === 1)).toBe(true);
   });
+  it('charges a batch of the sandbox in one call, each card with its own outcome, and one at a time when the batch is refused', async () => {
+    const s = await setup('2026-03-02T00:00:30.000Z');
+    const good = await s.registerCard('4242424242424242');
+    const declining = await s.registerCard('4000000000000341');
+    const goodIds = [
+      await s.schedule({ schedule: EVERY_MINUTE, credit_card: { reference: good } }),
+      await s.schedule({ schedule: EVERY_MINUTE, credit_card: { reference: good } }),
+    ];
+    const declinedId = await s.schedule({ schedule: EVERY_MINUTE, credit_card: { reference: declining } });
+    const batches: number[] = [];
+    const batchCharge = s.app.acquirer.chargeSavedCards.bind(s.app.acquirer);
+    s.app.acquirer.chargeSavedCards = async (reqs) => {
+      batches.push(reqs.length);
+      return batchCharge(reqs);
+    };
+    s.clock.set('2026-03-02T00:01:00.100Z');
+    const first = await runSchedulerTick(s.app);
+    expect(batches).toEqual([3]);
+    expect(first.outcomes).toMatchObject({ succeeded: 2, retrying: 1, error: 0 });
+    for (const id of goodIds) expect((await s.runsOf(id)).map((r) => r.status)).toEqual(['succeeded']);
+    expect((await s.runsOf(declinedId)).map((r) => [r.status, r.lastFailureCode])).toEqual([['retrying', 'card_declined']]);
+    expect(await s.count(sandboxCharges)).toBe(2);
+
+    // A batch the sandbox refuses as a whole (here: any error) is charged one claim at a time.
+    s.app.acquirer.chargeSavedCards = async () => {
+      throw new Error('batch refused');
+    };
+    s.clock.set('2026-03-02T00:02:00.100Z');
+    const second = await runSchedulerTick(s.app);
+    expect(second.outcomes).toMatchObject({ succeeded: 2, retrying: 1, error: 0 });
+    for (const id of goodIds) expect((await s.runsOf(id)).map((r) => r.status)).toEqual(['succeeded', 'succeeded']);
+    expect(await s.count(sandboxCharges)).toBe(4);
+  });
 });

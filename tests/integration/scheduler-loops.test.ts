@@ -1,0 +1,68 @@
+import { sql } from 'drizzle-orm';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sandboxCharges, scheduleRuns } from '../../src/db/schema.ts';
+import { findIntegratorByToken } from '../../src/domain/integrators/service.ts';
+import { runSchedulerTick } from '../../src/domain/schedules/runner.ts';
+import { createSchedule } from '../../src/domain/schedules/service.ts';
+import { startWorkers } from '../../src/workers/index.ts';
+import { createTestApp, provision, TEST_TOKEN, type TestApp } from '../support/app.ts';
+import { scheduleData, signSchedule, testClock } from '../support/schedules.ts';
+
+/**
+ * PAYLINK_SCHEDULER_LOOPS: with PostgreSQL a process runs that many scheduler loops (default 2),
+ * which share the due work through the database without charging anything twice; PGlite runs one.
+ */
+let t: TestApp | undefined;
+afterEach(async () => {
+  await t?.close();
+  t = undefined;
+});
+
+const EVERY_MINUTE = { second: '0', minute: '*', hour: '*', day_of_month: '*', month: '*', day_of_week: '*' };
+
+describe('scheduler loops', () => {
+  it('runs PAYLINK_SCHEDULER_LOOPS loops with PostgreSQL and one with PGlite', async () => {
+    t = await createTestApp({ env: { PAYLINK_SCHEDULER_LOOPS: '3' } });
+    const workers = startWorkers(t.app);
+    try {
+      const names = workers.loops.map((l) => l.name).filter((n) => n.startsWith('scheduler'));
+      expect(names).toEqual(t.app.database.kind === 'postgres' ? ['scheduler-1', 'scheduler-2', 'scheduler-3'] : ['scheduler']);
+    } finally {
+      await workers.stop();
+    }
+  });
+
+  it('refuses a loop count out of range', async () => {
+    await expect(createTestApp({ env: { PAYLINK_SCHEDULER_LOOPS: '0' } })).rejects.toThrow(/PAYLINK_SCHEDULER_LOOPS/);
+  });
+
+  it('loops ticking at once charge each due occurrence once', async () => {
+    const clock = testClock('2026-03-02T00:00:30.000Z');
+    t = await createTestApp({ now: clock.now });
+    await provision(t);
+    const app = t.app;
+    const integrator = (await findIntegratorByToken(app.db, TEST_TOKEN))!;
+    for (let i = 0; i < 40; i++) {
+      await createSchedule(
+        app,
+        integrator,
+        await signSchedule(scheduleData({ schedule: EVERY_MINUTE, payment: { amount: 10 + i, currency: 'PHP' } }), { iat: clock.now() }),
+      );
+    }
+    clock.set('2026-03-02T00:01:00.100Z');
+    let charged = 0;
+    await Promise.all(
+      [1, 2, 3].map(async () => {
+        for (;;) {
+          const tick = await runSchedulerTick(app, { batchSize: 6 });
+          charged += tick.outcomes.succeeded;
+          if (tick.claimed === 0) return;
+        }
+      }),
+    );
+    expect(charged).toBe(40);
+    const count = async (table: typeof scheduleRuns | typeof sandboxCharges) => Number((await app.db.select({ n: sql<number>`count(*)` }).from(table))[0]!.n);
+    expect(await count(scheduleRuns)).toBe(40);
+    expect(await count(sandboxCharges)).toBe(40);
+  });
+});
