@@ -1,0 +1,81 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * `npm start`'s script (scripts/start.mjs) runs the server in its own process with two allocator
+ * arenas (MALLOC_ARENA_MAX=2, docs/deploy.md): on Linux it replaces itself once with the variable
+ * set, so the process that serves is the one started (same pid), and a value already set is kept.
+ */
+function startScript(env: Record<string, string>) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'paylink-start-'));
+  const child = spawn(process.execPath, ['--max-semi-space-size=8', 'scripts/start.mjs'], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '/tmp',
+      LOG_LEVEL: 'warn',
+      PORT: '0',
+      PAYLINK_DATA_DIR: dataDir,
+      PAYLINK_MASTER_KEY: randomBytes(32).toString('base64'),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (out += d));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const ready = new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', () => {
+      const match = /running at (http:\/\/\S+)/.exec(out);
+      if (match) resolve(match[1]!);
+    });
+    void exited.then((code) => reject(new Error(`exited (${code}) before it was ready:\n${out}`)));
+  });
+  const environ = () =>
+    Object.fromEntries(
+      readFileSync(`/proc/${child.pid}/environ`, 'utf8')
+        .split('\0')
+        .filter(Boolean)
+        .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+    );
+  const cmdline = () => readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
+  return {
+    ready,
+    environ,
+    cmdline,
+    async stop() {
+      child.kill('SIGTERM');
+      const code = await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
+}
+
+describe.runIf(process.platform === 'linux')('npm start', () => {
+  it('serves from the process it started, with two allocator arenas and its Node options', async () => {
+    const s = startScript({});
+    try {
+      const url = await s.ready;
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      expect(s.environ().MALLOC_ARENA_MAX).toBe('2');
+      expect(s.cmdline()).toContain('--max-semi-space-size=8');
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+  });
+
+  it('keeps a MALLOC_ARENA_MAX the operator set', async () => {
+    const s = startScript({ MALLOC_ARENA_MAX: '4' });
+    try {
+      await s.ready;
+      expect(s.environ().MALLOC_ARENA_MAX).toBe('4');
+    } finally {
+      expect(await s.stop()).toBe(0);
+    }
+  });
+});
