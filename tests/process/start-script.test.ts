@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startPaylink } from '../support/process.ts';
 
 /**
  * `npm start`'s script (scripts/start.mjs) runs the server in its own process with two allocator
@@ -12,44 +12,19 @@ import { describe, expect, it } from 'vitest';
  */
 function startScript(env: Record<string, string>) {
   const dataDir = mkdtempSync(join(tmpdir(), 'paylink-start-'));
-  const child = spawn(process.execPath, ['--max-semi-space-size=8', 'scripts/start.mjs'], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '/tmp',
-      LOG_LEVEL: 'warn',
-      PORT: '0',
-      PAYLINK_DATA_DIR: dataDir,
-      PAYLINK_MASTER_KEY: randomBytes(32).toString('base64'),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const ready = new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', () => {
-      const match = /running at (http:\/\/\S+)/.exec(out);
-      if (match) resolve(match[1]!);
-    });
-    void exited.then((code) => reject(new Error(`exited (${code}) before it was ready:\n${out}`)));
-  });
-  const environ = () =>
-    Object.fromEntries(
-      readFileSync(`/proc/${child.pid}/environ`, 'utf8')
-        .split('\0')
-        .filter(Boolean)
-        .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
-    );
-  const cmdline = () => readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0');
+  const p = startPaylink(
+    { PAYLINK_DATA_DIR: dataDir, PAYLINK_MASTER_KEY: randomBytes(32).toString('base64'), ...env },
+    [],
+    ['--max-semi-space-size=8', 'scripts/start.mjs'],
+  );
+  const proc = (file: string) => readFileSync(`/proc/${p.child.pid}/${file}`, 'utf8').split('\0').filter(Boolean);
   return {
-    ready,
-    environ,
-    cmdline,
+    ready: p.ready,
+    environ: () => Object.fromEntries(proc('environ').map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)])),
+    cmdline: () => proc('cmdline'),
     async stop() {
-      child.kill('SIGTERM');
-      const code = await exited;
+      p.child.kill('SIGTERM');
+      const code = await p.exited;
       rmSync(dataDir, { recursive: true, force: true });
       return code;
     },

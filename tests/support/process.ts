@@ -11,8 +11,13 @@ export interface PaylinkProcess {
   exited: Promise<number | null>;
 }
 
-export function startPaylink(env: Record<string, string>, args: string[] = []): PaylinkProcess {
-  const child = spawn(process.execPath, [realpathSync(join(process.cwd(), 'dist/paylink/server.mjs')), ...args], {
+/** `entry`: what Node runs instead of the built server (its options and script, e.g. `npm start`'s). */
+export function startPaylink(
+  env: Record<string, string>,
+  args: string[] = [],
+  entry: string[] = [realpathSync(join(process.cwd(), 'dist/paylink/server.mjs'))],
+): PaylinkProcess {
+  const child = spawn(process.execPath, [...entry, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -7,6 +7,7 @@ import { type CheckoutSession, cardRegistrations, checkoutSessions, links, sched
 import { checkoutPath, insertSession, newSessionToken } from '../checkout/sessions.ts';
 import { recordEvent, type ScheduleRunContext } from '../notifications/domain-events.ts';
 import { nextOccurrence, parseTimeOffset } from './recurrence.ts';
+import { lockPendingRuns } from './run-locks.ts';
 import { type ClaimedCharge, countFailedOccurrence } from './runner.ts';
 
 /**
@@ -103,15 +104,10 @@ export async function sendPaymentLinks(app: PaylinkApp, items: PayLinkItem[]): P
   if (items.length === 0) return [];
   const now = app.now();
   return app.db.transaction(async (tx) => {
-    // In id order, as the charge recorder locks them, so two recorders cannot deadlock.
-    const ids = [...new Set(items.map((i) => i.claim.runId))].sort();
-    const locked = await tx
-      .select({ id: scheduleRuns.id, status: scheduleRuns.status, attempts: scheduleRuns.attempts })
-      .from(scheduleRuns)
-      .where(inArray(scheduleRuns.id, ids))
-      .orderBy(scheduleRuns.id)
-      .for('update');
-    const open = new Map(locked.filter((r) => r.status === 'pending').map((r) => [r.id, r.attempts]));
+    const open = await lockPendingRuns(
+      tx,
+      items.map((i) => i.claim.runId),
+    );
     const outcomes: Array<'awaiting_customer' | 'already_recorded'> = items.map(() => 'already_recorded');
     const linkIds = new Map<string, string>();
     for (const [n, { claim, reason, failure }] of items.entries()) {

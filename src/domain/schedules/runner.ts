@@ -11,6 +11,7 @@ import { type Payment, recordCharges } from '../payments/record.ts';
 import { cancelSchedulesTx } from './cancel.ts';
 import { expireUnpaidLinks, type PayLinkItem, sendPaymentLinks, wantsCustomer } from './pay-links.ts';
 import { latestOccurrenceAtOrBefore, nextOccurrence, parseTimeOffset } from './recurrence.ts';
+import { lockPendingRuns } from './run-locks.ts';
 
 /**
  * The scheduler: every occurrence is charged exactly once.
@@ -285,15 +286,10 @@ export async function recordClaimOutcomes(app: PaylinkApp, items: Array<{ claim:
   const now = app.now();
   const retries = app.config.scheduleRetrySeconds;
   return app.db.transaction(async (tx) => {
-    // In id order, so two recorders of overlapping batches cannot deadlock.
-    const ids = [...new Set(items.map((i) => i.claim.runId))].sort();
-    const locked = await tx
-      .select({ id: scheduleRuns.id, status: scheduleRuns.status, attempts: scheduleRuns.attempts })
-      .from(scheduleRuns)
-      .where(inArray(scheduleRuns.id, ids))
-      .orderBy(scheduleRuns.id)
-      .for('update');
-    const open = new Map(locked.filter((r) => r.status === 'pending').map((r) => [r.id, r.attempts]));
+    const open = await lockPendingRuns(
+      tx,
+      items.map((i) => i.claim.runId),
+    );
     const outcomes: RecordOutcome[] = items.map(() => 'already_recorded');
     const toRecord: Array<{ n: number; claim: ClaimedCharge; result: ChargeResult; nextAttemptAt: Date | null }> = [];
     for (const [n, { claim, result }] of items.entries()) {
