@@ -267,6 +267,12 @@ export interface Connector {
    */
   createCardSetup?(req: CardSetupRequest, opts: { idempotencyKey: string }): Promise<CardSetupStarted>;
   syncCardSetup?(setupId: string): Promise<CardSetupState>;
+  /**
+   * Removes a saved card at the provider once paylink no longer needs it (its registration was
+   * deleted): Stripe detaches the payment method from its customer, the sandbox drops its vault
+   * entry. A card already gone counts as done; a throw means "not done yet" and is retried.
+   */
+  forgetSavedCard?(card: { token: string; customer?: string }, opts: { idempotencyKey: string }): Promise<void>;
   createHostedCheckout?(
     req: CreatePaymentRequest & { cancelUrl: string; itemName: string },
     opts: { idempotencyKey: string },

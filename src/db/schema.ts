@@ -233,12 +233,20 @@ export const cardRegistrations = pgTable(
     createdAt: createdAt(),
     activatedAt: ts('activated_at'),
     deletedAt: ts('deleted_at'),
+    /**
+     * A deleted registration's card still to be removed at the acquirer (Stripe: its payment method
+     * detached): when to try next; null once done or when there is nothing to remove
+     * (src/domain/cards/forget.ts).
+     */
+    forgetNextAt: ts('forget_next_at'),
+    forgetAttempts: integer('forget_attempts').notNull().default(0),
   },
   (t) => [
     index('card_registrations_integrator_idx').on(t.integratorId, t.createdAt, t.reference),
     index('card_registrations_integrator_status_idx').on(t.integratorId, t.status, t.createdAt, t.reference),
     index('card_registrations_integrator_email_idx').on(t.integratorId, sql`lower(${t.customerEmail})`, t.createdAt, t.reference),
     uniqueIndex('card_registrations_setup_idx').on(t.integratorId, t.cardSetupId),
+    index('card_registrations_forget_idx').on(t.forgetNextAt).where(sql`${t.forgetNextAt} is not null`),
   ],
 );
 export type CardRegistration = typeof cardRegistrations.$inferSelect;

@@ -442,6 +442,21 @@ export class StripeConnector implements Connector {
   }
 
   /**
+   * The card leaves its customer (POST /v1/payment_methods/{id}/detach): it can no longer be
+   * charged. A payment method Stripe no longer has, or one no longer attached to a customer, is done.
+   */
+  async forgetSavedCard(card: { token: string; customer?: string }, { idempotencyKey }: { idempotencyKey: string }): Promise<void> {
+    const result = await this.call('payment method detach', () =>
+      this.stripe.paymentMethods.detach(card.token, {}, { idempotencyKey: providerIdempotencyKey(idempotencyKey) }),
+    );
+    if (!(result instanceof Stripe.errors.StripeError)) return;
+    if (result.statusCode === 404 || result.code === 'resource_missing') return;
+    // Stripe refuses to detach a payment method that is on no customer: read it to tell that from any other refusal.
+    if (result instanceof Stripe.errors.StripeInvalidRequestError && (await this.customerOf(card.token)) === undefined) return;
+    throw new Error(`stripe: the payment method could not be detached (${result.code ?? result.statusCode})`);
+  }
+
+  /**
    * A card registration: a customer (named as the registration) and a SetupIntent for
    * off-session use on it, both under the registration's key. The browser confirms the
    * SetupIntent in the Payment Element with its client_secret (3-D Secure included).
