@@ -127,6 +127,13 @@ export const links = pgTable(
     fields: jsonb('fields').$type<Record<string, FieldMode>>().notNull().default({}),
     callbackUrl: text('callback_url'),
     active: boolean('active').notNull().default(true),
+    /**
+     * paylink's own link, not the merchant's (the "Scheduled payment" link pay-by-link schedules
+     * open their occurrences' checkouts on: src/domain/schedules/pay-links.ts). Never listed, shown,
+     * edited or deactivated through the API or the console, and never paid at /pay/{slug}: only its
+     * personal checkout links take payments.
+     */
+    system: boolean('system').notNull().default(false),
     /** After this instant the link can no longer be paid (410); null: no expiry. */
     expiresAt: ts('expires_at'),
     /** How many successful payments the link accepts (1: single use); null: no limit. */
