@@ -168,6 +168,25 @@ describe('stripe card registration (SetupIntent)', () => {
     expect((await sendEvent(forged)).status).toBe(401);
   });
 
+  it('the language of the page first opened is kept on the registration, so a webhook that activates it first leaves it set', async () => {
+    const created = await call(server.url, 'POST', '/api/v1/card-registrations', { token: OTHER_TOKEN, body: { customer: { name: 'Eva Sison' } } });
+    const reference = created.json.data.reference as string;
+    expect((await rowOf(reference)).locale).toBe(null);
+    const page = await fetch(`${created.json.data.link}?lang=es`);
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    const row = await rowOf(reference);
+    expect(row).toMatchObject({ status: 'pending', locale: 'es', cardSetupId: expect.stringMatching(/^seti_/) });
+    // A later view in another language does not replace the first one.
+    expect((await fetch(`${created.json.data.link}?lang=fil`)).status).toBe(200);
+    expect((await rowOf(reference)).locale).toBe('es');
+    const clientSecret = /seti_[a-f0-9]+_secret_[a-f0-9]+/.exec(html)![0];
+    await browserConfirmsSetup(fake, { setupId: row.cardSetupId!, clientSecret }, 'pm_card_visa', 'http://elsewhere.test/');
+    const res = await sendEvent(fake.event('setup_intent.succeeded', fake.setupIntent(row.cardSetupId!)!, { eventId: `evt_seti_locale_${reference}` }));
+    expect(res.status, res.text).toBe(200);
+    expect(await rowOf(reference)).toMatchObject({ status: 'active', locale: 'es', last4: '4242' });
+  });
+
   it('a declined card leaves the registration pending with the reason on the page; 3-D Secure then saves another card', async () => {
     const opened = await openRegistration();
     const setup = { setupId: opened.row.cardSetupId!, clientSecret: opened.clientSecret };
