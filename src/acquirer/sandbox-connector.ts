@@ -73,6 +73,8 @@ export class SandboxConnector implements Connector {
     refundWindowDays: null,
     currencies: 'any',
     asyncRefunds: true,
+    // Every brand paylink knows: the sandbox takes any number that passes the Luhn check and has a known brand.
+    cardBrands: ['visa', 'mastercard', 'amex', 'discover', 'jcb', 'diners', 'unionpay'],
     webhooks: false,
     hostedCheckout: false,
     runSchedulesNow: true,

@@ -281,6 +281,8 @@ export class StripeConnector implements Connector {
     asyncRefunds: true,
     webhooks: true,
     hostedCheckout: false,
+    // The brands Stripe documents for card payments in the currencies paylink offers it (Diners and UnionPay depend on the account's country).
+    cardBrands: ['visa', 'mastercard', 'amex', 'discover', 'jcb'],
     runSchedulesNow: false,
   };
 
