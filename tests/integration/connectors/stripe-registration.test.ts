@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { declineMessages } from '../../../src/acquirer/acquirer.ts';
 import { cardRegistrations, integratorAcquirers, outboxEvents, payments } from '../../../src/db/schema.ts';
-import { retryCardForgets } from '../../../src/domain/cards/forget.ts';
+import { MAX_FORGET_ATTEMPTS, retryCardForgets } from '../../../src/domain/cards/forget.ts';
 import { runSchedulerTick } from '../../../src/domain/schedules/runner.ts';
 import { call, createTestApp, defaultSeed, OTHER_SECRET, OTHER_TOKEN, provision, startTestServer, type TestApp } from '../../support/app.ts';
 import { browserConfirmsSetup, type FakeStripe, startFakeStripe } from '../../support/fakes/stripe.ts';
@@ -362,6 +362,25 @@ describe('stripe card registration (SetupIntent)', () => {
     await fetch(`${fake.url}/v1/payment_methods/${third.cardToken}/detach`, { method: 'POST', headers: { authorization: `Bearer ${fake.secretKey}` } });
     expect((await del(third.reference)).json.data.status_code).toBe('OK.11.20');
     expect(await rowOf(third.reference)).toMatchObject({ status: 'deleted', forgetNextAt: null });
+
+    // Stripe keeps failing: after the last attempt paylink gives up (logged), and stops asking.
+    const fourth = await activate();
+    fake.failNext(1);
+    expect((await del(fourth.reference)).json.data.status_code).toBe('OK.11.20');
+    await t.app.db
+      .update(cardRegistrations)
+      .set({ forgetAttempts: MAX_FORGET_ATTEMPTS - 1 })
+      .where(eq(cardRegistrations.reference, fourth.reference));
+    clock.advance(61);
+    fake.failNext(1);
+    expect(await retryCardForgets(t.app, { limit: 10 })).toBe(1);
+    expect(await rowOf(fourth.reference)).toMatchObject({ forgetNextAt: null, forgetAttempts: MAX_FORGET_ATTEMPTS });
+    expect(fake.paymentMethodCustomer(fourth.cardToken!)).toBe(fourth.cardCustomer);
+    const gaveUp = t.logs.filter((l) => l.includes('deleted card not removed at the acquirer; giving up'));
+    expect(gaveUp).toHaveLength(1);
+    expect(gaveUp[0]).toContain(fourth.reference);
+    expect(gaveUp[0]).not.toContain(fourth.cardToken!);
+    expect(await retryCardForgets(t.app, { limit: 10 })).toBe(0);
 
     // A pending registration has no card: nothing to remove.
     const never = await openRegistration();
