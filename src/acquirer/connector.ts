@@ -34,6 +34,9 @@ export type CardCollection =
   /** Into Stripe's Payment Element (an iframe): paylink's page never sees it. */
   | 'stripe_element';
 
+/** A card brand as paylink names it (src/schemas/card-rules.ts). */
+export type AcceptedBrand = 'visa' | 'mastercard' | 'amex' | 'discover' | 'jcb' | 'diners' | 'unionpay';
+
 export interface CurrencySupport {
   currency: string;
   /** The smallest amount the provider accepts, in minor units (PayMongo: PHP 20.00 = 2000). */
@@ -51,6 +54,8 @@ export interface ConnectorCapabilities {
   currencies: 'any' | readonly CurrencySupport[];
   /** A refund may answer `pending` and settle later (by webhook or sync), and may still fail then. */
   asyncRefunds: boolean;
+  /** The card brands the acquirer takes: the payment and registration pages show these (AcceptedCards). */
+  cardBrands: readonly AcceptedBrand[];
   /** The provider signs webhooks that `parseWebhook` verifies. */
   webhooks: boolean;
   /** The provider offers a fully hosted payment page (PayMongo checkout_sessions). */
@@ -267,6 +272,12 @@ export interface Connector {
    */
   createCardSetup?(req: CardSetupRequest, opts: { idempotencyKey: string }): Promise<CardSetupStarted>;
   syncCardSetup?(setupId: string): Promise<CardSetupState>;
+  /**
+   * Removes a saved card at the provider once paylink no longer needs it (its registration was
+   * deleted): Stripe detaches the payment method from its customer, the sandbox drops its vault
+   * entry. A card already gone counts as done; a throw means "not done yet" and is retried.
+   */
+  forgetSavedCard?(card: { token: string; customer?: string }, opts: { idempotencyKey: string }): Promise<void>;
   createHostedCheckout?(
     req: CreatePaymentRequest & { cancelUrl: string; itemName: string },
     opts: { idempotencyKey: string },

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { sandboxCharges, sandboxOperations } from '../db/schema.ts';
+import { sandboxCharges, sandboxOperations, sandboxVault } from '../db/schema.ts';
 import type { CardSummary, ChargeResult } from './acquirer.ts';
 import {
   type Connector,
@@ -73,6 +73,8 @@ export class SandboxConnector implements Connector {
     refundWindowDays: null,
     currencies: 'any',
     asyncRefunds: true,
+    // Every brand paylink knows: the sandbox takes any number that passes the Luhn check and has a known brand.
+    cardBrands: ['visa', 'mastercard', 'amex', 'discover', 'jcb', 'diners', 'unionpay'],
     webhooks: false,
     hostedCheckout: false,
     runSchedulesNow: true,
@@ -172,6 +174,11 @@ export class SandboxConnector implements Connector {
       { idempotencyKey },
     );
     return (await this.storeOnce<StoredPayment>(`payment-state:${id}`, 'payment-state', { state: toState(id, result) })).state;
+  }
+
+  /** The vault entry goes (its sealed number with it): a later charge of the token is `unknown_token`. Gone already: done. */
+  async forgetSavedCard(card: { token: string }): Promise<void> {
+    await this.db.delete(sandboxVault).where(eq(sandboxVault.token, card.token));
   }
 
   async refund(req: RefundRequest, { idempotencyKey }: { idempotencyKey: string }): Promise<RefundState> {

@@ -127,6 +127,13 @@ export const links = pgTable(
     fields: jsonb('fields').$type<Record<string, FieldMode>>().notNull().default({}),
     callbackUrl: text('callback_url'),
     active: boolean('active').notNull().default(true),
+    /**
+     * paylink's own link, not the merchant's (the "Scheduled payment" link pay-by-link schedules
+     * open their occurrences' checkouts on: src/domain/schedules/pay-links.ts). Never listed, shown,
+     * edited or deactivated through the API or the console, and never paid at /pay/{slug}: only its
+     * personal checkout links take payments.
+     */
+    system: boolean('system').notNull().default(false),
     /** After this instant the link can no longer be paid (410); null: no expiry. */
     expiresAt: ts('expires_at'),
     /** How many successful payments the link accepts (1: single use); null: no limit. */
@@ -233,12 +240,20 @@ export const cardRegistrations = pgTable(
     createdAt: createdAt(),
     activatedAt: ts('activated_at'),
     deletedAt: ts('deleted_at'),
+    /**
+     * A deleted registration's card still to be removed at the acquirer (Stripe: its payment method
+     * detached): when to try next; null once done or when there is nothing to remove
+     * (src/domain/cards/forget.ts).
+     */
+    forgetNextAt: ts('forget_next_at'),
+    forgetAttempts: integer('forget_attempts').notNull().default(0),
   },
   (t) => [
     index('card_registrations_integrator_idx').on(t.integratorId, t.createdAt, t.reference),
     index('card_registrations_integrator_status_idx').on(t.integratorId, t.status, t.createdAt, t.reference),
     index('card_registrations_integrator_email_idx').on(t.integratorId, sql`lower(${t.customerEmail})`, t.createdAt, t.reference),
     uniqueIndex('card_registrations_setup_idx').on(t.integratorId, t.cardSetupId),
+    index('card_registrations_forget_idx').on(t.forgetNextAt).where(sql`${t.forgetNextAt} is not null`),
   ],
 );
 export type CardRegistration = typeof cardRegistrations.$inferSelect;

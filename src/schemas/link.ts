@@ -4,6 +4,9 @@ import { fieldModes, fieldPaths } from './fields.ts';
 import { locales } from './locales.ts';
 import { inStorableRange, listQuerySchema, pageSchema } from './pagination.ts';
 
+/** Slugs paylink keeps for its own links (src/domain/schedules/pay-links.ts): a merchant's link cannot take one. */
+export const SYSTEM_SLUG_PREFIX = 'scheduled-payments-';
+
 /**
  * A payment link as the API shows it (GET /api/v1/links, /links/{slug}). `kind` says how it is
  * paid: `static` — its page /pay/{slug} takes payments as it is (the dynamic POST works too);
@@ -123,6 +126,7 @@ export const linkCreateSchema = z
     slug: z
       .string()
       .regex(SLUG, 'must be 1-64 lowercase letters, digits or dashes, not starting or ending with a dash')
+      .refine((slug) => !slug.startsWith(SYSTEM_SLUG_PREFIX), `must not start with ${SYSTEM_SLUG_PREFIX} (kept for paylink's own links)`)
       .optional()
       .describe('The link’s address /pay/{slug}; absent: generated.'),
     ...settings,

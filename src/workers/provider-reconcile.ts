@@ -1,4 +1,5 @@
 import type { PaylinkApp } from '../app.ts';
+import { retryCardForgets } from '../domain/cards/forget.ts';
 import { reconcileProviderPayments } from '../domain/checkout/provider-pay.ts';
 import type { Logger } from '../log.ts';
 import { type Loop, startLoop } from './loop.ts';
@@ -8,7 +9,8 @@ const BATCH = 50;
 /**
  * Payments at a real acquirer still processing after a minute (no webhook came, the customer did
  * not return): asked again with a sync and recorded when final (docs/acquirers.md). Pending
- * refunds at the acquirer are synced by the refund recovery loop.
+ * refunds at the acquirer are synced by the refund recovery loop. Deleted cards the acquirer has
+ * not removed yet are asked again here too (src/domain/cards/forget.ts).
  */
 export function startProviderReconcileLoop(app: PaylinkApp, log: Logger): Loop {
   return startLoop({
@@ -18,6 +20,7 @@ export function startProviderReconcileLoop(app: PaylinkApp, log: Logger): Loop {
     // Never "more work at once": attempts the provider cannot answer stay stuck, and must not be asked in a hot loop.
     tick: async () => {
       await reconcileProviderPayments(app, { olderThanSeconds: 60, limit: BATCH });
+      await retryCardForgets(app, { limit: BATCH });
       return false;
     },
   });

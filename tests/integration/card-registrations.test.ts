@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { cardRegistrations, outboxEvents } from '../../src/db/schema.ts';
+import { cardRegistrations, outboxEvents, sandboxVault } from '../../src/db/schema.ts';
 import { runSchedulerTick } from '../../src/domain/schedules/runner.ts';
 import { call, OTHER_TOKEN, TEST_TOKEN, useServedApp } from '../support/app.ts';
 import { CARD_EXP, CARD_EXPIRY } from '../support/cards.ts';
@@ -61,6 +61,25 @@ describe('card registration', () => {
     expect(page).toContain('Card saved');
     const again = await submitCard(tokenOf(created.json.data.link), { number: '4242 4242 4242 4242' });
     expect(again.json.data.status_code).toBe('OK.11.00');
+  });
+
+  it('deleting an active registration removes the card from the sandbox vault: a later charge of its token is unknown_token', async () => {
+    const created = await register();
+    const reference = created.json.data.reference as string;
+    expect((await submitCard(tokenOf(created.json.data.link), { number: '4242 4242 4242 4242' })).json.data.status).toBe('active');
+    const [row] = await served.t.app.db.select().from(cardRegistrations).where(eq(cardRegistrations.reference, reference));
+    const vaulted = () => served.t.app.db.select({ token: sandboxVault.token }).from(sandboxVault).where(eq(sandboxVault.token, row!.cardToken!));
+    expect(await vaulted()).toEqual([{ token: row!.cardToken }]);
+    const deleted = await call(served.server.url, 'DELETE', '/api/v1/card-registration', { body: { reference } });
+    expect(deleted.json.data.status_code).toBe('OK.11.20');
+    expect(await vaulted()).toEqual([]);
+    const [after] = await served.t.app.db.select().from(cardRegistrations).where(eq(cardRegistrations.reference, reference));
+    expect(after).toMatchObject({ status: 'deleted', forgetNextAt: null, forgetAttempts: 1 });
+    const charged = await served.t.app.acquirer.charge(
+      { source: { token: row!.cardToken! }, amountMinor: 100n, currency: 'PHP' },
+      { idempotencyKey: `after-forget:${reference}` },
+    );
+    expect(charged).toMatchObject({ status: 'declined', code: 'unknown_token' });
   });
 
   it('keeps the language the customer gave the card in (for the e-mails of its schedules); none when the browser names none of ours', async () => {

@@ -155,6 +155,8 @@ export class PaymongoConnector implements Connector {
     asyncRefunds: true,
     webhooks: true,
     hostedCheckout: true,
+    // PayMongo's card payments take Visa and Mastercard.
+    cardBrands: ['visa', 'mastercard'],
     runSchedulesNow: false,
   };
 

@@ -281,6 +281,8 @@ export class StripeConnector implements Connector {
     asyncRefunds: true,
     webhooks: true,
     hostedCheckout: false,
+    // The brands Stripe documents for card payments in the currencies paylink offers it (Diners and UnionPay depend on the account's country).
+    cardBrands: ['visa', 'mastercard', 'amex', 'discover', 'jcb'],
     runSchedulesNow: false,
   };
 
@@ -439,6 +441,21 @@ export class StripeConnector implements Connector {
       return StripeConnector.refusal('the off-session charge', result);
     }
     return intentState(StripeConnector.intent('off-session charge', result));
+  }
+
+  /**
+   * The card leaves its customer (POST /v1/payment_methods/{id}/detach): it can no longer be
+   * charged. A payment method Stripe no longer has, or one no longer attached to a customer, is done.
+   */
+  async forgetSavedCard(card: { token: string; customer?: string }, { idempotencyKey }: { idempotencyKey: string }): Promise<void> {
+    const result = await this.call('payment method detach', () =>
+      this.stripe.paymentMethods.detach(card.token, {}, { idempotencyKey: providerIdempotencyKey(idempotencyKey) }),
+    );
+    if (!(result instanceof Stripe.errors.StripeError)) return;
+    if (result.statusCode === 404 || result.code === 'resource_missing') return;
+    // Stripe refuses to detach a payment method that is on no customer: read it to tell that from any other refusal.
+    if (result instanceof Stripe.errors.StripeInvalidRequestError && (await this.customerOf(card.token)) === undefined) return;
+    throw new Error(`stripe: the payment method could not be detached (${result.code ?? result.statusCode})`);
   }
 
   /**

@@ -16,6 +16,7 @@ import { recordEvent } from '../notifications/domain-events.ts';
 import { keysetPage, type Page } from '../pagination.ts';
 import { cancelSchedulesTx } from '../schedules/cancel.ts';
 import { activeCardColumns } from './activation.ts';
+import { forgetDeletedCard, forgetOnDelete } from './forget.ts';
 import { registrationCollection } from './pay-link.ts';
 import { setupConnector } from './setup.ts';
 
@@ -88,10 +89,18 @@ export interface CardDeletion {
 }
 
 /**
- * Deletes a registration and cancels every schedule that charges it, in one transaction.
+ * Deletes a registration and cancels every schedule that charges it, in one transaction; then
+ * the card is removed at the acquirer (./forget.ts), which never undoes or fails the deletion.
  * Deleting twice is harmless.
  */
 export async function deleteCardRegistration(app: PaylinkApp, integrator: Integrator, reference: string): Promise<CardDeletion> {
+  const deletion = await deleteRegistrationTx(app, integrator, reference);
+  // The card leaves the acquirer too, once the deletion stands (best effort, retried: ./forget.ts).
+  if (deletion.deletedNow) await forgetDeletedCard(app, deletion.registration);
+  return deletion;
+}
+
+function deleteRegistrationTx(app: PaylinkApp, integrator: Integrator, reference: string): Promise<CardDeletion> {
   const now = app.now();
   return app.db.transaction(async (tx) => {
     if (!isUuid(reference)) throw notFound('reference', 'Reference');
@@ -104,7 +113,7 @@ export async function deleteCardRegistration(app: PaylinkApp, integrator: Integr
     if (row.status === 'deleted') return { registration: row, deletedNow: false, cancelledSchedules: [], at: row.deletedAt ?? now };
     const [deleted] = await tx
       .update(cardRegistrations)
-      .set({ status: 'deleted', deletedAt: now, pageTokenHash: null })
+      .set({ status: 'deleted', deletedAt: now, pageTokenHash: null, ...forgetOnDelete(row, now) })
       .where(eq(cardRegistrations.reference, row.reference))
       .returning();
     const cancelled = await cancelSchedulesTx(app, tx, {

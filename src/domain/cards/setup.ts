@@ -9,8 +9,9 @@ import { activeCardColumns } from './activation.ts';
 /**
  * Card registration where the card goes into the acquirer's own fields (Stripe's Payment Element
  * in setup mode; docs/stripe.md), never to paylink:
- *   1. the hosted page, opened the first time, has the connector create a customer and a setup
- *      for off-session use under the registration's key, and keeps both ids on the registration;
+ *   1. the hosted page, opened the first time, keeps its language on the registration (for the
+ *      e-mails of its schedules), has the connector create a customer and a setup for off-session
+ *      use under the registration's key, and keeps both ids on the registration;
  *      the page mounts the Element with the setup's client secret (read again on every view);
  *   2. the browser confirms the setup (3-D Secure in Stripe's frame or by redirect) and comes
  *      back to /register/{token}/return;
@@ -49,6 +50,14 @@ export async function openCardSetup(app: PaylinkApp, row: CardRegistration, toke
   if (!connector || !('publicKey' in connector)) return undefined;
   const publishableKey = String((connector as unknown as { publicKey: string }).publicKey);
   const returnUrl = `${app.origin()}${registrationReturnPath(token)}`;
+  // The language of the page the customer first saw is kept now, so whichever path activates the
+  // registration later (the return, a later view, or the webhook, which has no page) leaves it set.
+  if (locale && !row.locale) {
+    await app.db
+      .update(cardRegistrations)
+      .set({ locale })
+      .where(and(eq(cardRegistrations.reference, row.reference), isNull(cardRegistrations.locale)));
+  }
   let state: CardSetupState;
   if (row.cardSetupId) {
     state = await connector.syncCardSetup(row.cardSetupId);
@@ -99,7 +108,8 @@ export async function activateCardSetup(
   return app.db.transaction(async (tx) => {
     const [activated] = await tx
       .update(cardRegistrations)
-      .set({ ...activeCardColumns(state, null, now), cardCustomer: state.customer, locale: locale ?? null })
+      // A page's language (the return, a view) replaces the one kept when it was first opened; the webhook keeps that one.
+      .set({ ...activeCardColumns(state, null, now), cardCustomer: state.customer, ...(locale ? { locale } : {}) })
       .where(and(eq(cardRegistrations.integratorId, integratorId), eq(cardRegistrations.cardSetupId, state.setupId), eq(cardRegistrations.status, 'pending')))
       .returning();
     if (!activated) {

@@ -21,7 +21,8 @@ import { checkoutPath, insertSession, newSessionToken } from './sessions.ts';
 /** The link at the address, or ER.03.10 (404). */
 export async function requireLink(app: PaylinkApp, slug: string): Promise<LinkWithMerchant> {
   const found = await findActiveLink(app.db, slug);
-  if (!found) {
+  // paylink's own links (the scheduled payments' link) take no dynamic POST: only paylink opens checkouts on them.
+  if (!found || found.link.system) {
     throw new DomainError('ER.03.10', 'Payment link not found', { messages: { link: [`no active payment link at /pay/${slug}`] } });
   }
   return found;

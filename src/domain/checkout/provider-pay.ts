@@ -1,6 +1,6 @@
 import { and, asc, eq, isNotNull, lt } from 'drizzle-orm';
 import type { ChargeResult } from '../../acquirer/acquirer.ts';
-import { amountAccepted, finalPaymentStatuses, isWebhookVerificationError, type PaymentState } from '../../acquirer/connector.ts';
+import { type AcceptedBrand, amountAccepted, finalPaymentStatuses, isWebhookVerificationError, type PaymentState } from '../../acquirer/connector.ts';
 import type { PaylinkApp } from '../../app.ts';
 import { type CheckoutSession, checkoutSessions, providerWebhookEvents } from '../../db/schema.ts';
 import { settleCardSetupEvent } from '../cards/setup.ts';
@@ -276,6 +276,11 @@ export async function receiveProviderWebhook(
     })
     .onConflictDoNothing();
   return event.kind === 'ignored' ? 'ignored' : 'applied';
+}
+
+/** For a payment or registration page: the card brands the merchant's acquirer takes (the accepted-cards strip). */
+export async function acceptedBrands(app: PaylinkApp, integratorId: string): Promise<readonly AcceptedBrand[]> {
+  return (await app.connectors.forIntegrator(integratorId)).capabilities.cardBrands;
 }
 
 /** For a payment page: the provider's card form when the merchant's acquirer takes the card in the browser. */

@@ -1,4 +1,4 @@
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import type { PaylinkApp } from '../../app.ts';
 import { type Integrator, integrators, links } from '../../db/schema.ts';
 import { type IntegratorUpdate, integratorUpdateSchema } from '../../schemas/integrator.ts';
@@ -9,7 +9,10 @@ import { callbackUrlProblem } from '../notifications/callback-url.ts';
 
 /** What an integrator may see of its own account (never secrets), and how many links it has. */
 export async function integratorProfile(app: PaylinkApp, integrator: Integrator): Promise<{ integrator: Integrator; linkCount: number }> {
-  const [row] = await app.db.select({ n: count() }).from(links).where(eq(links.integratorId, integrator.id));
+  const [row] = await app.db
+    .select({ n: count() })
+    .from(links)
+    .where(and(eq(links.integratorId, integrator.id), eq(links.system, false)));
   return { integrator, linkCount: row?.n ?? 0 };
 }
 

@@ -196,7 +196,7 @@ export async function updateLink(app: PaylinkApp, integrator: { id: string }, sl
     const [current] = await tx
       .select()
       .from(links)
-      .where(and(eq(links.slug, slug), eq(links.integratorId, integrator.id)))
+      .where(and(eq(links.slug, slug), eq(links.integratorId, integrator.id), eq(links.system, false)))
       .for('update');
     if (!current) throw notFound('slug', 'Link');
     const { logo, ...rest } = patch;

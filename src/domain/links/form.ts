@@ -36,9 +36,11 @@ export function customerLabel(link: Pick<Link, 'labels'>, path: FieldPath, local
 
 /**
  * A link with any `system` field can only be paid through a dynamic link: its static page would
- * have no one to fill those values in.
+ * have no one to fill those values in. paylink's own (system) links are paid only through the
+ * personal checkout links paylink makes on them, whatever their fields.
  */
-export const isDynamicOnly = (link: Pick<Link, 'fields'>) => fieldPaths.some((path) => fieldMode(link, path) === 'system');
+export const isDynamicOnly = (link: Pick<Link, 'fields'> & { system?: boolean }) =>
+  link.system === true || fieldPaths.some((path) => fieldMode(link, path) === 'system');
 
 import type { FormField } from '../../schemas/form-field.ts';
 

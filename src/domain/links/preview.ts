@@ -67,6 +67,7 @@ export async function draftLink(app: PaylinkApp, integratorId: string, s: LinkSe
     fields,
     callbackUrl: s.callback_url,
     active: s.active,
+    system: false,
     expiresAt: null,
     maxPayments: s.max_payments,
     successUrl: s.success_url,

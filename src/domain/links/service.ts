@@ -59,18 +59,19 @@ export const logoUrl = (assetId: string | null) => (assetId ? `/assets/${assetId
 export function listLinks(db: DbOrTx, integrator: { id: string }, query: LinksQuery): Promise<Page<Link>> {
   return keysetPage(
     db,
-    { table: links, id: links.id, createdAt: links.createdAt, scope: eq(links.integratorId, integrator.id) },
+    // paylink's own links (links.system) are not the merchant's: never listed.
+    { table: links, id: links.id, createdAt: links.createdAt, scope: and(eq(links.integratorId, integrator.id), eq(links.system, false))! },
     [query.active !== undefined ? eq(links.active, query.active === 'true') : undefined, query.currency ? eq(links.currency, query.currency) : undefined],
     query,
   );
 }
 
-/** One of the integrator's links by slug; another integrator's link does not exist. */
+/** One of the integrator's links by slug; another integrator's link, or paylink's own (links.system), does not exist. */
 export async function getLink(db: DbOrTx, integrator: { id: string }, slug: string): Promise<Link> {
   const [row] = await db
     .select()
     .from(links)
-    .where(and(eq(links.slug, slug), eq(links.integratorId, integrator.id)));
+    .where(and(eq(links.slug, slug), eq(links.integratorId, integrator.id), eq(links.system, false)));
   if (!row) throw notFound('slug', 'Link');
   return row;
 }

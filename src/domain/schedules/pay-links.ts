@@ -57,8 +57,9 @@ export function payLinkExpiry(claim: Pick<ClaimedCharge, 'cronPattern' | 'timeOf
 
 /**
  * The integrator's link the occurrences' checkout sessions belong to (a session always belongs to a
- * link): made on first use, dynamic-only (the e-mail is filled by the system), so its own address
- * shows "use the personal link you were sent". One per integrator, by a slug derived from its id.
+ * link): made on first use, a system link (links.system: never listed, edited or deactivated by the
+ * merchant, never paid at its own address, which shows "use the personal link you were sent"; no
+ * merchant link can take its slug prefix). One per integrator, by a slug derived from its id.
  */
 async function scheduleLink(tx: Tx, integratorId: string, currency: string, now: Date): Promise<string> {
   const slug = `scheduled-payments-${sha256Hex(`paylink-schedule-link:${integratorId}`).slice(0, 16)}`;
@@ -71,12 +72,17 @@ async function scheduleLink(tx: Tx, integratorId: string, currency: string, now:
       title: 'Scheduled payment',
       currency,
       fields: { 'customer.contact.email': 'system' },
+      system: true,
       createdAt: now,
       updatedAt: now,
     })
     .onConflictDoNothing({ target: links.slug });
-  const [row] = await tx.select({ id: links.id }).from(links).where(eq(links.slug, slug));
-  return row!.id;
+  const [row] = await tx
+    .select({ id: links.id })
+    .from(links)
+    .where(and(eq(links.slug, slug), eq(links.integratorId, integratorId), eq(links.system, true)));
+  if (!row) throw new Error(`the scheduled payments link ${slug} is not this integrator's system link`);
+  return row.id;
 }
 
 /** The registration's name as the form's first and last name (the last word is the last name). */

@@ -78,15 +78,27 @@ const returnTo = async (started: { return_url: string }) => {
 const sessionOf = async (id: string) => (await t.app.db.select().from(checkoutSessions).where(eq(checkoutSessions.providerPaymentId, id)))[0]!;
 const paymentOf = async (sessionId: string) => await t.app.db.select().from(payments).where(eq(payments.checkoutSessionId, sessionId));
 
+/** The accepted-cards strip of a page: the names read out and the icons shown. */
+const acceptedCards = (html: string) => {
+  const block = /<div class="accepted-cards"[^>]*>([\s\S]*?)<\/div>/.exec(html)?.[1] ?? '';
+  return { names: /<p[^>]*>[^:]*: ([^<]*)<\/p>/.exec(block)?.[1], icons: [...block.matchAll(/href="#brand-([a-z]+)"/g)].map((m) => m[1]) };
+};
+
 describe('paymongo checkout', () => {
   it("the payment page mounts the PayMongo form, allows only PayMongo's API besides itself, keeps the Test mode badge for test keys, and stays within the JS budget", async () => {
     const res = await fetch(`${server.url}/pay/acme-books`);
     const html = await res.text();
     expect(html).toContain('data-acquirer="paymongo"');
     expect(html).toContain('Test mode');
+    // PayMongo takes Visa and Mastercard: the strip shows those only; the sandbox merchant's shows every brand.
+    expect(acceptedCards(html)).toEqual({ names: 'Visa, Mastercard', icons: ['visa', 'mastercard'] });
     expect(res.headers.get('content-security-policy')).toContain(`connect-src 'self' ${new URL(fake.url).origin}`);
     const other = await fetch(`${server.url}/pay/other-shop`);
     expect(other.status).toBe(200);
+    expect(acceptedCards(await other.clone().text())).toEqual({
+      names: 'Visa, Mastercard, American Express, Discover, JCB, Diners Club, UnionPay',
+      icons: ['visa', 'mastercard', 'amex', 'discover', 'jcb', 'diners', 'unionpay'],
+    });
     expect(other.headers.get('content-security-policy')).not.toContain(new URL(fake.url).origin);
     const weight = await measurePageScripts(server.url, html);
     expect(weight.totalGzip, weight.scripts.map((x) => `${x.name} ${x.gzip}`).join(', ')).toBeLessThanOrEqual(CHECKOUT_JS_BUDGET);

@@ -2,13 +2,24 @@ import { randomUUID } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StripeConnector } from '../../../src/acquirer/stripe/connector.ts';
-import { cardRegistrations, checkoutSessions, integrators, outboxEvents, payments, scheduleRuns, schedules } from '../../../src/db/schema.ts';
+import { cardRegistrations, checkoutSessions, integrators, links, outboxEvents, payments, scheduleRuns, schedules } from '../../../src/db/schema.ts';
 import { PAY_LINK_EMAIL_REQUIRED } from '../../../src/domain/cards/pay-link.ts';
 import { sendPaymentLinks } from '../../../src/domain/schedules/pay-links.ts';
 import { claimDueOccurrences, runSchedulerTick } from '../../../src/domain/schedules/runner.ts';
 import { t as tr } from '../../../src/i18n/index.ts';
 import { createMailer } from '../../../src/workers/mailer.ts';
-import { CONSOLE_USERS, call, createTestApp, defaultSeed, OTHER_SECRET, OTHER_TOKEN, provision, startTestServer, type TestApp } from '../../support/app.ts';
+import {
+  CONSOLE_USERS,
+  call,
+  createTestApp,
+  defaultSeed,
+  OTHER_SECRET,
+  OTHER_TOKEN,
+  provision,
+  startTestServer,
+  TEST_TOKEN,
+  type TestApp,
+} from '../../support/app.ts';
 import { CARD_EXP } from '../../support/cards.ts';
 import { ConsoleClient, textOf } from '../../support/console.ts';
 import { browserPays, type FakePaymongo, startFakePaymongo } from '../../support/fakes/paymongo.ts';
@@ -417,6 +428,72 @@ describe('paymongo › schedules paid by a link e-mailed each cycle', () => {
     const page = await fetch(sent[0]!.data.payment_url as string);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('data-acquirer="stripe"');
+  });
+
+  it("the scheduled payments link is a system link: not among the merchant's links (API, console), not editable, never paid at its own address; its personal links pay", async () => {
+    const { reference } = await confirmedRegistration('en');
+    clock.set('2026-04-01T00:30:00.000Z');
+    const scheduleId = await createSchedule(reference);
+    clock.set('2026-04-01T01:00:05.000Z');
+    await runSchedulerTick(t.app);
+    const [sent] = (await eventsOf('schedule.payment_link_sent')).filter((e) => e.data.schedule_reference === scheduleId);
+    const url = sent!.data.payment_url as string;
+    const [run] = await runsOf(scheduleId);
+    const [session] = await t.app.db.select().from(checkoutSessions).where(eq(checkoutSessions.scheduleRunId, run!.id));
+    const [link] = await t.app.db.select().from(links).where(eq(links.id, session!.linkId));
+    expect(link).toMatchObject({ system: true, active: true, title: 'Scheduled payment', integratorId: acmeId });
+    expect(link!.slug).toMatch(/^scheduled-payments-[0-9a-f]{16}$/);
+
+    // The API: not listed, not found by its slug, not editable (deactivating it is a 404 and changes nothing).
+    const listed = await call(server.url, 'GET', '/api/v1/links?limit=100');
+    expect(listed.status).toBe(200);
+    expect((listed.json.data.items as Array<{ slug: string }>).map((l) => l.slug)).not.toContain(link!.slug);
+    expect(listed.json.data.items.length).toBeGreaterThan(0);
+    const shown = await call(server.url, 'GET', `/api/v1/links/${link!.slug}`);
+    expect([shown.status, shown.json.data.status_code]).toEqual([404, 'ER.02.30']);
+    const off = await call(server.url, 'PATCH', `/api/v1/links/${link!.slug}`, { body: { active: false } });
+    expect([off.status, off.json.data.status_code]).toEqual([404, 'ER.02.30']);
+    expect((await t.app.db.select().from(links).where(eq(links.id, link!.id)))[0]).toMatchObject({ active: true, system: true });
+    // No merchant link can take the prefix.
+    const squat = await call(server.url, 'POST', '/api/v1/links', {
+      body: { slug: 'scheduled-payments-0000000000000000', title: 'Mine', currency: 'PHP', amount: 100 },
+    });
+    expect(squat.status, squat.text).toBe(422);
+    expect(squat.json.messages.slug).toEqual(["must not start with scheduled-payments- (kept for paylink's own links)"]);
+
+    // The console: not in the links list, its page is not found.
+    const owner = new ConsoleClient(server.url);
+    expect((await owner.signIn(CONSOLE_USERS.acmeOwner.email, CONSOLE_USERS.acmeOwner.password)).status).toBe(303);
+    const list = await owner.get('/console/links');
+    expect(list.status).toBe(200);
+    expect(list.html).not.toContain(link!.slug);
+    expect(textOf(list.html)).not.toContain('Scheduled payment');
+    expect((await owner.get(`/console/links/${link!.slug}`)).status).toBe(404);
+
+    // Its own address takes no payment: the page sends the customer to their personal link, the static
+    // submit and the integrator's dynamic POST are refused, and it has no QR code.
+    const page = await fetch(`${server.url}/pay/${link!.slug}`);
+    expect(page.status).toBe(404);
+    const submit = await call(server.url, 'POST', `/pay/${link!.slug}/pay`, { token: null, body: { fields: {}, session: 'x' } });
+    expect([submit.status, submit.json.data.status_code]).toEqual([404, 'ER.03.10']);
+    const dynamic = await call(server.url, 'POST', `/pay/${link!.slug}`, {
+      token: null,
+      body: { key: TEST_TOKEN, payment: { amount: 10, currency: 'PHP' }, customer: { contact: { email: 'x@example.com' } } },
+    });
+    expect([dynamic.status, dynamic.json.data.status_code]).toEqual([404, 'ER.03.10']);
+    expect((await fetch(`${server.url}/pay/${link!.slug}/qr.svg`)).status).toBe(404);
+
+    // The personal link e-mailed for the occurrence pays.
+    await payLink(url);
+    const [paid] = await runsOf(scheduleId);
+    expect(paid).toMatchObject({ status: 'succeeded' });
+    // Its payments still name it, so the integrator finds them by it.
+    const found = await call(server.url, 'GET', `/api/v1/transactions?link=${link!.slug}`);
+    expect(found.status, found.text).toBe(200);
+    // (The earlier journey paid through the same link: both are listed.)
+    const items = found.json.data.items as Array<{ transaction_id: string; link: string }>;
+    expect(items.find((i) => i.transaction_id === paid!.paymentId)?.link).toBe(link!.slug);
+    expect(items.every((i) => i.link === link!.slug)).toBe(true);
   });
 
   it('refusals stay clear where neither works: a connector that charges saved cards but cannot keep one for paylink (ER.11.31)', async () => {

@@ -54,6 +54,12 @@ async function payThroughStripe() {
   return { started, session: session!, rows };
 }
 
+/** The accepted-cards strip of a page: the names read out and the icons shown. */
+const acceptedCards = (html: string) => {
+  const block = /<div class="accepted-cards"[^>]*>([\s\S]*?)<\/div>/.exec(html)?.[1] ?? '';
+  return { names: /<p[^>]*>[^:]*: ([^<]*)<\/p>/.exec(block)?.[1], icons: [...block.matchAll(/href="#brand-([a-z]+)"/g)].map((m) => m[1]) };
+};
+
 describe('stripe checkout', () => {
   it('start → browser confirms → return page records the payment; webhook duplicate changes nothing', async () => {
     const { started, session, rows } = await payThroughStripe();
@@ -123,6 +129,10 @@ describe('stripe checkout', () => {
     const csp = page.headers.get('content-security-policy') ?? '';
     expect(html).toContain('data-acquirer="stripe"');
     expect(html).toContain(fake.publishableKey);
+    expect(acceptedCards(html)).toEqual({
+      names: 'Visa, Mastercard, American Express, Discover, JCB',
+      icons: ['visa', 'mastercard', 'amex', 'discover', 'jcb'],
+    });
     expect(html).not.toContain(fake.secretKey);
     expect(html).not.toContain(fake.webhookSecret);
     expect(csp).toMatch(/script-src[^;]*'self'[^;]*https:\/\/js\.stripe\.com/);

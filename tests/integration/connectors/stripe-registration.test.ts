@@ -2,6 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { declineMessages } from '../../../src/acquirer/acquirer.ts';
 import { cardRegistrations, integratorAcquirers, outboxEvents, payments } from '../../../src/db/schema.ts';
+import { MAX_FORGET_ATTEMPTS, retryCardForgets } from '../../../src/domain/cards/forget.ts';
 import { runSchedulerTick } from '../../../src/domain/schedules/runner.ts';
 import { call, createTestApp, defaultSeed, OTHER_SECRET, OTHER_TOKEN, provision, startTestServer, type TestApp } from '../../support/app.ts';
 import { browserConfirmsSetup, type FakeStripe, startFakeStripe } from '../../support/fakes/stripe.ts';
@@ -167,6 +168,25 @@ describe('stripe card registration (SetupIntent)', () => {
     expect((await sendEvent(forged)).status).toBe(401);
   });
 
+  it('the language of the page first opened is kept on the registration, so a webhook that activates it first leaves it set', async () => {
+    const created = await call(server.url, 'POST', '/api/v1/card-registrations', { token: OTHER_TOKEN, body: { customer: { name: 'Eva Sison' } } });
+    const reference = created.json.data.reference as string;
+    expect((await rowOf(reference)).locale).toBe(null);
+    const page = await fetch(`${created.json.data.link}?lang=es`);
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    const row = await rowOf(reference);
+    expect(row).toMatchObject({ status: 'pending', locale: 'es', cardSetupId: expect.stringMatching(/^seti_/) });
+    // A later view in another language does not replace the first one.
+    expect((await fetch(`${created.json.data.link}?lang=fil`)).status).toBe(200);
+    expect((await rowOf(reference)).locale).toBe('es');
+    const clientSecret = /seti_[a-f0-9]+_secret_[a-f0-9]+/.exec(html)![0];
+    await browserConfirmsSetup(fake, { setupId: row.cardSetupId!, clientSecret }, 'pm_card_visa', 'http://elsewhere.test/');
+    const res = await sendEvent(fake.event('setup_intent.succeeded', fake.setupIntent(row.cardSetupId!)!, { eventId: `evt_seti_locale_${reference}` }));
+    expect(res.status, res.text).toBe(200);
+    expect(await rowOf(reference)).toMatchObject({ status: 'active', locale: 'es', last4: '4242' });
+  });
+
   it('a declined card leaves the registration pending with the reason on the page; 3-D Secure then saves another card', async () => {
     const opened = await openRegistration();
     const setup = { setupId: opened.row.cardSetupId!, clientSecret: opened.clientSecret };
@@ -287,6 +307,87 @@ describe('stripe card registration (SetupIntent)', () => {
       failure_code: 'unknown_token',
       failure_message: declineMessages.unknown_token,
     });
+  });
+
+  it('deleting an active registration detaches its payment method at Stripe; a failure is retried by the loop and never fails the deletion', async () => {
+    const activate = async () => {
+      const opened = await openRegistration({ customer: { name: 'Dan Uy', email: 'dan@example.com' } });
+      await browserConfirmsSetup(fake, { setupId: opened.row.cardSetupId!, clientSecret: opened.clientSecret }, 'pm_card_visa', 'http://x.test/');
+      expect((await fetch(`${server.url}/register/${opened.token}/return`, { redirect: 'manual' })).status).toBe(303);
+      const row = await rowOf(opened.reference);
+      expect(row.status).toBe('active');
+      expect(fake.paymentMethodCustomer(row.cardToken!)).toBe(row.cardCustomer);
+      return row;
+    };
+    const del = (reference: string) => call(server.url, 'DELETE', '/api/v1/card-registration', { token: OTHER_TOKEN, body: { reference } });
+
+    // Stripe answers: the deletion detaches the card at once (one POST, with an Idempotency-Key), nothing left to retry.
+    const first = await activate();
+    const before = fake.requests.length;
+    const deleted = await del(first.reference);
+    expect(deleted.json.data.status_code, deleted.text).toBe('OK.11.20');
+    expect(fake.requests.slice(before).map((r) => `${r.method} ${r.path} ${r.idempotencyKey}`)).toEqual([
+      `POST /v1/payment_methods/${first.cardToken}/detach card-forget:${first.reference}:1`,
+    ]);
+    expect(fake.paymentMethodCustomer(first.cardToken!)).toBe(null);
+    expect(await rowOf(first.reference)).toMatchObject({ status: 'deleted', forgetNextAt: null, forgetAttempts: 1 });
+    // Deleting again changes nothing and asks Stripe nothing.
+    const beforeAgain = fake.requests.length;
+    expect((await del(first.reference)).json.data.status_code).toBe('OK.11.21');
+    expect(fake.requests.length).toBe(beforeAgain);
+
+    // Stripe does not answer: the deletion still succeeds; the loop asks again after the wait.
+    const second = await activate();
+    fake.failNext(1);
+    const down = await del(second.reference);
+    expect(down.status).toBe(200);
+    expect(down.json.data.status_code).toBe('OK.11.20');
+    expect(fake.paymentMethodCustomer(second.cardToken!)).toBe(second.cardCustomer);
+    const pending = await rowOf(second.reference);
+    expect(pending).toMatchObject({ status: 'deleted', forgetAttempts: 1 });
+    expect(pending.forgetNextAt!.getTime()).toBe(clock.now().getTime() + 60_000);
+    const warned = t.logs.filter((l) => l.includes('deleted card not removed at the acquirer yet'));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toContain(second.reference);
+    expect(warned[0]).not.toContain(second.cardToken!);
+    // Not due yet: nothing is asked.
+    expect(await retryCardForgets(t.app, { limit: 10 })).toBe(0);
+    clock.advance(61);
+    expect(await retryCardForgets(t.app, { limit: 10 })).toBe(1);
+    expect(fake.paymentMethodCustomer(second.cardToken!)).toBe(null);
+    expect(await rowOf(second.reference)).toMatchObject({ status: 'deleted', forgetNextAt: null, forgetAttempts: 2 });
+
+    // Already detached at Stripe (the customer removed it there): done, no retry.
+    const third = await activate();
+    await fetch(`${fake.url}/v1/payment_methods/${third.cardToken}/detach`, { method: 'POST', headers: { authorization: `Bearer ${fake.secretKey}` } });
+    expect((await del(third.reference)).json.data.status_code).toBe('OK.11.20');
+    expect(await rowOf(third.reference)).toMatchObject({ status: 'deleted', forgetNextAt: null });
+
+    // Stripe keeps failing: after the last attempt paylink gives up (logged), and stops asking.
+    const fourth = await activate();
+    fake.failNext(1);
+    expect((await del(fourth.reference)).json.data.status_code).toBe('OK.11.20');
+    await t.app.db
+      .update(cardRegistrations)
+      .set({ forgetAttempts: MAX_FORGET_ATTEMPTS - 1 })
+      .where(eq(cardRegistrations.reference, fourth.reference));
+    clock.advance(61);
+    fake.failNext(1);
+    expect(await retryCardForgets(t.app, { limit: 10 })).toBe(1);
+    expect(await rowOf(fourth.reference)).toMatchObject({ forgetNextAt: null, forgetAttempts: MAX_FORGET_ATTEMPTS });
+    expect(fake.paymentMethodCustomer(fourth.cardToken!)).toBe(fourth.cardCustomer);
+    const gaveUp = t.logs.filter((l) => l.includes('deleted card not removed at the acquirer; giving up'));
+    expect(gaveUp).toHaveLength(1);
+    expect(gaveUp[0]).toContain(fourth.reference);
+    expect(gaveUp[0]).not.toContain(fourth.cardToken!);
+    expect(await retryCardForgets(t.app, { limit: 10 })).toBe(0);
+
+    // A pending registration has no card: nothing to remove.
+    const never = await openRegistration();
+    const beforePending = fake.requests.length;
+    expect((await del(never.reference)).json.data.status_code).toBe('OK.11.20');
+    expect(fake.requests.length).toBe(beforePending);
+    expect(await rowOf(never.reference)).toMatchObject({ status: 'deleted', forgetNextAt: null, forgetAttempts: 0 });
   });
 
   it('a registration link another integrator opens never shows this one, and an unknown page token is 404 without calling Stripe', async () => {

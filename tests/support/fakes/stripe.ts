@@ -134,6 +134,8 @@ export interface FakeStripe {
   intents(): Array<Record<string, unknown>>;
   /** The SetupIntent as Stripe would show it in an event (payment method not expanded). */
   setupIntent(id: string): Record<string, unknown> | undefined;
+  /** A payment method's customer: null once detached, undefined when Stripe has no such payment method. */
+  paymentMethodCustomer(id: string): string | null | undefined;
   /** The customer as created (name, e-mail, metadata). */
   customer(id: string): { name: string | null; email: string | null; metadata: Record<string, string> } | undefined;
   /** Signs a payload as Stripe does (`t=…,v1=HMAC-SHA256(secret, "t.payload")`). */
@@ -669,6 +671,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       return si && setupView(si);
     },
     customer: (customerId) => customers.get(customerId),
+    paymentMethodCustomer: (methodId) => methods.get(methodId)?.customer,
     refund: (refundId) => {
       const r = refunds.get(refundId);
       return r && refundView(r);

@@ -12,6 +12,7 @@ const caps = (over: Partial<ConnectorCapabilities> = {}): ConnectorCapabilities 
   webhooks: true,
   hostedCheckout: true,
   runSchedulesNow: false,
+  cardBrands: ['visa', 'mastercard'],
   ...over,
 });
 const day = 86_400_000;
