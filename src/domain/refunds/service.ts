@@ -3,7 +3,7 @@ import type { RefundResult } from '../../acquirer/acquirer.ts';
 import { type RefundState, refundAllowed } from '../../acquirer/connector.ts';
 import type { PaylinkApp } from '../../app.ts';
 import { newId } from '../../crypto.ts';
-import type { DbOrTx } from '../../db/client.ts';
+import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Integrator, Payment, Refund } from '../../db/schema.ts';
 import { outboxEvents, payments, refunds } from '../../db/schema.ts';
 import { insertSelect, rowsOf, setClause } from '../../db/statements.ts';
@@ -413,11 +413,20 @@ async function settleRefund(app: PaylinkApp, refundId: string, paymentId: string
   });
 }
 
-async function findOwnPayment(app: PaylinkApp, integratorId: string, transactionId: string): Promise<Payment> {
-  const [payment] = await app.db
+// Every refund reads its payment first: prepared once per database (named on PostgreSQL, so the
+// server parses and plans it once per connection), it is not built again on each request.
+const ownPayment = new WeakMap<object, ReturnType<typeof prepareOwnPayment>>();
+const prepareOwnPayment = (db: Db) =>
+  db
     .select()
     .from(payments)
-    .where(and(eq(payments.id, transactionId), eq(payments.integratorId, integratorId)));
+    .where(and(eq(payments.id, sql.placeholder('id')), eq(payments.integratorId, sql.placeholder('integratorId'))))
+    .prepare('paylink_refund_payment');
+
+async function findOwnPayment(app: PaylinkApp, integratorId: string, transactionId: string): Promise<Payment> {
+  let statement = ownPayment.get(app.db);
+  if (!statement) ownPayment.set(app.db, (statement = prepareOwnPayment(app.db)));
+  const [payment] = await statement.execute({ id: transactionId, integratorId });
   // Another integrator's transaction is answered exactly like a missing one.
   if (!payment) throw notFound('transaction_id', 'This transaction');
   return payment;
