@@ -1,7 +1,8 @@
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkoutSessions, outboxEvents, payments, sandboxCharges } from '../../src/db/schema.ts';
+import { checkoutSessions, links, outboxEvents, payments, sandboxCharges } from '../../src/db/schema.ts';
 import { payCheckout } from '../../src/domain/checkout/pay.ts';
+import { loadCheckout } from '../../src/domain/checkout/sessions.ts';
 import { call, createTestApp, defaultSeed, OTHER_TOKEN, provision, startTestServer, TEST_TOKEN, type TestApp } from '../support/app.ts';
 import { CARD_EXPIRY } from '../support/cards.ts';
 
@@ -26,6 +27,8 @@ seed.integrators[0]!.links.push(
     active: true,
   },
   { slug: 'acme-off', title: 'Gone', currency: 'PHP', amount: '1.00', labels: {}, fields: {}, active: false },
+  { slug: 'acme-switch', title: 'Switched off later', currency: 'PHP', amount: '5.00', labels: {}, fields: {}, active: true },
+  { slug: 'acme-single', title: 'Single use', currency: 'PHP', amount: '7.00', labels: {}, fields: {}, active: true, max_payments: 1 },
 );
 
 const card = (number = '4242424242424242') => ({ number, expiry: CARD_EXPIRY, cvc: '123', name: 'Juan Dela Cruz' });
@@ -369,6 +372,34 @@ describe('checkout', () => {
     const res = await pay('x'.repeat(43), { fields: customer, card: card() });
     expect(res.status).toBe(404);
     expect(res.json.data.status_code).toBe('ER.03.20');
+  });
+});
+
+describe('what a checkout address shows (loadCheckout)', () => {
+  it('an unpaid session of a link switched off since: not found', async () => {
+    const { token } = await dynamicLink('acme-switch');
+    expect(await loadCheckout(t.app, token)).toMatchObject({ state: 'open', link: { link: { slug: 'acme-switch' } } });
+    await t.app.db.update(links).set({ active: false }).where(eq(links.slug, 'acme-switch'));
+    t.app.linkViews.changed();
+    expect(await loadCheckout(t.app, token)).toEqual({ state: 'not_found' });
+  });
+
+  it('another session of a single-use link once it is paid: used up; the paid one: paid, with its payment', async () => {
+    const first = await dynamicLink('acme-single');
+    const second = await dynamicLink('acme-single');
+    const paid = await pay(first.token, { fields: customer, card: card() });
+    expect(paid.json.data.status_code).toBe('OK.03.00');
+    const other = await loadCheckout(t.app, second.token);
+    expect(other.state).toBe('used_up');
+    const shown = await loadCheckout(t.app, first.token);
+    expect(shown.state).toBe('paid');
+    expect(shown.state === 'paid' && shown.payment.id).toBe(paid.json.data.transaction_id);
+    // A paid session whose payment cannot be read is not shown half-empty.
+    await t.app.db
+      .update(checkoutSessions)
+      .set({ paymentId: 'pay_missing' })
+      .where(eq(checkoutSessions.id, (await sessionOf(first.token)).id));
+    expect(await loadCheckout(t.app, first.token)).toEqual({ state: 'not_found' });
   });
 });
 

@@ -93,7 +93,7 @@ export interface NewSession {
   callbackUrl?: string | null;
   successUrl?: string | null;
   cancelUrl?: string | null;
-  notifyUser?: boolean;
+  notifyUser: boolean;
 }
 
 /** Inserts a session for `token` unless one exists already (two first submits at once make one). */
@@ -116,7 +116,7 @@ export async function insertSession(app: PaylinkApp, db: DbOrTx, token: string, 
       callbackUrl: values.callbackUrl ?? null,
       successUrl: values.successUrl ?? null,
       cancelUrl: values.cancelUrl ?? null,
-      notifyUser: values.notifyUser ?? false,
+      notifyUser: values.notifyUser,
       expiresAt: new Date(now.getTime() + app.config.checkoutTtlSeconds * 1000),
       createdAt: now,
     })
