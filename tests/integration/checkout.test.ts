@@ -2,7 +2,8 @@ import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutSessions, links, outboxEvents, payments, sandboxCharges } from '../../src/db/schema.ts';
 import { payCheckout } from '../../src/domain/checkout/pay.ts';
-import { loadCheckout } from '../../src/domain/checkout/sessions.ts';
+import { issueStaticTicket, loadCheckout } from '../../src/domain/checkout/sessions.ts';
+import { findActiveLink } from '../../src/domain/links/service.ts';
 import { call, createTestApp, defaultSeed, OTHER_TOKEN, provision, startTestServer, TEST_TOKEN, type TestApp } from '../support/app.ts';
 import { CARD_EXPIRY } from '../support/cards.ts';
 
@@ -29,6 +30,17 @@ seed.integrators[0]!.links.push(
   { slug: 'acme-off', title: 'Gone', currency: 'PHP', amount: '1.00', labels: {}, fields: {}, active: false },
   { slug: 'acme-switch', title: 'Switched off later', currency: 'PHP', amount: '5.00', labels: {}, fields: {}, active: true },
   { slug: 'acme-single', title: 'Single use', currency: 'PHP', amount: '7.00', labels: {}, fields: {}, active: true, max_payments: 1 },
+  {
+    slug: 'acme-shelf',
+    title: 'Shelf',
+    currency: 'PHP',
+    amount: '12.00',
+    labels: {},
+    fields: {},
+    active: true,
+    callback_url: 'https://hooks.acme.example/shelf',
+  },
+  { slug: 'acme-gone', title: 'Past sale', currency: 'PHP', amount: '3.00', labels: {}, fields: {}, active: true, expires_at: '2020-01-01T00:00:00Z' },
 );
 
 const card = (number = '4242424242424242') => ({ number, expiry: CARD_EXPIRY, cvc: '123', name: 'Juan Dela Cruz' });
@@ -375,6 +387,69 @@ describe('checkout', () => {
   });
 });
 
+describe('static link submissions (/pay/{slug}, payCheckout)', () => {
+  const linkId = async (slug: string) => (await findActiveLink(t.app.db, slug))!.link.id;
+  const submit = (slug: string, session: unknown, number = '4242424242424242') =>
+    payCheckout(t.app, { slug, input: { session, fields: customer, card: card(number) } });
+  const request = (code: string, message: string) => ({ code, messages: { '(request)': [message] } });
+
+  it('creates the session on the first valid submit and pays it; the same form again is told it is paid', async () => {
+    const ticket = issueStaticTicket(t.app, await linkId('acme-shelf'));
+    const outcome = await submit('acme-shelf', ticket);
+    const token = ticket.split('.')[0]!;
+    expect(outcome).toMatchObject({ status: 'succeeded', receiptPath: `/checkout/${token}`, payment: { amountMinor: 1200n, currency: 'PHP' } });
+    expect(await sessionOf(token)).toMatchObject({
+      kind: 'static',
+      status: 'paid',
+      attempts: 1,
+      amountMinor: 1200n,
+      description: 'Shelf',
+      callbackUrl: 'https://hooks.acme.example/shelf',
+      notifyUser: true,
+      paymentId: outcome.payment.id,
+    });
+    await expect(submit('acme-shelf', ticket)).rejects.toMatchObject({ code: 'ER.03.22', data: { redirect_url: `/checkout/${token}` } });
+  });
+
+  it('refuses an unknown, switched-off or dynamic-only link, and an expired one before looking at the form', async () => {
+    const notFound = request('ER.03.10', 'This payment link does not exist or is no longer active.');
+    await expect(submit('no-such-link', 'x')).rejects.toMatchObject(notFound);
+    await expect(submit('acme-off', 'x')).rejects.toMatchObject(notFound);
+    await expect(submit('acme-system', 'x')).rejects.toMatchObject(notFound);
+    await expect(submit('acme-gone', undefined)).rejects.toMatchObject({ code: 'ER.03.11' });
+  });
+
+  it('refuses a missing or malformed form ticket (422), a ticket of another page (404), and a stale one (410)', async () => {
+    const outOfDate = { code: 'ER.02.30', messages: { session: ['The payment form is out of date: reload the page'] } };
+    await expect(submit('acme-shelf', undefined)).rejects.toMatchObject(outOfDate);
+    await expect(submit('acme-shelf', 42)).rejects.toMatchObject(outOfDate);
+    await expect(submit('acme-shelf', 'not-a-ticket')).rejects.toMatchObject(outOfDate);
+    const otherPage = issueStaticTicket(t.app, await linkId('acme-books'));
+    await expect(submit('acme-shelf', otherPage)).rejects.toMatchObject(
+      request('ER.03.20', 'This payment form was not issued by this payment page. Reload the page, then pay there.'),
+    );
+    const old = issueStaticTicket(t.app, await linkId('acme-shelf'));
+    offsetMs = (t.app.config.checkoutTtlSeconds + 1) * 1000;
+    try {
+      await expect(submit('acme-shelf', old)).rejects.toMatchObject(
+        request('ER.03.21', 'This payment form has been open too long and has expired. Reload the page to pay.'),
+      );
+    } finally {
+      offsetMs = 0;
+    }
+    expect(await sessionOf(old.split('.')[0]!)).toBeUndefined();
+  });
+
+  it("refuses a ticket that names another link's session as not found", async () => {
+    const shelf = issueStaticTicket(t.app, await linkId('acme-shelf'));
+    await submit('acme-shelf', shelf, '4000000000000002');
+    const [token, issuedAt] = shelf.split('.');
+    const books = await linkId('acme-books');
+    const forged = `${token}.${issuedAt}.${t.app.staticSessionMac.sign(`static-session/v1|${books}|${token}|${issuedAt}`)}`;
+    await expect(submit('acme-books', forged)).rejects.toMatchObject(request('ER.03.20', 'This payment page does not exist. Check the link you were sent.'));
+  });
+});
+
 describe('what a checkout address shows (loadCheckout)', () => {
   it('an unpaid session of a link switched off since: not found', async () => {
     const { token } = await dynamicLink('acme-switch');
@@ -382,6 +457,10 @@ describe('what a checkout address shows (loadCheckout)', () => {
     await t.app.db.update(links).set({ active: false }).where(eq(links.slug, 'acme-switch'));
     t.app.linkViews.changed();
     expect(await loadCheckout(t.app, token)).toEqual({ state: 'not_found' });
+    await expect(payCheckout(t.app, { token, input: { fields: customer, card: card() } })).rejects.toMatchObject({
+      code: 'ER.03.20',
+      messages: { '(request)': ['This payment page does not exist. Check the link you were sent.'] },
+    });
   });
 
   it('another session of a single-use link once it is paid: used up; the paid one: paid, with its payment', async () => {
@@ -391,6 +470,7 @@ describe('what a checkout address shows (loadCheckout)', () => {
     expect(paid.json.data.status_code).toBe('OK.03.00');
     const other = await loadCheckout(t.app, second.token);
     expect(other.state).toBe('used_up');
+    await expect(payCheckout(t.app, { token: second.token, input: { fields: customer, card: card() } })).rejects.toMatchObject({ code: 'ER.03.12' });
     const shown = await loadCheckout(t.app, first.token);
     expect(shown.state).toBe('paid');
     expect(shown.state === 'paid' && shown.payment.id).toBe(paid.json.data.transaction_id);
