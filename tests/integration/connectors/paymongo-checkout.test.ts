@@ -128,6 +128,7 @@ describe('paymongo checkout', () => {
       body: { fields: customer, card: { number: CARDS.good, expiry: CARD_EXPIRY, cvc: '123', name: 'Juan' } },
     });
     expect(res.json.data.status_code).toBe('ER.03.26');
+    expect(res.json.messages).toEqual({ '(request)': ['This payment page takes cards another way. Reload the page to pay.'] });
     expect(t.logs.join('\n')).not.toContain(CARDS.good);
   });
 
