@@ -399,7 +399,7 @@ describe('static link submissions (/pay/{slug}, payCheckout)', () => {
   const linkId = async (slug: string) => (await findActiveLink(t.app.db, slug))!.link.id;
   const submit = (slug: string, session: unknown, number = '4242424242424242') =>
     payCheckout(t.app, { slug, input: { session, fields: customer, card: card(number) } });
-  const request = (code: string, message: string) => ({ code, messages: { '(request)': [message] } });
+  const request = (code: string, text: string, more: { message?: string; say?: string } = {}) => ({ code, messages: { '(request)': [text] }, ...more });
 
   it('creates the session on the first valid submit and pays it; the same form again is told it is paid', async () => {
     const ticket = issueStaticTicket(t.app, await linkId('acme-shelf'));
@@ -420,7 +420,7 @@ describe('static link submissions (/pay/{slug}, payCheckout)', () => {
   });
 
   it('refuses an unknown, switched-off or dynamic-only link, and an expired one before looking at the form', async () => {
-    const notFound = request('ER.03.10', 'This payment link does not exist or is no longer active.');
+    const notFound = request('ER.03.10', 'This payment link does not exist or is no longer active.', { message: 'Payment link not found' });
     await expect(submit('no-such-link', 'x')).rejects.toMatchObject(notFound);
     await expect(submit('acme-off', 'x')).rejects.toMatchObject(notFound);
     await expect(submit('acme-system', 'x')).rejects.toMatchObject(notFound);
@@ -434,13 +434,19 @@ describe('static link submissions (/pay/{slug}, payCheckout)', () => {
     await expect(submit('acme-shelf', 'not-a-ticket')).rejects.toMatchObject(outOfDate);
     const otherPage = issueStaticTicket(t.app, await linkId('acme-books'));
     await expect(submit('acme-shelf', otherPage)).rejects.toMatchObject(
-      request('ER.03.20', 'This payment form was not issued by this payment page. Reload the page, then pay there.'),
+      request('ER.03.20', 'This payment form was not issued by this payment page. Reload the page, then pay there.', {
+        message: 'Checkout session not found',
+        say: 'refusal.not_issued',
+      }),
     );
     const old = issueStaticTicket(t.app, await linkId('acme-shelf'));
     offsetMs = (t.app.config.checkoutTtlSeconds + 1) * 1000;
     try {
       await expect(submit('acme-shelf', old)).rejects.toMatchObject(
-        request('ER.03.21', 'This payment form has been open too long and has expired. Reload the page to pay.'),
+        request('ER.03.21', 'This payment form has been open too long and has expired. Reload the page to pay.', {
+          message: 'Checkout session expired',
+          say: 'refusal.form_expired',
+        }),
       );
     } finally {
       offsetMs = 0;
@@ -454,7 +460,9 @@ describe('static link submissions (/pay/{slug}, payCheckout)', () => {
     const [token, issuedAt] = shelf.split('.');
     const books = await linkId('acme-books');
     const forged = `${token}.${issuedAt}.${t.app.staticSessionMac.sign(`static-session/v1|${books}|${token}|${issuedAt}`)}`;
-    await expect(submit('acme-books', forged)).rejects.toMatchObject(request('ER.03.20', 'This payment page does not exist. Check the link you were sent.'));
+    await expect(submit('acme-books', forged)).rejects.toMatchObject(
+      request('ER.03.20', 'This payment page does not exist. Check the link you were sent.', { say: 'refusal.not_found' }),
+    );
   });
 });
 
