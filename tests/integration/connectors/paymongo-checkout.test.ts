@@ -127,7 +127,7 @@ describe('paymongo checkout', () => {
       token: null,
       body: { fields: customer, card: { number: CARDS.good, expiry: CARD_EXPIRY, cvc: '123', name: 'Juan' } },
     });
-    expect(res.json.data.status_code).toBe('ER.03.26');
+    expect(res.json.data).toMatchObject({ status_code: 'ER.03.26', status_description: 'Card form not available' });
     expect(res.json.messages).toEqual({ '(request)': ['This payment page takes cards another way. Reload the page to pay.'] });
     expect(t.logs.join('\n')).not.toContain(CARDS.good);
   });
