@@ -342,7 +342,9 @@ describe('checkout', () => {
       message: 'Payment already in progress',
       messages: { '(request)': ['We are still confirming your previous payment attempt. Try again with the same card and amount, or contact the merchant.'] },
     });
-    expect(t.logs.filter((line) => line.includes('checkout: interrupted attempt could not be resumed'))).toHaveLength(1);
+    const warned = t.logs.filter((line) => line.includes('checkout: interrupted attempt could not be resumed')).map((line) => JSON.parse(line));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatchObject({ sessionId: session.id, attempt: 1 });
     // The same card gets the charge that was made, recorded once.
     const outcome = await payCheckout(t.app, { token, input: { fields: customer, card: card() } });
     expect(outcome.status).toBe('succeeded');
@@ -540,6 +542,16 @@ describe('payCheckout: refusals, and what the acquirer, the velocity limits and 
       .set({ attempts: max - 1 })
       .where(eq(checkoutSessions.id, session.id));
     expect(await attempt(token)).toMatchObject({ status: 'succeeded' });
+  });
+
+  it("reads the typed amount in the session's currency when the integrator chose another than the link's", async () => {
+    const { token } = await dynamicLink('acme-open', { payment: { currency: 'JPY' } });
+    const typed = (amount: string) => attempt(token, { amount, fields: customer, card: card() });
+    await expect(typed('12.50')).rejects.toMatchObject({
+      code: 'ER.02.30',
+      messages: { amount: ['JPY has no minor unit: give a whole number in the amount'] },
+    });
+    expect(await typed('1200')).toMatchObject({ status: 'succeeded', payment: { amountMinor: 1200n, currency: 'JPY' } });
   });
 
   it('an attempt at the acquirer holds the session for exactly the lease (120 s), then is resumed under its own key', async () => {
