@@ -13,6 +13,8 @@ const unitOnly = process.env.PAYLINK_MUTATION_TESTS === 'unit';
 export default defineConfig({
   test: {
     pool: 'forks',
+    // After Stryker's own setup: what a file reaches in its hooks counts for its tests, not as static.
+    setupFiles: ['tests/support/mutation-coverage.ts'],
     projects: [
       { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.test.ts'], exclude: ['tests/unit/architecture.test.ts'] } },
       ...(unitOnly

@@ -1,7 +1,11 @@
 import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkoutSessions, outboxEvents, payments, sandboxCharges } from '../../src/db/schema.ts';
-import { payCheckout } from '../../src/domain/checkout/pay.ts';
+import { declineMessages } from '../../src/acquirer/acquirer.ts';
+import { checkoutSessions, links, outboxEvents, payments, sandboxCharges } from '../../src/db/schema.ts';
+import { type PayRequest, PROCESSING_LEASE_MS, payCheckout } from '../../src/domain/checkout/pay.ts';
+import { issueStaticTicket, loadCheckout } from '../../src/domain/checkout/sessions.ts';
+import type { CardAttempt } from '../../src/domain/checkout/velocity.ts';
+import { findActiveLink } from '../../src/domain/links/service.ts';
 import { call, createTestApp, defaultSeed, OTHER_TOKEN, provision, startTestServer, TEST_TOKEN, type TestApp } from '../support/app.ts';
 import { CARD_EXPIRY } from '../support/cards.ts';
 
@@ -26,6 +30,20 @@ seed.integrators[0]!.links.push(
     active: true,
   },
   { slug: 'acme-off', title: 'Gone', currency: 'PHP', amount: '1.00', labels: {}, fields: {}, active: false },
+  { slug: 'acme-switch', title: 'Switched off later', currency: 'PHP', amount: '5.00', labels: {}, fields: {}, active: true },
+  { slug: 'acme-single', title: 'Single use', currency: 'PHP', amount: '7.00', labels: {}, fields: {}, active: true, max_payments: 1 },
+  { slug: 'acme-last', title: 'Last one', currency: 'PHP', amount: '9.00', labels: {}, fields: {}, active: true, max_payments: 1 },
+  {
+    slug: 'acme-shelf',
+    title: 'Shelf',
+    currency: 'PHP',
+    amount: '12.00',
+    labels: {},
+    fields: {},
+    active: true,
+    callback_url: 'https://hooks.acme.example/shelf',
+  },
+  { slug: 'acme-gone', title: 'Past sale', currency: 'PHP', amount: '3.00', labels: {}, fields: {}, active: true, expires_at: '2020-01-01T00:00:00Z' },
 );
 
 const card = (number = '4242424242424242') => ({ number, expiry: CARD_EXPIRY, cvc: '123', name: 'Juan Dela Cruz' });
@@ -319,7 +337,14 @@ describe('checkout', () => {
     expect(await charges()).toBe(before + 1);
     expect((await sessionOf(token)).attempts).toBe(1);
     // Another card cannot start a new attempt over an unknown outcome.
-    await expect(payCheckout(t.app, { token, input: { fields: customer, card: card('5555555555554444') } })).rejects.toMatchObject({ code: 'ER.03.24' });
+    await expect(payCheckout(t.app, { token, input: { fields: customer, card: card('5555555555554444') } })).rejects.toMatchObject({
+      code: 'ER.03.24',
+      message: 'Payment already in progress',
+      messages: { '(request)': ['We are still confirming your previous payment attempt. Try again with the same card and amount, or contact the merchant.'] },
+    });
+    const warned = t.logs.filter((line) => line.includes('checkout: interrupted attempt could not be resumed')).map((line) => JSON.parse(line));
+    expect(warned).toHaveLength(1);
+    expect(warned[0]).toMatchObject({ sessionId: session.id, attempt: 1 });
     // The same card gets the charge that was made, recorded once.
     const outcome = await payCheckout(t.app, { token, input: { fields: customer, card: card() } });
     expect(outcome.status).toBe('succeeded');
@@ -369,6 +394,315 @@ describe('checkout', () => {
     const res = await pay('x'.repeat(43), { fields: customer, card: card() });
     expect(res.status).toBe(404);
     expect(res.json.data.status_code).toBe('ER.03.20');
+  });
+});
+
+describe('static link submissions (/pay/{slug}, payCheckout)', () => {
+  const linkId = async (slug: string) => (await findActiveLink(t.app.db, slug))!.link.id;
+  const submit = (slug: string, session: unknown, number = '4242424242424242') =>
+    payCheckout(t.app, { slug, input: { session, fields: customer, card: card(number) } });
+  const request = (code: string, text: string, more: { message?: string; say?: string } = {}) => ({ code, messages: { '(request)': [text] }, ...more });
+
+  it('creates the session on the first valid submit and pays it; the same form again is told it is paid', async () => {
+    const ticket = issueStaticTicket(t.app, await linkId('acme-shelf'));
+    const outcome = await submit('acme-shelf', ticket);
+    const token = ticket.split('.')[0]!;
+    expect(outcome).toMatchObject({ status: 'succeeded', receiptPath: `/checkout/${token}`, payment: { amountMinor: 1200n, currency: 'PHP' } });
+    expect(await sessionOf(token)).toMatchObject({
+      kind: 'static',
+      status: 'paid',
+      attempts: 1,
+      amountMinor: 1200n,
+      description: 'Shelf',
+      callbackUrl: 'https://hooks.acme.example/shelf',
+      notifyUser: true,
+      paymentId: outcome.payment.id,
+    });
+    await expect(submit('acme-shelf', ticket)).rejects.toMatchObject({ code: 'ER.03.22', data: { redirect_url: `/checkout/${token}` } });
+  });
+
+  it('refuses an unknown, switched-off or dynamic-only link, and an expired one before looking at the form', async () => {
+    const notFound = request('ER.03.10', 'This payment link does not exist or is no longer active.', { message: 'Payment link not found' });
+    await expect(submit('no-such-link', 'x')).rejects.toMatchObject(notFound);
+    await expect(submit('acme-off', 'x')).rejects.toMatchObject(notFound);
+    await expect(submit('acme-system', 'x')).rejects.toMatchObject(notFound);
+    await expect(submit('acme-gone', undefined)).rejects.toMatchObject({ code: 'ER.03.11' });
+  });
+
+  it('refuses a missing or malformed form ticket (422), a ticket of another page (404), and a stale one (410)', async () => {
+    const outOfDate = { code: 'ER.02.30', messages: { session: ['The payment form is out of date: reload the page'] } };
+    await expect(submit('acme-shelf', undefined)).rejects.toMatchObject(outOfDate);
+    await expect(submit('acme-shelf', 42)).rejects.toMatchObject(outOfDate);
+    await expect(submit('acme-shelf', 'not-a-ticket')).rejects.toMatchObject(outOfDate);
+    const otherPage = issueStaticTicket(t.app, await linkId('acme-books'));
+    await expect(submit('acme-shelf', otherPage)).rejects.toMatchObject(
+      request('ER.03.20', 'This payment form was not issued by this payment page. Reload the page, then pay there.', {
+        message: 'Checkout session not found',
+        say: 'refusal.not_issued',
+      }),
+    );
+    const old = issueStaticTicket(t.app, await linkId('acme-shelf'));
+    offsetMs = (t.app.config.checkoutTtlSeconds + 1) * 1000;
+    try {
+      await expect(submit('acme-shelf', old)).rejects.toMatchObject(
+        request('ER.03.21', 'This payment form has been open too long and has expired. Reload the page to pay.', {
+          message: 'Checkout session expired',
+          say: 'refusal.form_expired',
+        }),
+      );
+    } finally {
+      offsetMs = 0;
+    }
+    expect(await sessionOf(old.split('.')[0]!)).toBeUndefined();
+  });
+
+  it("refuses a ticket that names another link's session as not found", async () => {
+    const shelf = issueStaticTicket(t.app, await linkId('acme-shelf'));
+    await submit('acme-shelf', shelf, '4000000000000002');
+    const [token, issuedAt] = shelf.split('.');
+    const books = await linkId('acme-books');
+    const forged = `${token}.${issuedAt}.${t.app.staticSessionMac.sign(`static-session/v1|${books}|${token}|${issuedAt}`)}`;
+    await expect(submit('acme-books', forged)).rejects.toMatchObject(
+      request('ER.03.20', 'This payment page does not exist. Check the link you were sent.', { say: 'refusal.not_found' }),
+    );
+  });
+});
+
+describe('payCheckout: refusals, and what the acquirer, the velocity limits and the event get', () => {
+  const refusal = (code: string, message: string, text: string, say: string) => ({ code, message, messages: { '(request)': [text] }, say });
+  const attempt = (token: string, input: unknown = { fields: customer, card: card() }, more: Partial<PayRequest> = {}) =>
+    payCheckout(t.app, { token, input, ...more });
+  const invalidCard = { fields: customer, card: { ...card(), number: '4242424242424241' } };
+
+  it('says why a session cannot be paid, in its own words, before looking at the card', async () => {
+    const paid = await dynamicLink();
+    await attempt(paid.token);
+    for (const input of [undefined, invalidCard]) {
+      await expect(attempt(paid.token, input)).rejects.toMatchObject({
+        ...refusal('ER.03.22', 'Checkout session already paid', 'This payment has already been made. You have not been charged again.', 'refusal.paid'),
+        data: { redirect_url: paid.path },
+      });
+    }
+    const locked = await dynamicLink();
+    await t.app.db
+      .update(checkoutSessions)
+      .set({ status: 'locked' })
+      .where(eq(checkoutSessions.id, (await sessionOf(locked.token)).id));
+    await expect(attempt(locked.token, invalidCard)).rejects.toMatchObject(
+      refusal(
+        'ER.03.23',
+        'Too many payment attempts',
+        'Too many attempts were made with this payment link, so it is locked. Ask the merchant for a new one.',
+        'refusal.locked',
+      ),
+    );
+    const busy = await dynamicLink();
+    await t.app.db
+      .update(checkoutSessions)
+      .set({ attempts: 1, processingAt: t.app.now() })
+      .where(eq(checkoutSessions.id, (await sessionOf(busy.token)).id));
+    await expect(attempt(busy.token)).rejects.toMatchObject(
+      refusal(
+        'ER.03.24',
+        'Payment already in progress',
+        'Your payment is already being processed. Wait a moment, then reload the page to see the result.',
+        'refusal.in_progress',
+      ),
+    );
+    await expect(attempt('x'.repeat(43))).rejects.toMatchObject(
+      refusal('ER.03.20', 'Checkout session not found', 'This payment page does not exist. Check the link you were sent.', 'refusal.not_found'),
+    );
+    const late = await dynamicLink();
+    offsetMs = (t.app.config.checkoutTtlSeconds + 1) * 1000;
+    try {
+      await expect(attempt(late.token, invalidCard)).rejects.toMatchObject(
+        refusal('ER.03.21', 'Checkout session expired', 'This payment link has expired. Ask the merchant for a new one.', 'refusal.expired'),
+      );
+    } finally {
+      offsetMs = 0;
+    }
+  });
+
+  it('refuses a used-up link before looking at the card', async () => {
+    const first = await dynamicLink('acme-last');
+    const second = await dynamicLink('acme-last');
+    await attempt(first.token);
+    await expect(attempt(second.token, invalidCard)).rejects.toMatchObject({ code: 'ER.03.12' });
+  });
+
+  it('refuses a session that has used every attempt although it is not locked (the limit was lowered since), counting nothing', async () => {
+    const { token } = await dynamicLink();
+    const session = await sessionOf(token);
+    const max = t.app.config.checkoutMaxAttempts;
+    await t.app.db.update(checkoutSessions).set({ attempts: max }).where(eq(checkoutSessions.id, session.id));
+    await expect(attempt(token)).rejects.toMatchObject({ code: 'ER.03.23' });
+    expect(await sessionOf(token)).toMatchObject({ status: 'open', attempts: max, processingAt: null });
+    await t.app.db
+      .update(checkoutSessions)
+      .set({ attempts: max - 1 })
+      .where(eq(checkoutSessions.id, session.id));
+    expect(await attempt(token)).toMatchObject({ status: 'succeeded' });
+  });
+
+  it("reads the typed amount in the session's currency when the integrator chose another than the link's", async () => {
+    const { token } = await dynamicLink('acme-open', { payment: { currency: 'JPY' } });
+    const typed = (amount: string) => attempt(token, { amount, fields: customer, card: card() });
+    await expect(typed('12.50')).rejects.toMatchObject({
+      code: 'ER.02.30',
+      messages: { amount: ['JPY has no minor unit: give a whole number in the amount'] },
+    });
+    expect(await typed('1200')).toMatchObject({ status: 'succeeded', payment: { amountMinor: 1200n, currency: 'JPY' } });
+  });
+
+  it('an attempt at the acquirer holds the session for exactly the lease (120 s), then is resumed under its own key', async () => {
+    const at = new Date('2026-06-01T10:00:00.000Z');
+    const frozen = await createTestApp({ now: () => at });
+    try {
+      await provision(frozen);
+      const { createDynamicLink } = await import('../../src/domain/checkout/dynamic.ts');
+      const created = await createDynamicLink(frozen.app, (await findActiveLink(frozen.app.db, 'acme-books'))!, { key: TEST_TOKEN });
+      const held = (ms: number) =>
+        frozen.app.db
+          .update(checkoutSessions)
+          .set({ attempts: 1, processingAt: new Date(at.getTime() - ms) })
+          .where(eq(checkoutSessions.id, created.sessionId));
+      const submit = () => payCheckout(frozen.app, { token: created.token, input: { fields: customer, card: card() } });
+      await held(PROCESSING_LEASE_MS - 1);
+      await expect(submit()).rejects.toMatchObject({ code: 'ER.03.24' });
+      await held(PROCESSING_LEASE_MS);
+      const outcome = await submit();
+      expect(outcome).toMatchObject({ status: 'succeeded', payment: { idempotencyKey: `checkout:${created.sessionId}:1` } });
+    } finally {
+      await frozen.close();
+    }
+  });
+
+  it('a malformed body (null, fields that are not an object) is refused field by field, not a crash', async () => {
+    const { token } = await dynamicLink();
+    await expect(attempt(token, null)).rejects.toMatchObject({
+      code: 'ER.02.30',
+      messages: {
+        '(body)': ['Invalid input: expected object, received null'],
+        'customer.contact.email': ['Enter an email address'],
+        'customer.first_name': ['Enter a first name'],
+        'customer.last_name': ['Enter a last name'],
+      },
+    });
+    const fields = await attempt(token, { fields: null, card: card() }).catch((error) => error);
+    expect(fields).toMatchObject({ code: 'ER.02.30' });
+    expect(fields.messages).toEqual({
+      fields: ['Invalid input: expected record, received null'],
+      'customer.first_name': ['Enter a first name'],
+      'customer.last_name': ['Enter a last name'],
+      'customer.contact.email': ['Enter an email address'],
+    });
+    expect((await sessionOf(token)).attempts).toBe(0);
+  });
+
+  it('gives the acquirer the description and the attempt key, keeps the language, and writes the link and attempt into the event', async () => {
+    const { token } = await dynamicLink('acme-books', { payment: { description: 'Order 77' } });
+    const session = await sessionOf(token);
+    const sandbox = t.app.acquirer;
+    const calls: Parameters<typeof sandbox.charge>[] = [];
+    t.app.acquirer = Object.assign(Object.create(sandbox), {
+      charge: (...args: Parameters<typeof sandbox.charge>) => {
+        calls.push(args);
+        return sandbox.charge(...args);
+      },
+    });
+    let outcome: Awaited<ReturnType<typeof payCheckout>>;
+    try {
+      outcome = await attempt(token, undefined, { locale: 'fil' });
+    } finally {
+      t.app.acquirer = sandbox;
+    }
+    expect(calls).toHaveLength(1);
+    expect(calls[0]![0]).toMatchObject({ amountMinor: 25000n, currency: 'PHP', description: 'Order 77' });
+    expect(calls[0]![1]).toEqual({ idempotencyKey: `checkout:${session.id}:1` });
+    expect(outcome.payment.customerEmail).toBe('juan@example.com');
+    expect(await sessionOf(token)).toMatchObject({ locale: 'fil', status: 'paid' });
+    const events = await t.app.db.select().from(outboxEvents).where(eq(outboxEvents.type, 'payment.succeeded'));
+    const event = events.find((e) => (e.data as { transaction_id?: string }).transaction_id === outcome.payment.id);
+    expect(event!.data).toMatchObject({ link: 'acme-books', checkout: { kind: 'dynamic', link: 'acme-books', attempt: 1 } });
+  });
+
+  it('counts each attempt for the velocity limits, and hides the decline reason once they say so', async () => {
+    const velocity = t.app.cardVelocity;
+    const seen: [string, CardAttempt][] = [];
+    t.app.cardVelocity = {
+      beforeAttempt: async (a: CardAttempt) => void seen.push(['before', a]),
+      afterDecline: async (a: CardAttempt) => {
+        seen.push(['after', a]);
+        return { showReason: false };
+      },
+    };
+    try {
+      const dynamic = await dynamicLink();
+      const declined = await attempt(dynamic.token, { fields: customer, card: card('4000000000009995') });
+      expect(declined).toMatchObject({ status: 'declined', code: 'card_declined', message: declineMessages.card_declined, attemptsLeft: 4 });
+      expect(declined.payment.failureCode).toBe('insufficient_funds');
+      const books = (await findActiveLink(t.app.db, 'acme-books'))!.link.id;
+      const dynamicAttempt = { clientIp: 'unknown', scope: books, open: false, fingerprint: t.app.acquirer.fingerprint('4000000000009995') };
+      expect(seen).toEqual([
+        ['before', dynamicAttempt],
+        ['after', dynamicAttempt],
+      ]);
+      seen.length = 0;
+      const shelf = (await findActiveLink(t.app.db, 'acme-shelf'))!.link.id;
+      const ticket = issueStaticTicket(t.app, shelf);
+      const paid = await payCheckout(t.app, { slug: 'acme-shelf', clientIp: '203.0.113.9', input: { session: ticket, fields: customer, card: card() } });
+      expect(paid.status).toBe('succeeded');
+      expect(seen).toEqual([['before', { clientIp: '203.0.113.9', scope: shelf, open: true, fingerprint: t.app.acquirer.fingerprint('4242424242424242') }]]);
+    } finally {
+      t.app.cardVelocity = velocity;
+    }
+  });
+
+  it('on an open-amount page takes the amount the customer typed, and asks for one', async () => {
+    const open = (await findActiveLink(t.app.db, 'acme-open'))!.link.id;
+    const submit = (amount: unknown) =>
+      payCheckout(t.app, { slug: 'acme-open', input: { session: issueStaticTicket(t.app, open), amount, fields: customer, card: card() } });
+    const outcome = await submit('12.50');
+    expect(outcome.payment.amountMinor).toBe(1250n);
+    for (const [amount, message] of [
+      [undefined, 'Enter the amount to pay'],
+      [12.5, 'Invalid input: expected string, received number'],
+    ] as const) {
+      await expect(submit(amount)).rejects.toMatchObject({ code: 'ER.02.30', messages: { amount: [message] } });
+    }
+  });
+});
+
+describe('what a checkout address shows (loadCheckout)', () => {
+  it('an unpaid session of a link switched off since: not found', async () => {
+    const { token } = await dynamicLink('acme-switch');
+    expect(await loadCheckout(t.app, token)).toMatchObject({ state: 'open', link: { link: { slug: 'acme-switch' } } });
+    await t.app.db.update(links).set({ active: false }).where(eq(links.slug, 'acme-switch'));
+    t.app.linkViews.changed();
+    expect(await loadCheckout(t.app, token)).toEqual({ state: 'not_found' });
+    await expect(payCheckout(t.app, { token, input: { fields: customer, card: card() } })).rejects.toMatchObject({
+      code: 'ER.03.20',
+      messages: { '(request)': ['This payment page does not exist. Check the link you were sent.'] },
+    });
+  });
+
+  it('another session of a single-use link once it is paid: used up; the paid one: paid, with its payment', async () => {
+    const first = await dynamicLink('acme-single');
+    const second = await dynamicLink('acme-single');
+    const paid = await pay(first.token, { fields: customer, card: card() });
+    expect(paid.json.data.status_code).toBe('OK.03.00');
+    const other = await loadCheckout(t.app, second.token);
+    expect(other.state).toBe('used_up');
+    await expect(payCheckout(t.app, { token: second.token, input: { fields: customer, card: card() } })).rejects.toMatchObject({ code: 'ER.03.12' });
+    const shown = await loadCheckout(t.app, first.token);
+    expect(shown.state).toBe('paid');
+    expect(shown.state === 'paid' && shown.payment.id).toBe(paid.json.data.transaction_id);
+    // A paid session whose payment cannot be read is not shown half-empty.
+    await t.app.db
+      .update(checkoutSessions)
+      .set({ paymentId: 'pay_missing' })
+      .where(eq(checkoutSessions.id, (await sessionOf(first.token)).id));
+    expect(await loadCheckout(t.app, first.token)).toEqual({ state: 'not_found' });
   });
 });
 

@@ -264,10 +264,8 @@ export function claimAttempt(app: PaylinkApp, session: CheckoutSession, token: s
       await tx.update(checkoutSessions).set({ processingAt: now }).where(eq(checkoutSessions.id, session.id));
       return { attempt: row!.attempts, resumed: true };
     }
-    if (row!.attempts >= app.config.checkoutMaxAttempts) {
-      await tx.update(checkoutSessions).set({ status: 'locked', lockedAt: now }).where(eq(checkoutSessions.id, session.id));
-      throw lockedError();
-    }
+    // Every attempt used, yet not locked (the limit was lowered since): refused like a locked one.
+    if (row!.attempts >= app.config.checkoutMaxAttempts) throw lockedError();
     const next = row!.attempts + 1;
     await tx
       .update(checkoutSessions)

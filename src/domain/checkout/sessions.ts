@@ -93,7 +93,7 @@ export interface NewSession {
   callbackUrl?: string | null;
   successUrl?: string | null;
   cancelUrl?: string | null;
-  notifyUser?: boolean;
+  notifyUser: boolean;
   /** Default: PAYLINK_CHECKOUT_TTL_SECONDS from now. */
   expiresAt?: Date;
   /** The schedule occurrence this session collects (a payment link e-mailed each cycle). */
@@ -120,7 +120,7 @@ export async function insertSession(app: PaylinkApp, db: DbOrTx, token: string, 
       callbackUrl: values.callbackUrl ?? null,
       successUrl: values.successUrl ?? null,
       cancelUrl: values.cancelUrl ?? null,
-      notifyUser: values.notifyUser ?? false,
+      notifyUser: values.notifyUser,
       scheduleRunId: values.scheduleRunId ?? null,
       expiresAt: values.expiresAt ?? new Date(now.getTime() + app.config.checkoutTtlSeconds * 1000),
       createdAt: now,

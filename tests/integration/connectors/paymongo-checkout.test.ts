@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutSessions, integratorAcquirers, integrators, payments, providerWebhookEvents, refunds } from '../../../src/db/schema.ts';
+import { payCheckout } from '../../../src/domain/checkout/pay.ts';
 import { reconcileProviderPayments } from '../../../src/domain/checkout/provider-pay.ts';
 import { recoverPendingRefunds } from '../../../src/domain/refunds/service.ts';
 import { t as tr } from '../../../src/i18n/index.ts';
@@ -139,8 +140,12 @@ describe('paymongo checkout', () => {
       token: null,
       body: { fields: customer, card: { number: CARDS.good, expiry: CARD_EXPIRY, cvc: '123', name: 'Juan' } },
     });
-    expect(res.json.data.status_code).toBe('ER.03.26');
+    expect(res.json.data).toMatchObject({ status_code: 'ER.03.26', status_description: 'Card form not available' });
+    expect(res.json.messages).toEqual({ '(request)': ['This payment page takes cards another way. Reload the page to pay.'] });
     expect(t.logs.join('\n')).not.toContain(CARDS.good);
+    await expect(
+      payCheckout(t.app, { token, input: { fields: customer, card: { number: CARDS.good, expiry: CARD_EXPIRY, cvc: '123', name: 'Juan' } } }),
+    ).rejects.toMatchObject({ code: 'ER.03.26', message: 'Card form not available' });
   });
 
   it('3-D Secure: the customer is sent to the redirect, comes back, and the payment is recorded', async () => {
