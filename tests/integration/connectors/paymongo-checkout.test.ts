@@ -1,14 +1,15 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkoutSessions, integratorAcquirers, integrators, payments, providerWebhookEvents, refunds } from '../../../src/db/schema.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { checkoutSessions, integrators, payments, providerWebhookEvents, refunds } from '../../../src/db/schema.ts';
 import { payCheckout } from '../../../src/domain/checkout/pay.ts';
 import { reconcileProviderPayments } from '../../../src/domain/checkout/provider-pay.ts';
 import { recoverPendingRefunds } from '../../../src/domain/refunds/service.ts';
 import { t as tr } from '../../../src/i18n/index.ts';
-import { call, createTestApp, defaultSeed, provision, startTestServer, TEST_TOKEN, type TestApp } from '../../support/app.ts';
+import { call, TEST_TOKEN, type TestApp } from '../../support/app.ts';
 import { CARD_EXP, CARD_EXPIRY } from '../../support/cards.ts';
 import { CHECKOUT_JS_BUDGET, measurePageScripts } from '../../support/checkout-weight.ts';
-import { browserPays, type FakePaymongo, startFakePaymongo } from '../../support/fakes/paymongo.ts';
+import { browserPays, type FakePaymongo } from '../../support/fakes/paymongo.ts';
+import { useProviderApp } from '../../support/provider-app.ts';
 import { scheduleData, signSchedule } from '../../support/schedules.ts';
 
 /**
@@ -26,26 +27,9 @@ let webhookPath = '';
 const customer = { 'customer.first_name': 'Juan', 'customer.last_name': 'Dela Cruz', 'customer.contact.email': 'juan@example.com' };
 const CARDS = { good: '4343434343434345', threeDs: '4120000000000007', declined: '4111111111111111', refundFailsLater: '5555444444444457' };
 
-beforeAll(async () => {
-  fake = await startFakePaymongo();
-  t = await createTestApp({ now: clock });
-  const seed = defaultSeed();
-  seed.integrators[0]!.acquirer = {
-    provider: 'paymongo',
-    public_key: fake.publicKey,
-    secret_key: fake.secretKey,
-    webhook_secret: fake.webhookSecret,
-    api_base_url: fake.url,
-  };
-  await provision(t, seed);
-  server = await startTestServer(t.app);
-  const [row] = await t.app.db.select().from(integratorAcquirers);
-  webhookPath = `/webhooks/paymongo/${row!.webhookId}`;
-});
-afterAll(async () => {
-  await server?.close();
-  await t?.close();
-  await fake?.close();
+const provider = useProviderApp('paymongo', { integrator: 0, now: clock });
+beforeAll(() => {
+  ({ fake, t, server, webhookPath } = provider);
 });
 
 async function dynamicLink() {

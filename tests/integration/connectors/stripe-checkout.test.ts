@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkoutSessions, integratorAcquirers, outboxEvents, payments, refunds } from '../../../src/db/schema.ts';
-import { call, createTestApp, defaultSeed, OTHER_TOKEN, provision, startTestServer, type TestApp } from '../../support/app.ts';
-import { browserConfirms, type FakeStripe, startFakeStripe } from '../../support/fakes/stripe.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { checkoutSessions, outboxEvents, payments, refunds } from '../../../src/db/schema.ts';
+import { call, OTHER_TOKEN, type TestApp } from '../../support/app.ts';
+import { browserConfirms, type FakeStripe } from '../../support/fakes/stripe.ts';
+import { useProviderApp } from '../../support/provider-app.ts';
 
 let t: TestApp;
 let fake: FakeStripe;
@@ -10,26 +11,9 @@ let server: { url: string; close(): Promise<void> };
 let webhookPath = '';
 const customer = { 'customer.first_name': 'Juan', 'customer.last_name': 'Dela Cruz', 'customer.contact.email': 'juan@example.com' };
 
-beforeAll(async () => {
-  fake = await startFakeStripe();
-  t = await createTestApp();
-  const seed = defaultSeed();
-  seed.integrators[1]!.acquirer = {
-    provider: 'stripe',
-    public_key: fake.publishableKey,
-    secret_key: fake.secretKey,
-    webhook_secret: fake.webhookSecret,
-    api_base_url: fake.url,
-  };
-  await provision(t, seed);
-  server = await startTestServer(t.app);
-  const [row] = await t.app.db.select().from(integratorAcquirers);
-  webhookPath = `/webhooks/stripe/${row!.webhookId}`;
-});
-afterAll(async () => {
-  await server?.close();
-  await t?.close();
-  await fake?.close();
+const provider = useProviderApp('stripe', { integrator: 1 });
+beforeAll(() => {
+  ({ fake, t, server, webhookPath } = provider);
 });
 
 /** A dynamic checkout paid through Stripe: start → the browser confirms at Stripe → the return page records it. */

@@ -1,11 +1,12 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { declineMessages } from '../../../src/acquirer/acquirer.ts';
-import { cardRegistrations, integratorAcquirers, outboxEvents, payments } from '../../../src/db/schema.ts';
+import { cardRegistrations, outboxEvents, payments } from '../../../src/db/schema.ts';
 import { MAX_FORGET_ATTEMPTS, retryCardForgets } from '../../../src/domain/cards/forget.ts';
 import { runSchedulerTick } from '../../../src/domain/schedules/runner.ts';
-import { call, createTestApp, defaultSeed, OTHER_SECRET, OTHER_TOKEN, provision, startTestServer, type TestApp } from '../../support/app.ts';
-import { browserConfirmsSetup, type FakeStripe, startFakeStripe } from '../../support/fakes/stripe.ts';
+import { call, OTHER_SECRET, OTHER_TOKEN, type TestApp } from '../../support/app.ts';
+import { browserConfirmsSetup, type FakeStripe } from '../../support/fakes/stripe.ts';
+import { useProviderApp } from '../../support/provider-app.ts';
 import { scheduleData, signSchedule, testClock } from '../../support/schedules.ts';
 
 /**
@@ -21,26 +22,9 @@ let webhookPath = '';
 // Starts at the real time (Stripe signatures are checked against paylink's clock), at a minute's start.
 const clock = testClock(new Date(Math.floor(Date.now() / 60_000) * 60_000 + 30_000));
 
-beforeAll(async () => {
-  fake = await startFakeStripe();
-  t = await createTestApp({ now: clock.now });
-  const seed = defaultSeed();
-  seed.integrators[1]!.acquirer = {
-    provider: 'stripe',
-    public_key: fake.publishableKey,
-    secret_key: fake.secretKey,
-    webhook_secret: fake.webhookSecret,
-    api_base_url: fake.url,
-  };
-  await provision(t, seed);
-  server = await startTestServer(t.app);
-  const [row] = await t.app.db.select().from(integratorAcquirers);
-  webhookPath = `/webhooks/stripe/${row!.webhookId}`;
-});
-afterAll(async () => {
-  await server?.close();
-  await t?.close();
-  await fake?.close();
+const provider = useProviderApp('stripe', { integrator: 1, now: clock.now });
+beforeAll(() => {
+  ({ fake, t, server, webhookPath } = provider);
 });
 
 const tokenOf = (link: string) => new URL(link).pathname.split('/')[2]!;
