@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Connector } from '../../acquirer/connector.ts';
 import type { PaylinkApp } from '../../app.ts';
 import type { CardRegistration } from '../../db/schema.ts';
@@ -6,7 +6,7 @@ import { cardRegistrations } from '../../db/schema.ts';
 import type { Locale } from '../../i18n/index.ts';
 import type { CardRegistrationCreate } from '../../schemas/card-registration.ts';
 import { invalidFields } from '../errors.ts';
-import { recordEvent } from '../notifications/domain-events.ts';
+import { activateRegistration } from './activation.ts';
 import { registrationForPage } from './service.ts';
 
 /**
@@ -38,22 +38,5 @@ export async function confirmPayLinkRegistration(app: PaylinkApp, token: string,
   if (page.state === 'completed') return page.row;
   if (page.state !== 'open' || page.row.collection !== 'pay_link') return undefined;
   const now = app.now();
-  return app.db.transaction(async (tx) => {
-    const [activated] = await tx
-      .update(cardRegistrations)
-      .set({ status: 'active', activatedAt: now, locale: locale ?? null })
-      .where(and(eq(cardRegistrations.reference, page.row.reference), eq(cardRegistrations.status, 'pending')))
-      .returning();
-    if (!activated) {
-      const [current] = await tx.select().from(cardRegistrations).where(eq(cardRegistrations.reference, page.row.reference));
-      return current;
-    }
-    await recordEvent(app.presentEvent, tx, {
-      integratorId: activated.integratorId,
-      event: { type: 'card_registration.completed', registration: activated },
-      callbackUrl: activated.callbackUrl,
-      now,
-    });
-    return activated;
-  });
+  return activateRegistration(app, eq(cardRegistrations.reference, page.row.reference), { status: 'active', activatedAt: now, locale: locale ?? null }, now);
 }

@@ -15,7 +15,7 @@ import { callbackUrlProblem } from '../notifications/callback-url.ts';
 import { recordEvent } from '../notifications/domain-events.ts';
 import { keysetPage, type Page } from '../pagination.ts';
 import { cancelSchedulesTx } from '../schedules/cancel.ts';
-import { activeCardColumns } from './activation.ts';
+import { activateRegistration, activeCardColumns } from './activation.ts';
 import { forgetDeletedCard, forgetOnDelete } from './forget.ts';
 import { registrationCollection } from './pay-link.ts';
 import { setupConnector } from './setup.ts';
@@ -232,25 +232,14 @@ export async function completeCardRegistration(
     throw new DomainError('ER.11.30', 'Card verification failed', { data: { decline_code: code }, messages: { card: [declineMessages[code]] } });
   }
   const now = app.now();
-  return app.db.transaction(async (tx) => {
-    const [activated] = await tx
-      .update(cardRegistrations)
-      .set({ ...activeCardColumns(verified, card.holderName, now), locale: locale ?? null })
-      .where(and(eq(cardRegistrations.reference, row.reference), eq(cardRegistrations.status, 'pending')))
-      .returning();
-    if (!activated) {
-      // Completed meanwhile by a concurrent submit: report what it recorded.
-      const [current] = await tx.select().from(cardRegistrations).where(eq(cardRegistrations.reference, row.reference));
-      return current!;
-    }
-    await recordEvent(app.presentEvent, tx, {
-      integratorId: row.integratorId,
-      event: { type: 'card_registration.completed', registration: activated },
-      callbackUrl: row.callbackUrl,
-      now,
-    });
-    return activated;
-  });
+  // Completed meanwhile by a concurrent submit: what it recorded is reported.
+  const activated = await activateRegistration(
+    app,
+    eq(cardRegistrations.reference, row.reference),
+    { ...activeCardColumns(verified, card.holderName, now), locale: locale ?? null },
+    now,
+  );
+  return activated!;
 }
 
 /** GET /api/v1/card-registrations: newest first, by state or customer e-mail. */

@@ -3,8 +3,7 @@ import type { CardSetupState, Connector } from '../../acquirer/connector.ts';
 import type { PaylinkApp } from '../../app.ts';
 import { type CardRegistration, cardRegistrations } from '../../db/schema.ts';
 import type { Locale } from '../../i18n/index.ts';
-import { recordEvent } from '../notifications/domain-events.ts';
-import { activeCardColumns } from './activation.ts';
+import { activateRegistration, activeCardColumns } from './activation.ts';
 
 /**
  * Card registration where the card goes into the acquirer's own fields (Stripe's Payment Element
@@ -105,29 +104,14 @@ export async function activateCardSetup(
   locale?: Locale,
 ): Promise<CardRegistration | undefined> {
   const now = app.now();
-  return app.db.transaction(async (tx) => {
-    const [activated] = await tx
-      .update(cardRegistrations)
-      // A page's language (the return, a view) replaces the one kept when it was first opened; the webhook keeps that one.
-      .set({ ...activeCardColumns(state, null, now), cardCustomer: state.customer, ...(locale ? { locale } : {}) })
-      .where(and(eq(cardRegistrations.integratorId, integratorId), eq(cardRegistrations.cardSetupId, state.setupId), eq(cardRegistrations.status, 'pending')))
-      .returning();
-    if (!activated) {
-      // Already active (another path recorded it first), deleted, or not ours: it stands as it is.
-      const [current] = await tx
-        .select()
-        .from(cardRegistrations)
-        .where(and(eq(cardRegistrations.integratorId, integratorId), eq(cardRegistrations.cardSetupId, state.setupId)));
-      return current;
-    }
-    await recordEvent(app.presentEvent, tx, {
-      integratorId,
-      event: { type: 'card_registration.completed', registration: activated },
-      callbackUrl: activated.callbackUrl,
-      now,
-    });
-    return activated;
-  });
+  // Already active (another path recorded it first), deleted, or not ours: it stands as it is.
+  return activateRegistration(
+    app,
+    and(eq(cardRegistrations.integratorId, integratorId), eq(cardRegistrations.cardSetupId, state.setupId)),
+    // A page's language (the return, a view) replaces the one kept when it was first opened; the webhook keeps that one.
+    { ...activeCardColumns(state, null, now), cardCustomer: state.customer, ...(locale ? { locale } : {}) },
+    now,
+  );
 }
 
 /** Step 3 from the return address: the registration's setup read again; the state says what the page shows. */
