@@ -7,7 +7,7 @@ import { startPaylink } from '../support/process.ts';
 
 /**
  * `npm start`'s script (scripts/start.mjs) runs the server in its own process with two allocator
- * arenas (MALLOC_ARENA_MAX=2, docs/deploy.md): on Linux it replaces itself once with the variable
+ * arenas and fixed trim thresholds (MALLOC_ARENA_MAX=2 and the rest, docs/deploy.md): on Linux it replaces itself once with the variable
  * set, so the process that serves is the one started (same pid), and a value already set is kept.
  */
 function startScript(env: Record<string, string>) {
@@ -37,7 +37,7 @@ describe.runIf(process.platform === 'linux')('npm start', () => {
     try {
       const url = await s.ready;
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
-      expect(s.environ().MALLOC_ARENA_MAX).toBe('2');
+      expect(s.environ()).toMatchObject({ MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '262144' });
       expect(s.cmdline()).toContain('--max-semi-space-size=8');
     } finally {
       expect(await s.stop()).toBe(0);
@@ -49,6 +49,7 @@ describe.runIf(process.platform === 'linux')('npm start', () => {
     try {
       await s.ready;
       expect(s.environ().MALLOC_ARENA_MAX).toBe('4');
+      expect(s.environ().MALLOC_TRIM_THRESHOLD_).toBeUndefined();
     } finally {
       expect(await s.stop()).toBe(0);
     }
