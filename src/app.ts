@@ -12,6 +12,7 @@ import { type Config, publicOrigin } from './config.ts';
 import { createFingerprinter, createMac, createSealer, loadMasterKey, type Mac, type Sealer } from './crypto.ts';
 import { type Database, type OpenDatabaseOptions, openDatabase } from './db/client.ts';
 import { rateLimits } from './db/schema.ts';
+import { SessionViews } from './domain/checkout/session-views.ts';
 import type { CardVelocity } from './domain/checkout/velocity.ts';
 import { readAcquirerSettings } from './domain/integrators/acquirer.ts';
 import { IntegratorTokens } from './domain/integrators/tokens.ts';
@@ -50,6 +51,8 @@ export interface PaylinkApp {
   linkViews: LinkViews;
   /** API tokens kept in memory (src/domain/integrators/tokens.ts). */
   integratorTokens: IntegratorTokens;
+  /** Checkout sessions as the checkout page reads them, kept in memory on PGlite (src/domain/checkout/session-views.ts). */
+  sessionViews: SessionViews;
   /** Payment pages rendered once per link version (src/api/rendered-pages.ts). */
   renderedPages: RenderedPages;
   /** Origin for generated links (PUBLIC_URL, or the bound address). */
@@ -97,9 +100,12 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
       integratorTokens.changed();
     })
     .catch(() => async () => {});
+  const sessionViews = new SessionViews(database.db, { keep: database.kind === 'pglite' });
+  const stopWatchingSessions = await sessionViews.watch(database);
   const closeDatabase = database.close.bind(database);
   database.close = async () => {
     await stopWatching();
+    await stopWatchingSessions();
     await closeDatabase();
   };
   const now = options.now ?? (() => new Date());
@@ -133,6 +139,7 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     connectors,
     linkViews,
     integratorTokens,
+    sessionViews,
     renderedPages: new RenderedPages(),
     origin: () => publicOrigin(config, app.boundPort),
     masterKeyInfo: { source: master.source, path: master.path },

@@ -142,7 +142,7 @@ export type CheckoutView =
   | { state: 'paid'; session: CheckoutSession; link: LinkWithMerchant; payment: Payment };
 
 export async function loadCheckout(app: PaylinkApp, token: string): Promise<CheckoutView> {
-  const session = await findSessionByToken(app.db, token);
+  const session = await app.sessionViews.find(token);
   if (!session) return { state: 'not_found' };
   const link = await app.linkViews.findById(session.linkId);
   if (!link) return { state: 'not_found' };
