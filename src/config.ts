@@ -122,8 +122,6 @@ export const configSchema = z.object({
   /** How long console audit entries are kept; PCI DSS 10.5.1 asks for at least 12 months. */
   PAYLINK_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(365, 'must be at least 365 (PCI DSS 10.5.1 keeps audit logs for at least 12 months)').default(400),
   PAYLINK_SHUTDOWN_TIMEOUT_MS: nonNegativeInt(10_000),
-  /** Seconds without a request, after traffic, before the heap is compacted once (src/http/idle-memory.ts); 0 is off. */
-  PAYLINK_IDLE_RECLAIM_SECONDS: nonNegativeInt(10),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -201,7 +199,6 @@ export interface Config {
     auditRetentionDays: number;
   };
   shutdownTimeoutMs: number;
-  idleReclaimSeconds: number;
   smtpUrl: string | undefined;
   mailFrom: string;
   logLevel: Env['LOG_LEVEL'];
@@ -272,7 +269,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       auditRetentionDays: e.PAYLINK_AUDIT_RETENTION_DAYS,
     },
     shutdownTimeoutMs: e.PAYLINK_SHUTDOWN_TIMEOUT_MS,
-    idleReclaimSeconds: e.PAYLINK_IDLE_RECLAIM_SECONDS,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     logLevel: e.LOG_LEVEL,

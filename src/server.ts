@@ -9,7 +9,6 @@ import { ConfigError, loadConfig } from './config.ts';
 import { makeDataDirPrivate } from './data-dir.ts';
 import { DataDirLockedError } from './db/lock.ts';
 import { applyProvisioning, ProvisioningError, type ProvisioningResult } from './domain/integrators/provisioning.ts';
-import { reclaimMemoryWhenIdle } from './http/idle-memory.ts';
 import { type AstroHandler, closeServer, createHttpServer, listen } from './http/server.ts';
 import { startWorkers } from './workers/index.ts';
 
@@ -85,7 +84,6 @@ export async function main(argv = process.argv.slice(2)) {
       await app.database.close();
       fail(`paylink cannot listen on ${config.host}:${config.port}: ${(error as Error).message}. Set PORT (or HOST) to a free address.`);
     }
-    reclaimMemoryWhenIdle(server, { idleSeconds: config.idleReclaimSeconds, log: app.log });
   }
 
   let provisioning: ProvisioningResult;

@@ -82,51 +82,6 @@ describe('server process', () => {
     expect(took).toBeLessThan(5000); // the default (10 s) would still be waiting
   });
 
-  it('gives memory back once after a burst of requests stops (PAYLINK_IDLE_RECLAIM_SECONDS), not for health probes', async () => {
-    const p = startPaylink({ ...fresh(), PAYLINK_IDLE_RECLAIM_SECONDS: '1', LOG_LEVEL: 'debug' });
-    const url = await p.ready;
-    const reclaims = () => p.output().split('memory reclaimed after traffic stopped').length - 1;
-    const waitFor = async (n: number) => {
-      for (let i = 0; i < 100 && reclaims() < n; i++) await new Promise((resolve) => setTimeout(resolve, 100));
-    };
-    try {
-      expect(reclaims()).toBe(0);
-      expect((await fetch(`${url}/pay/demo`)).status).toBe(200);
-      await waitFor(1);
-      expect(reclaims()).toBe(1);
-      expect(p.output()).toMatch(/memory reclaimed after traffic stopped.*rss_before_mb/);
-      // Health probes every 200 ms for 2.5 s, then quiet for longer than the idle time: probes
-      // are not traffic, so no second collection (counted, they would bring one 1 s after the last).
-      for (let i = 0; i < 12; i++) {
-        expect((await fetch(`${url}/healthz`)).status).toBe(200);
-        await new Promise((resolve) => setTimeout(resolve, 200));
-      }
-      await new Promise((resolve) => setTimeout(resolve, 2000));
-      expect(reclaims()).toBe(1);
-      // More traffic: one more collection once it stops.
-      expect((await fetch(`${url}/api/v1/ping`)).status).toBe(200);
-      await waitFor(2);
-      expect(reclaims()).toBe(2);
-    } finally {
-      p.child.kill('SIGTERM');
-      expect(await p.exited).toBe(0);
-    }
-  });
-
-  it('never collects on its own with PAYLINK_IDLE_RECLAIM_SECONDS=0', async () => {
-    const p = startPaylink({ ...fresh(), PAYLINK_IDLE_RECLAIM_SECONDS: '0', LOG_LEVEL: 'debug' });
-    const url = await p.ready;
-    try {
-      expect((await fetch(`${url}/pay/demo`)).status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 2500));
-      expect(p.output()).toContain('"route":"/pay/[slug]","status":200'); // the log is captured
-      expect(p.output()).not.toContain('memory reclaimed');
-    } finally {
-      p.child.kill('SIGTERM');
-      expect(await p.exited).toBe(0);
-    }
-  });
-
   it('stops with a message naming the variable when a setting is invalid', async () => {
     const p = startPaylink({ ...fresh(), PORT: 'eighty' });
     expect(await p.exited).toBe(1);
