@@ -389,6 +389,18 @@ describe('refund service: a refund the acquirer reports failed after it succeede
     expect(await paymentRow(p.id)).toMatchObject({ refundedMinor: 3_000n, refundCount: 1 });
   });
 
+  it('refund › two reports of the same failure at once reverse the refund once', async () => {
+    const integrator = await acme();
+    const p = await createPayment(t, { amount: '60.00' });
+    const { refund } = await refundPayment(t.app, integrator, request(p.id, { amount: '25.00' }));
+    const failed = { status: 'failed' as const, refundId: refund.acquirerReference!, code: 'refund_failed', message: 'Failed.' };
+    tick(1000);
+    const answers = await Promise.all([settleProviderRefund(t.app, integrator.id, failed), settleProviderRefund(t.app, integrator.id, failed)]);
+    expect(answers.sort()).toEqual(['settled', 'unchanged']);
+    expect(await paymentRow(p.id)).toMatchObject({ refundedMinor: 0n, refundCount: 0 });
+    expect((await refundEvents(p.id)).map((e) => e.type)).toEqual(['refund.succeeded', 'refund.failed']);
+  });
+
   it("refund › a report on a refund paylink does not know, or of another integrator's refund, changes nothing", async () => {
     const integrator = await acme();
     const other = (await findIntegratorByToken(t.app.db, OTHER_TOKEN))!;
