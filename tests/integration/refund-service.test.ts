@@ -1,5 +1,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Acquirer } from '../../src/acquirer/acquirer.ts';
+import type { PaylinkApp } from '../../src/app.ts';
 import { auditLog, integrators, outboxEvents, payments, refunds, sandboxCharges } from '../../src/db/schema.ts';
 import type { Actor } from '../../src/domain/accounts/audit.ts';
 import { findIntegratorByToken } from '../../src/domain/integrators/service.ts';
@@ -63,6 +65,25 @@ const refusal = async (promise: Promise<unknown>) => {
   const { code, messages } = error as { code: string; messages: unknown };
   return { code, messages };
 };
+/**
+ * Runs `body` with the sandbox acquirer's refund call replaced by `refund` (which may call the real
+ * one): to make something happen while a refund is at the acquirer, or to see how often it is asked.
+ */
+async function withAcquirerRefund<T>(
+  app: PaylinkApp,
+  refund: (real: Acquirer['refund'], ...args: Parameters<Acquirer['refund']>) => ReturnType<Acquirer['refund']>,
+  body: () => Promise<T>,
+) {
+  const real = app.acquirer;
+  app.acquirer = Object.assign(Object.create(Object.getPrototypeOf(real)), real, {
+    refund: (...args: Parameters<Acquirer['refund']>) => refund(real.refund.bind(real), ...args),
+  });
+  try {
+    return await body();
+  } finally {
+    app.acquirer = real;
+  }
+}
 const logEntries = (msg: string, app = t) => app.logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.msg === msg);
 
 describe('refund service: a refund through the sandbox', () => {
@@ -203,6 +224,79 @@ describe('refund service: a refund through the sandbox', () => {
     const targets = (await t.app.db.select().from(auditLog).where(eq(auditLog.action, 'refund.requested'))).map((e) => e.target);
     expect(targets).toContain(`${full.refund.id} of ${p.id} (full, 87.50 PHP)`);
     expect(await refundEvents(p.id)).toHaveLength(2);
+  });
+});
+
+describe('refund service: refunds of one payment meeting each other', () => {
+  it('refund › a refund whose payment another refund changed while it was at the acquirer is still recorded, under the row lock', async () => {
+    const integrator = await acme();
+    const p = await createPayment(t, { amount: '100.00' });
+    let second: Promise<Awaited<ReturnType<typeof refundPayment>>> | undefined;
+    const first = await withAcquirerRefund(
+      t.app,
+      async (real, req, opts) => {
+        // While the first refund is at the acquirer, a second one of the same payment starts and finishes.
+        if (!second) {
+          second = refundPayment(t.app, integrator, request(p.id, { amount: '25.00' }));
+          await second;
+        }
+        return real(req, opts);
+      },
+      () => refundPayment(t.app, integrator, request(p.id, { amount: '40.00' })),
+    );
+    expect(first.refund).toMatchObject({ status: 'succeeded', amountMinor: 4_000n, succeededAt: clock });
+    expect((await second!).refund).toMatchObject({ status: 'succeeded', amountMinor: 2_500n });
+    const rows = await refundRows(p.id);
+    expect(rows.find((r) => r.id === first.refund.id)).toEqual(first.refund);
+    const after = await paymentRow(p.id);
+    expect(first.payment).toEqual(after);
+    expect(after).toMatchObject({ refundedMinor: 6_500n, refundReservedMinor: 0n, refundCount: 2 });
+    expect(await acquirerRefunded(after)).toBe(6_500n);
+    expect((await refundEvents(p.id)).map((e) => e.type)).toEqual(['refund.succeeded', 'refund.succeeded']);
+  });
+
+  it('refund › a retry and a recovery pass finishing the same refund at once record it once, and the retry answers what was recorded', async () => {
+    const integrator = await acme();
+    const p = await createPayment(t, { amount: '100.00' });
+    const same = request(p.id, { amount: '30.00', idempotencyKey: 'svc-key-race' });
+    const { refund } = await beginRefund(t.app, integrator, same);
+    tick(61_000);
+    let recovered: number | undefined;
+    const retried = await withAcquirerRefund(
+      t.app,
+      async (real, req, opts) => {
+        const result = await real(req, opts);
+        // The retry's answer is back; before it is recorded, a recovery pass finishes the refund.
+        if (recovered === undefined) {
+          recovered = -1;
+          recovered = await recoverPendingRefunds(t.app, { paymentId: p.id });
+        }
+        return result;
+      },
+      () => refundPayment(t.app, integrator, same),
+    );
+    expect(recovered).toBe(1);
+    const [row] = await refundRows(p.id);
+    expect(row).toMatchObject({ id: refund.id, status: 'succeeded' });
+    expect(retried).toEqual({ refund: row, payment: await paymentRow(p.id) });
+    expect(await paymentRow(p.id)).toMatchObject({ refundedMinor: 3_000n, refundReservedMinor: 0n, refundCount: 1 });
+    expect(await refundEvents(p.id)).toHaveLength(1);
+  });
+
+  it('refund › a retry of a settled refund answers from the database without asking the acquirer again', async () => {
+    const integrator = await acme();
+    const p = await createPayment(t, { amount: '100.00' });
+    const same = request(p.id, { amount: '10.00', idempotencyKey: 'svc-key-settled' });
+    let calls = 0;
+    const count: Parameters<typeof withAcquirerRefund>[1] = (real, req, opts) => {
+      calls++;
+      return real(req, opts);
+    };
+    const first = await withAcquirerRefund(t.app, count, () => refundPayment(t.app, integrator, same));
+    expect(calls).toBe(1);
+    tick(1000);
+    expect(await withAcquirerRefund(t.app, count, () => refundPayment(t.app, integrator, same))).toEqual(first);
+    expect(calls).toBe(1);
   });
 });
 
@@ -455,6 +549,20 @@ describe('refund service: recovery of interrupted refunds', () => {
     expect(await recoverPendingRefunds(r.app, { paymentId: b.id })).toBe(1);
     expect((await refundRows(a.id, r)).map((x) => x.status)).toEqual(['pending']);
     expect((await refundRows(b.id, r)).map((x) => x.status)).toEqual(['succeeded']);
+    expect(await recoverPendingRefunds(r.app)).toBe(1);
+  });
+
+  it("refund › a refund request finishes its own payment's stale refunds only", async () => {
+    const integrator = await acme(r);
+    const a = await createPayment(r, { amount: '100.00' });
+    const b = await createPayment(r, { amount: '100.00' });
+    await beginRefund(r.app, integrator, request(a.id, { amount: '10.00' }));
+    await beginRefund(r.app, integrator, request(b.id, { amount: '10.00' }));
+    tick(61_000);
+    const outcome = await refundPayment(r.app, integrator, request(b.id));
+    expect(outcome.refund).toMatchObject({ type: 'full', amountMinor: 9_000n, status: 'succeeded' });
+    expect((await refundRows(b.id, r)).map((x) => x.status)).toEqual(['succeeded', 'succeeded']);
+    expect((await refundRows(a.id, r)).map((x) => x.status)).toEqual(['pending']);
     expect(await recoverPendingRefunds(r.app)).toBe(1);
   });
 

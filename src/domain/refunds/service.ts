@@ -229,7 +229,8 @@ async function callAcquirer(app: PaylinkApp, refund: Refund, payment: Payment): 
       amountMinor: refund.amountMinor,
       currency: refund.currency,
       paymentAmountMinor: payment.amountMinor,
-      paidAt: payment.paidAt ?? payment.createdAt,
+      // Only a paid payment has refunds (checkRefund), and paid_at is written once, when it is paid.
+      paidAt: payment.paidAt!,
       reason: refund.reason,
     },
     { idempotencyKey: acquirerRefundKey(refund.id) },

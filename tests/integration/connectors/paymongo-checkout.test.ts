@@ -299,10 +299,14 @@ describe('paymongo refunds', () => {
     expect(await t.app.db.select().from(refunds).where(eq(refunds.paymentId, payment.id))).toEqual([refund]);
     expect(held).toMatchObject({ refundedMinor: 0n, refundReservedMinor: 5_000n, refundCount: 1 });
     expect(await refundEvents(payment.id)).toEqual([]);
+    const refundCalls = () => fake.requests.filter((r) => r.path.startsWith('/v1/refunds'));
+    const before = refundCalls().length;
+    expect(refundCalls().at(-1)).toEqual({ method: 'POST', path: '/v1/refunds', idempotencyKey: `paylink-refund:${refund.id}` });
 
-    // The recovery pass syncs it: PayMongo still says pending, so it stays as it is.
+    // The recovery pass syncs it (PayMongo already has it: no second POST); still pending, it stays as it is.
     offsetMs += 61_000;
     expect(await recoverPendingRefunds(t.app, { paymentId: payment.id })).toBe(1);
+    expect(refundCalls().slice(before)).toEqual([{ method: 'GET', path: `/v1/refunds/${refund.acquirerReference}` }]);
     expect(await t.app.db.select().from(refunds).where(eq(refunds.paymentId, payment.id))).toEqual([refund]);
     expect(await settleProviderRefund(t.app, integratorId, { status: 'pending', refundId: refund.acquirerReference! })).toBe('unchanged');
 
