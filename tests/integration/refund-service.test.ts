@@ -84,6 +84,8 @@ async function withAcquirerRefund<T>(
     app.acquirer = real;
   }
 }
+/** Opens a few pooled connections first (PostgreSQL), so requests started together also reach the database together. */
+const warmPool = () => Promise.all([1, 2, 3, 4].map(() => t.app.db.execute(sql`select pg_sleep(0.05)`)));
 const logEntries = (msg: string, app = t) => app.logs.map((line) => JSON.parse(line) as Record<string, unknown>).filter((entry) => entry.msg === msg);
 
 describe('refund service: a refund through the sandbox', () => {
@@ -253,6 +255,40 @@ describe('refund service: refunds of one payment meeting each other', () => {
     expect(after).toMatchObject({ refundedMinor: 6_500n, refundReservedMinor: 0n, refundCount: 2 });
     expect(await acquirerRefunded(after)).toBe(6_500n);
     expect((await refundEvents(p.id)).map((e) => e.type)).toEqual(['refund.succeeded', 'refund.succeeded']);
+  });
+
+  it('refund › three refunds of one payment at once each take their amount from what the others left', async () => {
+    const integrator = await acme();
+    const p = await createPayment(t, { amount: '100.00' });
+    await warmPool();
+    const outcomes = await Promise.all(['10.00', '20.00', '30.00'].map((amount) => refundPayment(t.app, integrator, request(p.id, { amount }))));
+    expect(outcomes.map((o) => [o.refund.status, o.refund.amountMinor])).toEqual([
+      ['succeeded', 1_000n],
+      ['succeeded', 2_000n],
+      ['succeeded', 3_000n],
+    ]);
+    const rows = await refundRows(p.id);
+    expect(rows.map((r) => r.id).sort()).toEqual(outcomes.map((o) => o.refund.id).sort());
+    expect(rows.every((r) => r.status === 'succeeded')).toBe(true);
+    const after = await paymentRow(p.id);
+    expect(after).toMatchObject({ refundedMinor: 6_000n, refundReservedMinor: 0n, refundCount: 3 });
+    expect(await acquirerRefunded(after)).toBe(6_000n);
+    expect(await refundEvents(p.id)).toHaveLength(3);
+  });
+
+  it('refund › a console refund form sent twice at once (one form nonce, one key) refunds once and is audited once', async () => {
+    const integrator = await acme();
+    const p = await createPayment(t, { amount: '100.00' });
+    const actor: Actor = { integratorId: integrator.id, userId: 'usr_double', email: 'owner@acme.example', ip: null, userAgent: null };
+    const same = request(p.id, { amount: '15.00', idempotencyKey: 'console-refund:nonce-double', actor });
+    await warmPool();
+    const [x, y] = await Promise.all([refundPayment(t.app, integrator, same), refundPayment(t.app, integrator, same)]);
+    expect(y.refund.id).toBe(x.refund.id);
+    expect(await refundRows(p.id)).toMatchObject([{ id: x.refund.id, status: 'succeeded', amountMinor: 1_500n }]);
+    expect(await paymentRow(p.id)).toMatchObject({ refundedMinor: 1_500n, refundReservedMinor: 0n, refundCount: 1 });
+    expect(await acquirerRefunded(await paymentRow(p.id))).toBe(1_500n);
+    const audited = (await t.app.db.select().from(auditLog).where(eq(auditLog.actorUserId, 'usr_double'))).map((e) => e.target);
+    expect(audited).toEqual([`${x.refund.id} of ${p.id} (partial, 15.00 PHP)`]);
   });
 
   it('refund › a retry and a recovery pass finishing the same refund at once record it once, and the retry answers what was recorded', async () => {
@@ -489,6 +525,7 @@ describe('refund service: a refund the acquirer reports failed after it succeede
     const { refund } = await refundPayment(t.app, integrator, request(p.id, { amount: '25.00' }));
     const failed = { status: 'failed' as const, refundId: refund.acquirerReference!, code: 'refund_failed', message: 'Failed.' };
     tick(1000);
+    await warmPool();
     const answers = await Promise.all([settleProviderRefund(t.app, integrator.id, failed), settleProviderRefund(t.app, integrator.id, failed)]);
     expect(answers.sort()).toEqual(['settled', 'unchanged']);
     expect(await paymentRow(p.id)).toMatchObject({ refundedMinor: 0n, refundCount: 0 });

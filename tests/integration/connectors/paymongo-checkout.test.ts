@@ -342,6 +342,25 @@ describe('paymongo refunds', () => {
     expect((await refundEvents(payment.id)).map((e) => e.type)).toEqual(['refund.failed']);
   });
 
+  it("refund service › PayMongo's word that a pending refund failed records it failed once and releases its amount", async () => {
+    const payment = await paidPayment(CARDS.refundFailsLater);
+    const { refund } = await direct(payment.id, '40.00');
+    const failed = { status: 'failed' as const, refundId: refund.acquirerReference!, code: 'refund_failed', message: 'PayMongo could not return the money.' };
+    expect(await settleProviderRefund(t.app, payment.integratorId, failed)).toBe('settled');
+    const [row] = await t.app.db.select().from(refunds).where(eq(refunds.paymentId, payment.id));
+    expect(row).toEqual({
+      ...refund,
+      status: 'failed',
+      failureCode: 'refund_failed',
+      failureMessage: 'PayMongo could not return the money.',
+      failedAt: expect.any(Date),
+    });
+    const [after] = await t.app.db.select().from(payments).where(eq(payments.id, payment.id));
+    expect(after).toMatchObject({ refundedMinor: 0n, refundReservedMinor: 0n, refundCount: 0 });
+    expect(await settleProviderRefund(t.app, payment.integratorId, failed)).toBe('unchanged');
+    expect((await refundEvents(payment.id)).map((e) => e.type)).toEqual(['refund.failed']);
+  });
+
   it("refund service › past PayMongo's window a refund is refused with the acquirer's reason and nothing is reserved (ER.20.27)", async () => {
     const payment = await paidPayment();
     await t.app.db
