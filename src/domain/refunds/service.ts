@@ -76,7 +76,8 @@ export async function beginRefund(
   ]);
   const type: RefundType = request.amount === undefined ? 'full' : 'partial';
   const amountMinor = request.amount === undefined ? undefined : parseRefundAmount(request.amount, payment.currency);
-  if (earlierByKey && earlierByKey.paymentId === payment.id) return { refund: sameRequest(earlierByKey, type, amountMinor), payment };
+  // The key is looked up on this payment's refunds (the id asked for), so a hit is always this payment's.
+  if (earlierByKey) return { refund: sameRequest(earlierByKey, type, amountMinor), payment };
   await assertAcquirerCanRefund(app, integrator.id, payment, amountMinor);
 
   // A pending refund always holds a reservation, so most requests skip this query.
@@ -228,7 +229,8 @@ async function callAcquirer(app: PaylinkApp, refund: Refund, payment: Payment): 
       amountMinor: refund.amountMinor,
       currency: refund.currency,
       paymentAmountMinor: payment.amountMinor,
-      paidAt: payment.paidAt ?? payment.createdAt,
+      // Only a paid payment has refunds (checkRefund), and paid_at is written once, when it is paid.
+      paidAt: payment.paidAt!,
       reason: refund.reason,
     },
     { idempotencyKey: acquirerRefundKey(refund.id) },
@@ -279,8 +281,9 @@ export async function settleProviderRefund(
   // Stripe: a refund reported succeeded can still fail later (the card's bank returns it).
   if (refund.status === 'succeeded' && state.status === 'failed') return (await reverseRefund(app, refund, state)) ? 'settled' : 'unchanged';
   if (refund.status !== 'pending' || state.status === 'pending') return 'unchanged';
-  const { refund: settled } = await settleRefund(app, refund.id, refund.paymentId, state);
-  return settled.status === refund.status ? 'unchanged' : 'settled';
+  // Settled now, or by a recovery pass meanwhile: either way no longer pending.
+  await settleRefund(app, refund.id, refund.paymentId, state);
+  return 'settled';
 }
 
 /**
@@ -298,12 +301,12 @@ async function reverseRefund(app: PaylinkApp, recorded: Refund, state: Extract<R
       .where(and(eq(refunds.id, recorded.id), eq(refunds.status, 'succeeded')))
       .returning();
     if (!refund) return false;
-    const refundedMinor = p.refundedMinor - refund.amountMinor;
     const payment: Payment = {
       ...p,
-      refundedMinor,
+      refundedMinor: p.refundedMinor - refund.amountMinor,
       refundCount: p.refundCount - 1,
-      refundedAt: refundedMinor >= p.amountMinor ? p.refundedAt : null,
+      // A refund moves at least one minor unit, so the payment is no longer refunded in full.
+      refundedAt: null,
       refundVersion: p.refundVersion + 1,
     };
     await tx.update(payments).set(refundColumns(payment)).where(eq(payments.id, p.id));

@@ -1,9 +1,10 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkoutSessions, integrators, payments, providerWebhookEvents, refunds } from '../../../src/db/schema.ts';
+import { checkoutSessions, integrators, outboxEvents, payments, providerWebhookEvents, refunds } from '../../../src/db/schema.ts';
 import { payCheckout } from '../../../src/domain/checkout/pay.ts';
 import { reconcileProviderPayments } from '../../../src/domain/checkout/provider-pay.ts';
-import { recoverPendingRefunds } from '../../../src/domain/refunds/service.ts';
+import { findIntegratorByToken } from '../../../src/domain/integrators/service.ts';
+import { recoverPendingRefunds, refundPayment, settleProviderRefund } from '../../../src/domain/refunds/service.ts';
 import { t as tr } from '../../../src/i18n/index.ts';
 import { call, TEST_TOKEN, type TestApp } from '../../support/app.ts';
 import { CARD_EXP, CARD_EXPIRY } from '../../support/cards.ts';
@@ -276,6 +277,120 @@ describe('paymongo refunds', () => {
     expect(row).toMatchObject({ status: 'failed', failureCode: 'refund_failed' });
     const [after] = await t.app.db.select().from(payments).where(eq(payments.id, payment.id));
     expect(after).toMatchObject({ refundedMinor: 0n, refundReservedMinor: 0n });
+  });
+
+  // The refund service called directly (as the API route and the workers call it), through the PayMongo connector.
+  const direct = async (transactionId: string, amount?: string) =>
+    refundPayment(t.app, (await findIntegratorByToken(t.app.db, TEST_TOKEN))!, {
+      transactionId,
+      notifyUser: false,
+      reason: 'Customer request',
+      ...(amount ? { amount } : {}),
+    });
+  const refundEvents = (paymentId: string) =>
+    t.app.db.select().from(outboxEvents).where(sql`${outboxEvents.type} like 'refund.%' and ${outboxEvents.data}->>'transaction_id' = ${paymentId}`);
+
+  it("refund service › PayMongo's pending answer keeps the refund pending with its id and the amount held; a sync that is still pending changes nothing; its final word settles it once", async () => {
+    const payment = await paidPayment();
+    const integratorId = payment.integratorId;
+    const { refund, payment: held } = await direct(payment.id, '50.00');
+    expect(refund).toMatchObject({ status: 'pending', amountMinor: 5_000n, succeededAt: null, failedAt: null, failureCode: null });
+    expect(refund.acquirerReference).toMatch(/^ref_/);
+    expect(await t.app.db.select().from(refunds).where(eq(refunds.paymentId, payment.id))).toEqual([refund]);
+    expect(held).toMatchObject({ refundedMinor: 0n, refundReservedMinor: 5_000n, refundCount: 1 });
+    expect(await refundEvents(payment.id)).toEqual([]);
+    const refundCalls = () => fake.requests.filter((r) => r.path.startsWith('/v1/refunds'));
+    const before = refundCalls().length;
+    expect(refundCalls().at(-1)).toEqual({ method: 'POST', path: '/v1/refunds', idempotencyKey: `paylink-refund:${refund.id}` });
+
+    // The recovery pass syncs it (PayMongo already has it: no second POST); still pending, it stays as it is.
+    offsetMs += 61_000;
+    expect(await recoverPendingRefunds(t.app, { paymentId: payment.id })).toBe(1);
+    expect(refundCalls().slice(before)).toEqual([{ method: 'GET', path: `/v1/refunds/${refund.acquirerReference}` }]);
+    expect(await t.app.db.select().from(refunds).where(eq(refunds.paymentId, payment.id))).toEqual([refund]);
+    expect(await settleProviderRefund(t.app, integratorId, { status: 'pending', refundId: refund.acquirerReference! })).toBe('unchanged');
+
+    await fake.settle(); // no webhook address: the test hands PayMongo's word to the service
+    expect(await settleProviderRefund(t.app, integratorId, { status: 'succeeded', refundId: refund.acquirerReference! })).toBe('settled');
+    const [settled] = await t.app.db.select().from(refunds).where(eq(refunds.paymentId, payment.id));
+    expect(settled).toEqual({ ...refund, status: 'succeeded', succeededAt: expect.any(Date) });
+    expect(settled!.succeededAt!.getTime()).toBeGreaterThan(refund.createdAt.getTime() + 60_000);
+    const [after] = await t.app.db.select().from(payments).where(eq(payments.id, payment.id));
+    expect(after).toMatchObject({ refundedMinor: 5_000n, refundReservedMinor: 0n, refundCount: 1, refundedAt: null, refundVersion: held.refundVersion + 1 });
+    expect((await refundEvents(payment.id)).map((e) => e.type)).toEqual(['refund.succeeded']);
+    expect(await settleProviderRefund(t.app, integratorId, { status: 'succeeded', refundId: refund.acquirerReference! })).toBe('unchanged');
+    expect(await refundEvents(payment.id)).toHaveLength(1);
+  });
+
+  it('refund service › a PayMongo refund that fails when it settles keeps its PayMongo id and gives its amount and place back', async () => {
+    const payment = await paidPayment(CARDS.refundFailsLater);
+    const { refund } = await direct(payment.id);
+    expect(refund).toMatchObject({ status: 'pending', type: 'full', amountMinor: 25_000n });
+    await fake.settle();
+    offsetMs += 61_000;
+    expect(await recoverPendingRefunds(t.app, { paymentId: payment.id })).toBe(1);
+    const [row] = await t.app.db.select().from(refunds).where(eq(refunds.paymentId, payment.id));
+    expect(row).toMatchObject({
+      status: 'failed',
+      acquirerReference: refund.acquirerReference,
+      failureCode: 'refund_failed',
+      failedAt: expect.any(Date),
+      succeededAt: null,
+    });
+    const [after] = await t.app.db.select().from(payments).where(eq(payments.id, payment.id));
+    expect(after).toMatchObject({ refundedMinor: 0n, refundReservedMinor: 0n, refundCount: 0 });
+    expect((await refundEvents(payment.id)).map((e) => e.type)).toEqual(['refund.failed']);
+  });
+
+  it("refund service › PayMongo's word that a pending refund failed records it failed once and releases its amount", async () => {
+    const payment = await paidPayment(CARDS.refundFailsLater);
+    const { refund } = await direct(payment.id, '40.00');
+    const failed = { status: 'failed' as const, refundId: refund.acquirerReference!, code: 'refund_failed', message: 'PayMongo could not return the money.' };
+    expect(await settleProviderRefund(t.app, payment.integratorId, failed)).toBe('settled');
+    const [row] = await t.app.db.select().from(refunds).where(eq(refunds.paymentId, payment.id));
+    expect(row).toEqual({
+      ...refund,
+      status: 'failed',
+      failureCode: 'refund_failed',
+      failureMessage: 'PayMongo could not return the money.',
+      failedAt: expect.any(Date),
+    });
+    const [after] = await t.app.db.select().from(payments).where(eq(payments.id, payment.id));
+    expect(after).toMatchObject({ refundedMinor: 0n, refundReservedMinor: 0n, refundCount: 0 });
+    expect(await settleProviderRefund(t.app, payment.integratorId, failed)).toBe('unchanged');
+    expect((await refundEvents(payment.id)).map((e) => e.type)).toEqual(['refund.failed']);
+  });
+
+  it("refund service › past PayMongo's window a refund is refused with the acquirer's reason and nothing is reserved (ER.20.27)", async () => {
+    const payment = await paidPayment();
+    await t.app.db
+      .update(payments)
+      .set({ paidAt: new Date(clock().getTime() - 61 * 86_400_000) })
+      .where(eq(payments.id, payment.id));
+    for (const amount of [undefined, '1.00']) {
+      const error = await direct(payment.id, amount).then(
+        () => undefined,
+        (e: unknown) => e as { code: string; messages: unknown },
+      );
+      expect(error).toMatchObject({ code: 'ER.20.27', messages: { transaction_id: ['This acquirer refunds payments only within 60 days of the payment.'] } });
+    }
+    expect(await t.app.db.select().from(refunds).where(eq(refunds.paymentId, payment.id))).toHaveLength(0);
+    const [after] = await t.app.db.select().from(payments).where(eq(payments.id, payment.id));
+    expect(after).toMatchObject({ refundReservedMinor: 0n, refundCount: 0, refundVersion: payment.refundVersion });
+  });
+
+  it('refund service › a declined PayMongo payment is refused as not paid (ER.20.22), before any PayMongo call', async () => {
+    const token = await dynamicLink();
+    const started = await start(token);
+    await browser(started, CARDS.declined);
+    await returnTo(started);
+    const [failed] = await paymentOf((await sessionOf(started.provider_payment_id)).id);
+    expect(failed).toMatchObject({ status: 'failed', paidAt: null });
+    const error = await direct(failed!.id).then(
+      () => undefined,
+      (e: unknown) => e as { code: string; messages: unknown },
+    );
+    expect(error).toMatchObject({ code: 'ER.20.22', messages: { transaction_id: ['was not paid (the payment failed), so there is nothing to refund'] } });
   });
 
   it("a refund past PayMongo's 60-day window is refused before anything is reserved (ER.20.27)", async () => {
