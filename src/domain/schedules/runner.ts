@@ -522,11 +522,11 @@ export async function runScheduleNow(app: PaylinkApp, integrator: { id: string }
       .where(and(eq(schedules.id, reference), eq(schedules.integratorId, integrator.id)))
       .for('update', { of: schedules });
     if (!s) throw notFound('reference', 'Schedule');
-    if (s.status !== 'active' || !s.nextRunAt || s.cardStatus !== 'active' || !s.cardToken) {
-      throw new DomainError('ER.12.33', 'Schedule is not active', {
-        messages: { reference: [`the schedule is ${s.status}; only an active schedule can run`] },
-      });
-    }
+    const notRunnable = (detail: string) => new DomainError('ER.12.33', 'Schedule is not active', { messages: { reference: [detail] } });
+    if (s.status !== 'active') throw notRunnable(`the schedule is ${s.status}; only an active schedule can run`);
+    if (!s.nextRunAt) throw notRunnable('its recurrence has no occurrence left to charge');
+    if (s.cardStatus !== 'active') throw notRunnable('its card registration is no longer active; register the card again and create a new schedule');
+    if (!s.cardToken) throw notRunnable('its card registration keeps no card (the customer pays each occurrence by a link); it runs only when due');
     const rec = { cronPattern: s.cronPattern, offsetMinutes: parseTimeOffset(s.timeOffset) ?? 0 };
     const c = toClaim(s, s.cardToken, { runId: newId('run'), attempt: 1, dueAt: s.nextRunAt });
     const inserted = await tx
@@ -543,11 +543,7 @@ export async function runScheduleNow(app: PaylinkApp, integrator: { id: string }
       })
       .onConflictDoNothing({ target: [scheduleRuns.scheduleId, scheduleRuns.dueAt] })
       .returning({ id: scheduleRuns.id });
-    if (inserted.length === 0) {
-      throw new DomainError('ER.12.33', 'Schedule is not active', {
-        messages: { reference: ['its next occurrence is already being charged; try again shortly'] },
-      });
-    }
+    if (inserted.length === 0) throw notRunnable('its next occurrence is already being charged; try again shortly');
     const next = nextOccurrence(rec, c.dueAt);
     await tx.update(schedules).set({ nextRunAt: next }).where(eq(schedules.id, c.scheduleId));
     return { claim: c, next };
