@@ -178,8 +178,8 @@ export async function claimDueOccurrences(app: PaylinkApp, opts: { limit: number
   });
 }
 
+/** Called with one row per claim, never with none (claimDueOccurrences returns before when it claimed nothing). */
 async function advanceNextRuns(tx: Tx, rows: { id: string; next: string | null }[]) {
-  if (rows.length === 0) return;
   const values = sql.join(
     rows.map((r) => sql`(${r.id}, ${r.next}::timestamptz)`),
     sql`, `,
