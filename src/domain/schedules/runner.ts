@@ -138,7 +138,6 @@ export async function claimDueOccurrences(app: PaylinkApp, opts: { limit: number
       .orderBy(schedules.nextRunAt)
       .limit(opts.limit)
       .for('update', { of: schedules, skipLocked: true });
-    if (due.length === 0) return [];
     const claims: ClaimedCharge[] = [];
     const advance: { id: string; next: string | null }[] = [];
     for (const s of due) {
@@ -148,9 +147,9 @@ export async function claimDueOccurrences(app: PaylinkApp, opts: { limit: number
         continue;
       }
       const rec = { cronPattern: s.cronPattern, offsetMinutes: parseTimeOffset(s.timeOffset) ?? 0 };
-      // Catch-up: every missed occurrence up to now collapses into one, due at the latest.
-      const latest = latestOccurrenceAtOrBefore(rec, now);
-      const dueAt = latest && latest.getTime() >= s.nextRunAt!.getTime() ? latest : s.nextRunAt!;
+      // Catch-up: every missed occurrence up to now collapses into one, due at the latest. next_run_at
+      // is itself an occurrence at or before now, so the latest is never earlier than it.
+      const dueAt = latestOccurrenceAtOrBefore(rec, now) ?? s.nextRunAt!;
       const next = nextOccurrence(rec, now);
       advance.push({ id: s.scheduleId, next: next?.toISOString() ?? null });
       claims.push(toClaim(s, token, { runId: newId('run'), attempt: 1, dueAt }));
