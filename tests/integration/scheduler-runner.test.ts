@@ -3,7 +3,8 @@ import { eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { StripeConnector } from '../../src/acquirer/stripe/connector.ts';
-import { cardRegistrations, integrators, outboxEvents, payments, sandboxCharges, scheduleRuns, schedules } from '../../src/db/schema.ts';
+import { sha256Hex } from '../../src/crypto.ts';
+import { cardRegistrations, integrators, links, outboxEvents, payments, sandboxCharges, scheduleRuns, schedules } from '../../src/db/schema.ts';
 import { completeCardRegistration, createCardRegistration } from '../../src/domain/cards/service.ts';
 import { findIntegratorByToken } from '../../src/domain/integrators/service.ts';
 import {
@@ -440,6 +441,57 @@ describe('scheduler › a tick when something fails', () => {
     s.clock.advance(301);
     expect((await runSchedulerTick(s.app)).outcomes).toMatchObject({ succeeded: 1, error: 0 });
     expect(await s.count(sandboxCharges)).toBe(1);
+  });
+});
+
+describe('scheduler › a tick with payment links', () => {
+  it('links that cannot be sent leave their runs pending, counted as errors and logged; sent after the lease; an expired one counts as claimed and missed', async () => {
+    const s = await setup();
+    // A pay-by-link registration (made while the integrator was on an acquirer without off-session charges).
+    const reference = randomUUID();
+    await s.app.db.insert(cardRegistrations).values({
+      reference,
+      integratorId: s.integrator.id,
+      status: 'active',
+      collection: 'pay_link',
+      customerName: 'Ana Cruz',
+      customerEmail: 'ana@example.com',
+      createdAt: s.clock.now(),
+      activatedAt: s.clock.now(),
+    });
+    const id = await s.schedule({ credit_card: { reference } });
+    // The scheduled payments link's slug is held by a link that is not the system one: writing the links fails.
+    const slug = `scheduled-payments-${sha256Hex(`paylink-schedule-link:${s.integrator.id}`).slice(0, 16)}`;
+    await s.app.db
+      .insert(links)
+      .values({
+        id: 'lnk_squatter',
+        integratorId: s.integrator.id,
+        slug,
+        title: 'Not the system link',
+        currency: 'PHP',
+        createdAt: s.clock.now(),
+        updatedAt: s.clock.now(),
+      });
+    s.clock.set('2026-03-02T01:00:05.000Z');
+    const from = s.logs.length;
+    const tick = await runSchedulerTick(s.app);
+    expect(tick).toMatchObject({ claimed: 1, outcomes: { error: 1, awaiting_customer: 0 } });
+    expect(s.logLines(from).find((l) => l.level === 'error')).toMatchObject({
+      component: 'scheduler',
+      msg: 'payment links not sent; they will be recovered',
+      runs: 1,
+    });
+    expect(await s.runsOf(id)).toMatchObject([{ status: 'pending', attempts: 1, checkoutSessionId: null }]);
+    expect(await s.count(sandboxCharges)).toBe(0);
+
+    await s.app.db.delete(links).where(eq(links.id, 'lnk_squatter'));
+    s.clock.advance(301);
+    expect(await runSchedulerTick(s.app)).toMatchObject({ claimed: 1, outcomes: { awaiting_customer: 1, error: 0 } });
+    expect(await s.runsOf(id)).toMatchObject([{ status: 'awaiting_customer' }]);
+    // The next occurrence: the unpaid link expires (missed) and the new one is sent.
+    s.clock.set('2026-03-03T01:00:05.000Z');
+    expect(await runSchedulerTick(s.app)).toMatchObject({ claimed: 2, outcomes: { missed: 1, awaiting_customer: 1 } });
   });
 });
 
