@@ -13,6 +13,7 @@ import {
   claimDueOccurrences,
   recordClaimOutcome,
   recordClaimOutcomes,
+  runScheduleNow,
   runSchedulerTick,
 } from '../../src/domain/schedules/runner.ts';
 import { cancelSchedule, createSchedule } from '../../src/domain/schedules/service.ts';
@@ -83,7 +84,7 @@ async function setup(env: Record<string, string> = {}, opts: { stripeForOther?: 
 }
 
 /** A Stripe card saved through a SetupIntent (as the hosted registration page does), registered for the other integrator. */
-async function stripeCard(s: Awaited<ReturnType<typeof setup>>) {
+async function stripeCard(s: Awaited<ReturnType<typeof setup>>, paymentMethod = 'pm_card_visa') {
   const [other] = await s.app.db.select().from(integrators).where(eq(integrators.name, 'Other Shop'));
   const connector = (await s.app.connectors.forIntegrator(other!.id)) as StripeConnector;
   const reference = randomUUID();
@@ -91,7 +92,15 @@ async function stripeCard(s: Awaited<ReturnType<typeof setup>>) {
     { reference, customerName: 'Cora Lim', returnUrl: 'http://paylink.test/return' },
     { idempotencyKey: `setup:${reference}` },
   );
-  await browserConfirmsSetup(stripe, { setupId: started.setupId, clientSecret: started.clientSecret }, 'pm_card_visa', 'http://paylink.test/return');
+  const confirmed = await browserConfirmsSetup(
+    stripe,
+    { setupId: started.setupId, clientSecret: started.clientSecret },
+    paymentMethod,
+    'http://paylink.test/return',
+  );
+  // 3-D Secure at registration: the customer approves it (later off-session charges may still be refused without them).
+  const challenge = confirmed.json.next_action?.redirect_to_url?.url;
+  if (challenge) await fetch(`${challenge}?answer=approve`, { redirect: 'manual' });
   const setupState = await connector.syncCardSetup(started.setupId);
   if (setupState.status !== 'succeeded') throw new Error(setupState.status);
   await s.app.db.insert(cardRegistrations).values({
@@ -288,6 +297,23 @@ describe('scheduler › recording', () => {
     ]);
   });
 
+  it('a suspension cancels the retry another occurrence of the schedule is waiting for', async () => {
+    const s = await setup({ PAYLINK_SCHEDULE_RETRY_SECONDS: '60', PAYLINK_SCHEDULE_MAX_FAILED_RUNS: '1' });
+    const card = await s.registerCard('4000000000000341');
+    const id = await s.schedule({ credit_card: { reference: card }, schedule: EVERY_MINUTE });
+    s.clock.set('2026-03-02T00:31:05.000Z');
+    expect((await runSchedulerTick(s.app)).outcomes).toMatchObject({ retrying: 1 });
+    // A minute later: the first occurrence's last attempt fails (suspending the schedule) in the
+    // batch where the second occurrence is declined and would wait for its retry.
+    s.clock.set('2026-03-02T00:32:05.000Z');
+    expect((await runSchedulerTick(s.app)).outcomes).toMatchObject({ suspended: 1, retrying: 1 });
+    expect((await s.runsOf(id)).map((r) => [r.dueAt.toISOString(), r.status, r.nextAttemptAt])).toEqual([
+      ['2026-03-02T00:31:00.000Z', 'failed', null],
+      ['2026-03-02T00:32:00.000Z', 'cancelled', null],
+    ]);
+    expect((await s.scheduleRow(id)).status).toBe('suspended');
+  });
+
   it('records the same run twice in one batch once', async () => {
     const s = await setup();
     await s.schedule();
@@ -410,6 +436,31 @@ describe('scheduler › a tick when something fails', () => {
     });
   });
 
+  it('an off-session charge the bank wants authenticated, for a customer without an e-mail, is a plain decline retried later', async () => {
+    const s = await setup({}, { stripeForOther: true });
+    const saved = await stripeCard(s, 'pm_card_authenticationRequired');
+    const id = await s.schedule(
+      { credit_card: { reference: saved.reference }, payment: { description: 'Monthly plan', amount: 12, currency: 'USD', merchant_reference_id: 'plan-1' } },
+      { integrator: saved.integrator, secret: OTHER_SECRET },
+    );
+    s.clock.set('2026-03-02T01:00:05.000Z');
+    expect((await runSchedulerTick(s.app)).outcomes).toMatchObject({ retrying: 1, awaiting_customer: 0 });
+    expect(await s.runsOf(id)).toMatchObject([{ status: 'retrying', lastFailureCode: 'card_declined', checkoutSessionId: null }]);
+    expect(await s.eventsOf('schedule.payment_link_sent')).toEqual([]);
+  });
+
+  it('charges at most 100 due occurrences per tick unless told otherwise', async () => {
+    const s = await setup();
+    const id = await s.schedule();
+    const row = await s.scheduleRow(id);
+    await s.app.db
+      .insert(schedules)
+      .values(Array.from({ length: 100 }, (_, n) => ({ ...row, id: `sch_copy_${String(n).padStart(3, '0')}`, payloadHash: `copy-${n}` })));
+    s.clock.set('2026-03-02T01:00:05.000Z');
+    expect((await runSchedulerTick(s.app)).outcomes.succeeded).toBe(100);
+    expect((await runSchedulerTick(s.app)).outcomes.succeeded).toBe(1);
+  });
+
   it('a recording the database refuses leaves the runs pending, counted as errors and logged; they are recorded after the lease', async () => {
     const s = await setup();
     const id = await s.schedule();
@@ -462,17 +513,15 @@ describe('scheduler › a tick with payment links', () => {
     const id = await s.schedule({ credit_card: { reference } });
     // The scheduled payments link's slug is held by a link that is not the system one: writing the links fails.
     const slug = `scheduled-payments-${sha256Hex(`paylink-schedule-link:${s.integrator.id}`).slice(0, 16)}`;
-    await s.app.db
-      .insert(links)
-      .values({
-        id: 'lnk_squatter',
-        integratorId: s.integrator.id,
-        slug,
-        title: 'Not the system link',
-        currency: 'PHP',
-        createdAt: s.clock.now(),
-        updatedAt: s.clock.now(),
-      });
+    await s.app.db.insert(links).values({
+      id: 'lnk_squatter',
+      integratorId: s.integrator.id,
+      slug,
+      title: 'Not the system link',
+      currency: 'PHP',
+      createdAt: s.clock.now(),
+      updatedAt: s.clock.now(),
+    });
     s.clock.set('2026-03-02T01:00:05.000Z');
     const from = s.logs.length;
     const tick = await runSchedulerTick(s.app);
@@ -531,6 +580,17 @@ describe.runIf(testDb === 'postgres')('scheduler › row locks (PostgreSQL)', ()
       expect(claimed).toEqual([free, other].sort());
     } finally {
       await releaseCard();
+    }
+  });
+
+  it('run now does not wait for a card registration another transaction holds', async () => {
+    const s = await setup();
+    const id = await s.schedule();
+    const release = await holdLock(t!.databaseUrl!, 'select 1 from card_registrations where reference = $1 for update', [ACME_CARD]);
+    try {
+      expect((await within(runScheduleNow(s.app, s.integrator, id))).outcome).toBe('succeeded');
+    } finally {
+      await release();
     }
   });
 
