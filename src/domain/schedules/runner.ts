@@ -369,12 +369,15 @@ export async function countFailedOccurrence(
   failed: { payment: Payment } | { payment: null; failure: { code: string; message: string } },
   now: Date,
 ): Promise<boolean> {
-  const [schedule] = await tx
-    .update(schedules)
-    .set({ consecutiveFailures: sql`${schedules.consecutiveFailures} + 1` })
-    .where(eq(schedules.id, claim.scheduleId))
-    .returning({ failures: schedules.consecutiveFailures, status: schedules.status });
-  if (schedule?.status !== 'active' || schedule.failures < app.config.scheduleMaxFailedRuns) return false;
+  // One row: the schedule exists (its runs reference it, and schedules are never deleted).
+  const schedule = (
+    await tx
+      .update(schedules)
+      .set({ consecutiveFailures: sql`${schedules.consecutiveFailures} + 1` })
+      .where(eq(schedules.id, claim.scheduleId))
+      .returning({ failures: schedules.consecutiveFailures, status: schedules.status })
+  )[0]!;
+  if (schedule.status !== 'active' || schedule.failures < app.config.scheduleMaxFailedRuns) return false;
   await tx.update(schedules).set({ status: 'suspended', suspendedAt: now, nextRunAt: null }).where(eq(schedules.id, claim.scheduleId));
   await tx
     .update(scheduleRuns)
@@ -553,7 +556,7 @@ export async function runScheduleNow(app: PaylinkApp, integrator: { id: string }
     runId: claim.claim.runId,
     dueAt: claim.claim.dueAt,
     outcome,
-    paymentId: run?.paymentId ?? null,
+    paymentId: run!.paymentId,
     nextRunAt: claim.next,
     timeOffset: claim.claim.timeOffset,
   };
