@@ -237,7 +237,7 @@ export const catalogue = {
   'ER.12.33': {
     http: 409,
     description: 'Schedule is not active',
-    when: 'POST /schedules/{reference}/run for a cancelled or suspended schedule, or one with a charge already in progress.',
+    when: 'POST /schedules/{reference}/run for a cancelled or suspended schedule, one whose card registration is no longer active or keeps no card (pay-by-link), or one with a charge already in progress.',
   },
   'ER.12.34': {
     http: 409,

@@ -138,7 +138,6 @@ export async function claimDueOccurrences(app: PaylinkApp, opts: { limit: number
       .orderBy(schedules.nextRunAt)
       .limit(opts.limit)
       .for('update', { of: schedules, skipLocked: true });
-    if (due.length === 0) return [];
     const claims: ClaimedCharge[] = [];
     const advance: { id: string; next: string | null }[] = [];
     for (const s of due) {
@@ -148,9 +147,9 @@ export async function claimDueOccurrences(app: PaylinkApp, opts: { limit: number
         continue;
       }
       const rec = { cronPattern: s.cronPattern, offsetMinutes: parseTimeOffset(s.timeOffset) ?? 0 };
-      // Catch-up: every missed occurrence up to now collapses into one, due at the latest.
-      const latest = latestOccurrenceAtOrBefore(rec, now);
-      const dueAt = latest && latest.getTime() >= s.nextRunAt!.getTime() ? latest : s.nextRunAt!;
+      // Catch-up: every missed occurrence up to now collapses into one, due at the latest. next_run_at
+      // is itself an occurrence at or before now, so the latest is never earlier than it.
+      const dueAt = latestOccurrenceAtOrBefore(rec, now) ?? s.nextRunAt!;
       const next = nextOccurrence(rec, now);
       advance.push({ id: s.scheduleId, next: next?.toISOString() ?? null });
       claims.push(toClaim(s, token, { runId: newId('run'), attempt: 1, dueAt }));
@@ -178,8 +177,8 @@ export async function claimDueOccurrences(app: PaylinkApp, opts: { limit: number
   });
 }
 
+/** Called with one row per claim, never with none (claimDueOccurrences returns before when it claimed nothing). */
 async function advanceNextRuns(tx: Tx, rows: { id: string; next: string | null }[]) {
-  if (rows.length === 0) return;
   const values = sql.join(
     rows.map((r) => sql`(${r.id}, ${r.next}::timestamptz)`),
     sql`, `,
@@ -370,12 +369,15 @@ export async function countFailedOccurrence(
   failed: { payment: Payment } | { payment: null; failure: { code: string; message: string } },
   now: Date,
 ): Promise<boolean> {
-  const [schedule] = await tx
-    .update(schedules)
-    .set({ consecutiveFailures: sql`${schedules.consecutiveFailures} + 1` })
-    .where(eq(schedules.id, claim.scheduleId))
-    .returning({ failures: schedules.consecutiveFailures, status: schedules.status });
-  if (schedule?.status !== 'active' || schedule.failures < app.config.scheduleMaxFailedRuns) return false;
+  // One row: the schedule exists (its runs reference it, and schedules are never deleted).
+  const schedule = (
+    await tx
+      .update(schedules)
+      .set({ consecutiveFailures: sql`${schedules.consecutiveFailures} + 1` })
+      .where(eq(schedules.id, claim.scheduleId))
+      .returning({ failures: schedules.consecutiveFailures, status: schedules.status })
+  )[0]!;
+  if (schedule.status !== 'active' || schedule.failures < app.config.scheduleMaxFailedRuns) return false;
   await tx.update(schedules).set({ status: 'suspended', suspendedAt: now, nextRunAt: null }).where(eq(schedules.id, claim.scheduleId));
   await tx
     .update(scheduleRuns)
@@ -522,11 +524,11 @@ export async function runScheduleNow(app: PaylinkApp, integrator: { id: string }
       .where(and(eq(schedules.id, reference), eq(schedules.integratorId, integrator.id)))
       .for('update', { of: schedules });
     if (!s) throw notFound('reference', 'Schedule');
-    if (s.status !== 'active' || !s.nextRunAt || s.cardStatus !== 'active' || !s.cardToken) {
-      throw new DomainError('ER.12.33', 'Schedule is not active', {
-        messages: { reference: [`the schedule is ${s.status}; only an active schedule can run`] },
-      });
-    }
+    const notRunnable = (detail: string) => new DomainError('ER.12.33', 'Schedule is not active', { messages: { reference: [detail] } });
+    if (s.status !== 'active') throw notRunnable(`the schedule is ${s.status}; only an active schedule can run`);
+    if (!s.nextRunAt) throw notRunnable('its recurrence has no occurrence left to charge');
+    if (s.cardStatus !== 'active') throw notRunnable('its card registration is no longer active; register the card again and create a new schedule');
+    if (!s.cardToken) throw notRunnable('its card registration keeps no card (the customer pays each occurrence by a link); it runs only when due');
     const rec = { cronPattern: s.cronPattern, offsetMinutes: parseTimeOffset(s.timeOffset) ?? 0 };
     const c = toClaim(s, s.cardToken, { runId: newId('run'), attempt: 1, dueAt: s.nextRunAt });
     const inserted = await tx
@@ -543,11 +545,7 @@ export async function runScheduleNow(app: PaylinkApp, integrator: { id: string }
       })
       .onConflictDoNothing({ target: [scheduleRuns.scheduleId, scheduleRuns.dueAt] })
       .returning({ id: scheduleRuns.id });
-    if (inserted.length === 0) {
-      throw new DomainError('ER.12.33', 'Schedule is not active', {
-        messages: { reference: ['its next occurrence is already being charged; try again shortly'] },
-      });
-    }
+    if (inserted.length === 0) throw notRunnable('its next occurrence is already being charged; try again shortly');
     const next = nextOccurrence(rec, c.dueAt);
     await tx.update(schedules).set({ nextRunAt: next }).where(eq(schedules.id, c.scheduleId));
     return { claim: c, next };
@@ -558,7 +556,7 @@ export async function runScheduleNow(app: PaylinkApp, integrator: { id: string }
     runId: claim.claim.runId,
     dueAt: claim.claim.dueAt,
     outcome,
-    paymentId: run?.paymentId ?? null,
+    paymentId: run!.paymentId,
     nextRunAt: claim.next,
     timeOffset: claim.claim.timeOffset,
   };
