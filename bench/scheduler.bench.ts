@@ -25,7 +25,11 @@ const kinds: ('pglite' | 'postgres')[] = ['pglite', ...(process.env.DATABASE_URL
 describe('scheduler bench', () => {
   for (const kind of kinds) {
     it(`charges ${COUNT} schedules due in one second (${kind})`, async () => {
-      const t = await createTestApp({ db: kind, env: { LOG_LEVEL: 'info' } });
+      // The app's clock runs at real speed, shifted (below) so that the schedules' next occurrence
+      // (1 January, 00:00) comes two seconds after the copies are made: the due time is a real
+      // occurrence, as next_run_at always is, and lateness is the app's time of recording − due time.
+      let shiftMs = 0;
+      const t = await createTestApp({ db: kind, env: { LOG_LEVEL: 'info' }, now: () => new Date(Date.now() + shiftMs) });
       try {
         await provision(t);
         const app = t.app;
@@ -41,10 +45,11 @@ describe('scheduler bench', () => {
           select 'sch_' || md5(${reference} || g::text), integrator_id, card_registration_reference, status, recurrence, cron_pattern, time_offset, amount_minor, currency,
             description, merchant_reference_id, other_references, notify_user, md5(payload_hash || g::text), next_run_at, created_at
           from schedules, generate_series(1, ${COUNT - 1}) as g where id = ${reference}`);
-        // All due at the same whole second, two seconds from now.
-        const dueAt = new Date(Math.ceil(Date.now() / 1000) * 1000 + 2000);
-        await app.db.update(schedules).set({ nextRunAt: dueAt });
-        while (Date.now() < dueAt.getTime()) await new Promise((r) => setTimeout(r, 5));
+        // All due at the same occurrence, which the app's clock reaches two seconds from now.
+        const [first] = await app.db.select({ at: schedules.nextRunAt }).from(schedules).where(sql`${schedules.id} = ${reference}`);
+        const dueAt = first!.at!;
+        shiftMs = dueAt.getTime() - (Date.now() + 2000);
+        while (app.now().getTime() < dueAt.getTime()) await new Promise((r) => setTimeout(r, 5));
         // As a process runs them (src/workers/scheduler.ts): PAYLINK_SCHEDULER_LOOPS loops with PostgreSQL, one with PGlite.
         const loops = kind === 'postgres' ? app.config.schedulerLoops : 1;
         let charged = 0;
@@ -57,7 +62,7 @@ describe('scheduler bench', () => {
             }
           }),
         );
-        const done = Date.now();
+        const done = app.now().getTime();
         const late = await app.db
           .select({ ms: sql<number>`extract(epoch from (${payments.createdAt} - ${scheduleRuns.dueAt})) * 1000` })
           .from(payments)

@@ -3,12 +3,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { Pool } from 'undici';
 import { createApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger } from '../../src/log.ts';
 import { createTestDatabaseUrl, provision, type TestApp } from '../../tests/support/app.ts';
 import { type PaylinkProcess, startPaylink } from '../../tests/support/process.ts';
-import { type BenchRow, round } from './report.ts';
+import { type BenchRow, percentile, round } from './report.ts';
 
 /**
  * Benchmarks against the built server (dist/paylink/server.mjs) in a process of its own, driven by
@@ -129,6 +130,65 @@ export async function measure(opts: {
     p99: result.latency.p99,
     requests: result.requests.total,
     errors: bad,
+  };
+}
+
+/**
+ * An open-loop run at a steady `rate`: request i is sent at start + i / rate whatever the earlier ones
+ * are doing (on as many connections as are busy, up to 256), and its latency is counted from that
+ * planned moment, so a stall delays every request planned behind it (no coordinated omission).
+ * autocannon's `overallRate` is not used for this: it sends each second's quota back to back at the
+ * start of the second and then waits, so its latencies measure its own bursts.
+ */
+export async function measurePaced(opts: {
+  url: string;
+  seconds: number;
+  rate: number;
+  request: { method?: 'GET' | 'POST'; path: string; headers?: Record<string, string>; body?: (i: number) => string };
+  ok?: (status: number, body: string) => boolean;
+}): Promise<Measured> {
+  const ok = opts.ok ?? ((status: number) => status === 200);
+  const pool = new Pool(opts.url, { connections: 256, pipelining: 1 });
+  const total = Math.round(opts.rate * opts.seconds);
+  const interval = 1000 / opts.rate;
+  const latencies: number[] = [];
+  let errors = 0;
+  const inFlight: Promise<void>[] = [];
+  const start = performance.now();
+  try {
+    for (let i = 0; i < total; i++) {
+      const planned = start + i * interval;
+      const wait = planned - performance.now();
+      if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+      inFlight.push(
+        (async () => {
+          try {
+            const res = await pool.request({
+              method: opts.request.method ?? 'GET',
+              path: opts.request.path,
+              headers: opts.request.headers,
+              body: opts.request.body?.(i),
+            });
+            const text = await res.body.text();
+            if (!ok(res.statusCode, text)) errors++;
+          } catch {
+            errors++;
+          }
+          latencies.push(performance.now() - planned);
+        })(),
+      );
+    }
+    await Promise.all(inFlight);
+  } finally {
+    await pool.close();
+  }
+  const seconds = (performance.now() - start) / 1000;
+  return {
+    rps: round(total / seconds, 0),
+    p50: round(percentile(latencies, 50), 1),
+    p99: round(percentile(latencies, 99), 1),
+    requests: total,
+    errors,
   };
 }
 
