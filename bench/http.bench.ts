@@ -66,7 +66,7 @@ describe.each(databases)('the built server on %s', (db) => {
     await run([refund((i) => spread[i % SPREAD]!)], okCode('OK.04.00'), undefined, 1);
     await run([{ path: '/pay/acme-books' }, { path: `/checkout/${token}` }], html, undefined, 1);
 
-    const noop = await run([{ path: '/api/v1/ping' }], okCode('OK.00.00'));
+    const noopBefore = await run([{ path: '/api/v1/ping' }], okCode('OK.00.00'));
     const spreadRefunds = await run([refund((i) => spread[i % SPREAD]!)], okCode('OK.04.00'));
     const halfRate = Math.max(1, Math.round(spreadRefunds.rps / 2));
     const atHalf = await measurePaced({ url, seconds: SECONDS, rate: halfRate, request: refund((i) => spread[i % SPREAD]!), ok: okCode('OK.04.00') });
@@ -74,11 +74,21 @@ describe.each(databases)('the built server on %s', (db) => {
     const payPage = await run([{ path: '/pay/acme-books' }], html);
     const checkoutPage = await run([{ path: `/checkout/${token}` }], html);
     const firstViews = await run([{ path: '/', pathOf: (i) => `/checkout/${tokens[i % SESSIONS]}` }], html);
+    // The no-op again at the end, and the better of the two is the baseline: a slow first run (the
+    // machine busy, the JIT still warming) would otherwise flatter every ratio.
+    const noopAfter = await run([{ path: '/api/v1/ping' }], okCode('OK.00.00'));
+    const noop = noopAfter.rps > noopBefore.rps ? noopAfter : noopBefore;
 
     const name = label[db];
     const refundTarget = db === 'postgres' ? '≥ 15 %' : '≥ 8 %';
     rows.push(
-      ratioRow(`no-op GET /api/v1/ping (${name})`, noop, undefined, '', 'Astro + HTTP + envelope'),
+      ratioRow(
+        `no-op GET /api/v1/ping (${name})`,
+        noop,
+        undefined,
+        '',
+        `Astro + HTTP + envelope; the better of a run first (${noopBefore.rps}/s) and last (${noopAfter.rps}/s)`,
+      ),
       ratioRow(`refund PARTIAL over ${SPREAD} payments (${name})`, spreadRefunds, noop, refundTarget, 'closed loop, the maximum rate'),
       ratioRow(`refund PARTIAL at half that rate, ${halfRate}/s (${name})`, atHalf, noop, 'p99 ≤ 50 ms', 'open loop, evenly spaced'),
       ratioRow(`refund PARTIAL on one payment (${name})`, hotRefunds, noop, '', 'one hot row'),
@@ -91,6 +101,6 @@ describe.each(databases)('the built server on %s', (db) => {
         `p99 at ${halfRate}/s ${atHalf.p99} ms; hot ${hotRefunds.rps}/s; /pay ${payPage.rps}/s (${round((payPage.rps / noop.rps) * 100, 1)} %); ` +
         `/checkout ${checkoutPage.rps}/s (${round((checkoutPage.rps / noop.rps) * 100, 1)} %), first views ${firstViews.rps}/s`,
     );
-    for (const r of [noop, spreadRefunds, atHalf, hotRefunds, payPage, checkoutPage, firstViews]) expect(r.errors).toBe(0);
+    for (const r of [noopBefore, noopAfter, spreadRefunds, atHalf, hotRefunds, payPage, checkoutPage, firstViews]) expect(r.errors).toBe(0);
   });
 });

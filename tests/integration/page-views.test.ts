@@ -87,13 +87,24 @@ describe('payment page rendered once per link version', () => {
   it('keeps at most a fixed number of renderings, dropping the least recently used', () => {
     const pages = new RenderedPages(2);
     const rendered = (body: string) => ({ body, status: 200, headers: [] as [string, string][] });
-    pages.keep('a', rendered('A'));
-    pages.keep('b', rendered('B'));
+    pages.keep('a', rendered('A'), 't');
+    pages.keep('b', rendered('B'), 't');
     expect(pages.find('a', 't')).toBeInstanceOf(Response);
-    pages.keep('c', rendered('C'));
+    pages.keep('c', rendered('C'), 't');
     expect(pages.size).toBe(2);
     expect(pages.find('b', 't')).toBeUndefined();
     expect(pages.find('a', 't')).toBeInstanceOf(Response);
+  });
+
+  it('fills every place the ticket goes, in the first view and each later one, with the text around it intact', async () => {
+    const pages = new RenderedPages();
+    const body = `<p>₱250.00 — Zoë</p><input value="${TICKET_PLACEHOLDER}"><a href="/x?t=${TICKET_PLACEHOLDER}">ü</a>`;
+    const first = pages.keep('k', { body, status: 201, headers: [['x-kept', 'yes']] }, 'tkt_1');
+    expect(await first.text()).toBe('<p>₱250.00 — Zoë</p><input value="tkt_1"><a href="/x?t=tkt_1">ü</a>');
+    const later = pages.find('k', 'tkt_2')!;
+    expect(later.status).toBe(201);
+    expect(later.headers.get('x-kept')).toBe('yes');
+    expect(await later.text()).toBe('<p>₱250.00 — Zoë</p><input value="tkt_2"><a href="/x?t=tkt_2">ü</a>');
   });
 });
 
