@@ -1,4 +1,15 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, createSecretKey, hkdfSync, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  createSecretKey,
+  hkdfSync,
+  randomBytes,
+  randomFillSync,
+  randomUUID,
+  timingSafeEqual,
+} from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
@@ -74,8 +85,26 @@ export function createMac(masterKey: Buffer, purpose: string): Mac {
 
 export const sha256Hex = (value: string | Buffer) => createHash('sha256').update(value).digest('hex');
 
+/**
+ * Random bytes from the CSPRNG (OpenSSL's, as randomBytes), drawn 4 KB at a time as Node's own
+ * randomUUID does: one call per 128 tokens instead of one per token, which showed in the profile of
+ * a payment page (every view gets a fresh ticket). Each byte is handed out once; `size` divides 4096.
+ */
+const POOL_SIZE = 4096;
+const pool = Buffer.alloc(POOL_SIZE);
+let poolOffset = POOL_SIZE;
+function random(size: 16 | 32): Buffer {
+  if (poolOffset + size > POOL_SIZE) {
+    randomFillSync(pool);
+    poolOffset = 0;
+  }
+  const bytes = pool.subarray(poolOffset, poolOffset + size);
+  poolOffset += size;
+  return bytes;
+}
+
 /** Readable prefixed id (`txn_…`) with 128 bits of randomness. */
-export const newId = (prefix: string) => `${prefix}_${randomBytes(16).toString('hex')}`;
+export const newId = (prefix: string) => `${prefix}_${random(16).toString('hex')}`;
 /** An unguessable URL token (256 bits). */
-export const newUrlToken = () => randomBytes(32).toString('base64url');
+export const newUrlToken = () => random(32).toString('base64url');
 export const newUuid = () => randomUUID();

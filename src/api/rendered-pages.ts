@@ -36,9 +36,26 @@ export interface RenderOnce {
   ticket: string;
 }
 
+const json = (value: unknown) => JSON.stringify(value, (_, v) => (typeof v === 'bigint' ? `${v}n` : v));
+
+/**
+ * Each object's text, by identity: the rows a page is drawn from come from memory kept for many
+ * views (LinkViews, SessionViews), so the same object is written out once, not once per view.
+ * Kept objects are never changed in place (a change is a new row read from the database).
+ */
+const written = new WeakMap<object, string>();
+const writeOnce = (value: unknown): string => {
+  if (typeof value !== 'object' || value === null) return json(value) ?? 'undefined';
+  let text = written.get(value);
+  if (text === undefined) {
+    text = json(value);
+    written.set(value, text);
+  }
+  return text;
+};
+
 /** The key for a page drawn from `inputs` (rows and settings: anything that changes the markup). */
-export const pageKey = (route: string, inputs: unknown): string =>
-  `${route}\n${JSON.stringify(inputs, (_, value) => (typeof value === 'bigint' ? `${value}n` : value))}`;
+export const pageKey = (route: string, inputs: unknown[]): string => `${route}\n${inputs.map(writeOnce).join('\n')}`;
 
 const encode = (page: RenderedPage): KeptPage => ({
   parts: page.body.split(TICKET_PLACEHOLDER).map((part) => Buffer.from(part, 'utf8')),

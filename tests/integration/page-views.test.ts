@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RenderedPages, TICKET_PLACEHOLDER } from '../../src/api/rendered-pages.ts';
+import { pageKey, RenderedPages, TICKET_PLACEHOLDER } from '../../src/api/rendered-pages.ts';
 import { links } from '../../src/db/schema.ts';
 import { LinkViews } from '../../src/domain/links/link-views.ts';
 import { call, createTestApp, provision, startTestServer, TEST_TOKEN, type TestApp } from '../support/app.ts';
@@ -105,6 +105,22 @@ describe('payment page rendered once per link version', () => {
     expect(later.status).toBe(201);
     expect(later.headers.get('x-kept')).toBe('yes');
     expect(await later.text()).toBe('<p>₱250.00 — Zoë</p><input value="tkt_2"><a href="/x?t=tkt_2">ü</a>');
+  });
+});
+
+describe('the key of a kept rendering', () => {
+  it('is the same for the same content and differs for any changed input, bigints and nulls included', () => {
+    const row = { id: 'lnk_1', title: 'Books', amountMinor: 25000n, logo: null };
+    const key = pageKey('/pay/{slug}', [row, 'en', '']);
+    expect(pageKey('/pay/{slug}', [row, 'en', ''])).toBe(key);
+    expect(pageKey('/pay/{slug}', [{ ...row }, 'en', ''])).toBe(key);
+    expect(pageKey('/pay/{slug}', [{ ...row, title: 'Books 2' }, 'en', ''])).not.toBe(key);
+    expect(pageKey('/pay/{slug}', [{ ...row, amountMinor: 25001n }, 'en', ''])).not.toBe(key);
+    expect(pageKey('/pay/{slug}', [{ ...row, logo: 'asset_1' }, 'en', ''])).not.toBe(key);
+    expect(pageKey('/pay/{slug}', [row, 'fil', ''])).not.toBe(key);
+    expect(pageKey('/pay/{slug}', [row, 'en', '?lang=fil'])).not.toBe(key);
+    expect(pageKey('/checkout/{token}', [row, 'en', ''])).not.toBe(key);
+    expect(pageKey('/pay/{slug}', [row, undefined, ''])).not.toBe(pageKey('/pay/{slug}', [row, null, '']));
   });
 });
 

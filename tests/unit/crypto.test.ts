@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFingerprinter, createSealer, loadMasterKey, newId } from '../../src/crypto.ts';
+import { createFingerprinter, createSealer, loadMasterKey, newId, newUrlToken } from '../../src/crypto.ts';
 
 describe('crypto', () => {
   it('seals with AES-256-GCM so that the plaintext is not in the output and tampering is detected', () => {
@@ -41,5 +41,23 @@ describe('crypto', () => {
   it('makes prefixed ids with 128 random bits', () => {
     expect(newId('txn')).toMatch(/^txn_[0-9a-f]{32}$/);
     expect(newId('txn')).not.toBe(newId('txn'));
+  });
+
+  it('hands out each random byte once, across many refills of its 4 KB pool', () => {
+    // 1,000 tokens of 32 bytes and ids of 16 take the pool through about twelve refills.
+    const tokens = Array.from({ length: 1_000 }, () => newUrlToken());
+    const ids = Array.from({ length: 1_000 }, () => newId('x'));
+    for (const token of tokens) expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(new Set(tokens).size).toBe(1_000);
+    expect(new Set(ids).size).toBe(1_000);
+    // No token shares a 16-byte half with an id or another token (a reused slice of the pool would).
+    const halves = new Set<string>();
+    for (const token of tokens) {
+      const bytes = Buffer.from(token, 'base64url');
+      halves.add(bytes.subarray(0, 16).toString('hex'));
+      halves.add(bytes.subarray(16).toString('hex'));
+    }
+    for (const id of ids) halves.add(id.slice(2));
+    expect(halves.size).toBe(3_000);
   });
 });
