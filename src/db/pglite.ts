@@ -18,7 +18,9 @@ import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
  *  - No initdb at first start: initdb runs a second PGlite with its own heap. The build prepares
  *    a template (the output of initdb, scripts/build.mjs) and a fresh data directory is unpacked
  *    from it.
- * None of this touches durability: every commit is still flushed to disk (no relaxedDurability).
+ * None of this changes durability. PGlite writes every commit into the data directory's files (a
+ * killed process loses nothing answered) but never fsyncs them (its postgres runs with -F and its
+ * file layer has no flush): a power loss can lose the last commits. docs/deploy.md#durability.
  */
 const DEFAULT_SHARED_BUFFERS_MB = 32;
 
