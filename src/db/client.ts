@@ -11,7 +11,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { makeTreePrivate } from '../data-dir.ts';
 import { acquireDataDirLock, type DataDirLock } from './lock.ts';
-import { createPglite, pgliteDataDirIsNew, unpackPgliteTemplate } from './pglite.ts';
+import { createPglite, forDrizzle, pgliteDataDirIsNew, unpackPgliteTemplate } from './pglite.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -113,7 +113,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       throw error;
     }
   }
-  const db = drizzlePglite({ client, schema }) as unknown as Db;
+  const db = drizzlePglite({ client: forDrizzle(client), schema }) as unknown as Db;
   let closed = false;
   return {
     db,
