@@ -6,7 +6,7 @@ import { newId } from '../../crypto.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Integrator, Payment, Refund } from '../../db/schema.ts';
 import { outboxEvents, payments, refunds } from '../../db/schema.ts';
-import { insertSelect, rowsOf, setClause } from '../../db/statements.ts';
+import { executeNamed, insertSelect, rowsOf, setClause } from '../../db/statements.ts';
 import { type Actor, recordAudit } from '../accounts/audit.ts';
 import { DomainError, notFound, theRow } from '../errors.ts';
 import { refundCapabilityFor } from '../integrators/service.ts';
@@ -118,10 +118,13 @@ export async function beginRefund(
     const values = newRefund(payment);
     const reserved = reservedOn(payment, values.amountMinor);
     const inserted = rowsOf<{ id: string }>(
-      await app.db.execute(sql`with p as (
+      await executeNamed(
+        app.db,
+        sql`with p as (
         update ${payments} set ${setClause(payments, { refundReservedMinor: reserved.refundReservedMinor, refundCount: reserved.refundCount, refundVersion: reserved.refundVersion })}
         where id = ${payment.id} and refund_version = ${payment.refundVersion} returning id)
-        ${insertSelect(refunds, values, sql`p`)} returning id`),
+        ${insertSelect(refunds, values, sql`p`)} returning id`,
+      ),
     );
     if (inserted.length === 1) return { refund: pendingRefund(values), payment, reserved };
   }
@@ -383,14 +386,17 @@ async function settleUnlocked(
   const after = { refund: settledRefund, payment: paymentAfter(reserved.payment, settledRefund, now) };
   const event = presentedEvent(app.presentEvent, refundEvent(after, reserved.payment.callbackUrl || reserved.defaultCallbackUrl, now));
   const written = rowsOf<{ id: string }>(
-    await app.db.execute(sql`with p as (
+    await executeNamed(
+      app.db,
+      sql`with p as (
       update ${payments} set ${setClause(payments, refundColumns(after.payment))}
       where id = ${refund.paymentId} and refund_version = ${reserved.payment.refundVersion}
         and exists (select 1 from ${refunds} where ${refunds.id} = ${refund.id} and ${refunds.status} = 'pending') returning id),
     r as (
       update ${refunds} set ${setClause(refunds, outcome)}
       from p where ${refunds.id} = ${refund.id} and ${refunds.status} = 'pending' returning ${refunds.id})
-    ${insertSelect(outboxEvents, outboxRow(event), sql`r`)} returning id`),
+    ${insertSelect(outboxEvents, outboxRow(event), sql`r`)} returning id`,
+    ),
   );
   return written.length === 1 ? after : undefined;
 }
