@@ -97,7 +97,6 @@ export async function main(argv = process.argv.slice(2)) {
   }
 
   const workers = config.runWorkers || workerOnly ? startWorkers(app) : undefined;
-  banner(app, provisioning, workerOnly);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -117,6 +116,8 @@ export async function main(argv = process.argv.slice(2)) {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+  // Only now: whoever reads "running" may signal at once, and must get the graceful shutdown.
+  banner(app, provisioning, workerOnly);
 }
 
 await main();
