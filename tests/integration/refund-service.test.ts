@@ -554,6 +554,17 @@ describe('refund service: recovery of interrupted refunds', () => {
     await r?.close();
   });
 
+  /** Two payments, each with a refund of 10.00 left pending 61 s ago (past the recovery age). */
+  async function twoStaleRefunds() {
+    const integrator = await acme(r);
+    const a = await createPayment(r, { amount: '100.00' });
+    const b = await createPayment(r, { amount: '100.00' });
+    await beginRefund(r.app, integrator, request(a.id, { amount: '10.00' }));
+    await beginRefund(r.app, integrator, request(b.id, { amount: '10.00' }));
+    tick(61_000);
+    return { integrator, a, b };
+  }
+
   it('refund › only refunds pending longer than PAYLINK_REFUND_RECOVERY_SECONDS are recovered, oldest first, at most `limit`', async () => {
     const integrator = await acme(r);
     const a = await createPayment(r, { amount: '100.00' });
@@ -577,12 +588,7 @@ describe('refund service: recovery of interrupted refunds', () => {
   });
 
   it('refund › recovery of one payment leaves the others pending', async () => {
-    const integrator = await acme(r);
-    const a = await createPayment(r, { amount: '100.00' });
-    const b = await createPayment(r, { amount: '100.00' });
-    await beginRefund(r.app, integrator, request(a.id, { amount: '10.00' }));
-    await beginRefund(r.app, integrator, request(b.id, { amount: '10.00' }));
-    tick(61_000);
+    const { a, b } = await twoStaleRefunds();
     expect(await recoverPendingRefunds(r.app, { paymentId: b.id })).toBe(1);
     expect((await refundRows(a.id, r)).map((x) => x.status)).toEqual(['pending']);
     expect((await refundRows(b.id, r)).map((x) => x.status)).toEqual(['succeeded']);
@@ -590,12 +596,7 @@ describe('refund service: recovery of interrupted refunds', () => {
   });
 
   it("refund › a refund request finishes its own payment's stale refunds only", async () => {
-    const integrator = await acme(r);
-    const a = await createPayment(r, { amount: '100.00' });
-    const b = await createPayment(r, { amount: '100.00' });
-    await beginRefund(r.app, integrator, request(a.id, { amount: '10.00' }));
-    await beginRefund(r.app, integrator, request(b.id, { amount: '10.00' }));
-    tick(61_000);
+    const { integrator, a, b } = await twoStaleRefunds();
     const outcome = await refundPayment(r.app, integrator, request(b.id));
     expect(outcome.refund).toMatchObject({ type: 'full', amountMinor: 9_000n, status: 'succeeded' });
     expect((await refundRows(b.id, r)).map((x) => x.status)).toEqual(['succeeded', 'succeeded']);

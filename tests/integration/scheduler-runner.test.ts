@@ -20,6 +20,7 @@ import { cancelSchedule, createSchedule } from '../../src/domain/schedules/servi
 import { createTestApp, defaultSeed, OTHER_SECRET, provision, TEST_TOKEN, type TestApp, testDb } from '../support/app.ts';
 import { CARD_EXP } from '../support/cards.ts';
 import { browserConfirmsSetup, type FakeStripe, startFakeStripe } from '../support/fakes/stripe.ts';
+import { acquirerSeed } from '../support/provider-app.ts';
 import { ACME_CARD, scheduleData, signSchedule, testClock } from '../support/schedules.ts';
 
 /**
@@ -49,13 +50,7 @@ async function setup(env: Record<string, string> = {}, opts: { stripeForOther?: 
   t = await createTestApp({ now: clock.now, env: { PAYLINK_SCHEDULE_LEASE_SECONDS: '300', ...env } });
   const seed = defaultSeed();
   if (opts.stripeForOther) {
-    seed.integrators[1]!.acquirer = {
-      provider: 'stripe',
-      public_key: stripe.publishableKey,
-      secret_key: stripe.secretKey,
-      webhook_secret: stripe.webhookSecret,
-      api_base_url: stripe.url,
-    };
+    seed.integrators[1]!.acquirer = acquirerSeed('stripe', stripe);
   }
   await provision(t, seed);
   const app = t.app;

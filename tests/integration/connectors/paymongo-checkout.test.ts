@@ -242,6 +242,15 @@ describe('paymongo refunds', () => {
     await returnTo(started);
     return (await paymentOf((await sessionOf(started.provider_payment_id)).id))[0]!;
   }
+  /** A payment paid 61 days ago: past PayMongo's 60-day refund window. */
+  async function paidPastRefundWindow() {
+    const payment = await paidPayment();
+    await t.app.db
+      .update(payments)
+      .set({ paidAt: new Date(clock().getTime() - 61 * 86_400_000) })
+      .where(eq(payments.id, payment.id));
+    return payment;
+  }
   const refund = (transactionId: string, amount?: string) =>
     call(server.url, 'POST', '/api/v1/refund', {
       body: { transaction_id: transactionId, notify_user: false, reason: 'Customer request', ...(amount ? { amount } : {}) },
@@ -362,17 +371,12 @@ describe('paymongo refunds', () => {
   });
 
   it("refund service › past PayMongo's window a refund is refused with the acquirer's reason and nothing is reserved (ER.20.27)", async () => {
-    const payment = await paidPayment();
-    await t.app.db
-      .update(payments)
-      .set({ paidAt: new Date(clock().getTime() - 61 * 86_400_000) })
-      .where(eq(payments.id, payment.id));
+    const payment = await paidPastRefundWindow();
     for (const amount of [undefined, '1.00']) {
-      const error = await direct(payment.id, amount).then(
-        () => undefined,
-        (e: unknown) => e as { code: string; messages: unknown },
-      );
-      expect(error).toMatchObject({ code: 'ER.20.27', messages: { transaction_id: ['This acquirer refunds payments only within 60 days of the payment.'] } });
+      await expect(direct(payment.id, amount)).rejects.toMatchObject({
+        code: 'ER.20.27',
+        messages: { transaction_id: ['This acquirer refunds payments only within 60 days of the payment.'] },
+      });
     }
     expect(await t.app.db.select().from(refunds).where(eq(refunds.paymentId, payment.id))).toHaveLength(0);
     const [after] = await t.app.db.select().from(payments).where(eq(payments.id, payment.id));
@@ -386,19 +390,14 @@ describe('paymongo refunds', () => {
     await returnTo(started);
     const [failed] = await paymentOf((await sessionOf(started.provider_payment_id)).id);
     expect(failed).toMatchObject({ status: 'failed', paidAt: null });
-    const error = await direct(failed!.id).then(
-      () => undefined,
-      (e: unknown) => e as { code: string; messages: unknown },
-    );
-    expect(error).toMatchObject({ code: 'ER.20.22', messages: { transaction_id: ['was not paid (the payment failed), so there is nothing to refund'] } });
+    await expect(direct(failed!.id)).rejects.toMatchObject({
+      code: 'ER.20.22',
+      messages: { transaction_id: ['was not paid (the payment failed), so there is nothing to refund'] },
+    });
   });
 
   it("a refund past PayMongo's 60-day window is refused before anything is reserved (ER.20.27)", async () => {
-    const payment = await paidPayment();
-    await t.app.db
-      .update(payments)
-      .set({ paidAt: new Date(clock().getTime() - 61 * 86_400_000) })
-      .where(eq(payments.id, payment.id));
+    const payment = await paidPastRefundWindow();
     const res = await refund(payment.id);
     expect(res.json.data.status_code).toBe('ER.20.27');
     expect(await t.app.db.select().from(refunds).where(eq(refunds.paymentId, payment.id))).toHaveLength(0);

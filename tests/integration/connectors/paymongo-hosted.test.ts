@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutSessions, payments } from '../../../src/db/schema.ts';
 import { call, createTestApp, defaultSeed, provision, startTestServer, TEST_TOKEN, type TestApp } from '../../support/app.ts';
 import { type FakePaymongo, startFakePaymongo } from '../../support/fakes/paymongo.ts';
+import { acquirerSeed } from '../../support/provider-app.ts';
 
 /** PayMongo's hosted checkout (checkout_sessions): the customer types the card only on PayMongo's page. */
 let t: TestApp;
@@ -15,14 +16,7 @@ beforeAll(async () => {
   fake = await startFakePaymongo();
   t = await createTestApp({ now: () => new Date(Date.now() + offsetMs) });
   const seed = defaultSeed();
-  seed.integrators[0]!.acquirer = {
-    provider: 'paymongo',
-    public_key: fake.publicKey,
-    secret_key: fake.secretKey,
-    webhook_secret: fake.webhookSecret,
-    api_base_url: fake.url,
-    checkout: 'hosted',
-  };
+  seed.integrators[0]!.acquirer = { ...acquirerSeed('paymongo', fake), checkout: 'hosted' };
   await provision(t, seed);
   server = await startTestServer(t.app);
 });

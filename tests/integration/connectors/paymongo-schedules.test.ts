@@ -24,6 +24,7 @@ import { CARD_EXP } from '../../support/cards.ts';
 import { ConsoleClient, textOf } from '../../support/console.ts';
 import { browserPays, type FakePaymongo, startFakePaymongo } from '../../support/fakes/paymongo.ts';
 import { browserConfirms, type FakeStripe, startFakeStripe } from '../../support/fakes/stripe.ts';
+import { acquirerSeed } from '../../support/provider-app.ts';
 import { scheduleData, signSchedule, testClock } from '../../support/schedules.ts';
 import { startSmtpPeer } from '../../support/smtp-peer.ts';
 
@@ -49,21 +50,9 @@ beforeAll(async () => {
   peer = await startSmtpPeer();
   t = await createTestApp({ now: clock.now, env: { SMTP_URL: peer.url, PAYLINK_SCHEDULE_MAX_FAILED_RUNS: '2' } });
   const seed = defaultSeed();
-  seed.integrators[0]!.acquirer = {
-    provider: 'paymongo',
-    public_key: fake.publicKey,
-    secret_key: fake.secretKey,
-    webhook_secret: fake.webhookSecret,
-    api_base_url: fake.url,
-  };
+  seed.integrators[0]!.acquirer = acquirerSeed('paymongo', fake);
   // The other integrator takes cards through Stripe (native off-session charges).
-  seed.integrators[1]!.acquirer = {
-    provider: 'stripe',
-    public_key: stripe.publishableKey,
-    secret_key: stripe.secretKey,
-    webhook_secret: stripe.webhookSecret,
-    api_base_url: stripe.url,
-  };
+  seed.integrators[1]!.acquirer = acquirerSeed('stripe', stripe);
   await provision(t, seed);
   server = await startTestServer(t.app);
   const [acme] = await t.app.db.select().from(integrators).where(eq(integrators.name, 'Acme Books'));
