@@ -10,6 +10,7 @@ import { makeDataDirPrivate } from './data-dir.ts';
 import { DataDirLockedError } from './db/lock.ts';
 import { applyProvisioning, ProvisioningError, type ProvisioningResult } from './domain/integrators/provisioning.ts';
 import { type AstroHandler, closeServer, createHttpServer, listen } from './http/server.ts';
+import { startIdleCollection } from './idle-memory.ts';
 import { startWorkers } from './workers/index.ts';
 
 function fail(message: string): never {
@@ -97,12 +98,15 @@ export async function main(argv = process.argv.slice(2)) {
   }
 
   const workers = config.runWorkers || workerOnly ? startWorkers(app) : undefined;
+  // Memory a burst of work left behind, given back once the process is idle (src/idle-memory.ts).
+  const stopIdleCollection = startIdleCollection(app.log.child({ component: 'memory' }));
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     app.log.info('shutting down', { signal });
+    stopIdleCollection?.();
     const force = setTimeout(() => {
       app.log.error('shutdown took too long; exiting');
       process.exit(1);

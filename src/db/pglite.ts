@@ -14,7 +14,8 @@ import { type ParserOptions, PGlite, type PGliteInterface, type PGliteOptions, t
  *    functions of postgres with TurboFan, and one of them (the SQL grammar's size) alone takes
  *    ~600 MB of compiler memory for half a second. Postgres runs on V8's baseline compiler
  *    (Liftoff) instead; the tier-up is switched off only while PGlite's module is compiled, so
- *    other WebAssembly (Argon2 in hash-wasm) still gets optimised.
+ *    other WebAssembly (Argon2 in hash-wasm) still gets optimised; and its compiled code is kept
+ *    through memory-reducing collections (recompiling it spiked the process by ~500 MB).
  *  - No initdb at first start: initdb runs a second PGlite with its own heap. The build prepares
  *    a template (the output of initdb, scripts/build.mjs) and a fresh data directory is unpacked
  *    from it.
@@ -38,6 +39,9 @@ export async function createPglite(options: PGliteOptions, settings: PgliteSetti
   // V8 reads these when a module is compiled: PGlite's module keeps them, later modules do not.
   setFlagsFromString('--no-wasm-dynamic-tiering');
   setFlagsFromString('--no-wasm-tier-up');
+  // And for good: a memory-reducing collection (src/idle-memory.ts, or memory pressure) would
+  // otherwise drop PGlite's compiled code, and compiling it again took the process ~500 MB higher.
+  setFlagsFromString('--no-flush-liftoff-code');
   try {
     return await PGlite.create({ ...options, startParams: startParams(settings) });
   } finally {

@@ -5,6 +5,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startPaylink } from '../support/process.ts';
 
+/** The Node options and script of `npm start`'s line in package.json (`node check-node && node <these>`). */
+const startArgs = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start
+  .split('&&')
+  .at(-1)!
+  .trim()
+  .split(/\s+/)
+  .slice(1);
+
 /**
  * `npm start`'s script (scripts/start.mjs) runs the server in its own process with two allocator
  * arenas and fixed trim thresholds (MALLOC_ARENA_MAX=2 and the rest, docs/deploy.md): on Linux it replaces itself once with the variable
@@ -12,11 +20,7 @@ import { startPaylink } from '../support/process.ts';
  */
 function startScript(env: Record<string, string>) {
   const dataDir = mkdtempSync(join(tmpdir(), 'paylink-start-'));
-  const p = startPaylink(
-    { PAYLINK_DATA_DIR: dataDir, PAYLINK_MASTER_KEY: randomBytes(32).toString('base64'), ...env },
-    [],
-    ['--max-semi-space-size=8', 'scripts/start.mjs'],
-  );
+  const p = startPaylink({ PAYLINK_DATA_DIR: dataDir, PAYLINK_MASTER_KEY: randomBytes(32).toString('base64'), ...env }, [], startArgs);
   const proc = (file: string) => readFileSync(`/proc/${p.child.pid}/${file}`, 'utf8').split('\0').filter(Boolean);
   return {
     ready: p.ready,
@@ -33,12 +37,14 @@ function startScript(env: Record<string, string>) {
 
 describe.runIf(process.platform === 'linux')('npm start', () => {
   it('serves from the process it started, with two allocator arenas and its Node options', async () => {
+    expect(startArgs).toEqual(['--expose-gc', '--max-semi-space-size=8', '--heap-growing-percent=20', 'scripts/start.mjs']);
     const s = startScript({});
     try {
       const url = await s.ready;
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
       expect(s.environ()).toMatchObject({ MALLOC_ARENA_MAX: '2', MALLOC_MMAP_THRESHOLD_: '131072', MALLOC_TRIM_THRESHOLD_: '262144' });
-      expect(s.cmdline()).toContain('--max-semi-space-size=8');
+      // The same options after the process replaced itself: gc exposed for the idle collection (src/idle-memory.ts).
+      expect(s.cmdline()).toEqual(expect.arrayContaining(['--expose-gc', '--max-semi-space-size=8', '--heap-growing-percent=20']));
     } finally {
       expect(await s.stop()).toBe(0);
     }
