@@ -4,6 +4,7 @@ import { newId } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Payment } from '../../db/schema.ts';
 import { outboxEvents, payments } from '../../db/schema.ts';
+import { insertRows } from '../../db/statements.ts';
 import { theRow } from '../errors.ts';
 import { type CheckoutContext, type DomainEvent, defaultCallbackUrls, presentedEvent, type ScheduleRunContext } from '../notifications/domain-events.ts';
 import { outboxRow } from '../notifications/outbox.ts';
@@ -82,7 +83,7 @@ export async function recordCharges(app: Pick<PaylinkApp, 'presentEvent'>, tx: D
       failedAt: succeeded ? null : input.now,
     };
   });
-  const inserted = await tx.insert(payments).values(rows).returning();
+  const inserted = await insertRows(tx, payments, rows);
   const byId = new Map(inserted.map((p) => [p.id, p]));
   const recorded = rows.map((r) => {
     const payment = byId.get(r.id);
@@ -93,7 +94,9 @@ export async function recordCharges(app: Pick<PaylinkApp, 'presentEvent'>, tx: D
     tx,
     inputs.filter((i) => !i.callbackUrl).map((i) => i.integratorId),
   );
-  await tx.insert(outboxEvents).values(
+  await insertRows(
+    tx,
+    outboxEvents,
     inputs.map((input, n) => {
       const payment = recorded[n]!;
       const succeeded = payment.status === 'succeeded';
@@ -112,6 +115,7 @@ export async function recordCharges(app: Pick<PaylinkApp, 'presentEvent'>, tx: D
         }),
       );
     }),
+    { returning: false },
   );
   return recorded;
 }

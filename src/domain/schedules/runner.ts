@@ -5,6 +5,7 @@ import type { PaylinkApp } from '../../app.ts';
 import { newId } from '../../crypto.ts';
 import type { Tx } from '../../db/client.ts';
 import { cardRegistrations, scheduleRuns, schedules } from '../../db/schema.ts';
+import { insertRows } from '../../db/statements.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { recordEvent } from '../notifications/domain-events.ts';
 import { type Payment, recordCharges } from '../payments/record.ts';
@@ -155,22 +156,21 @@ export async function claimDueOccurrences(app: PaylinkApp, opts: { limit: number
       claims.push(toClaim(s, token, { runId: newId('run'), attempt: 1, dueAt }));
     }
     if (claims.length === 0) return [];
-    const inserted = await tx
-      .insert(scheduleRuns)
-      .values(
-        claims.map((c) => ({
-          id: c.runId,
-          scheduleId: c.scheduleId,
-          dueAt: c.dueAt,
-          status: 'pending' as const,
-          attempts: 1,
-          nextAttemptAt: lease,
-          lockedUntil: lease,
-          createdAt: now,
-        })),
-      )
-      .onConflictDoNothing({ target: [scheduleRuns.scheduleId, scheduleRuns.dueAt] })
-      .returning({ id: scheduleRuns.id });
+    const inserted = await insertRows(
+      tx,
+      scheduleRuns,
+      claims.map((c) => ({
+        id: c.runId,
+        scheduleId: c.scheduleId,
+        dueAt: c.dueAt,
+        status: 'pending' as const,
+        attempts: 1,
+        nextAttemptAt: lease,
+        lockedUntil: lease,
+        createdAt: now,
+      })),
+      { onConflictDoNothing: [scheduleRuns.scheduleId, scheduleRuns.dueAt] },
+    );
     await advanceNextRuns(tx, advance);
     const recorded = new Set(inserted.map((r) => r.id));
     return claims.filter((c) => recorded.has(c.runId));
