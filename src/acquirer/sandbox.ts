@@ -86,13 +86,17 @@ export class SandboxAcquirer implements Acquirer {
     });
   }
 
+  /** Past its expiry month (or not a month at all). */
+  private expired(card: { expMonth: number; expYear: number }): boolean {
+    const expiryEnd = Date.UTC(card.expYear, card.expMonth, 1); // first instant after the expiry month
+    return !(card.expMonth >= 1 && card.expMonth <= 12) || expiryEnd <= this.now().getTime();
+  }
+
   private check(card: CardInput): ({ ok: true } & CardSummary) | { ok: false; code: 'invalid_card' | 'expired_card' } {
     const number = digitsOnly(card.number);
     const validation = cardValidator.number(number);
     if (!validation.isValid || !validation.card) return { ok: false, code: 'invalid_card' };
-    const now = this.now();
-    const expiryEnd = Date.UTC(card.expYear, card.expMonth, 1); // first instant after the expiry month
-    if (!(card.expMonth >= 1 && card.expMonth <= 12) || expiryEnd <= now.getTime()) return { ok: false, code: 'expired_card' };
+    if (this.expired(card)) return { ok: false, code: 'expired_card' };
     if (card.cvc !== undefined && !cardValidator.cvv(card.cvc, validation.card.code.size).isValid) return { ok: false, code: 'invalid_card' };
     return {
       ok: true,
@@ -154,14 +158,20 @@ export class SandboxAcquirer implements Acquirer {
         results[n] = { status: 'declined', code: 'unknown_token', message: declineMessages.unknown_token };
         continue;
       }
-      const number = this.opts.vaultSealer.open(vaulted.numberEnc);
-      const checked = this.check({ number, expMonth: vaulted.expMonth, expYear: vaulted.expYear });
-      if (!checked.ok) {
-        results[n] = { status: 'declined', code: checked.code, message: declineMessages[checked.code] };
+      // The number was checked when it was vaulted, and the row keeps what checking it gave (brand,
+      // last4, fingerprint): only the expiry can have changed since.
+      if (this.expired(vaulted)) {
+        results[n] = { status: 'declined', code: 'expired_card', message: declineMessages.expired_card };
         continue;
       }
-      const { ok: _ok, ...summary } = checked;
-      pending.push({ n, charge: this.decide(number, summary, true, req) });
+      const summary: CardSummary = {
+        brand: vaulted.brand,
+        last4: vaulted.last4,
+        expMonth: vaulted.expMonth,
+        expYear: vaulted.expYear,
+        fingerprint: vaulted.fingerprint,
+      };
+      pending.push({ n, charge: this.decide(this.opts.vaultSealer.open(vaulted.numberEnc), summary, true, req) });
     }
     const recorded = await this.record(pending.map((p) => p.charge));
     for (const [i, { n }] of pending.entries()) results[n] = recorded[i]!;

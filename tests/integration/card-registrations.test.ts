@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { declineMessages } from '../../src/acquirer/acquirer.ts';
 import { cardRegistrations, outboxEvents, sandboxVault } from '../../src/db/schema.ts';
 import { runSchedulerTick } from '../../src/domain/schedules/runner.ts';
 import { call, OTHER_TOKEN, TEST_TOKEN, useServedApp } from '../support/app.ts';
@@ -80,6 +81,42 @@ describe('card registration', () => {
       { idempotencyKey: `after-forget:${reference}` },
     );
     expect(charged).toMatchObject({ status: 'declined', code: 'unknown_token' });
+  });
+
+  it('charges a vaulted card with the summary it was vaulted with, and declines it once its expiry month has passed', async () => {
+    const tokens: string[] = [];
+    for (const number of ['4242 4242 4242 4242', '5555 5555 5555 4444']) {
+      const created = await register();
+      await submitCard(tokenOf(created.json.data.link), { number });
+      const [row] = await served.t.app.db.select().from(cardRegistrations).where(eq(cardRegistrations.reference, created.json.data.reference));
+      tokens.push(row!.cardToken!);
+    }
+    const [visa, mastercard] = tokens as [string, string];
+    const [vaultedVisa] = await served.t.app.db.select().from(sandboxVault).where(eq(sandboxVault.token, visa));
+    // The Mastercard's expiry is now last month (by the app's clock).
+    const now = served.t.app.now();
+    const lastMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+    await served.t.app.db
+      .update(sandboxVault)
+      .set({ expMonth: lastMonth.getUTCMonth() + 1, expYear: lastMonth.getUTCFullYear() })
+      .where(eq(sandboxVault.token, mastercard));
+    const key = (n: number) => `vaulted-summary:${visa}:${n}`;
+    const results = await served.t.app.acquirer.chargeSavedCards([
+      { token: mastercard, amountMinor: 100n, currency: 'PHP', idempotencyKey: key(1) },
+      { token: visa, amountMinor: 100n, currency: 'PHP', idempotencyKey: key(2) },
+      { token: 'tok_unknown', amountMinor: 100n, currency: 'PHP', idempotencyKey: key(3) },
+    ]);
+    expect(results[0]).toEqual({ status: 'declined', code: 'expired_card', message: declineMessages.expired_card });
+    expect(results[1]).toMatchObject({
+      status: 'succeeded',
+      brand: 'visa',
+      last4: '4242',
+      expMonth: vaultedVisa!.expMonth,
+      expYear: vaultedVisa!.expYear,
+      fingerprint: vaultedVisa!.fingerprint,
+    });
+    expect(results[1]!.fingerprint).toBe(served.t.app.acquirer.fingerprint('4242424242424242'));
+    expect(results[2]).toMatchObject({ status: 'declined', code: 'unknown_token' });
   });
 
   it('keeps the language the customer gave the card in (for the e-mails of its schedules); none when the browser names none of ours', async () => {
