@@ -5,6 +5,7 @@ import { checkoutPath, findSessionByToken } from '../domain/checkout/sessions.ts
 import type { LinkWithMerchant } from '../domain/links/service.ts';
 import { dynamicLinkBodySchema } from '../schemas/dynamic-link.ts';
 import { anyJsonObject, apiEndpoint } from './endpoint.ts';
+import { jsonResponse } from './envelope.ts';
 import { requestLocale } from './page-locale.ts';
 import { presentPayOutcome } from './presenters/checkout.ts';
 
@@ -27,10 +28,7 @@ export const dynamicLinkPost = apiEndpoint({
   body: dynamicLinkBodySchema,
   run: async ({ app, request, body }) => {
     const created = await createDynamicLink(app, linkOfRequest.get(request)!, body);
-    return new Response(JSON.stringify({ link: created.url }), {
-      status: 200,
-      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' },
-    });
+    return jsonResponse(JSON.stringify({ link: created.url }), 200);
   },
 });
 

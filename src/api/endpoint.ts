@@ -10,7 +10,7 @@ import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../schemas/text.ts';
 import { authenticate, tokenFromAuthorization } from './auth.ts';
 import { readJsonBody } from './body.ts';
 import type { StatusCode } from './catalogue.ts';
-import { buildEnvelope, envelopeResponse } from './envelope.ts';
+import { buildEnvelope, envelopeResponse, jsonResponse } from './envelope.ts';
 import { claimKey, completeKey, releaseKey } from './idempotency.ts';
 import { inCustomerLanguage } from './page-locale.ts';
 import { assertSameOriginJson } from './same-origin.ts';
@@ -175,10 +175,7 @@ async function withIdempotency(
     });
   }
   if (claim.kind === 'replay') {
-    return new Response(claim.body, {
-      status: claim.status,
-      headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'idempotent-replayed': 'true' },
-    });
+    return jsonResponse(claim.body, claim.status, { 'idempotent-replayed': 'true' });
   }
   let response: Response;
   try {

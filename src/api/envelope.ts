@@ -37,9 +37,18 @@ export function buildEnvelope(opts: {
   return envelope;
 }
 
-export function envelopeResponse(envelope: Envelope, headers: Record<string, string> = {}): Response {
-  return new Response(toJson(envelope), {
-    status: envelope.status,
-    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers },
+/**
+ * A JSON body as a response, with its length: the HTTP layer compresses only bodies of 1 KB and more,
+ * and can tell only by this header (Astro streams the body). Without it every envelope, most of them a
+ * few hundred bytes, was brotli-compressed: 3–5 % of the server's CPU for a refund.
+ */
+export function jsonResponse(body: string, status: number, headers: Record<string, string> = {}): Response {
+  return new Response(body, {
+    status,
+    headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', 'content-length': String(Buffer.byteLength(body)), ...headers },
   });
+}
+
+export function envelopeResponse(envelope: Envelope, headers: Record<string, string> = {}): Response {
+  return jsonResponse(toJson(envelope), envelope.status, headers);
 }

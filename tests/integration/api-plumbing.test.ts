@@ -154,6 +154,9 @@ describe('api plumbing › Idempotency-Key', () => {
       const within = await send();
       expect(within.headers.get('idempotent-replayed')).toBe('true');
       expect(within.json).toEqual(first.json);
+      // A replay carries its length too, as the first answer did (the compression threshold needs it).
+      expect(Number(within.headers.get('content-length'))).toBeGreaterThan(0);
+      expect(within.headers.get('content-length')).toBe(first.headers.get('content-length'));
       expect(runs - before).toBe(1);
       clock.advance(1);
       const after = await send();

@@ -78,6 +78,9 @@ describe('dynamic link', () => {
     expect(res.status).toBe(200);
     expect(Object.keys(res.json)).toEqual(['link']);
     expect(res.json.link).toMatch(new RegExp(`^${server.url}/checkout/[A-Za-z0-9_-]{43}$`));
+    // Its length is given, so a body this small is sent as it is, not compressed (src/api/envelope.ts).
+    expect(Number(res.headers.get('content-length'))).toBe(Buffer.byteLength(res.text));
+    expect(res.headers.get('content-encoding')).toBeNull();
   });
 
   it('accepts the amount as a number or a numeric string and notify_user as a boolean or a string', async () => {
