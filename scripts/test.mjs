@@ -3,7 +3,7 @@
 // and again on PostgreSQL when DATABASE_URL is set.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { catalogue } from '../src/status-codes.ts';
 import { buildAll, isStale } from './build.mjs';
@@ -26,6 +26,12 @@ const failures = [];
 // The gates print each finding with its file and line; a failure fails the run at the end.
 if (!runGates()) failures.push('check (see "check FAILED" above)');
 const totals = { passed: 0, failed: 0 };
+/** Each failed test's file and name, printed again at the very end: CI logs are often read from their tail. */
+const failedTests = [];
+const firstLine = (text) =>
+  String(text ?? '')
+    .split('\n')[0]
+    .slice(0, 200);
 const results = join(root, '.tmp', 'test-results');
 mkdirSync(results, { recursive: true });
 /** Adds a JSON report's counts (vitest and Playwright both write one) to the totals. */
@@ -35,12 +41,26 @@ function count(file) {
     if ('numPassedTests' in report) {
       totals.passed += report.numPassedTests;
       totals.failed += report.numFailedTests;
+      for (const entry of report.testResults ?? []) {
+        const failed = (entry.assertionResults ?? []).filter((test) => test.status === 'failed');
+        for (const test of failed) failedTests.push(`${relative(root, entry.name)} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+        // A file that failed to load has no failed test of its own.
+        if (failed.length === 0 && entry.status === 'failed') failedTests.push(`${relative(root, entry.name)} (the file failed: ${firstLine(entry.message)})`);
+      }
     } else if (report.stats) {
       totals.passed += report.stats.expected + report.stats.flaky;
       totals.failed += report.stats.unexpected;
+      const walk = (suite, titles) => {
+        for (const spec of suite.specs ?? [])
+          for (const test of spec.tests ?? [])
+            if (test.status === 'unexpected') failedTests.push(`${suite.file ?? spec.file} › ${[...titles, spec.title].join(' › ')}`);
+        for (const child of suite.suites ?? []) walk(child, child.title && !child.title.endsWith('.ts') ? [...titles, child.title] : titles);
+      };
+      for (const suite of report.suites ?? []) walk(suite, []);
     }
   } catch {
     totals.failed += 1; // no report: the runner itself failed
+    failedTests.push(`${relative(root, file)}: no report (the runner itself failed)`);
   }
 }
 
@@ -85,6 +105,7 @@ if (!existsSync(chromium)) {
 }
 
 console.log(`\ntests: ${totals.passed} passed, ${totals.failed} failed`);
+for (const test of failedTests) console.log(`  failed: ${test}`);
 // PGlite runs one transaction at a time: the concurrency tests prove their locks only on PostgreSQL.
 if (!process.env.DATABASE_URL)
   console.log(
