@@ -47,12 +47,27 @@ function tooMany(code: StatusCode, description: string, field: string, text: (wa
 /** True when `error` is the library's answer for a key over its limit (not a store failure). */
 const isOverLimit = (error: unknown): error is RateLimiterRes => error instanceof RateLimiterRes;
 
+/**
+ * How long an address read below its failed-authentication limit is not read again. On PostgreSQL
+ * the read is a query, and every API request would pay it before its token is checked. A failure
+ * this process counts drops the address at once; one counted by another process is seen within
+ * this time (or at once, if this process counts the address's next failure).
+ */
+export const AUTH_CLEAR_FOR_MS = 1000;
+/** The most addresses remembered as clear (the oldest is forgotten first). */
+const AUTH_CLEAR_MAX = 10_000;
+
 export class RateLimits implements CardVelocity {
   private readonly limiters = new Map<string, RateLimiterAbstract>();
+  /** Client keys read below the failed-authentication limit, with when to read them again (clock ms). */
+  private readonly authClearUntil = new Map<string, number>();
+  /** Failed authentications counted by this process: a read that one overtook is not remembered. */
+  private authFailuresSeen = 0;
 
   constructor(
     private readonly limits: Config['limits'],
     private readonly factory: LimiterFactory = memoryLimiters,
+    private readonly clock: () => number = () => performance.now(),
   ) {}
 
   private limiter(name: keyof Config['limits']): { limiter: RateLimiterAbstract; limit: RateLimit } | undefined {
@@ -86,8 +101,16 @@ export class RateLimits implements CardVelocity {
 
   /** Before a token or link key is checked: a client that failed too often waits (ER.01.02, 429). */
   async assertMayAuthenticate(clientIp: string): Promise<void> {
-    const wait = await this.exhausted('authFailures', clientKey(clientIp));
-    if (wait !== undefined) {
+    const key = clientKey(clientIp);
+    if ((this.authClearUntil.get(key) ?? Number.NEGATIVE_INFINITY) > this.clock()) return;
+    const failuresBefore = this.authFailuresSeen;
+    const wait = await this.exhausted('authFailures', key);
+    if (wait === undefined) {
+      if (failuresBefore !== this.authFailuresSeen) return;
+      this.authClearUntil.delete(key);
+      if (this.authClearUntil.size >= AUTH_CLEAR_MAX) this.authClearUntil.delete(this.authClearUntil.keys().next().value!);
+      this.authClearUntil.set(key, this.clock() + AUTH_CLEAR_FOR_MS);
+    } else {
       throw tooMany(
         'ER.01.02',
         'Too many failed authentication attempts',
@@ -100,7 +123,10 @@ export class RateLimits implements CardVelocity {
 
   /** An unknown API token or link key was presented. */
   async authenticationFailed(clientIp: string): Promise<void> {
-    await this.consume('authFailures', clientKey(clientIp));
+    const key = clientKey(clientIp);
+    this.authFailuresSeen++;
+    this.authClearUntil.delete(key);
+    await this.consume('authFailures', key);
   }
 
   /** Before a console sign-in is checked: an address with too many failed sign-ins waits (ER.01.03, 429). */

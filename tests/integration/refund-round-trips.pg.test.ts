@@ -6,11 +6,12 @@ import { createPayment } from '../support/payments.ts';
 /**
  * The database round trips one PARTIAL refund costs, counted on the wire to PostgreSQL (every
  * query a pg client sends, BEGIN and COMMIT included): the refund's transactions, the sandbox
- * acquirer's ledger, authentication (kept in memory after the first request) and the request's own limits. The budget is deterministic,
+ * acquirer's ledger, authentication (kept in memory after the first request) and the request's own limits, both
+ * at their production defaults (the tests' other files turn the failed-authentication limit off). The budget is deterministic,
  * so it is a test; throughput is `npm run bench`.
  */
 const BUDGET = 8;
-const served = useServedApp({ db: 'postgres', env: { PAYLINK_LIMIT_API_REQUESTS: '100/1' } });
+const served = useServedApp({ db: 'postgres', env: { PAYLINK_LIMIT_API_REQUESTS: '100/1', PAYLINK_LIMIT_AUTH_FAILURES: '20/900' } });
 
 async function countQueries<T>(run: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
   const statements: string[] = [];
@@ -40,11 +41,13 @@ describe('refund round trips', () => {
     const listed = statements.map((s, i) => `${i + 1}. ${s.replace(/\s+/g, ' ').slice(0, 100)}`).join('\n');
     expect(statements.length, listed).toBeLessThanOrEqual(BUDGET);
     // The per-integrator request limit, the payment, tx1, the sandbox, tx2: the API token was
-    // read by the warm-up and is kept in memory (src/domain/integrators/tokens.ts).
+    // read by the warm-up and is kept in memory (src/domain/integrators/tokens.ts), and so is the
+    // read that found the client's address below its failed-authentication limit (src/api/rate-limits.ts).
     expect(statements.length, listed).toBe(5);
     expect(
       statements.some((s) => s.includes('"integrators"')),
       listed,
     ).toBe(false);
+    expect(statements.filter((s) => s.includes('"rate_limits"')).length, listed).toBe(1);
   });
 });
