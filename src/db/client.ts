@@ -28,12 +28,13 @@ export interface Database {
   migrate(): Promise<void>;
   ping(): Promise<void>;
   /**
-   * Calls `onNotify` for each NOTIFY on `channel` (after the notifying transaction commits), from
-   * any process on PostgreSQL. On PostgreSQL it holds one connection of its own, reconnecting after
-   * a loss (and calling `onNotify` then, since notifications may have been missed meanwhile).
+   * Calls `onNotify` with its payload for each NOTIFY on `channel` (after the notifying transaction
+   * commits), from any process on PostgreSQL. On PostgreSQL it holds one connection of its own,
+   * reconnecting after a loss (and calling `onNotify` then without a payload: any notification may
+   * have been missed meanwhile).
    * Resolves to a function that stops listening.
    */
-  listen(channel: string, onNotify: () => void): Promise<() => Promise<void>>;
+  listen(channel: string, onNotify: (payload?: string) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -126,7 +127,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       await db.execute(sql`select 1`);
     },
     async listen(channel, onNotify) {
-      const unlisten = await client.listen(channel, () => onNotify());
+      const unlisten = await client.listen(channel, (payload) => onNotify(payload));
       return async () => {
         if (!closed) await unlisten();
       };
@@ -147,7 +148,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
 const LISTEN_RETRY_MAX_MS = 30_000;
 
 /** LISTEN on a connection outside the pool (a pooled one would be handed to queries). */
-async function listenPg(connectionString: string, channel: string, onNotify: () => void): Promise<() => Promise<void>> {
+async function listenPg(connectionString: string, channel: string, onNotify: (payload?: string) => void): Promise<() => Promise<void>> {
   if (!/^[a-z_][a-z0-9_]*$/.test(channel)) throw new Error(`not a channel name: ${channel}`);
   let stopped = false;
   let client: pg.Client | undefined;
@@ -156,7 +157,7 @@ async function listenPg(connectionString: string, channel: string, onNotify: () 
   const connect = async (): Promise<void> => {
     const c = new pg.Client({ connectionString });
     c.on('notification', (n) => {
-      if (n.channel === channel) onNotify();
+      if (n.channel === channel) onNotify(n.payload ?? '');
     });
     c.on('error', () => reconnect(c));
     c.on('end', () => reconnect(c));
@@ -181,11 +182,14 @@ async function listenPg(connectionString: string, channel: string, onNotify: () 
     const attempt = () => {
       retry = undefined;
       if (stopped) return;
-      connect().then(onNotify, () => {
-        failures++;
-        retry = setTimeout(attempt, Math.min(250 * 2 ** failures, LISTEN_RETRY_MAX_MS));
-        retry.unref();
-      });
+      connect().then(
+        () => onNotify(),
+        () => {
+          failures++;
+          retry = setTimeout(attempt, Math.min(250 * 2 ** failures, LISTEN_RETRY_MAX_MS));
+          retry.unref();
+        },
+      );
     };
     attempt();
   };

@@ -117,7 +117,7 @@ export function createCallbackSender(app: PaylinkApp, opts: { batchSize?: number
 }
 
 /**
- * The callback loop for startWorkers: woken by every outbox write (LISTEN paylink_outbox), polls
+ * The callback loop for startWorkers: woken by every outbox write with a callback to POST (LISTEN paylink_outbox, payload 'callback'), polls
  * every PAYLINK_WORKER_POLL_MS for retries falling due, at once again while there is work.
  */
 export function startCallbackLoop(app: PaylinkApp, log: Logger): Loop {
@@ -128,6 +128,6 @@ export function startCallbackLoop(app: PaylinkApp, log: Logger): Loop {
     log,
     tick: async () => (await sender.deliverDue()) > 0,
     onStop: () => sender.close(),
-    wakeOn: { database: app.database, channel: OUTBOX_CHANNEL },
+    wakeOn: { database: app.database, channel: OUTBOX_CHANNEL, payload: 'callback' },
   });
 }

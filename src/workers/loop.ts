@@ -12,6 +12,9 @@ export interface Loop {
   poke(): void;
 }
 
+/** A notification without a payload (a reconnected listener that may have missed some) wakes every loop. */
+const wakesUs = (wanted: string | undefined, payload: string | undefined) => wanted === undefined || payload === undefined || payload === wanted;
+
 export function startLoop(opts: {
   name: string;
   intervalMs: number;
@@ -21,9 +24,10 @@ export function startLoop(opts: {
   onStop?: () => Promise<void>;
   /**
    * Wake the loop whenever the database notifies this channel (from any process on PostgreSQL);
-   * polling every `intervalMs` stays as the fallback.
+   * polling every `intervalMs` stays as the fallback. With `payload`, only notifications that carry
+   * it wake the loop (the outbox says 'callback' or 'email': drizzle/0021_outbox_notify_deliverable.sql).
    */
-  wakeOn?: { database: Pick<Database, 'listen'>; channel: string };
+  wakeOn?: { database: Pick<Database, 'listen'>; channel: string; payload?: string };
 }): Loop {
   let stopped = false;
   let wake: (() => void) | undefined;
@@ -60,10 +64,12 @@ export function startLoop(opts: {
     wake = undefined;
   };
   const unlisten = opts.wakeOn
-    ? opts.wakeOn.database.listen(opts.wakeOn.channel, poke).catch((error: unknown) => {
-        opts.log.warn('wake-ups unavailable; the worker polls', { worker: opts.name, error });
-        return async () => {};
-      })
+    ? opts.wakeOn.database
+        .listen(opts.wakeOn.channel, (payload) => wakesUs(opts.wakeOn!.payload, payload) && poke())
+        .catch((error: unknown) => {
+          opts.log.warn('wake-ups unavailable; the worker polls', { worker: opts.name, error });
+          return async () => {};
+        })
     : undefined;
   return {
     name: opts.name,

@@ -204,6 +204,6 @@ export function startMailerLoop(app: PaylinkApp, log: Logger): Loop {
     log,
     tick: async () => (await mailer.sendDue()) > 0,
     onStop: () => mailer.close(),
-    wakeOn: { database: app.database, channel: OUTBOX_CHANNEL },
+    wakeOn: { database: app.database, channel: OUTBOX_CHANNEL, payload: 'email' },
   });
 }

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { integrators } from '../../src/db/schema.ts';
-import { enqueueEvent } from '../../src/domain/notifications/outbox.ts';
+import { enqueueEvent, OUTBOX_CHANNEL } from '../../src/domain/notifications/outbox.ts';
 import { startCallbackLoop } from '../../src/workers/callbacks.ts';
 import type { Loop } from '../../src/workers/loop.ts';
 import { createTestApp, provision, type TestApp } from '../support/app.ts';
@@ -86,5 +86,28 @@ describe('outbox wake-ups', () => {
     });
     await receiver.waitFor(1);
     expect(receiver.received).toHaveLength(1);
+  });
+
+  it('an insert notifies only the workers with something to deliver: callback, e-mail, both or nobody', async () => {
+    const t = await open();
+    await provision(t);
+    const id = await acmeId(t);
+    const heard: Array<string | undefined> = [];
+    const unlisten = await t.app.database.listen(OUTBOX_CHANNEL, (payload) => heard.push(payload));
+    try {
+      const write = async (channels: { callbackUrl?: string; emailTo?: string }) => {
+        heard.length = 0;
+        await enqueueEvent(t.app.db, { integratorId: id, type: 'refund.succeeded', data: { transaction_id: 'txn_wake' }, now: t.app.now(), ...channels });
+        await settle();
+        return [...heard].sort();
+      };
+      // Kept for the events API only (no callback URL, the customer asked for no e-mail): nobody wakes.
+      expect(await write({})).toEqual([]);
+      expect(await write({ callbackUrl: 'https://example.com/hook' })).toEqual(['callback']);
+      expect(await write({ emailTo: 'juan@example.com' })).toEqual(['email']);
+      expect(await write({ callbackUrl: 'https://example.com/hook', emailTo: 'juan@example.com' })).toEqual(['callback', 'email']);
+    } finally {
+      await unlisten();
+    }
   });
 });
