@@ -1,5 +1,6 @@
 import { defineMiddleware } from 'astro:middleware';
 import { randomUUID } from 'node:crypto';
+import { keptPaymentPage } from './api/payment-pages.ts';
 import { keepRendered } from './api/rendered-pages.ts';
 import type { PaylinkApp } from './app.ts';
 
@@ -38,6 +39,9 @@ export const onRequest = defineMiddleware(async (context, next) => {
     else throw new Error('paylink: no application registered; start paylink with `npm start`');
   }
   context.locals.route = context.routePattern;
+  // A payment page whose rendering is kept needs no page run (src/api/payment-pages.ts).
+  const kept = await keptPaymentPage(context);
+  if (kept) return kept;
   const response = await next();
   // A page rendered once for many views (src/api/rendered-pages.ts): kept, then filled in.
   if (context.locals.renderOnce) return keepRendered(context.locals.renderOnce, response);

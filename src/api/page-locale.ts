@@ -3,7 +3,7 @@ import { DomainError } from '../domain/errors.ts';
 import { type Locale, t } from '../i18n/index.ts';
 import { LANG_COOKIE, LANG_COOKIE_MAX_AGE, preferredLocale, resolveLocale } from '../i18n/negotiate.ts';
 
-interface PageContext {
+export interface PageContext {
   url: URL;
   request: Request;
   cookies: AstroCookies;

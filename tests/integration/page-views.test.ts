@@ -1,5 +1,7 @@
+import type { APIContext } from 'astro';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { keptPaymentPage } from '../../src/api/payment-pages.ts';
 import { pageKey, RenderedPages, TICKET_PLACEHOLDER } from '../../src/api/rendered-pages.ts';
 import { links } from '../../src/db/schema.ts';
 import { LinkViews } from '../../src/domain/links/link-views.ts';
@@ -105,6 +107,66 @@ describe('payment page rendered once per link version', () => {
     expect(later.status).toBe(201);
     expect(later.headers.get('x-kept')).toBe('yes');
     expect(await later.text()).toBe('<p>₱250.00 — Zoë</p><input value="tkt_2"><a href="/x?t=tkt_2">ü</a>');
+  });
+});
+
+describe('a kept rendering answered before the page runs (src/api/payment-pages.ts)', () => {
+  /** The middleware's context for a request to `path` on `route` (what keptPaymentPage reads). */
+  const contextFor = (route: string, path: string, params: Record<string, string>, method = 'GET') => {
+    const url = new URL(server.url + path);
+    const cookies: Array<[string, string]> = [];
+    const context = {
+      request: new Request(url, { method }),
+      url,
+      params,
+      routePattern: route,
+      locals: { paylink: t.app } as App.Locals,
+      cookies: { get: () => undefined, set: (name: string, value: string) => cookies.push([name, value]) },
+    };
+    return { context: context as unknown as APIContext, cookies };
+  };
+
+  it('answers a repeated view of a payment link with the kept rendering and a new working ticket', async () => {
+    const rendered = await page('/pay/acme-books');
+    const kept = await keptPaymentPage(contextFor('/pay/[slug]', '/pay/acme-books', { slug: 'acme-books' }).context);
+    expect(kept).toBeInstanceOf(Response);
+    const html = await kept!.text();
+    const ticket = ticketOf(html)!;
+    expect(ticket).not.toBe(ticketOf(rendered.html));
+    expect(html.replace(ticket, ticketOf(rendered.html)!)).toBe(rendered.html);
+    expect(kept!.headers.get('cache-control')).toBe('no-store');
+    expect((await pay('acme-books', ticket)).json.data.status_code).toBe('OK.03.00');
+  });
+
+  it('answers a reload of a checkout with its kept rendering, and leaves the session it read for the page', async () => {
+    const created = await call(server.url, 'POST', '/pay/acme-books', { token: null, body: { key: TEST_TOKEN, payment: { amount: '250.00' } } });
+    const path = new URL(created.json.link).pathname;
+    const token = path.split('/').at(-1)!;
+    const notYet = contextFor('/checkout/[token]', path, { token }).context;
+    expect(await keptPaymentPage(notYet)).toBeUndefined();
+    expect(notYet.locals.checkoutLoaded).toMatchObject({ token, view: { state: 'open' } });
+    const first = await page(path);
+    expect(await (await keptPaymentPage(contextFor('/checkout/[token]', path, { token }).context))!.text()).toBe(first.html);
+  });
+
+  it('sets the language cookie a ?lang= asks for, as the page does', async () => {
+    await page('/pay/acme-books?lang=fil');
+    const { context, cookies } = contextFor('/pay/[slug]', '/pay/acme-books?lang=fil', { slug: 'acme-books' });
+    expect(await (await keptPaymentPage(context))!.text()).toContain('lang="fil"');
+    expect(cookies).toEqual([['paylink_lang', 'fil']]);
+    // Over HTTP, a kept view carries the cookie too.
+    expect((await fetch(`${server.url}/pay/acme-books?lang=fil`)).headers.get('set-cookie')).toMatch(/^paylink_lang=fil;/);
+  });
+
+  it('leaves every other request to the page: HEAD, the dynamic link POST, another route, a page that is not a form', async () => {
+    await page('/pay/acme-books');
+    expect(await keptPaymentPage(contextFor('/pay/[slug]', '/pay/acme-books', { slug: 'acme-books' }, 'HEAD').context)).toBeUndefined();
+    expect(await keptPaymentPage(contextFor('/pay/[slug]', '/pay/acme-books', { slug: 'acme-books' }, 'POST').context)).toBeUndefined();
+    expect(await keptPaymentPage(contextFor('/pay/[slug]/pay', '/pay/acme-books/pay', { slug: 'acme-books' }).context)).toBeUndefined();
+    expect(await keptPaymentPage(contextFor('/pay/[slug]', '/pay/no-such-link', { slug: 'no-such-link' }).context)).toBeUndefined();
+    const head = await fetch(`${server.url}/pay/acme-books`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
   });
 });
 
