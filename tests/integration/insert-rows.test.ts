@@ -1,14 +1,15 @@
-import { inArray } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Payment, payments } from '../../src/db/schema.ts';
-import { insertRows } from '../../src/db/statements.ts';
+import { insertRows, insertSelect, prepareStatement, rowsOf, setClause } from '../../src/db/statements.ts';
 import { findIntegratorByToken } from '../../src/domain/integrators/service.ts';
 import { createTestApp, provision, TEST_TOKEN, type TestApp } from '../support/app.ts';
 
 /**
  * insertRows (src/db/statements.ts) builds the scheduler's multi-row inserts without Drizzle's
- * builder: what it stores and what it returns must be exactly what Drizzle's insert stores and
- * returns, for every kind of column, on both databases.
+ * builder, and prepareStatement builds a refund's single-statement writes once: what they store and
+ * return must be exactly what Drizzle's insert stores and returns, for every kind of column, on
+ * both databases.
  */
 let t: TestApp;
 let integratorId: string;
@@ -105,5 +106,48 @@ describe('insertRows', () => {
         .where(inArray(payments.id, [quiet.id])),
     ).toEqual([{ id: quiet.id }]);
     expect(await insertRows(t.app.db, payments, [])).toEqual([]);
+  });
+});
+
+describe('prepareStatement', () => {
+  const setStatus = prepareStatement(
+    (p) =>
+      sql`update ${payments} set ${setClause(payments, { status: p('status'), paidAt: p('paidAt'), refundedMinor: p('refundedMinor') })} where id = ${p('id')} returning id`,
+  );
+
+  it('stores every kind of value as Drizzle’s insert does, run after run, nulls included', async () => {
+    const odd = { merchantReferenceId: null, otherReferences: [], paidAt: null, notifyUser: false, amountMinor: 1n };
+    const [a, b] = [payment(), payment(odd)];
+    const viaDrizzle = [payment(), payment(odd)];
+    const insertPayment = prepareStatement((p) => {
+      const values = Object.fromEntries(Object.keys(a).map((key) => [key, p(key)]));
+      return sql`with source as (select 1) ${insertSelect(payments, values, sql`source`)} returning id`;
+    });
+    await t.app.db.insert(payments).values(viaDrizzle);
+    for (const row of [a, b]) expect(rowsOf(await insertPayment.execute(t.app.db, row))).toEqual([{ id: row.id }]);
+    const stored = await t.app.db
+      .select()
+      .from(payments)
+      .where(inArray(payments.id, [a.id, b.id, viaDrizzle[0]!.id, viaDrizzle[1]!.id]));
+    // The fields payment() numbers are left out: the rows differ only there.
+    const byId = new Map(stored.map((r) => [r.id, { ...r, id: '', description: '', idempotencyKey: '', createdAt: null }]));
+    expect(byId.get(a.id)).toEqual(byId.get(viaDrizzle[0]!.id));
+    expect(byId.get(b.id)).toEqual(byId.get(viaDrizzle[1]!.id));
+  });
+
+  it('runs its SET with placeholders, a null timestamp too', async () => {
+    const row = payment();
+    await t.app.db.insert(payments).values(row);
+    await setStatus.execute(t.app.db, { id: row.id, status: 'failed', paidAt: null, refundedMinor: 9_007_199_254_740_993n });
+    const [after] = await t.app.db.select().from(payments).where(eq(payments.id, row.id));
+    expect(after).toMatchObject({ status: 'failed', paidAt: null, refundedMinor: 9_007_199_254_740_993n });
+    const paidAt = new Date('2026-11-24T01:02:03.456Z');
+    await setStatus.execute(t.app.db, { id: row.id, status: 'succeeded', paidAt, refundedMinor: 0n });
+    expect((await t.app.db.select().from(payments).where(eq(payments.id, row.id)))[0]).toMatchObject({ status: 'succeeded', paidAt, refundedMinor: 0n });
+  });
+
+  it('refuses a value that is not a placeholder (it would be kept from the first run) and a run without a value', () => {
+    expect(() => prepareStatement(() => sql`select ${'fixed'}::text`)).toThrow(/every value must be a placeholder/);
+    expect(() => setStatus.execute(t.app.db, { id: 'txn_x', status: 'failed', paidAt: null } as never)).toThrow(/no value for refundedMinor/);
   });
 });

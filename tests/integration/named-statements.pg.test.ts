@@ -1,13 +1,13 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executeNamed, rowsOf } from '../../src/db/statements.ts';
+import { prepareStatement, rowsOf } from '../../src/db/statements.ts';
 import { findIntegratorByToken } from '../../src/domain/integrators/service.ts';
 import { refundPayment } from '../../src/domain/refunds/service.ts';
 import { createTestApp, provision, TEST_TOKEN, type TestApp } from '../support/app.ts';
 import { createPayment } from '../support/payments.ts';
 
 /**
- * executeNamed (src/db/statements.ts): a refund's single-statement writes run as prepared statements
+ * prepareStatement (src/db/statements.ts): a refund's single-statement writes run as prepared statements
  * named after their text, so PostgreSQL parses and plans each once per connection. One connection
  * here, so the statements this test prepares are the ones it then finds.
  */
@@ -23,8 +23,9 @@ const prepared = async () =>
 
 describe('statements run by name on PostgreSQL', () => {
   it('prepares a text once per connection under one name, a different text under another, and returns the rows', async () => {
-    const one = (n: number) => executeNamed(t.app.db, sql`select ${n}::int as n, 'named-test-one' as which`);
-    const two = executeNamed(t.app.db, sql`select ${'x'}::text as s, 'named-test-two' as which`);
+    const first = prepareStatement((p) => sql`select ${p('n')}::int as n, 'named-test-one' as which`);
+    const one = (n: number) => first.execute(t.app.db, { n });
+    const two = prepareStatement((p) => sql`select ${p('s')}::text as s, 'named-test-two' as which`).execute(t.app.db, { s: 'x' });
     expect(rowsOf(await one(1))).toEqual([{ n: 1, which: 'named-test-one' }]);
     expect(rowsOf(await one(2))).toEqual([{ n: 2, which: 'named-test-one' }]);
     expect(rowsOf(await two)).toEqual([{ s: 'x', which: 'named-test-two' }]);
@@ -48,11 +49,12 @@ describe('statements run by name on PostgreSQL', () => {
   });
 
   it('runs texts beyond the first 200 unnamed, so statements made per request cannot pile up on a connection', async () => {
-    for (let i = 0; i < 210; i++) await executeNamed(t.app.db, sql.raw(`select ${i} as n, 'named-test-many' as which`));
+    const numbered = (i: number) => prepareStatement((p) => sql`select ${p('i')}::int + ${sql.raw(String(i))} as n, 'named-test-many' as which`);
+    for (let i = 0; i < 210; i++) await numbered(i).execute(t.app.db, { i: 0 });
     const many = (await prepared()).filter((p) => p.statement.includes('named-test-many'));
     // 200 names in all, a few of them taken by the tests above.
     expect(many.length).toBeGreaterThan(190);
     expect(many.length).toBeLessThan(200);
-    expect(rowsOf(await executeNamed(t.app.db, sql.raw(`select 209 as n`)))).toEqual([{ n: 209 }]);
+    expect(rowsOf(await numbered(209).execute(t.app.db, { i: 0 }))).toEqual([{ n: 209, which: 'named-test-many' }]);
   });
 });

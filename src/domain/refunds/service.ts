@@ -6,7 +6,7 @@ import { newId } from '../../crypto.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Integrator, Payment, Refund } from '../../db/schema.ts';
 import { outboxEvents, payments, refunds } from '../../db/schema.ts';
-import { executeNamed, insertSelect, rowsOf, setClause } from '../../db/statements.ts';
+import { insertSelect, prepareStatement, rowsOf, setClause } from '../../db/statements.ts';
 import { type Actor, recordAudit } from '../accounts/audit.ts';
 import { DomainError, notFound, theRow } from '../errors.ts';
 import { refundCapabilityFor } from '../integrators/service.ts';
@@ -118,13 +118,13 @@ export async function beginRefund(
     const values = newRefund(payment);
     const reserved = reservedOn(payment, values.amountMinor);
     const inserted = rowsOf<{ id: string }>(
-      await executeNamed(
-        app.db,
-        sql`with p as (
-        update ${payments} set ${setClause(payments, { refundReservedMinor: reserved.refundReservedMinor, refundCount: reserved.refundCount, refundVersion: reserved.refundVersion })}
-        where id = ${payment.id} and refund_version = ${payment.refundVersion} returning id)
-        ${insertSelect(refunds, values, sql`p`)} returning id`,
-      ),
+      await reserveStatement.execute(app.db, {
+        ...values,
+        reserved: reserved.refundReservedMinor,
+        count: reserved.refundCount,
+        version: reserved.refundVersion,
+        expectedVersion: payment.refundVersion,
+      }),
     );
     if (inserted.length === 1) return { refund: pendingRefund(values), payment, reserved };
   }
@@ -149,6 +149,33 @@ export async function beginRefund(
     return { refund: started, payment, reserved };
   });
 }
+
+/**
+ * tx1 as one statement: reserve on the payment if its refund_version is still the one the rules
+ * ran on, and insert the pending refund with it. Built once (src/db/statements.ts).
+ */
+const reserveStatement = prepareStatement(
+  (p) => sql`with p as (
+    update ${payments} set ${setClause(payments, { refundReservedMinor: p('reserved'), refundCount: p('count'), refundVersion: p('version') })}
+    where id = ${p('paymentId')} and refund_version = ${p('expectedVersion')} returning id)
+    ${insertSelect(
+      refunds,
+      {
+        id: p('id'),
+        paymentId: p('paymentId'),
+        integratorId: p('integratorId'),
+        type: p('type'),
+        status: p('status'),
+        amountMinor: p('amountMinor'),
+        currency: p('currency'),
+        reason: p('reason'),
+        notifyUser: p('notifyUser'),
+        idempotencyKey: p('idempotencyKey'),
+        createdAt: p('createdAt'),
+      },
+      sql`p`,
+    )} returning id`,
+);
 
 /** The refund an Idempotency-Key started, if this request is the same one; a different one is 422. */
 function sameRequest(earlier: Refund, type: RefundType, amountMinor: bigint | undefined): Refund {
@@ -385,21 +412,73 @@ async function settleUnlocked(
   const settledRefund: Refund = { ...refund, ...outcome };
   const after = { refund: settledRefund, payment: paymentAfter(reserved.payment, settledRefund, now) };
   const event = presentedEvent(app.presentEvent, refundEvent(after, reserved.payment.callbackUrl || reserved.defaultCallbackUrl, now));
+  const row = outboxRow(event);
   const written = rowsOf<{ id: string }>(
-    await executeNamed(
-      app.db,
-      sql`with p as (
-      update ${payments} set ${setClause(payments, refundColumns(after.payment))}
-      where id = ${refund.paymentId} and refund_version = ${reserved.payment.refundVersion}
-        and exists (select 1 from ${refunds} where ${refunds.id} = ${refund.id} and ${refunds.status} = 'pending') returning id),
-    r as (
-      update ${refunds} set ${setClause(refunds, outcome)}
-      from p where ${refunds.id} = ${refund.id} and ${refunds.status} = 'pending' returning ${refunds.id})
-    ${insertSelect(outboxEvents, outboxRow(event), sql`r`)} returning id`,
-    ),
+    await settleStatement.execute(app.db, {
+      ...refundColumns(after.payment),
+      ...outcome,
+      paymentId: refund.paymentId,
+      refundId: refund.id,
+      expectedVersion: reserved.payment.refundVersion,
+      eventId: row.id,
+      integratorId: row.integratorId,
+      eventType: row.type,
+      data: row.data,
+      createdAt: row.createdAt,
+      callbackUrl: row.callbackUrl,
+      callbackState: row.callbackState,
+      callbackNextAt: row.callbackNextAt,
+      emailTo: row.emailTo,
+      emailState: row.emailState,
+      emailNextAt: row.emailNextAt,
+    }),
   );
   return written.length === 1 ? after : undefined;
 }
+
+/**
+ * tx2 as one statement: if the payment is still as tx1 left it and the refund still pending, the
+ * payment's balances, the refund's outcome and its outbox event, together. Built once.
+ */
+const settleStatement = prepareStatement(
+  (p) => sql`with p as (
+      update ${payments} set ${setClause(payments, {
+        refundedMinor: p('refundedMinor'),
+        refundReservedMinor: p('refundReservedMinor'),
+        refundCount: p('refundCount'),
+        refundedAt: p('refundedAt'),
+        refundVersion: p('refundVersion'),
+      })}
+      where id = ${p('paymentId')} and refund_version = ${p('expectedVersion')}
+        and exists (select 1 from ${refunds} where ${refunds.id} = ${p('refundId')} and ${refunds.status} = 'pending') returning id),
+    r as (
+      update ${refunds} set ${setClause(refunds, {
+        status: p('status'),
+        acquirerReference: p('acquirerReference'),
+        succeededAt: p('succeededAt'),
+        failureCode: p('failureCode'),
+        failureMessage: p('failureMessage'),
+        failedAt: p('failedAt'),
+      })}
+      from p where ${refunds.id} = ${p('refundId')} and ${refunds.status} = 'pending' returning ${refunds.id})
+    ${insertSelect(
+      outboxEvents,
+      {
+        id: p('eventId'),
+        integratorId: p('integratorId'),
+        type: p('eventType'),
+        data: p('data'),
+        createdAt: p('createdAt'),
+        callbackUrl: p('callbackUrl'),
+        callbackState: p('callbackState'),
+        callbackNextAt: p('callbackNextAt'),
+        emailTo: p('emailTo'),
+        emailState: p('emailState'),
+        emailNextAt: p('emailNextAt'),
+      },
+      sql`r`,
+    )} returning id`,
+);
 
 /** tx2 under the payment row lock: record the acquirer's answer on a still-pending refund, move the money and write the event. */
 async function settleRefund(app: PaylinkApp, refundId: string, paymentId: string, result: RefundResult | SettledRefundState): Promise<RefundOutcome> {
