@@ -30,49 +30,45 @@ function fakeDatabase() {
 
 const tick = () => new Promise((r) => setTimeout(r, 20));
 
+/** A loop that polls once an hour, woken by `db`'s notifications on `channel` (carrying `payload`, when given); counts its ticks. */
+function countingLoop(db: ReturnType<typeof fakeDatabase>, channel: string, payload?: string) {
+  const counted = { ticks: 0 };
+  loop = startLoop({
+    name: 'counting',
+    intervalMs: AN_HOUR,
+    log: createLogger('error', () => {}),
+    tick: async () => {
+      counted.ticks++;
+      return false;
+    },
+    wakeOn: { database: db.database, channel, payload },
+  });
+  return counted;
+}
+
 describe('worker loop wake-ups', () => {
   it('wakes for its own payload and for one without a payload, not for another worker’s', async () => {
     const db = fakeDatabase();
-    let ticks = 0;
-    loop = startLoop({
-      name: 'mailer',
-      intervalMs: AN_HOUR,
-      log: createLogger('error', () => {}),
-      tick: async () => {
-        ticks++;
-        return false;
-      },
-      wakeOn: { database: db.database, channel: 'paylink_outbox', payload: 'email' },
-    });
+    const counted = countingLoop(db, 'paylink_outbox', 'email');
     await tick();
-    expect(ticks).toBe(1); // the first tick, then asleep for an hour
+    expect(counted.ticks).toBe(1); // the first tick, then asleep for an hour
     db.notify('callback');
     await tick();
-    expect(ticks).toBe(1);
+    expect(counted.ticks).toBe(1);
     db.notify('email');
     await tick();
-    expect(ticks).toBe(2);
+    expect(counted.ticks).toBe(2);
     db.notify(undefined);
     await tick();
-    expect(ticks).toBe(3);
+    expect(counted.ticks).toBe(3);
   });
 
   it('without a payload filter, any notification wakes it', async () => {
     const db = fakeDatabase();
-    let ticks = 0;
-    loop = startLoop({
-      name: 'kept',
-      intervalMs: AN_HOUR,
-      log: createLogger('error', () => {}),
-      tick: async () => {
-        ticks++;
-        return false;
-      },
-      wakeOn: { database: db.database, channel: 'paylink_sessions' },
-    });
+    const counted = countingLoop(db, 'paylink_sessions');
     await tick();
     db.notify('');
     await tick();
-    expect(ticks).toBe(2);
+    expect(counted.ticks).toBe(2);
   });
 });
