@@ -155,11 +155,15 @@ export class PreparedStatements {
   /** Names evicted from the map: closed in front of the next message. */
   private closing: Uint8Array[] = [];
   private serial = 0;
+  private readonly client: PGlite;
+  private readonly max: number;
 
-  constructor(
-    private readonly client: PGlite,
-    private readonly max = PREPARED_STATEMENTS_MAX,
-  ) {}
+  // Plain fields, not parameter properties: scripts/pglite-template.ts loads this file with Node's
+  // type stripping, which does not take them.
+  constructor(client: PGlite, max = PREPARED_STATEMENTS_MAX) {
+    this.client = client;
+    this.max = max;
+  }
 
   get size(): number {
     return this.statements.size;
