@@ -82,7 +82,7 @@ describe('scheduler bench', () => {
             'lateness p50 ms': Math.round(percentile(lateness, 50)),
             'lateness p99 ms': Math.round(percentile(lateness, 99)),
           },
-          note: `${loops === 1 ? 'one scheduler loop' : `${loops} scheduler loops`}, batches of 100, the sandbox's charges of a batch in one call`,
+          note: `${loops === 1 ? 'one scheduler loop' : `${loops} scheduler loops`}, batches of ${app.config.schedulerBatch}, the sandbox's charges of a batch in one call`,
         });
         expect(lateness.length).toBe(COUNT);
         expect(duplicates).toBe(0);

@@ -93,7 +93,9 @@ export const configSchema = z.object({
   PAYLINK_WEBHOOK_RETRY_SECONDS: secondsList('5,300,1800,7200,18000,36000,50400,72000,86400'),
   PAYLINK_WEBHOOK_CONCURRENCY: positiveInt(16),
   /** Scheduler loops per process on PostgreSQL (PGlite always runs one: it is one connection). */
-  PAYLINK_SCHEDULER_LOOPS: z.coerce.number().int().min(1).max(16).default(2),
+  PAYLINK_SCHEDULER_LOOPS: z.coerce.number().int().min(1).max(16).default(3),
+  /** Due charges a scheduler loop claims, charges and records together. */
+  PAYLINK_SCHEDULER_BATCH: z.coerce.number().int().min(1).max(1000).default(400),
   PAYLINK_MAIL_RETRY_SECONDS: secondsList('60,300,1800,7200,21600,43200,86400'),
   PAYLINK_IDEMPOTENCY_TTL_SECONDS: positiveInt(24 * 60 * 60),
   PAYLINK_LIMIT_CARD_ATTEMPTS_PER_IP: rateLimit('20/3600'),
@@ -168,6 +170,8 @@ export interface Config {
   webhookConcurrency: number;
   /** Scheduler loops per process with PostgreSQL (src/workers/scheduler.ts). */
   schedulerLoops: number;
+  /** Due charges claimed, charged and recorded together by one scheduler pass (src/domain/schedules/runner.ts). */
+  schedulerBatch: number;
   /** Waits between e-mail attempts after a temporary failure; then the e-mail is failed. */
   mailRetrySeconds: number[];
   idempotencyTtlSeconds: number;
@@ -249,6 +253,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookRetrySeconds: e.PAYLINK_WEBHOOK_RETRY_SECONDS,
     webhookConcurrency: e.PAYLINK_WEBHOOK_CONCURRENCY,
     schedulerLoops: e.PAYLINK_SCHEDULER_LOOPS,
+    schedulerBatch: e.PAYLINK_SCHEDULER_BATCH,
     mailRetrySeconds: e.PAYLINK_MAIL_RETRY_SECONDS,
     idempotencyTtlSeconds: e.PAYLINK_IDEMPOTENCY_TTL_SECONDS,
     limits: {

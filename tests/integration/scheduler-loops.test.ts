@@ -9,7 +9,7 @@ import { createTestApp, provision, TEST_TOKEN, type TestApp } from '../support/a
 import { scheduleData, signSchedule, testClock } from '../support/schedules.ts';
 
 /**
- * PAYLINK_SCHEDULER_LOOPS: with PostgreSQL a process runs that many scheduler loops (default 2),
+ * PAYLINK_SCHEDULER_LOOPS: with PostgreSQL a process runs that many scheduler loops (default 3),
  * which share the due work through the database without charging anything twice; PGlite runs one.
  */
 let t: TestApp | undefined;

@@ -444,15 +444,15 @@ describe('scheduler › a tick when something fails', () => {
     expect(await s.eventsOf('schedule.payment_link_sent')).toEqual([]);
   });
 
-  it('charges at most 100 due occurrences per tick unless told otherwise', async () => {
-    const s = await setup();
+  it('charges at most PAYLINK_SCHEDULER_BATCH due occurrences per tick unless told otherwise (400 by default)', async () => {
+    const s = await setup({ PAYLINK_SCHEDULER_BATCH: '60' });
     const id = await s.schedule();
     const row = await s.scheduleRow(id);
     await s.app.db
       .insert(schedules)
-      .values(Array.from({ length: 100 }, (_, n) => ({ ...row, id: `sch_copy_${String(n).padStart(3, '0')}`, payloadHash: `copy-${n}` })));
+      .values(Array.from({ length: 60 }, (_, n) => ({ ...row, id: `sch_copy_${String(n).padStart(3, '0')}`, payloadHash: `copy-${n}` })));
     s.clock.set('2026-03-02T01:00:05.000Z');
-    expect((await runSchedulerTick(s.app)).outcomes.succeeded).toBe(100);
+    expect((await runSchedulerTick(s.app)).outcomes.succeeded).toBe(60);
     expect((await runSchedulerTick(s.app)).outcomes.succeeded).toBe(1);
   });
 

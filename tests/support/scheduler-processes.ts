@@ -93,4 +93,11 @@ export async function expectExactlyOnce(app: PaylinkApp, count: number) {
   expect(Number((orphans as unknown as { rows: { n: number }[] }).rows[0]!.n)).toBe(0);
 }
 
-export const workerEnv = { LOG_LEVEL: 'debug', PAYLINK_WORKER_POLL_MS: '50', PAYLINK_SCHEDULE_LEASE_SECONDS: '2', PAYLINK_WORKERS: '1' };
+// Batches of 50, so a burst of a few hundred is recorded in several batches and a kill can fall between them.
+export const workerEnv = {
+  LOG_LEVEL: 'debug',
+  PAYLINK_WORKER_POLL_MS: '50',
+  PAYLINK_SCHEDULE_LEASE_SECONDS: '2',
+  PAYLINK_WORKERS: '1',
+  PAYLINK_SCHEDULER_BATCH: '50',
+};

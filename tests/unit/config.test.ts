@@ -7,6 +7,8 @@ describe('config', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ host: '127.0.0.1', port: 4321, dataDir: './data', databaseUrl: undefined, logLevel: 'info', checkoutMaxAttempts: 5 });
     expect(config.scheduleRetrySeconds).toEqual([3600, 21600, 86400]);
+    // The scheduler's defaults drain 10,000 due charges in ~2 s on PostgreSQL (docs/schedules.md).
+    expect(config).toMatchObject({ schedulerLoops: 3, schedulerBatch: 400 });
     expect(publicOrigin(config)).toBe('http://127.0.0.1:4321');
   });
 

@@ -403,7 +403,7 @@ export interface TickResult {
  * them. The worker loop calls it again at once while it finds work; tests call it directly.
  */
 export async function runSchedulerTick(app: PaylinkApp, opts: { batchSize?: number; concurrency?: number } = {}): Promise<TickResult> {
-  const batchSize = opts.batchSize ?? 100;
+  const batchSize = opts.batchSize ?? app.config.schedulerBatch;
   // PGlite is one connection: concurrent charges would only queue behind each other.
   const concurrency = opts.concurrency ?? (app.database.kind === 'pglite' ? 1 : Math.max(1, Math.min(8, app.config.databasePoolSize - 2)));
   // Links that expired unpaid first: their occurrences are missed (they count like failed ones), and
