@@ -12,8 +12,8 @@ declare namespace App {
     integratorId?: string;
     /** Set by a page rendered once per version (src/api/rendered-pages.ts) for the middleware. */
     renderOnce?: import('./api/rendered-pages.ts').RenderOnce;
-    /** The checkout session the middleware read looking for a kept rendering (src/api/payment-pages.ts), for the page. */
-    checkoutLoaded?: { token: string; view: Awaited<ReturnType<typeof import('./domain/checkout/sessions.ts').loadCheckout>> };
+    /** What the middleware read looking for a kept payment page, for the page (src/api/payment-pages.ts). */
+    paymentPageLoaded?: import('./api/payment-pages.ts').LoadedPaymentPage;
     /** A payment page of a merchant whose acquirer takes real money (live keys): no Test mode badge. */
     liveAcquirer?: boolean;
   }

@@ -1,8 +1,8 @@
 import type { APIContext } from 'astro';
 import type { PaylinkApp } from '../app.ts';
 import { acceptedBrands, providerCardForm } from '../domain/checkout/provider-pay.ts';
-import { issueStaticTicket, loadCheckout } from '../domain/checkout/sessions.ts';
-import { loadLinkPage } from '../domain/links/lifecycle.ts';
+import { type CheckoutView, issueStaticTicket, loadCheckout } from '../domain/checkout/sessions.ts';
+import { type LinkPageView, loadLinkPage } from '../domain/links/lifecycle.ts';
 import { type PageContext, pageLocale } from './page-locale.ts';
 import { pageKey, type RenderOnce } from './rendered-pages.ts';
 
@@ -15,9 +15,21 @@ import { pageKey, type RenderOnce } from './rendered-pages.ts';
  * whose rendering is kept, none of it is needed.
  */
 
+/**
+ * What the middleware read for a page it could not answer (its rendering not kept, or not a form),
+ * handed to the page so that the page does not read it again: an unknown slug or an expired link
+ * would otherwise cost two reads of the database per view.
+ */
+export type LoadedPaymentPage = { route: '/pay/[slug]'; param: string; view: LinkPageView } | { route: '/checkout/[token]'; param: string; view: CheckoutView };
+
+const loadedFor = <R extends LoadedPaymentPage['route']>(locals: App.Locals, route: R, param: string) => {
+  const loaded = locals.paymentPageLoaded;
+  return loaded?.route === route && loaded.param === param ? (loaded.view as Extract<LoadedPaymentPage, { route: R }>['view']) : undefined;
+};
+
 /** /pay/{slug}: the link's state, the page's language, the card form and the kept rendering's key and ticket when the form shows. */
-export async function payPageInputs(app: PaylinkApp, ctx: PageContext, slug: string) {
-  const view = await loadLinkPage(app, slug, app.now());
+export async function payPageInputs(app: PaylinkApp, ctx: PageContext & { locals: App.Locals }, slug: string) {
+  const view = loadedFor(ctx.locals, '/pay/[slug]', slug) ?? (await loadLinkPage(app, slug, app.now()));
   const locale = pageLocale(ctx, view.state === 'not_found' ? undefined : view.found.link.locale);
   if (view.state !== 'open') return { view, locale, provider: undefined, brands: undefined, form: undefined };
   const provider = await providerCardForm(app, view.found.link.integratorId, `/pay/${view.found.link.slug}/provider`);
@@ -31,8 +43,8 @@ export async function payPageInputs(app: PaylinkApp, ctx: PageContext, slug: str
 }
 
 /** /checkout/{token}: the session's state, the page's language, the card form and the kept rendering's key when the form shows. */
-export async function checkoutPageInputs(app: PaylinkApp, ctx: PageContext, token: string, loaded?: Awaited<ReturnType<typeof loadCheckout>>) {
-  const view = loaded ?? (await loadCheckout(app, token));
+export async function checkoutPageInputs(app: PaylinkApp, ctx: PageContext & { locals: App.Locals }, token: string) {
+  const view = loadedFor(ctx.locals, '/checkout/[token]', token) ?? (await loadCheckout(app, token));
   const locale = pageLocale(ctx, view.state === 'not_found' ? undefined : view.link.link.locale);
   if (view.state !== 'open') return { view, locale, provider: undefined, brands: undefined, form: undefined };
   const provider = await providerCardForm(app, view.session.integratorId, `/checkout/${token}/provider`);
@@ -48,24 +60,19 @@ export async function checkoutPageInputs(app: PaylinkApp, ctx: PageContext, toke
 /**
  * A GET of a payment page answered from its kept rendering, from the middleware; undefined when
  * the page must run (another route or method, a page that is not a form, a rendering not kept yet).
- * The checkout session it read is left in locals, so the page does not read it a second time.
- * The kept rendering carries the page's headers (no-store, Vary); a language cookie the query
- * asks for is set on the middleware's context as the page would.
+ * What it read is then left in locals for the page (LoadedPaymentPage). The kept rendering carries
+ * the page's headers (no-store, Vary); a language cookie the query asks for is set on the
+ * middleware's context as the page would.
  */
 export async function keptPaymentPage(context: APIContext): Promise<Response | undefined> {
-  if (context.request.method !== 'GET') return undefined;
+  const route = context.routePattern;
+  if (context.request.method !== 'GET' || (route !== '/pay/[slug]' && route !== '/checkout/[token]')) return undefined;
   const app = context.locals.paylink;
   // The kept rendering already carries what the page adds to its own headers.
-  const ctx = { url: context.url, request: context.request, cookies: context.cookies, response: { headers: new Headers() } };
-  if (context.routePattern === '/pay/[slug]') {
-    const { form } = await payPageInputs(app, ctx, context.params.slug ?? '');
-    return form && app.renderedPages.find(form.key, form.ticket);
-  }
-  if (context.routePattern === '/checkout/[token]') {
-    const token = context.params.token ?? '';
-    const inputs = await checkoutPageInputs(app, ctx, token);
-    context.locals.checkoutLoaded = { token, view: inputs.view };
-    return inputs.form && app.renderedPages.find(inputs.form.key, '');
-  }
-  return undefined;
+  const ctx = { url: context.url, request: context.request, cookies: context.cookies, response: { headers: new Headers() }, locals: context.locals };
+  const param = (route === '/pay/[slug]' ? context.params.slug : context.params.token) ?? '';
+  const { view, form } = route === '/pay/[slug]' ? await payPageInputs(app, ctx, param) : await checkoutPageInputs(app, ctx, param);
+  const kept = form && app.renderedPages.find(form.key, form.ticket);
+  if (!kept) context.locals.paymentPageLoaded = { route, param, view } as LoadedPaymentPage;
+  return kept;
 }

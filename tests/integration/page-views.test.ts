@@ -144,9 +144,25 @@ describe('a kept rendering answered before the page runs (src/api/payment-pages.
     const token = path.split('/').at(-1)!;
     const notYet = contextFor('/checkout/[token]', path, { token }).context;
     expect(await keptPaymentPage(notYet)).toBeUndefined();
-    expect(notYet.locals.checkoutLoaded).toMatchObject({ token, view: { state: 'open' } });
+    expect(notYet.locals.paymentPageLoaded).toMatchObject({ route: '/checkout/[token]', param: token, view: { state: 'open' } });
     const first = await page(path);
     expect(await (await keptPaymentPage(contextFor('/checkout/[token]', path, { token }).context))!.text()).toBe(first.html);
+  });
+
+  it('hands what it read to the page when it cannot answer: an unknown link is looked up once per view', async () => {
+    const views = t.app.linkViews;
+    const find = views.find.bind(views);
+    let lookups = 0;
+    views.find = (slug) => {
+      lookups++;
+      return find(slug);
+    };
+    try {
+      expect((await page('/pay/no-such-link')).status).toBe(404);
+    } finally {
+      views.find = find;
+    }
+    expect(lookups).toBe(1);
   });
 
   it('sets the language cookie a ?lang= asks for, as the page does', async () => {
