@@ -93,6 +93,8 @@ export function prepareStatement<K extends string>(build: (p: (name: K) => Place
   return {
     text: query.sql,
     execute(db: DbOrTx, values: Record<K, unknown>): Promise<unknown> {
+      // A value without a place would be dropped without a word (a column added to a row but not to the statement).
+      for (const name of Object.keys(values)) if (!placeholders.has(name)) throw new Error(`prepareStatement: ${name} has no place in the statement`);
       const encoded: Record<string, unknown> = {};
       for (const [name, placeholder] of placeholders) {
         const value = values[name as K];
@@ -105,6 +107,10 @@ export function prepareStatement<K extends string>(build: (p: (name: K) => Place
     },
   };
 }
+
+/** `row`'s values under `prefix` + their keys: the names a statement built by prepareStatement gave their placeholders. */
+export const prefixed = (prefix: string, row: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(row).map(([key, value]) => [`${prefix}${key}`, value]));
 
 /** Each table's quoted name, columns (JS key, column) in the table's order, and RETURNING list; checked once. */
 const shapes = new WeakMap<PgTable, { name: string; columns: Array<[string, PgColumn]>; returning: string }>();

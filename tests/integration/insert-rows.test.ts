@@ -146,8 +146,10 @@ describe('prepareStatement', () => {
     expect((await t.app.db.select().from(payments).where(eq(payments.id, row.id)))[0]).toMatchObject({ status: 'succeeded', paidAt, refundedMinor: 0n });
   });
 
-  it('refuses a value that is not a placeholder (it would be kept from the first run) and a run without a value', () => {
+  it('refuses a value that is not a placeholder (it would be kept from the first run), a run without a value, and a value with no place', () => {
     expect(() => prepareStatement(() => sql`select ${'fixed'}::text`)).toThrow(/every value must be a placeholder/);
     expect(() => setStatus.execute(t.app.db, { id: 'txn_x', status: 'failed', paidAt: null } as never)).toThrow(/no value for refundedMinor/);
+    const extra = { id: 'txn_x', status: 'failed', paidAt: null, refundedMinor: 0n, failureCode: 'x' };
+    expect(() => setStatus.execute(t.app.db, extra)).toThrow(/failureCode has no place in the statement/);
   });
 });

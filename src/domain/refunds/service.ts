@@ -6,7 +6,7 @@ import { newId } from '../../crypto.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Integrator, Payment, Refund } from '../../db/schema.ts';
 import { outboxEvents, payments, refunds } from '../../db/schema.ts';
-import { insertSelect, prepareStatement, rowsOf, setClause } from '../../db/statements.ts';
+import { insertSelect, prefixed, prepareStatement, rowsOf, setClause } from '../../db/statements.ts';
 import { type Actor, recordAudit } from '../accounts/audit.ts';
 import { DomainError, notFound, theRow } from '../errors.ts';
 import { refundCapabilityFor } from '../integrators/service.ts';
@@ -412,7 +412,6 @@ async function settleUnlocked(
   const settledRefund: Refund = { ...refund, ...outcome };
   const after = { refund: settledRefund, payment: paymentAfter(reserved.payment, settledRefund, now) };
   const event = presentedEvent(app.presentEvent, refundEvent(after, reserved.payment.callbackUrl || reserved.defaultCallbackUrl, now));
-  const row = outboxRow(event);
   const written = rowsOf<{ id: string }>(
     await settleStatement.execute(app.db, {
       ...refundColumns(after.payment),
@@ -420,17 +419,7 @@ async function settleUnlocked(
       paymentId: refund.paymentId,
       refundId: refund.id,
       expectedVersion: reserved.payment.refundVersion,
-      eventId: row.id,
-      integratorId: row.integratorId,
-      eventType: row.type,
-      data: row.data,
-      createdAt: row.createdAt,
-      callbackUrl: row.callbackUrl,
-      callbackState: row.callbackState,
-      callbackNextAt: row.callbackNextAt,
-      emailTo: row.emailTo,
-      emailState: row.emailState,
-      emailNextAt: row.emailNextAt,
+      ...prefixed('event.', outboxRow(event)),
     }),
   );
   return written.length === 1 ? after : undefined;
@@ -464,17 +453,17 @@ const settleStatement = prepareStatement(
     ${insertSelect(
       outboxEvents,
       {
-        id: p('eventId'),
-        integratorId: p('integratorId'),
-        type: p('eventType'),
-        data: p('data'),
-        createdAt: p('createdAt'),
-        callbackUrl: p('callbackUrl'),
-        callbackState: p('callbackState'),
-        callbackNextAt: p('callbackNextAt'),
-        emailTo: p('emailTo'),
-        emailState: p('emailState'),
-        emailNextAt: p('emailNextAt'),
+        id: p('event.id'),
+        integratorId: p('event.integratorId'),
+        type: p('event.type'),
+        data: p('event.data'),
+        createdAt: p('event.createdAt'),
+        callbackUrl: p('event.callbackUrl'),
+        callbackState: p('event.callbackState'),
+        callbackNextAt: p('event.callbackNextAt'),
+        emailTo: p('event.emailTo'),
+        emailState: p('event.emailState'),
+        emailNextAt: p('event.emailNextAt'),
       },
       sql`r`,
     )} returning id`,
