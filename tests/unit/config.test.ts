@@ -24,6 +24,11 @@ describe('config', () => {
     }
   });
 
+  it('keeps the scheduler batch between 1 and 1000', () => {
+    for (const bad of ['0', '1001', 'many', '2.5']) expect(() => loadConfig({ PAYLINK_SCHEDULER_BATCH: bad }), bad).toThrow(/PAYLINK_SCHEDULER_BATCH:/);
+    expect(loadConfig({ PAYLINK_SCHEDULER_BATCH: '1000' }).schedulerBatch).toBe(1000);
+  });
+
   it('reads lists and flags', () => {
     const config = loadConfig({ PAYLINK_SCHEDULE_RETRY_SECONDS: '60, 120', PAYLINK_ALLOW_PRIVATE_CALLBACKS: '1', PUBLIC_URL: 'https://pay.example.com/' });
     expect(config.scheduleRetrySeconds).toEqual([60, 120]);
