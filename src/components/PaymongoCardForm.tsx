@@ -66,7 +66,21 @@ interface Started {
 
 export default class PaymongoCardForm extends Component<PaymongoCardFormProps, State> {
   private inFlight = false;
-  state: State = { values: {}, errors: {}, alert: '', busy: false, ready: false };
+
+  constructor(props: PaymongoCardFormProps) {
+    super(props);
+    // What the customer typed into the server-rendered form before the island came alive is kept
+    // (hydration would otherwise reset every input to the empty initial state), as in CardForm.
+    const values: Record<string, string> = {};
+    if (typeof document !== 'undefined') {
+      const names = [...(props.fields ?? []).map((f) => f.name), ...(props.amount ? ['amount'] : []), 'card.number', 'card.expiry', 'card.cvc', 'card.name'];
+      for (const name of names) {
+        const typed = (document.getElementById(idFor(name)) as HTMLInputElement | null)?.value;
+        if (typed) values[name] = typed;
+      }
+    }
+    this.state = { values, errors: {}, alert: '', busy: false, ready: false };
+  }
 
   componentDidMount() {
     this.setState({ ready: true });

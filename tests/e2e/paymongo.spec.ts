@@ -69,6 +69,24 @@ test('paymongo › a declined card says why and the customer pays with another c
   expect(toPaylink.join('\n')).not.toMatch(/4111|4343/);
 });
 
+test('paymongo › what the customer types before the form comes alive is kept', async ({ page }) => {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/_astro/PaymongoCardForm*.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto('/pay/lakbay-tour');
+  await expect(page.getByRole('button', { name: /^Pay/ })).toBeDisabled();
+  await fill(page, '4343 4343 4343 4345');
+  release();
+  await expect(page.getByRole('button', { name: /^Pay/ })).toBeEnabled();
+  await expect(page.getByLabel('First name')).toHaveValue('Maria');
+  await expect(page.getByLabel('Card number')).toHaveValue('4343 4343 4343 4345');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({ timeout: 10_000 });
+});
+
 test("paymongo › the sandbox merchant's page still allows only its own origin", async ({ page }) => {
   const res = await page.request.get('/pay/acme-books');
   expect(res.headers()['content-security-policy']).toMatch(/connect-src 'self'(;|$)/);
