@@ -7,8 +7,8 @@ import { type Loop, startLoop } from './loop.ts';
  * The scheduler loops: charge due schedule occurrences (see src/domain/schedules/runner.ts).
  * Work is claimed in the database (SKIP LOCKED), so several loops, in one process or several, share
  * it without charging anything twice. With PostgreSQL a process runs PAYLINK_SCHEDULER_LOOPS of
- * them (default 2): one loop waits on the database between its steps (claim, charge, record), and a
- * second overlaps those waits, which more than doubled a burst's throughput (docs/schedules.md).
+ * them (default 3): one loop waits on the database between its steps (claim, charge, record), and the
+ * others overlap those waits (docs/schedules.md has the measurements).
  * PGlite is one connection, where a second loop would only queue: one loop.
  */
 export function startSchedulerLoops(app: PaylinkApp, log: Logger): Loop[] {

@@ -64,9 +64,11 @@ const VELOCITY_LIMITS_OFF = {
 /**
  * A PaylinkApp on a fresh database: PGlite in memory from the migrated template, or a new
  * PostgreSQL database (PAYLINK_TEST_DB=postgres, or `db: 'postgres'`). Logs are captured.
+ * `pgliteOnDisk`: PGlite in the data directory instead, unpacked from the build's template and
+ * migrated, as `npm start` opens it (benchmarks; needs `npm run build`).
  */
 export async function createTestApp(
-  opts: { env?: Record<string, string>; now?: () => Date; databaseUrl?: string; db?: 'pglite' | 'postgres' } = {},
+  opts: { env?: Record<string, string>; now?: () => Date; databaseUrl?: string; db?: 'pglite' | 'postgres'; pgliteOnDisk?: boolean } = {},
 ): Promise<TestApp> {
   const kind = opts.db ?? testDb;
   const dataDir = mkdtempSync(join(tmpdir(), 'paylink-test-'));
@@ -87,7 +89,12 @@ export async function createTestApp(
     config,
     now: opts.now,
     log: createLogger('debug', (line) => logs.push(line)),
-    database: kind === 'pglite' ? { pgliteLoadDataDir: new Blob([readFileSync(inject('paylinkPgliteTemplate'))]) } : {},
+    database:
+      kind !== 'pglite'
+        ? {}
+        : opts.pgliteOnDisk
+          ? { pgliteTemplate: join(process.cwd(), 'dist', 'paylink', 'pglite-template.tar.gz'), migrationsFolder: join(process.cwd(), 'drizzle') }
+          : { pgliteLoadDataDir: new Blob([readFileSync(inject('paylinkPgliteTemplate'))]) },
   });
   return {
     app,
