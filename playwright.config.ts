@@ -8,6 +8,9 @@ import { defineConfig, devices } from '@playwright/test';
 // A port per run (inherited by Playwright's workers through the environment), so runs don't collide.
 process.env.PAYLINK_E2E_PORT ??= String(41000 + Math.floor(Math.random() * 8000));
 const port = Number(process.env.PAYLINK_E2E_PORT);
+// The in-repo fake of Stripe's API listens here (tests/e2e/serve.mjs): the browser's calls to
+// api.stripe.com are routed to it by tests/e2e/stripe.spec.ts.
+process.env.PAYLINK_E2E_STRIPE_PORT ??= String(port + 8000);
 const chromium = process.env.PAYLINK_CHROMIUM ?? '/usr/bin/chromium';
 
 export default defineConfig({
@@ -40,7 +43,7 @@ export default defineConfig({
     url: `http://127.0.0.1:${port}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
-    env: { PORT: String(port) },
+    env: { PORT: String(port), PAYLINK_E2E_STRIPE_PORT: process.env.PAYLINK_E2E_STRIPE_PORT },
     stdout: 'ignore',
     stderr: 'pipe',
   },

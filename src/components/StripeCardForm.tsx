@@ -127,7 +127,6 @@ interface Started {
 const idFor = (name: string) => `f-${name.replace(/[^\w-]/g, '-')}`;
 
 export default class StripeCardForm extends Component<StripeCardFormProps, State> {
-  state: State = { values: {}, errors: {}, alert: this.props.setup?.failure ?? '', busy: false, ready: false };
   private inFlight = false;
   /** Stripe.js never came (offline, blocked): the alert says so, and no empty card box is left. */
   private loadFailed = false;
@@ -135,6 +134,22 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
   private stripe?: StripeJs;
   private elements?: StripeElements;
   private element?: StripeElement;
+
+  constructor(props: StripeCardFormProps) {
+    super(props);
+    // What the customer typed into the server-rendered fields before the island came alive is kept
+    // (hydration would otherwise reset every input to the empty initial state), as in CardForm. The
+    // card itself is typed into Stripe's frame, which only exists once Stripe.js has loaded.
+    const values: Record<string, string> = {};
+    if (typeof document !== 'undefined') {
+      const names = [...(props.fields ?? []).filter((f) => !f.readOnly).map((f) => f.name), ...(props.amount ? ['amount'] : [])];
+      for (const name of names) {
+        const typed = (document.getElementById(idFor(name)) as HTMLInputElement | null)?.value;
+        if (typed) values[name] = typed;
+      }
+    }
+    this.state = { values, errors: {}, alert: props.setup?.failure ?? '', busy: false, ready: false };
+  }
 
   async componentDidMount() {
     try {
@@ -247,7 +262,8 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
     if (typeof messages === 'string') return void this.fail(messages);
     const inline: Errors = {};
     const general: string[] = [];
-    const named = new Set([...fields.map((f) => f.name), 'amount']);
+    // Under their input when the form shows one (not a read-only field, nor the amount of a fixed-amount link); the rest in the alert.
+    const named = new Set([...fields.filter((f) => !f.readOnly).map((f) => f.name), ...(amount ? ['amount'] : [])]);
     for (const [k, m] of Object.entries(messages)) named.has(k) ? (inline[k] = String(m[0])) : general.push(...m.map(String));
     this.fail(general.join(' ') || (Object.keys(inline).length ? '' : stripeFormMessages.failed), inline);
     return undefined;

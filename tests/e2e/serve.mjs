@@ -28,7 +28,11 @@ seed.integrators.push({
   token: 'e2e_token_lakbay_0123456789abcdefghijklmnop',
   secret: 'e2e_secret_lakbay_0123456789abcdefghijklmnop',
   acquirer: { provider: 'paymongo', public_key: fake.publicKey, secret_key: fake.secretKey, webhook_secret: fake.webhookSecret, api_base_url: fake.url },
-  links: [{ slug: 'lakbay-tour', title: 'Island hopping tour', currency: 'PHP', amount: '1200.00' }],
+  links: [
+    { slug: 'lakbay-tour', title: 'Island hopping tour', currency: 'PHP', amount: '1200.00' },
+    // Below PayMongo's minimum (PHP 20.00): refused when the customer pays.
+    { slug: 'lakbay-tip', title: 'Tip the guide', currency: 'PHP', amount: '10.00' },
+  ],
 });
 // The same fake account, paid through PayMongo's own (hosted) checkout page.
 seed.integrators.push({
@@ -45,6 +49,28 @@ seed.integrators.push({
     checkout: 'hosted',
   },
   links: [{ slug: 'lakbay-hosted', title: 'Sunset cruise', currency: 'PHP', amount: '800.00' }],
+});
+// A merchant on Stripe, against the in-repo fake of Stripe's API on the port playwright.config.ts
+// chose (tests/e2e/stripe.spec.ts stands in for Stripe.js in the browser and routes it there).
+const { startFakeStripe } = await import(join(root, 'tests/support/fakes/stripe.ts'));
+const stripe = await startFakeStripe({ port: Number(process.env.PAYLINK_E2E_STRIPE_PORT) || 0 });
+seed.integrators.push({
+  name: 'Tala Studio',
+  email: 'billing@tala.example',
+  token: 'e2e_token_tala_0123456789abcdefghijklmnopqr',
+  secret: 'e2e_secret_tala_0123456789abcdefghijklmnopq',
+  acquirer: {
+    provider: 'stripe',
+    public_key: stripe.publishableKey,
+    secret_key: stripe.secretKey,
+    webhook_secret: stripe.webhookSecret,
+    api_base_url: stripe.url,
+  },
+  links: [
+    { slug: 'tala-class', title: 'Pottery class', currency: 'USD', amount: '45.00' },
+    // Stripe is not offered PHP (src/acquirer/stripe/minimums.ts): refused when the customer pays.
+    { slug: 'tala-php', title: 'Pottery class (PHP)', currency: 'PHP', amount: '950.00' },
+  ],
 });
 process.env.PAYLINK_SEED = join(dataDir, 'seed.json');
 writeFileSync(process.env.PAYLINK_SEED, JSON.stringify(seed));

@@ -171,7 +171,8 @@ const str = (v: string | Form | undefined) => (typeof v === 'string' ? v : undef
 const list = (v: string | Form | undefined) =>
   typeof v === 'object' ? Object.values(v).filter((x): x is string => typeof x === 'string') : str(v) ? [str(v)!] : [];
 
-export async function startFakeStripe(): Promise<FakeStripe> {
+/** `port`: where to listen (the end-to-end suite's browser reaches it at a port it knows); any free one by default. */
+export async function startFakeStripe(opts: { port?: number } = {}): Promise<FakeStripe> {
   const secretKey = `sk_test_${randomBytes(12).toString('hex')}`;
   const publishableKey = `pk_test_${randomBytes(12).toString('hex')}`;
   const webhookSecret = `whsec_${randomBytes(16).toString('hex')}`;
@@ -718,7 +719,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   fake.url = url;
   return fake;

@@ -1,0 +1,113 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, type Page, test } from '@playwright/test';
+
+/**
+ * A merchant on Stripe (tests/e2e/serve.mjs seeds "Tala Studio" against the in-repo fake of Stripe's
+ * API). The browser cannot reach Stripe, so js.stripe.com serves a stand-in for Stripe.js
+ * (tests/e2e/fixtures/fake-stripe.js) and api.stripe.com is routed to the fake API: the page, its
+ * policy and paylink's island are the real ones. The card goes to "Stripe", never to paylink.
+ */
+const fakeStripe = `http://127.0.0.1:${process.env.PAYLINK_E2E_STRIPE_PORT}`;
+const stripeJs = readFileSync(join(process.cwd(), 'tests/e2e/fixtures/fake-stripe.js'), 'utf8');
+const shots = join(process.cwd(), '.tmp', 'e2e-results', 'screenshots');
+const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'authorization, content-type' };
+
+async function standInForStripe(page: Page) {
+  await page.route('https://js.stripe.com/v3/', (route) => route.fulfill({ contentType: 'application/javascript', body: stripeJs }));
+  await page.route('https://api.stripe.com/**', async (route) => {
+    if (route.request().method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors });
+    const url = new URL(route.request().url());
+    const response = await route.fetch({ url: `${fakeStripe}${url.pathname}${url.search}` });
+    await route.fulfill({ response, headers: { ...response.headers(), ...cors } });
+  });
+}
+
+/** Request bodies sent to paylink's own origin: none may carry the card number. */
+function bodiesTo(page: Page, origin: string) {
+  const bodies: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().startsWith(origin)) bodies.push(r.postData() ?? '');
+  });
+  return bodies;
+}
+
+async function fillCustomer(page: Page) {
+  await page.getByLabel('First name').fill('Liza');
+  await page.getByLabel('Last name').fill('Reyes');
+  await page.getByLabel('Email').fill('liza@example.com');
+}
+
+test('stripe › pays: the card goes only to Stripe, the customer lands on the receipt', async ({ page, baseURL }) => {
+  await standInForStripe(page);
+  const toPaylink = bodiesTo(page, baseURL!);
+  await page.goto('/pay/tala-class');
+  await expect(page.getByRole('heading', { name: 'Pottery class' })).toBeVisible();
+  await expect(page.getByRole('button', { name: /^Pay/ })).toBeEnabled();
+  await fillCustomer(page);
+  await page.getByLabel('Stripe card number').fill('4242 4242 4242 4242');
+  mkdirSync(shots, { recursive: true });
+  for (const [w, h] of [
+    [390, 844],
+    [1280, 900],
+  ] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.screenshot({ path: join(shots, `stripe-form-${w}.png`), fullPage: true });
+  }
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({ timeout: 10_000 });
+  await page.screenshot({ path: join(shots, 'stripe-receipt-1280.png'), fullPage: true });
+  expect(toPaylink.join('\n')).not.toMatch(/4242/);
+});
+
+test('stripe › a declined card says why and the customer may try again', async ({ page }) => {
+  await standInForStripe(page);
+  await page.goto('/pay/tala-class');
+  await expect(page.getByRole('button', { name: /^Pay/ })).toBeEnabled();
+  await fillCustomer(page);
+  await page.getByLabel('Stripe card number').fill('4000 0000 0000 0002');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await expect(page.getByRole('alert')).toContainText(/declined/i);
+  await page.getByLabel('Stripe card number').fill('4242 4242 4242 4242');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({ timeout: 10_000 });
+});
+
+test('stripe › what the customer types before the form comes alive is kept', async ({ page }) => {
+  await standInForStripe(page);
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/_astro/StripeCardForm*.js', async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto('/pay/tala-class');
+  await expect(page.getByRole('button', { name: /^Pay/ })).toBeDisabled();
+  await fillCustomer(page);
+  release();
+  await expect(page.getByRole('button', { name: /^Pay/ })).toBeEnabled();
+  await expect(page.getByLabel('First name')).toHaveValue('Liza');
+  await expect(page.getByLabel('Email')).toHaveValue('liza@example.com');
+  await page.getByLabel('Stripe card number').fill('4242 4242 4242 4242');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({ timeout: 10_000 });
+});
+
+test("stripe › an amount the merchant's acquirer cannot take is said above the button", async ({ page }) => {
+  await standInForStripe(page);
+  await page.goto('/pay/tala-php');
+  await expect(page.getByRole('button', { name: /^Pay/ })).toBeEnabled();
+  await fillCustomer(page);
+  await page.getByLabel('Stripe card number').fill('4242 4242 4242 4242');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  // A fixed amount has no input to show its message under: the alert says it.
+  await expect(page.getByRole('alert')).toContainText("cannot be paid in PHP with this merchant's acquirer");
+});
+
+test('stripe › without Stripe.js the page says so and leaves no empty card box', async ({ page }) => {
+  await page.route('https://js.stripe.com/v3/', (route) => route.abort());
+  await page.goto('/pay/tala-class');
+  await expect(page.getByRole('alert')).not.toBeEmpty();
+  await expect(page.locator('.stripe-element')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^Pay/ })).toBeDisabled();
+});
