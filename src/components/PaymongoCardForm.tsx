@@ -64,6 +64,16 @@ interface Started {
   return_url: string;
 }
 
+/** The names of the inputs the form shows: the customer's fields, the amount of an open-amount link, the card's. */
+const inputNames = (props: PaymongoCardFormProps) => [
+  ...(props.fields ?? []).map((f) => f.name),
+  ...(props.amount ? ['amount'] : []),
+  'card.number',
+  'card.expiry',
+  'card.cvc',
+  'card.name',
+];
+
 export default class PaymongoCardForm extends Component<PaymongoCardFormProps, State> {
   private inFlight = false;
 
@@ -73,8 +83,7 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
     // (hydration would otherwise reset every input to the empty initial state), as in CardForm.
     const values: Record<string, string> = {};
     if (typeof document !== 'undefined') {
-      const names = [...(props.fields ?? []).map((f) => f.name), ...(props.amount ? ['amount'] : []), 'card.number', 'card.expiry', 'card.cvc', 'card.name'];
-      for (const name of names) {
+      for (const name of inputNames(props)) {
         const typed = (document.getElementById(idFor(name)) as HTMLInputElement | null)?.value;
         if (typed) values[name] = typed;
       }
@@ -132,10 +141,12 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
       // PayMongo's own page: the hosted checkout, or an attempt left during 3-D Secure (paylink's own answer).
       if (typeof data?.next_action_url === 'string' && /^https?:\/\//.test(data.next_action_url)) return location.assign(data.next_action_url);
       if (!data?.client_key) {
-        // Field messages under their field; the rest (or the status) in the alert.
+        // Field messages under their field when the form shows it (the amount of a fixed-amount link
+        // has no input); the rest (or the status) in the alert.
         const messages: Record<string, string[]> = typeof json?.messages === 'object' ? json.messages : {};
+        const shown = new Set(inputNames(this.props));
         const inline: Errors = {};
-        for (const [k, m] of Object.entries(messages)) if (k.includes('.') || k === 'amount') inline[k] = String(m[0]);
+        for (const [k, m] of Object.entries(messages)) if (shown.has(k)) inline[k] = String(m[0]);
         const general = Object.entries(messages)
           .filter(([k]) => !inline[k])
           .flatMap(([, m]) => m);

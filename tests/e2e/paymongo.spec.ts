@@ -87,6 +87,15 @@ test('paymongo › what the customer types before the form comes alive is kept',
   await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({ timeout: 10_000 });
 });
 
+test("paymongo › an amount below the acquirer's minimum is said above the button", async ({ page }) => {
+  await page.goto('/pay/lakbay-tip');
+  await expect(page.getByRole('button', { name: /^Pay/ })).toBeEnabled();
+  await fill(page, '4343 4343 4343 4345');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  // A fixed amount has no input to show its message under: the alert says it.
+  await expect(page.getByRole('alert')).toContainText("must be at least 20.00 PHP with this merchant's acquirer");
+});
+
 test("paymongo › the sandbox merchant's page still allows only its own origin", async ({ page }) => {
   const res = await page.request.get('/pay/acme-books');
   expect(res.headers()['content-security-policy']).toMatch(/connect-src 'self'(;|$)/);
