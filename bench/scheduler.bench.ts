@@ -17,8 +17,8 @@ import { type BenchRow, benchDatabases, percentile, recordBench, round } from '.
  *   the loops a process runs (PGlite: one; PostgreSQL: PAYLINK_SCHEDULER_LOOPS). In a burst the
  *   lateness is the time to drain it: its p99 is close to 10,000 ÷ the charges per second.
  * - a steady stream: 1,000 schedules falling due every second for 20 seconds (PAYLINK_BENCH_SCHEDULE_RATE,
- *   PAYLINK_BENCH_SCHEDULE_SECONDS), charged by the worker's own loops (src/workers/scheduler.ts,
- *   polling every PAYLINK_WORKER_POLL_MS as deployed): how late each charge is when the scheduler keeps up.
+ *   PAYLINK_BENCH_SCHEDULE_SECONDS), charged by the worker's own loops (src/workers/scheduler.ts, as
+ *   deployed: asleep until the next falls due): how late each charge is when the scheduler keeps up.
  */
 const BURST = 10_000;
 const RATE = Number(process.env.PAYLINK_BENCH_SCHEDULE_RATE ?? 1_000);
@@ -150,7 +150,7 @@ describe('scheduler bench', () => {
             'lateness p99 ms': Math.round(percentile(lateness, 99)),
             'lateness max ms': Math.round(Math.max(...lateness)),
           },
-          note: `${RATE} falling due every second for ${STEADY_SECONDS} s; the worker's loops (${loops.length}), polling every ${app.config.workerPollMs} ms when idle`,
+          note: `${RATE} falling due every second for ${STEADY_SECONDS} s; the worker's loops (${loops.length}), each asleep until the next falls due (at most ${app.config.workerPollMs} ms)`,
         });
         expect(lateness.length).toBe(total);
         expect(duplicates).toBe(0);

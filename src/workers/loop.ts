@@ -3,13 +3,29 @@ import type { Logger } from '../log.ts';
 
 /**
  * A background loop: calls `tick` until stopped. A tick that did work is followed at once by
- * another; an idle one waits `intervalMs`. `stop` lets the current tick finish.
+ * another; an idle one waits `intervalMs`, or less when it knows when its next work falls due
+ * (`{ nextWorkInMs }`, never less than IDLE_MIN_MS). `stop` lets the current tick finish.
  */
 export interface Loop {
   name: string;
   stop(): Promise<void>;
   /** Wake the loop now (e.g. after enqueuing work). */
   poke(): void;
+}
+
+/** What a tick answers: it did work (true), found none (false), or found none and knows when some falls due. */
+export type TickResult = boolean | { nextWorkInMs: number };
+
+/**
+ * The shortest idle wait, when a tick says work is already due but found none to take (another loop
+ * holds it for a moment): the loop looks again shortly instead of spinning.
+ */
+export const IDLE_MIN_MS = 50;
+
+/** How long an idle loop waits after `result`. */
+export function idleWaitMs(result: TickResult, intervalMs: number): number {
+  if (typeof result === 'boolean') return intervalMs;
+  return Math.min(intervalMs, Math.max(IDLE_MIN_MS, Math.ceil(result.nextWorkInMs)));
 }
 
 /** A notification without a payload (a reconnected listener that may have missed some) wakes every loop. */
@@ -19,7 +35,7 @@ export function startLoop(opts: {
   name: string;
   intervalMs: number;
   log: Logger;
-  tick: () => Promise<boolean>;
+  tick: () => Promise<TickResult>;
   /** Runs once the last tick has finished (close an HTTP client, an SMTP pool…). */
   onStop?: () => Promise<void>;
   /**
@@ -45,16 +61,16 @@ export function startLoop(opts: {
     let failures = 0;
     while (!stopped) {
       poked = false;
-      let busy = false;
+      let result: TickResult = false;
       try {
-        busy = await opts.tick();
+        result = await opts.tick();
         failures = 0;
       } catch (error) {
         failures++;
         opts.log.error('worker tick failed', { worker: opts.name, error });
       }
       if (stopped) break;
-      if (!busy) await sleep(failures > 0 ? Math.min(opts.intervalMs * 2 ** failures, 30_000) : opts.intervalMs);
+      if (result !== true) await sleep(failures > 0 ? Math.min(opts.intervalMs * 2 ** failures, 30_000) : idleWaitMs(result, opts.intervalMs));
     }
   })();
   const poke = () => {

@@ -1,5 +1,5 @@
 import type { PaylinkApp } from '../app.ts';
-import { runSchedulerTick } from '../domain/schedules/runner.ts';
+import { nextSchedulerWorkAt, runSchedulerTick } from '../domain/schedules/runner.ts';
 import type { Logger } from '../log.ts';
 import { type Loop, startLoop } from './loop.ts';
 
@@ -18,7 +18,13 @@ export function startSchedulerLoops(app: PaylinkApp, log: Logger): Loop[] {
       name: count === 1 ? 'scheduler' : `scheduler-${i + 1}`,
       intervalMs: app.config.workerPollMs,
       log,
-      tick: async () => (await runSchedulerTick(app)).claimed > 0,
+      // Idle, a loop sleeps until the next occurrence, retry or link expiry falls due (at most the
+      // poll interval): a charge is late by its batch, not by up to a poll interval.
+      tick: async () => {
+        if ((await runSchedulerTick(app)).claimed > 0) return true;
+        const next = await nextSchedulerWorkAt(app);
+        return next ? { nextWorkInMs: next.getTime() - app.now().getTime() } : false;
+      },
     }),
   );
 }

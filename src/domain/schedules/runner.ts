@@ -5,7 +5,7 @@ import type { PaylinkApp } from '../../app.ts';
 import { newId } from '../../crypto.ts';
 import type { Tx } from '../../db/client.ts';
 import { cardRegistrations, scheduleRuns, schedules } from '../../db/schema.ts';
-import { insertRows } from '../../db/statements.ts';
+import { insertRows, rowsOf } from '../../db/statements.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { recordEvent } from '../notifications/domain-events.ts';
 import { type Payment, recordCharges } from '../payments/record.ts';
@@ -67,6 +67,7 @@ export const chargeKey = (claim: Pick<ClaimedCharge, 'runId' | 'attempt'>) => `s
 // schedules_due_idx and schedule_runs_pending_idx.
 const DUE_SCHEDULE = sql`${schedules.status} = 'active'`;
 const OPEN_RUN = sql`${scheduleRuns.status} in ('pending', 'retrying')`;
+const AWAITING_RUN = sql`${scheduleRuns.status} = 'awaiting_customer'`;
 
 const leaseEnd = (app: PaylinkApp, now: Date) => new Date(now.getTime() + app.config.scheduleLeaseSeconds * 1000);
 
@@ -481,6 +482,22 @@ export async function runSchedulerTick(app: PaylinkApp, opts: { batchSize?: numb
     log.error('payment links not sent; they will be recovered', { runs: toLink.length, error });
   }
   return { claimed: claims.length + expired.missed, outcomes };
+}
+
+/**
+ * When the scheduler next has work by the clock: the earliest due occurrence, retry or lease end of
+ * an open run, or expiry of a payment link awaiting its customer; undefined when nothing is scheduled.
+ * Each part is the first entry of its partial index.
+ */
+export async function nextSchedulerWorkAt(app: PaylinkApp): Promise<Date | undefined> {
+  // As milliseconds since the epoch: one number on both drivers (timestamps come back as text in their own formats).
+  const [row] = rowsOf<{ next_ms: string | number | null }>(
+    await app.db.execute(sql`select (extract(epoch from least(
+      (select min(${schedules.nextRunAt}) from ${schedules} where ${DUE_SCHEDULE}),
+      (select min(${scheduleRuns.nextAttemptAt}) from ${scheduleRuns} where ${OPEN_RUN}),
+      (select min(${scheduleRuns.nextAttemptAt}) from ${scheduleRuns} where ${AWAITING_RUN}))) * 1000)::float8 as next_ms`),
+  );
+  return row?.next_ms == null ? undefined : new Date(Number(row.next_ms));
 }
 
 /** Claims whose integrator takes payments through the sandbox, and the rest. */

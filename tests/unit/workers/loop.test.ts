@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/log.ts';
-import { type Loop, startLoop } from '../../../src/workers/loop.ts';
+import { IDLE_MIN_MS, idleWaitMs, type Loop, startLoop } from '../../../src/workers/loop.ts';
 
 /**
  * A loop woken by a channel's notifications: with a payload filter it wakes only for its own
@@ -70,5 +70,31 @@ describe('worker loop wake-ups', () => {
     db.notify('');
     await tick();
     expect(counted.ticks).toBe(2);
+  });
+});
+
+describe('worker loop idle waits', () => {
+  it('waits the poll interval, or until the work it knows of falls due, never less than IDLE_MIN_MS', () => {
+    expect(idleWaitMs(false, 1000)).toBe(1000);
+    expect(idleWaitMs({ nextWorkInMs: 300.2 }, 1000)).toBe(301);
+    expect(idleWaitMs({ nextWorkInMs: 5000 }, 1000)).toBe(1000);
+    expect(idleWaitMs({ nextWorkInMs: 0 }, 1000)).toBe(IDLE_MIN_MS);
+    expect(idleWaitMs({ nextWorkInMs: -2000 }, 1000)).toBe(IDLE_MIN_MS);
+  });
+
+  it('ticks again when its next work falls due, though it polls once an hour', async () => {
+    const at: number[] = [];
+    loop = startLoop({
+      name: 'due-soon',
+      intervalMs: AN_HOUR,
+      log: createLogger('error', () => {}),
+      tick: async () => {
+        at.push(Date.now());
+        return { nextWorkInMs: 100 };
+      },
+    });
+    await new Promise((r) => setTimeout(r, 350));
+    expect(at.length).toBeGreaterThanOrEqual(3);
+    expect(at[1]! - at[0]!).toBeGreaterThanOrEqual(95);
   });
 });
