@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { CARD_EXPIRY } from '../support/cards.ts';
+import { holdIsland } from '../support/islands.ts';
 
 /**
  * The customer's side, in Debian's Chromium against the built server: static and dynamic links
@@ -114,12 +115,7 @@ test('static link › inline errors are linked to their inputs', async ({ page }
 });
 
 test('static link › what the customer types before the form comes alive is kept', async ({ page }) => {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/_astro/CardForm*.js', async (route) => {
-    await released;
-    await route.continue();
-  });
+  const release = await holdIsland(page, 'CardForm');
   await page.goto('/pay/acme-books');
   await expect(page.getByRole('button', { name: /^Pay/ })).toBeDisabled();
   await fillCustomer(page);
@@ -224,7 +220,15 @@ test('error pages › an expired checkout says so', async ({ page }) => {
   const port = Number(process.env.PAYLINK_E2E_PORT) + 1;
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(process.execPath, ['tests/e2e/serve.mjs'], {
-    env: { ...process.env, PORT: String(port), PAYLINK_CHECKOUT_TTL_SECONDS: '1', PAYLINK_WORKERS: '0', PAYLINK_E2E_DB: 'pglite' },
+    // Its own fake of Stripe's API on any free port: the main server's holds PAYLINK_E2E_STRIPE_PORT.
+    env: {
+      ...process.env,
+      PORT: String(port),
+      PAYLINK_CHECKOUT_TTL_SECONDS: '1',
+      PAYLINK_WORKERS: '0',
+      PAYLINK_E2E_DB: 'pglite',
+      PAYLINK_E2E_STRIPE_PORT: '0',
+    },
     stdio: 'ignore',
   });
   try {

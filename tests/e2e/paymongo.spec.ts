@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { CARD_EXPIRY } from '../support/cards.ts';
+import { holdIsland } from '../support/islands.ts';
 
 /**
  * A merchant on PayMongo (tests/e2e/serve.mjs seeds "Lakbay Tours" against the in-repo fake of
@@ -70,12 +71,7 @@ test('paymongo › a declined card says why and the customer pays with another c
 });
 
 test('paymongo › what the customer types before the form comes alive is kept', async ({ page }) => {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/_astro/PaymongoCardForm*.js', async (route) => {
-    await released;
-    await route.continue();
-  });
+  const release = await holdIsland(page, 'PaymongoCardForm');
   await page.goto('/pay/lakbay-tour');
   await expect(page.getByRole('button', { name: /^Pay/ })).toBeDisabled();
   await fill(page, '4343 4343 4343 4345');

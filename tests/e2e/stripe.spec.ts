@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
+import { holdIsland } from '../support/islands.ts';
 
 /**
  * A merchant on Stripe (tests/e2e/serve.mjs seeds "Tala Studio" against the in-repo fake of Stripe's
@@ -75,12 +76,7 @@ test('stripe › a declined card says why and the customer may try again', async
 
 test('stripe › what the customer types before the form comes alive is kept', async ({ page }) => {
   await standInForStripe(page);
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/_astro/StripeCardForm*.js', async (route) => {
-    await released;
-    await route.continue();
-  });
+  const release = await holdIsland(page, 'StripeCardForm');
   await page.goto('/pay/tala-class');
   await expect(page.getByRole('button', { name: /^Pay/ })).toBeDisabled();
   await fillCustomer(page);
