@@ -181,10 +181,7 @@ export class PreparedStatements {
     try {
       statement = this.statements.get(text) ?? (await this.prepare(text));
       const values = params.map((value, i) => this.serialise(value, statement.paramTypes[i]));
-      ({ messages } = await this.client.execProtocol(
-        message([...this.takeClosing(), serialize.bind({ statement: statement.name, values }), serialize.execute({}), serialize.sync()]),
-        { syncToFs: false },
-      ));
+      ({ messages } = await this.client.execProtocol(bindExecuteSync(this.takeClosing(), statement.name, values), { syncToFs: false }));
     } catch (error) {
       if (!isDatabaseError(error)) throw error;
       const stale = this.statements.get(text);
@@ -242,6 +239,56 @@ export class PreparedStatements {
 }
 
 const isDatabaseError = (error: unknown): error is DatabaseError => error instanceof protocol.messages.DatabaseError;
+
+const utf8 = new TextEncoder();
+/** Execute (the unnamed portal, every row) then Sync, as PGlite's serialize.execute({}) and serialize.sync() write them. */
+const EXECUTE_SYNC = new Uint8Array([0x45, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0x53, 0, 0, 0, 4]);
+
+/**
+ * `prefix` (Close messages), then Bind (`statement` into the unnamed portal, every parameter and
+ * result in text, a null as length -1), Execute and Sync, written into one buffer. What PGlite's
+ * serialize.bind sends, except that "all text" is said once instead of once per parameter; it builds
+ * each message in buffers that grow and are copied (three times over for a Bind), which was 5 % of a
+ * refund's CPU on PGlite.
+ */
+export function bindExecuteSync(prefix: Uint8Array[], statement: string, values: (string | null)[]): Uint8Array {
+  // Room for the worst case: three UTF-8 bytes per UTF-16 code unit.
+  let size = 1 + 4 + 1 + statement.length * 3 + 1 + 2 + 2 + 2 + EXECUTE_SYNC.length;
+  for (const part of prefix) size += part.length;
+  for (const value of values) size += 4 + (value === null ? 0 : value.length * 3);
+  const out = new Uint8Array(size);
+  const view = new DataView(out.buffer);
+  let at = 0;
+  for (const part of prefix) {
+    out.set(part, at);
+    at += part.length;
+  }
+  out[at++] = 0x42; // 'B'
+  const lengthAt = at;
+  at += 4;
+  out[at++] = 0; // the unnamed portal
+  at += utf8.encodeInto(statement, out.subarray(at)).written;
+  out[at++] = 0;
+  view.setInt16(at, 0); // no parameter format codes: all text
+  at += 2;
+  view.setUint16(at, values.length);
+  at += 2;
+  for (const value of values) {
+    if (value === null) {
+      view.setInt32(at, -1);
+      at += 4;
+      continue;
+    }
+    const written = utf8.encodeInto(value, out.subarray(at + 4)).written;
+    view.setInt32(at, written);
+    at += 4 + written;
+  }
+  view.setInt16(at, 0); // no result format codes: all text
+  at += 2;
+  view.setInt32(lengthAt, at - lengthAt);
+  out.set(EXECUTE_SYNC, at);
+  return out.subarray(0, at + EXECUTE_SYNC.length);
+}
 
 function message(parts: Uint8Array[]): Uint8Array {
   let length = 0;

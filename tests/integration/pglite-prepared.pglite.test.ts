@@ -148,4 +148,21 @@ describe('prepared statements on PGlite', () => {
     await expect(counted).rejects.toThrow();
     await inside;
   });
+
+  it('sends every text parameter byte for byte: empty, null, accents, emoji, a long one, thousands in one statement', async () => {
+    const texts = ['', 'é€', 'a😀b', 'quote\'s "and" \\ backslash', 'x'.repeat(100_000), 'ñ'.repeat(40_000)];
+    for (const value of texts) {
+      const { rows } = await client.query<{ v: string; bytes: number }>('select $1::text as v, octet_length($1::text) as bytes', [value]);
+      expect(rows).toEqual([{ v: value, bytes: Buffer.byteLength(value) }]);
+    }
+    expect((await client.query<{ v: string | null }>('select $1::text as v', [null])).rows).toEqual([{ v: null }]);
+    // 20,000 parameters (a batch insert of hundreds of rows has thousands).
+    const many = Array.from({ length: 20_000 }, (_, i) => (i % 3 === 0 ? null : `v${i}é`));
+    const placeholders = many.map((_, i) => `($${i + 1}::text)`).join(', ');
+    const { rows } = await client.query<{ n: number; nulls: number; joined: string }>(
+      `select count(*)::int as n, count(*) filter (where v is null)::int as nulls, string_agg(v, '|') as joined from (values ${placeholders}) as t(v)`,
+      many,
+    );
+    expect(rows).toEqual([{ n: 20_000, nulls: many.filter((v) => v === null).length, joined: many.filter((v) => v !== null).join('|') }]);
+  });
 });
