@@ -255,7 +255,7 @@ export function bindExecuteSync(prefix: Uint8Array[], statement: string, values:
   // Room for the worst case: three UTF-8 bytes per UTF-16 code unit.
   let size = 1 + 4 + 1 + statement.length * 3 + 1 + 2 + 2 + 2 + EXECUTE_SYNC.length;
   for (const part of prefix) size += part.length;
-  for (const value of values) size += 4 + (value === null ? 0 : value.length * 3);
+  for (const value of values) size += 4 + (value === null ? 0 : String(value).length * 3);
   const out = new Uint8Array(size);
   const view = new DataView(out.buffer);
   let at = 0;
@@ -279,7 +279,7 @@ export function bindExecuteSync(prefix: Uint8Array[], statement: string, values:
       at += 4;
       continue;
     }
-    const written = utf8.encodeInto(value, out.subarray(at + 4)).written;
+    const written = utf8.encodeInto(String(value), out.subarray(at + 4)).written;
     view.setInt32(at, written);
     at += 4 + written;
   }
