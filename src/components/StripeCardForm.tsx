@@ -126,6 +126,9 @@ interface Started {
 
 const idFor = (name: string) => `f-${name.replace(/[^\w-]/g, '-')}`;
 
+/** The inputs the form shows for the customer to type into (read-only fields and the card's frame aside). */
+const inputNames = (props: StripeCardFormProps) => [...(props.fields ?? []).filter((f) => !f.readOnly).map((f) => f.name), ...(props.amount ? ['amount'] : [])];
+
 export default class StripeCardForm extends Component<StripeCardFormProps, State> {
   private inFlight = false;
   /** Stripe.js never came (offline, blocked): the alert says so, and no empty card box is left. */
@@ -142,8 +145,7 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
     // card itself is typed into Stripe's frame, which only exists once Stripe.js has loaded.
     const values: Record<string, string> = {};
     if (typeof document !== 'undefined') {
-      const names = [...(props.fields ?? []).filter((f) => !f.readOnly).map((f) => f.name), ...(props.amount ? ['amount'] : [])];
-      for (const name of names) {
+      for (const name of inputNames(props)) {
         const typed = (document.getElementById(idFor(name)) as HTMLInputElement | null)?.value;
         if (typed) values[name] = typed;
       }
@@ -263,7 +265,7 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
     const inline: Errors = {};
     const general: string[] = [];
     // Under their input when the form shows one (not a read-only field, nor the amount of a fixed-amount link); the rest in the alert.
-    const named = new Set([...fields.filter((f) => !f.readOnly).map((f) => f.name), ...(amount ? ['amount'] : [])]);
+    const named = new Set(inputNames(this.props));
     for (const [k, m] of Object.entries(messages)) named.has(k) ? (inline[k] = String(m[0])) : general.push(...m.map(String));
     this.fail(general.join(' ') || (Object.keys(inline).length ? '' : stripeFormMessages.failed), inline);
     return undefined;
