@@ -14,7 +14,7 @@ export interface Loop {
 }
 
 /** What a tick answers: it did work (true), found none (false), or found none and knows when some falls due. */
-export type TickResult = boolean | { nextWorkInMs: number };
+export type TickAnswer = boolean | { nextWorkInMs: number };
 
 /**
  * The shortest idle wait, when a tick says work is already due but found none to take (another loop
@@ -23,7 +23,7 @@ export type TickResult = boolean | { nextWorkInMs: number };
 export const IDLE_MIN_MS = 50;
 
 /** How long an idle loop waits after `result`. */
-export function idleWaitMs(result: TickResult, intervalMs: number): number {
+export function idleWaitMs(result: TickAnswer, intervalMs: number): number {
   if (typeof result === 'boolean') return intervalMs;
   return Math.min(intervalMs, Math.max(IDLE_MIN_MS, Math.ceil(result.nextWorkInMs)));
 }
@@ -35,7 +35,7 @@ export function startLoop(opts: {
   name: string;
   intervalMs: number;
   log: Logger;
-  tick: () => Promise<TickResult>;
+  tick: () => Promise<TickAnswer>;
   /** Runs once the last tick has finished (close an HTTP client, an SMTP pool…). */
   onStop?: () => Promise<void>;
   /**
@@ -61,7 +61,7 @@ export function startLoop(opts: {
     let failures = 0;
     while (!stopped) {
       poked = false;
-      let result: TickResult = false;
+      let result: TickAnswer = false;
       try {
         result = await opts.tick();
         failures = 0;
