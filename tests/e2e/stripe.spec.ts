@@ -39,6 +39,12 @@ async function fillCustomer(page: Page) {
   await page.getByLabel('Email').fill('liza@example.com');
 }
 
+/** The card into the Element, then Pay. */
+async function payWith(page: Page, card: string) {
+  await page.getByLabel('Stripe card number').fill(card);
+  await page.getByRole('button', { name: /^Pay/ }).click();
+}
+
 test('stripe › pays: the card goes only to Stripe, the customer lands on the receipt', async ({ page, baseURL }) => {
   await standInForStripe(page);
   const toPaylink = bodiesTo(page, baseURL!);
@@ -66,11 +72,9 @@ test('stripe › a declined card says why and the customer may try again', async
   await page.goto('/pay/tala-class');
   await expect(page.getByRole('button', { name: /^Pay/ })).toBeEnabled();
   await fillCustomer(page);
-  await page.getByLabel('Stripe card number').fill('4000 0000 0000 0002');
-  await page.getByRole('button', { name: /^Pay/ }).click();
+  await payWith(page, '4000 0000 0000 0002');
   await expect(page.getByRole('alert')).toContainText(/declined/i);
-  await page.getByLabel('Stripe card number').fill('4242 4242 4242 4242');
-  await page.getByRole('button', { name: /^Pay/ }).click();
+  await payWith(page, '4242 4242 4242 4242');
   await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({ timeout: 10_000 });
 });
 
@@ -84,8 +88,7 @@ test('stripe › what the customer types before the form comes alive is kept', a
   await expect(page.getByRole('button', { name: /^Pay/ })).toBeEnabled();
   await expect(page.getByLabel('First name')).toHaveValue('Liza');
   await expect(page.getByLabel('Email')).toHaveValue('liza@example.com');
-  await page.getByLabel('Stripe card number').fill('4242 4242 4242 4242');
-  await page.getByRole('button', { name: /^Pay/ }).click();
+  await payWith(page, '4242 4242 4242 4242');
   await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({ timeout: 10_000 });
 });
 
@@ -94,8 +97,7 @@ test("stripe › an amount the merchant's acquirer cannot take is said above the
   await page.goto('/pay/tala-php');
   await expect(page.getByRole('button', { name: /^Pay/ })).toBeEnabled();
   await fillCustomer(page);
-  await page.getByLabel('Stripe card number').fill('4242 4242 4242 4242');
-  await page.getByRole('button', { name: /^Pay/ }).click();
+  await payWith(page, '4242 4242 4242 4242');
   // A fixed amount has no input to show its message under: the alert says it.
   await expect(page.getByRole('alert')).toContainText("cannot be paid in PHP with this merchant's acquirer");
 });
