@@ -113,6 +113,9 @@ export const en = {
     '{merchant} creates a personal payment link for each payment of this kind, filled in with your order’s details. Use the link {merchant} sent you, or ask {merchant} for one. This address on its own takes no payments.',
   'link.expired.title': 'This payment link has expired',
   'link.expired.body': 'This link from {merchant} stopped accepting payments on its expiry date. Ask {merchant} for a new link. You have not been charged.',
+  'link.not_accepted.title': 'This payment link cannot take payments right now',
+  'link.not_accepted.body':
+    '{merchant} cannot take this payment with its current payment provider (its currency or amount). Ask {merchant} to fix the link or for another way to pay. You have not been charged.',
   'link.used_up.title': 'This payment link has already been paid',
   'link.used_up.body':
     'This link from {merchant} accepts a limited number of payments and has received them all, so it cannot be paid again. If you paid, keep your receipt; otherwise ask {merchant} for a new link. You have not been charged.',

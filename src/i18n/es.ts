@@ -107,6 +107,9 @@ export const es: Catalogue = {
   'link.expired.title': 'Este enlace de pago ha vencido',
   'link.expired.body':
     'Este enlace de {merchant} dejó de aceptar pagos en su fecha de vencimiento. Pide a {merchant} un enlace nuevo. No se te ha cobrado nada.',
+  'link.not_accepted.title': 'Este enlace de pago no puede recibir pagos ahora',
+  'link.not_accepted.body':
+    '{merchant} no puede cobrar este pago con su proveedor de pagos actual (por su moneda o su importe). Pide a {merchant} que corrija el enlace o que te ofrezca otra forma de pago. No se te ha cobrado nada.',
   'link.used_up.title': 'Este enlace de pago ya se pagó',
   'link.used_up.body':
     'Este enlace de {merchant} acepta un número limitado de pagos y ya los recibió todos, así que no se puede volver a pagar. Si pagaste, guarda tu recibo; si no, pide a {merchant} un enlace nuevo. No se te ha cobrado nada.',

@@ -110,6 +110,9 @@ export const fil: Catalogue = {
   'link.expired.title': 'Expired na ang payment link na ito',
   'link.expired.body':
     'Hindi na tumatanggap ng bayad ang link na ito mula sa {merchant} mula sa expiry date nito. Humingi ng bagong link sa {merchant}. Wala kang nabayaran.',
+  'link.not_accepted.title': 'Hindi makatanggap ng bayad ang payment link na ito ngayon',
+  'link.not_accepted.body':
+    'Hindi matanggap ng {merchant} ang bayad na ito sa kasalukuyan nitong payment provider (dahil sa currency o halaga nito). Hilingin sa {merchant} na ayusin ang link o magbigay ng ibang paraan ng pagbabayad. Wala kang nabayaran.',
   'link.used_up.title': 'Nabayaran na ang payment link na ito',
   'link.used_up.body':
     'Limitado ang bilang ng bayad na tinatanggap ng link na ito mula sa {merchant}, at natanggap na nito lahat, kaya hindi na ito mababayaran ulit. Kung nagbayad ka, itago ang iyong resibo; kung hindi, humingi ng bagong link sa {merchant}. Wala kang nabayaran.',

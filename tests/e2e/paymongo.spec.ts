@@ -83,13 +83,20 @@ test('paymongo › what the customer types before the form comes alive is kept',
   await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({ timeout: 10_000 });
 });
 
-test("paymongo › an amount below the acquirer's minimum is said above the button", async ({ page }) => {
+test("paymongo › an amount typed under the acquirer's minimum is said under the amount", async ({ page }) => {
   await page.goto('/pay/lakbay-tip');
+  const amount = page.getByLabel('Amount');
+  await expect(page.getByText('In PHP, at least ₱20.00')).toBeVisible();
   await expect(page.getByRole('button', { name: /^Pay/ })).toBeEnabled();
+  await amount.fill('10.00');
   await fill(page, '4343 4343 4343 4345');
   await page.getByRole('button', { name: /^Pay/ }).click();
-  // A fixed amount has no input to show its message under: the alert says it.
-  await expect(page.getByRole('alert')).toContainText("must be at least 20.00 PHP with this merchant's acquirer");
+  await expect(amount).toHaveAccessibleDescription(/must be at least 20\.00 PHP with this merchant's acquirer/);
+  // The card number and code are cleared after a refusal, as after a decline: typed again.
+  await amount.fill('25.00');
+  await fill(page, '4343 4343 4343 4345');
+  await page.getByRole('button', { name: /^Pay/ }).click();
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({ timeout: 10_000 });
 });
 
 test("paymongo › the sandbox merchant's page still allows only its own origin", async ({ page }) => {

@@ -30,8 +30,8 @@ seed.integrators.push({
   acquirer: { provider: 'paymongo', public_key: fake.publicKey, secret_key: fake.secretKey, webhook_secret: fake.webhookSecret, api_base_url: fake.url },
   links: [
     { slug: 'lakbay-tour', title: 'Island hopping tour', currency: 'PHP', amount: '1200.00' },
-    // Below PayMongo's minimum (PHP 20.00): refused when the customer pays.
-    { slug: 'lakbay-tip', title: 'Tip the guide', currency: 'PHP', amount: '10.00' },
+    // The customer types the amount; PayMongo's minimum (PHP 20.00) holds (a link under it is refused when made).
+    { slug: 'lakbay-tip', title: 'Tip the guide', currency: 'PHP' },
   ],
 });
 // The same fake account, paid through PayMongo's own (hosted) checkout page.
@@ -68,8 +68,8 @@ seed.integrators.push({
   },
   links: [
     { slug: 'tala-class', title: 'Pottery class', currency: 'USD', amount: '45.00' },
-    // Stripe is not offered PHP (src/acquirer/stripe/minimums.ts): refused when the customer pays.
-    { slug: 'tala-php', title: 'Pottery class (PHP)', currency: 'PHP', amount: '950.00' },
+    // The customer types the amount; Stripe's minimum (USD 0.50, src/acquirer/stripe/minimums.ts) holds.
+    { slug: 'tala-tip', title: 'Tip the teacher', currency: 'USD' },
   ],
 });
 process.env.PAYLINK_SEED = join(dataDir, 'seed.json');

@@ -92,14 +92,24 @@ test('stripe › what the customer types before the form comes alive is kept', a
   await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({ timeout: 10_000 });
 });
 
-test("stripe › an amount the merchant's acquirer cannot take is said above the button", async ({ page }) => {
+test("stripe › an amount typed under the acquirer's minimum is said under the amount, and nothing is charged", async ({ page }) => {
   await standInForStripe(page);
-  await page.goto('/pay/tala-php');
+  const confirmations: string[] = [];
+  page.on('request', (req) => {
+    if (req.url().includes('/confirm')) confirmations.push(req.url());
+  });
+  await page.goto('/pay/tala-tip');
+  await expect(page.getByText('In USD, at least $0.50')).toBeVisible();
   await expect(page.getByRole('button', { name: /^Pay/ })).toBeEnabled();
+  const amount = page.getByLabel('Amount');
+  await amount.fill('0.30');
   await fillCustomer(page);
   await payWith(page, '4242 4242 4242 4242');
-  // A fixed amount has no input to show its message under: the alert says it.
-  await expect(page.getByRole('alert')).toContainText("cannot be paid in PHP with this merchant's acquirer");
+  await expect(amount).toHaveAccessibleDescription(/must be at least 0\.50 USD with this merchant's acquirer/);
+  expect(confirmations).toEqual([]);
+  await amount.fill('5.00');
+  await payWith(page, '4242 4242 4242 4242');
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({ timeout: 10_000 });
 });
 
 test('stripe › without Stripe.js the page says so and leaves no empty card box', async ({ page }) => {

@@ -4,13 +4,20 @@ import { currencyExponent, formatMoney } from '../money.ts';
 
 /**
  * The rule for an amount the customer types on an open-amount link: the currency's exponent and
- * the link's min/max when they are in the same currency. The card island runs the same rule.
+ * the link's min/max when they are in the same currency. `acquirerMinimum`, the smallest charge of the
+ * merchant's acquirer in that currency, raises the minimum when it is higher. The card island runs the same rule.
  */
-export function amountRule(link: Pick<Link, 'minAmountMinor' | 'maxAmountMinor' | 'currency'>, currency: string, locale?: string): AmountRule {
+export function amountRule(
+  link: Pick<Link, 'minAmountMinor' | 'maxAmountMinor' | 'currency'>,
+  currency: string,
+  locale?: string,
+  acquirerMinimum?: bigint | null,
+): AmountRule {
   const sameCurrency = currency === link.currency;
-  const bound = (minor: bigint | null) =>
-    sameCurrency && minor !== null ? { minor: minor.toString(), shown: formatMoney(minor, currency, locale) } : undefined;
-  return { currency, exponent: currencyExponent(currency) ?? 2, min: bound(link.minAmountMinor), max: bound(link.maxAmountMinor) };
+  const bound = (minor: bigint | null) => (minor !== null ? { minor: minor.toString(), shown: formatMoney(minor, currency, locale) } : undefined);
+  const linkMin = sameCurrency ? link.minAmountMinor : null;
+  const min = acquirerMinimum != null && (linkMin === null || acquirerMinimum > linkMin) ? acquirerMinimum : linkMin;
+  return { currency, exponent: currencyExponent(currency) ?? 2, min: bound(min), max: bound(sameCurrency ? link.maxAmountMinor : null) };
 }
 
 /** Words a bound the way the dynamic link API reports it ("must be at least ₱100.00"). */

@@ -3,6 +3,7 @@ import type { DynamicLinkBody } from '../../schemas/dynamic-link.ts';
 import { type FieldPath, fieldPaths } from '../../schemas/fields.ts';
 import { emptyMessages } from '../../schemas/parse.ts';
 import { DomainError, invalidFields, type Messages } from '../errors.ts';
+import { acquirerMisfits } from '../links/acquirer-fit.ts';
 import { fieldMode } from '../links/form.ts';
 import { requirePayable } from '../links/lifecycle.ts';
 import { findActiveLink, type LinkWithMerchant } from '../links/service.ts';
@@ -88,6 +89,12 @@ export async function createDynamicLink(
       (messages['payment.amount'] ??= []).push(`is required when payment.currency (${currency}) differs from the link's currency (${l.currency})`);
     }
     amountMinor = currency === l.currency ? l.amountMinor : null;
+  }
+  if (Object.keys(messages).length === 0) {
+    // A checkout the merchant's acquirer could not take is refused now, not when the customer pays.
+    const misfits = acquirerMisfits(await app.connectors.forIntegrator(l.integratorId), { currency, amountMinor, minAmountMinor: null, maxAmountMinor: null });
+    if (misfits.currency) messages['payment.currency'] = [misfits.currency];
+    if (misfits.amount) messages['payment.amount'] = [misfits.amount];
   }
   if (Object.keys(messages).length > 0) throw invalidFields(messages);
 

@@ -6,6 +6,7 @@ import { type CheckoutSession, checkoutSessions, providerWebhookEvents } from '.
 import { settleCardSetupEvent } from '../cards/setup.ts';
 import { DomainError, invalidFields } from '../errors.ts';
 import { acquirerByWebhookId } from '../integrators/acquirer.ts';
+import { acquirerMinimum } from '../links/acquirer-fit.ts';
 import { linkAvailability, linkUnavailableError } from '../links/lifecycle.ts';
 import { findLinkById } from '../links/service.ts';
 import { formatDecimal } from '../money.ts';
@@ -283,23 +284,34 @@ export async function acceptedBrands(app: PaylinkApp, integratorId: string): Pro
   return (await app.connectors.forIntegrator(integratorId)).capabilities.cardBrands;
 }
 
-/** For a payment page: the provider's card form when the merchant's acquirer takes the card in the browser. */
 /** What a payment page needs for an acquirer that takes the card in the browser. */
-export type ProviderCardForm =
+export type ProviderCardForm = (
   | { kind: 'paymongo'; startUrl: string; apiOrigin: string; live: boolean; hosted: boolean }
-  | { kind: 'stripe'; startUrl: string; publishableKey: string; live: boolean; hosted: false };
+  | { kind: 'stripe'; startUrl: string; publishableKey: string; live: boolean; hosted: false }
+) & {
+  /** The acquirer's smallest charge in the page's currency (minor units), which an amount the customer types must reach; null: none. */
+  minimumMinor: bigint | null;
+};
 
 /** For a payment page: the provider's card form when the merchant's acquirer takes the card in the browser. */
-export async function providerCardForm(app: PaylinkApp, integratorId: string, startUrl: string): Promise<ProviderCardForm | undefined> {
+export async function providerCardForm(app: PaylinkApp, integratorId: string, startUrl: string, currency: string): Promise<ProviderCardForm | undefined> {
   const connector = await app.connectors.forIntegrator(integratorId);
+  const minimumMinor = acquirerMinimum(connector, currency) ?? null;
   if (connector.capabilities.cardCollection === 'stripe_element' && 'publicKey' in connector) {
     const publishableKey = String((connector as unknown as { publicKey: string }).publicKey);
-    return { kind: 'stripe', startUrl, publishableKey, live: /^pk_live_/.test(publishableKey), hosted: false };
+    return { kind: 'stripe', startUrl, publishableKey, live: /^pk_live_/.test(publishableKey), hosted: false, minimumMinor };
   }
   if (connector.capabilities.cardCollection !== 'paymongo_client' || !('apiBaseUrl' in connector)) return undefined;
   const base = String((connector as unknown as { apiBaseUrl: string }).apiBaseUrl);
   const publicKey = String((connector as unknown as { publicKey: string }).publicKey);
-  return { kind: 'paymongo', startUrl, apiOrigin: new URL(base).origin, live: /^pk_live_/.test(publicKey), hosted: connector.hostedCheckoutChosen === true };
+  return {
+    kind: 'paymongo',
+    startUrl,
+    apiOrigin: new URL(base).origin,
+    live: /^pk_live_/.test(publicKey),
+    hosted: connector.hostedCheckoutChosen === true,
+    minimumMinor,
+  };
 }
 
 /**

@@ -138,7 +138,7 @@ export async function findPayment(db: DbOrTx, id: string): Promise<Payment | und
 /** What GET /checkout/{token} shows. */
 export type CheckoutView =
   | { state: 'not_found' }
-  | { state: 'open' | 'expired' | 'locked' | 'used_up'; session: CheckoutSession; link: LinkWithMerchant }
+  | { state: 'open' | 'expired' | 'locked' | 'used_up' | 'not_accepted'; session: CheckoutSession; link: LinkWithMerchant }
   | { state: 'paid'; session: CheckoutSession; link: LinkWithMerchant; payment: Payment };
 
 export async function loadCheckout(app: PaylinkApp, token: string): Promise<CheckoutView> {

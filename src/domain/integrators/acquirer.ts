@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { AcquirerProvider, AcquirerSettings } from '../../acquirer/registry.ts';
 import type { PaylinkApp } from '../../app.ts';
 import type { Sealer } from '../../crypto.ts';
-import type { Db, DbOrTx } from '../../db/client.ts';
+import type { DbOrTx } from '../../db/client.ts';
 import { type IntegratorAcquirer, integratorAcquirers } from '../../db/schema.ts';
 import { type AcquirerInput, acquirerInputSchema, defaultApiBaseUrls } from '../../schemas/acquirer.ts';
 import { parseWith } from '../../schemas/parse.ts';
@@ -18,7 +18,7 @@ import { invalidFields } from '../errors.ts';
  */
 
 /** The settings the registry builds a connector from; the sandbox when the integrator has none. */
-export async function readAcquirerSettings(db: Db, secrets: Sealer, integratorId: string): Promise<AcquirerSettings> {
+export async function readAcquirerSettings(db: DbOrTx, secrets: Sealer, integratorId: string): Promise<AcquirerSettings> {
   const [row] = await db.select().from(integratorAcquirers).where(eq(integratorAcquirers.integratorId, integratorId));
   return settingsOf(row, secrets);
 }

@@ -14,7 +14,7 @@ import { SeedUserError, upsertSeedUser } from '../accounts/seed.ts';
 import { activeCardColumns } from '../cards/activation.ts';
 import { DomainError } from '../errors.ts';
 import { linkValues } from '../links/editor.ts';
-import { setAcquirer } from './acquirer.ts';
+import { readAcquirerSettings, setAcquirer } from './acquirer.ts';
 import { hashToken } from './service.ts';
 
 /**
@@ -169,6 +169,8 @@ async function upsertLink(app: PaylinkApp, tx: DbOrTx, integratorId: string, lin
         cancel_url: link.cancel_url ?? null,
         locale: link.locale ?? null,
       },
+      // The integrator's acquirer as this seed left it, read in the seed's own transaction.
+      app.connectors.forSettings(integratorId, await readAcquirerSettings(tx, app.secrets, integratorId)),
       existing,
     );
   } catch (error) {

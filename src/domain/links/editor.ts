@@ -10,6 +10,7 @@ import { emptyMessages } from '../../schemas/parse.ts';
 import { invalidFields, type Messages, notFound, theRow } from '../errors.ts';
 import { formatDecimal, isCurrency, MoneyError, parseAmount } from '../money.ts';
 import { callbackUrlProblem } from '../notifications/callback-url.ts';
+import { acquirerMisfits, type LinkAcquirer } from './acquirer-fit.ts';
 import { readLogoSource, validateLogo } from './logos.ts';
 
 /**
@@ -43,8 +44,21 @@ export interface LinkSettings {
 
 type LinkValues = Omit<typeof links.$inferInsert, 'id' | 'slug' | 'integratorId' | 'createdAt'>;
 
-/** Checks every setting and turns it into column values (storing a new logo as an asset). */
-export async function linkValues(app: PaylinkApp, tx: DbOrTx, integratorId: string, s: LinkSettings, current?: Link): Promise<LinkValues> {
+/**
+ * Checks every setting and turns it into column values (storing a new logo as an asset). The money
+ * a link asks for must fit the merchant's `acquirer` (src/domain/links/acquirer-fit.ts) when the link
+ * is new or its money changes: a link made before the merchant changed acquirer can still be renamed
+ * or switched off. The acquirer is looked up before the saving transaction (on PGlite, its one
+ * connection is held by that transaction).
+ */
+export async function linkValues(
+  app: PaylinkApp,
+  tx: DbOrTx,
+  integratorId: string,
+  s: LinkSettings,
+  acquirer: LinkAcquirer,
+  current?: Link,
+): Promise<LinkValues> {
   const messages: Messages = emptyMessages();
   const problem = (field: string, message: string) => {
     messages[field] = [...(messages[field] ?? []), message];
@@ -68,6 +82,15 @@ export async function linkValues(app: PaylinkApp, tx: DbOrTx, integratorId: stri
     problem(s.min_amount !== null ? 'min_amount' : 'max_amount', 'applies only to a link without a fixed amount');
   }
   if (minAmountMinor !== null && maxAmountMinor !== null && minAmountMinor > maxAmountMinor) problem('min_amount', 'must not be above max_amount');
+  const money = { currency: s.currency, amountMinor, minAmountMinor, maxAmountMinor };
+  const moneyChanged =
+    !current ||
+    current.currency !== money.currency ||
+    current.amountMinor !== amountMinor ||
+    current.minAmountMinor !== minAmountMinor ||
+    current.maxAmountMinor !== maxAmountMinor;
+  if (currencyOk && moneyChanged)
+    for (const [field, message] of Object.entries(acquirerMisfits(acquirer, money))) if (!messages[field]) problem(field, message);
   for (const field of ['callback_url', 'success_url', 'cancel_url'] as const) {
     const url = s[field];
     const reason = url ? callbackUrlProblem(url, app.config.allowPrivateCallbacks) : undefined;
@@ -176,8 +199,9 @@ export async function createLink(app: PaylinkApp, integrator: { id: string }, in
     cancel_url: input.cancel_url ?? null,
     locale: input.locale ?? null,
   };
+  const acquirer = await app.connectors.forIntegrator(integrator.id);
   return savingLink(app, async (tx) => {
-    const values = await linkValues(app, tx, integrator.id, settings);
+    const values = await linkValues(app, tx, integrator.id, settings, acquirer);
     const inserted = await tx
       .insert(links)
       .values({ id: newId('lnk'), slug, integratorId: integrator.id, createdAt: app.now(), ...values })
@@ -192,6 +216,7 @@ export async function createLink(app: PaylinkApp, integrator: { id: string }, in
 
 /** PATCH /api/v1/links/{slug}: changes the given settings (null clears one); the rest stay. */
 export async function updateLink(app: PaylinkApp, integrator: { id: string }, slug: string, patch: LinkUpdate, onSaved?: OnLinkSaved): Promise<Link> {
+  const acquirer = await app.connectors.forIntegrator(integrator.id);
   return savingLink(app, async (tx) => {
     const [current] = await tx
       .select()
@@ -205,7 +230,7 @@ export async function updateLink(app: PaylinkApp, integrator: { id: string }, sl
     if (patch.amount != null && patch.min_amount === undefined) merged.min_amount = null;
     if (patch.amount != null && patch.max_amount === undefined) merged.max_amount = null;
     if ((patch.min_amount != null || patch.max_amount != null) && patch.amount === undefined) merged.amount = null;
-    const values = await linkValues(app, tx, integrator.id, merged, current);
+    const values = await linkValues(app, tx, integrator.id, merged, acquirer, current);
     const [updated] = await tx.update(links).set(values).where(eq(links.id, current.id)).returning();
     const link = theRow(updated ? [updated] : [], 'the updated link');
     await onSaved?.(tx, link);

@@ -80,7 +80,8 @@ export async function reservePlace(tx: DbOrTx, linkId: string, sessionId: string
   await requirePayable(tx, link, now, sessionId);
 }
 
-export type LinkPageView = { state: 'not_found' } | { state: 'dynamic_only' | 'expired' | 'used_up' | 'open'; found: LinkWithMerchant };
+/** `not_accepted`: the merchant's acquirer cannot take the link's currency or amount (src/domain/links/acquirer-fit.ts). */
+export type LinkPageView = { state: 'not_found' } | { state: 'dynamic_only' | 'expired' | 'used_up' | 'not_accepted' | 'open'; found: LinkWithMerchant };
 
 /** What GET /pay/{slug} shows: the form, or why the link cannot be paid (the link from `views`). */
 export async function loadLinkPage(app: { db: Db; linkViews: LinkViews }, slug: string, now: Date): Promise<LinkPageView> {
