@@ -5,6 +5,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { CARD_EXPIRY } from '../support/cards.ts';
 import { holdIsland } from '../support/islands.ts';
+import { SCREENSHOTS } from '../support/screenshots.ts';
 
 /**
  * The customer's side, in Debian's Chromium against the built server: static and dynamic links
@@ -12,7 +13,6 @@ import { holdIsland } from '../support/islands.ts';
  * violations), keyboard-only use, same-origin requests only, and a phone screenshot to review.
  */
 const KEY = 'e2e_token_acme_0123456789abcdefghijklmnop';
-const shots = join(process.cwd(), '.tmp', 'e2e-results', 'screenshots');
 
 async function expectNoAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
@@ -152,8 +152,8 @@ test('static link › custom labels, brand colour and logo; a phone screenshot f
   await expect(page.locator('header.merchant')).toHaveCSS('background-color', 'rgb(124, 45, 18)');
   await expect(page.getByRole('button', { name: /^Pay/ })).toHaveCSS('color', 'rgb(255, 255, 255)');
   await expectNoAxeViolations(page);
-  mkdirSync(shots, { recursive: true });
-  await page.screenshot({ path: join(shots, 'checkout-phone.png'), fullPage: true });
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: join(SCREENSHOTS, 'checkout-phone.png'), fullPage: true });
   await page.getByLabel('Given name').fill('Ana');
   await page.getByLabel('Family name').fill('Reyes');
   await page.getByLabel('Email').fill('ana@example.com');
@@ -163,7 +163,7 @@ test('static link › custom labels, brand colour and logo; a phone screenshot f
   await expect(page.locator('.brand')).toHaveText('Mastercard');
   await page.getByRole('button', { name: /^Pay/ }).click();
   await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible();
-  await page.screenshot({ path: join(shots, 'receipt-phone.png'), fullPage: true });
+  await page.screenshot({ path: join(SCREENSHOTS, 'receipt-phone.png'), fullPage: true });
 });
 
 test('static link › an open amount is typed by the customer and shown on the button', async ({ page }) => {
@@ -275,11 +275,11 @@ test('static link › card testing is stopped: declines stop saying why, then th
   await expect(alert).toHaveText('This card has been declined too many times. Use another card, or try this one again in 24 hours.');
   await expect(alert).toBeFocused();
   await expectNoAxeViolations(page);
-  mkdirSync(shots, { recursive: true });
+  mkdirSync(SCREENSHOTS, { recursive: true });
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.screenshot({ path: join(shots, 'card-refused-phone.png'), fullPage: true });
+  await page.screenshot({ path: join(SCREENSHOTS, 'card-refused-phone.png'), fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.screenshot({ path: join(shots, 'card-refused-desktop.png'), fullPage: true });
+  await page.screenshot({ path: join(SCREENSHOTS, 'card-refused-desktop.png'), fullPage: true });
   // Another card is welcome.
   await fillCard(page, '4242424242424242');
   await page.getByRole('button', { name: /^Pay/ }).click();

@@ -1,10 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { CARD_EXPIRY } from '../support/cards.ts';
+import { shoot } from '../support/screenshots.ts';
 
 /**
  * The console's Home (figures and chart) and Developers page (credentials, callback URL, test
@@ -12,7 +11,6 @@ import { CARD_EXPIRY } from '../support/cards.ts';
  * against the API. The token rotation keeps the seed's token for 7 days, so the other specs,
  * which use it, are not affected.
  */
-const shots = join(process.cwd(), '.tmp', 'e2e-results', 'screenshots');
 const OWNER = { email: 'owner@acme.example', password: 'amber valley signal 11' };
 const STAFF = { email: 'staff@acme.example', password: 'cedar window thunder 22' };
 const KEY = 'e2e_token_acme_0123456789abcdefghijklmnop';
@@ -28,14 +26,6 @@ async function signIn(page: Page, user: { email: string; password: string }) {
   await page.getByLabel('Password').fill(user.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page).toHaveURL(/\/console$/);
-}
-
-async function shoot(page: Page, name: string) {
-  mkdirSync(shots, { recursive: true });
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-    await page.screenshot({ path: join(shots, `console-${name}-${width}.png`), fullPage: true });
-  }
 }
 
 /** A paid payment through a dynamic link and the checkout, as a customer would leave it. */
@@ -76,7 +66,7 @@ test('console › Home shows the last 30 days’ figures with a server-drawn cha
   await page.getByText('PHP day by day (table)').click();
   await expect(php.getByRole('table')).toBeVisible();
   await expectNoAxeViolations(page);
-  await shoot(page, 'home');
+  await shoot(page, 'console-home');
   expect(scripts).toEqual([]);
 });
 
@@ -85,7 +75,7 @@ test('console › Developers: an owner rotates the API token, sees it once and u
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Developers' }).click();
   await expect(page.getByRole('heading', { name: 'Developers', level: 1 })).toBeVisible();
   await expectNoAxeViolations(page);
-  await shoot(page, 'developers');
+  await shoot(page, 'console-developers');
 
   // Keyboard only: choose the overlap and rotate.
   await page.getByLabel('Keep the old token working for').focus();
@@ -99,7 +89,7 @@ test('console › Developers: an owner rotates the API token, sees it once and u
   expect(token).toMatch(/^pl_/);
   await expect(page.getByRole('status')).toContainText('The old token keeps working until');
   await expectNoAxeViolations(page);
-  await shoot(page, 'developers-rotated');
+  await shoot(page, 'console-developers-rotated');
 
   // Shown once: a reload shows no token.
   await page.goto('/console/developers');
@@ -157,7 +147,7 @@ test('console › Developers: the default callback URL and a test event delivere
     expect(JSON.parse(received[0]!.body)).toMatchObject({ type: 'webhook.test' });
     expect(received[0]!.headers['webhook-signature']).toMatch(/^v1,/);
     await expectNoAxeViolations(page);
-    await shoot(page, 'developers-test-event');
+    await shoot(page, 'console-developers-test-event');
   } finally {
     // The account's default callback URL goes back to none for the other specs.
     await page.getByLabel('Callback URL', { exact: true }).fill('');

@@ -1,14 +1,12 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { shoot } from '../support/screenshots.ts';
 
 /**
  * Payment links in the console, in Chromium: the list, a new link whose preview follows the
  * typing before anything is saved, saving, the change on /pay/{slug}, an edit by keyboard, and
  * axe on the list and the editor at 390 px and 1280 px. Users come from tests/e2e/fixtures/seed.json.
  */
-const shots = join(process.cwd(), '.tmp', 'e2e-results', 'screenshots');
 const OWNER = { email: 'owner@acme.example', password: 'amber valley signal 11' };
 
 async function expectNoAxeViolations(page: Page) {
@@ -26,17 +24,11 @@ async function signIn(page: Page) {
   await expect(page).toHaveURL(/\/console$/);
 }
 
+/** Screenshots wait after each resize: the preview frame follows the new width. */
+const PREVIEW_SETTLES = { settleMs: 400 };
+
 /** The preview frame on show (a newer one may be loading behind it). */
 const preview = (page: Page) => page.locator('.preview-box iframe:not(.loading)').last().contentFrame();
-
-async function shoot(page: Page, name: string) {
-  mkdirSync(shots, { recursive: true });
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-    await page.waitForTimeout(400); // the preview frame follows the new width
-    await page.screenshot({ path: join(shots, `console-${name}-${width}.png`), fullPage: true });
-  }
-}
 
 test('console links › an owner creates a link, watches the preview follow the typing before saving, and the page goes live', async ({ page, request }) => {
   await signIn(page);
@@ -45,7 +37,7 @@ test('console links › an owner creates a link, watches the preview follow the 
   await expect(page.getByRole('row', { name: /Pottery workshop/ })).toContainText('₱1,500.00');
   await expect(page.getByRole('row', { name: /Tip jar/ })).toContainText('Open, ₱20.00–₱5,000.00');
   await expectNoAxeViolations(page);
-  await shoot(page, 'links');
+  await shoot(page, 'console-links', PREVIEW_SETTLES);
 
   await page.getByRole('link', { name: 'New link' }).click();
   await expect(page.getByRole('heading', { name: 'New payment link' })).toBeVisible();
@@ -86,7 +78,7 @@ test('console links › an owner edits by keyboard alone: the preview changes be
   await expect(page.getByRole('heading', { name: 'Yoga class on Sunday' })).toBeVisible();
   await expect(preview(page).getByRole('heading', { name: 'Yoga class on Sunday' })).toBeVisible();
   await expectNoAxeViolations(page);
-  await shoot(page, 'link-editor');
+  await shoot(page, 'console-link-editor', PREVIEW_SETTLES);
 
   const title = page.getByLabel('Title', { exact: true });
   await title.focus();

@@ -1,18 +1,16 @@
-import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { CARD_EXPIRY } from '../support/cards.ts';
 import { scheduleData, signSchedule } from '../support/schedules.ts';
+import { shoot } from '../support/screenshots.ts';
 
 /**
  * The console's payments in Chromium: a customer pays through the sandbox checkout, the owner
  * finds the payment, refunds part of it from its page by keyboard and plain forms, and sees the
  * refund in the timeline; axe on every page; no JavaScript; screenshots at 390 and 1280 px.
  */
-const shots = join(process.cwd(), '.tmp', 'e2e-results', 'screenshots');
 const OWNER = { email: 'owner@acme.example', password: 'amber valley signal 11' };
 const TOKEN = 'e2e_token_acme_0123456789abcdefghijklmnop';
 const SECRET = 'e2e_secret_acme_0123456789abcdefghijklmnop';
@@ -20,14 +18,6 @@ const SECRET = 'e2e_secret_acme_0123456789abcdefghijklmnop';
 async function expectNoAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
-
-async function shoot(page: Page, name: string) {
-  mkdirSync(shots, { recursive: true });
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-    await page.screenshot({ path: join(shots, `console-${name}-${width}.png`), fullPage: true });
-  }
 }
 
 /** A receiver for the payment's callbacks: answers 200 and counts what it got. */
@@ -92,7 +82,7 @@ test('console › payments: find a checkout payment, refund part of it from its 
   await expect(page.getByRole('heading', { name: 'Payments', level: 1 })).toBeVisible();
   await expect(page.getByRole('row', { name: /Maria Katigbak/ })).toContainText('₱250.00');
   await expectNoAxeViolations(page);
-  await shoot(page, 'payments');
+  await shoot(page, 'console-payments');
 
   // Find it by its transaction id with the search box (a GET form), by keyboard.
   await page.getByLabel('Search').fill(txn);
@@ -133,7 +123,7 @@ test('console › payments: find a checkout payment, refund part of it from its 
   await expect(timeline).toContainText('Partial refund of ₱100.00 succeeded');
   await expect(page.getByText('Up to ₱150.00 can still be refunded.')).toBeVisible();
   await expectNoAxeViolations(page);
-  await shoot(page, 'payment');
+  await shoot(page, 'console-payment');
 
   // An over-refund is refused with the API's code, beside the form.
   await page.getByLabel('Part of it').check();
@@ -150,7 +140,7 @@ test('console › payments: find a checkout payment, refund part of it from its 
   ] as const) {
     await page.goto(path);
     await expectNoAxeViolations(page);
-    await shoot(page, name);
+    await shoot(page, `console-${name}`);
   }
   // Other e2e tests register 4242 on the same server too: at least one row shows it.
   await expect(page.getByRole('row', { name: /Visa ···· 4242/ }).first()).toBeVisible();

@@ -1,15 +1,13 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { totpCode } from '../../src/domain/accounts/totp.ts';
+import { shoot } from '../support/screenshots.ts';
 
 /**
  * The merchant console's floor in Chromium: sign-in, lockout, sessions, CSRF, one integrator's
  * data only, users, activity and two-step sign-in; axe on every page, keyboard only, 390 px.
  * Users come from tests/e2e/fixtures/seed.json.
  */
-const shots = join(process.cwd(), '.tmp', 'e2e-results', 'screenshots');
 const OWNER = { email: 'owner@acme.example', password: 'amber valley signal 11' };
 const STAFF = { email: 'staff@acme.example', password: 'cedar window thunder 22' };
 const LOCKED = { email: 'locked@acme.example', password: 'granite puzzle harbor 33' };
@@ -26,14 +24,6 @@ async function signIn(page: Page, user: { email: string; password: string }) {
   await page.getByLabel('Email').fill(user.email);
   await page.getByLabel('Password').fill(user.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
-async function shoot(page: Page, name: string) {
-  mkdirSync(shots, { recursive: true });
-  for (const width of [390, 1280]) {
-    await page.setViewportSize({ width, height: width === 390 ? 844 : 800 });
-    await page.screenshot({ path: join(shots, `console-${name}-${width}.png`), fullPage: true });
-  }
 }
 
 /** Every console page loads no JavaScript at all (the budget is 40 KB gzip; the floor needs none). */
@@ -54,7 +44,7 @@ test('console › signs in by keyboard alone, shows the shell, and every page pa
   await expect(page).toHaveURL(/\/console\/sign-in$/);
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   await expectNoAxeViolations(page);
-  await shoot(page, 'sign-in');
+  await shoot(page, 'console-sign-in');
   await page.keyboard.press('Tab'); // the brand link
   await page.keyboard.press('Tab');
   await expect(page.getByLabel('Email')).toBeFocused();
@@ -67,7 +57,7 @@ test('console › signs in by keyboard alone, shows the shell, and every page pa
   await expect(page.getByRole('heading', { name: 'Acme Books' })).toBeVisible();
   await expect(page.getByText(`Signed in as ${OWNER.email} (owner).`)).toBeVisible();
   await expectNoAxeViolations(page);
-  await shoot(page, 'home');
+  await shoot(page, 'console-home');
   for (const [path, name] of [
     ['/console/users', 'users'],
     ['/console/activity', 'activity'],
@@ -75,7 +65,7 @@ test('console › signs in by keyboard alone, shows the shell, and every page pa
   ] as const) {
     await page.goto(path);
     await expectNoAxeViolations(page);
-    await shoot(page, name);
+    await shoot(page, `console-${name}`);
   }
   await page.goto('/console/users');
   await page.getByRole('link', { name: STAFF.email }).click();
@@ -170,7 +160,7 @@ test('console › an owner turns on two-step sign-in; sign-in then asks for the 
   await page.getByRole('button', { name: 'Set up two-step sign-in' }).click();
   await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
   await expectNoAxeViolations(page);
-  await shoot(page, 'totp-enrolment');
+  await shoot(page, 'console-totp-enrolment');
   const secret = (await page.locator('code.secret').textContent())!;
   await page.getByRole('textbox', { name: 'Code' }).fill(totpCode(secret, new Date()));
   await page.getByRole('button', { name: 'Turn on two-step sign-in' }).click();

@@ -1,31 +1,17 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { CARD_EXPIRY } from '../support/cards.ts';
+import { shoot } from '../support/screenshots.ts';
 
 /**
  * A link's lifecycle and trust cues as a customer sees them, at phone (390×844) and desktop
  * (1280×800) sizes: the Test mode badge on the form, the cancel and "Return to" links, the
  * single-use link once paid, an expired link. Screenshots go to .tmp/e2e-results/screenshots/.
  */
-const shots = join(process.cwd(), '.tmp', 'e2e-results', 'screenshots');
-const sizes = [
-  { name: 'phone', width: 390, height: 844 },
-  { name: 'desktop', width: 1280, height: 800 },
-] as const;
 
 async function expectNoAxeViolations(page: Page) {
   const results = await new AxeBuilder({ page }).analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
-
-async function shoot(page: Page, name: string) {
-  mkdirSync(shots, { recursive: true });
-  for (const size of sizes) {
-    await page.setViewportSize({ width: size.width, height: size.height });
-    await page.screenshot({ path: join(shots, `${name}-${size.width}.png`), fullPage: true });
-  }
 }
 
 test('single-use link › badge and cancel link on the form, "Return to" on the receipt, then "already paid"', async ({ page }) => {

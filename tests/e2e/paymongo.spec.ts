@@ -1,16 +1,14 @@
-import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { CARD_EXPIRY } from '../support/cards.ts';
 import { holdIsland } from '../support/islands.ts';
+import { shoot } from '../support/screenshots.ts';
 
 /**
  * A merchant on PayMongo (tests/e2e/serve.mjs seeds "Lakbay Tours" against the in-repo fake of
  * PayMongo's API): the card goes from the browser to PayMongo, never to paylink; 3-D Secure
  * redirects to the provider's page and back; a decline is shown and the customer may try again.
  */
-const shots = join(process.cwd(), '.tmp', 'e2e-results', 'screenshots');
 
 async function fill(page: Page, number: string) {
   await page.getByLabel('First name').fill('Maria');
@@ -38,14 +36,7 @@ test('paymongo › pays with 3-D Secure: the card goes only to PayMongo, the cus
   await expect(page.getByRole('button', { name: /^Pay ₱1,200\.00$/ })).toBeEnabled();
   const csp = (await page.request.get('/pay/lakbay-tour')).headers()['content-security-policy'] ?? '';
   expect(csp).toMatch(/connect-src[^;]*'self'[^;]*http:\/\/127\.0\.0\.1:\d+/);
-  mkdirSync(shots, { recursive: true });
-  for (const [w, h] of [
-    [390, 844],
-    [1280, 800],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await page.screenshot({ path: join(shots, `paymongo-form-${w}.png`), fullPage: true });
-  }
+  await shoot(page, 'paymongo-form');
   expect((await new AxeBuilder({ page }).analyze()).violations.map((v) => v.id)).toEqual([]);
   await fill(page, '4120 0000 0000 0007');
   await page.getByRole('button', { name: /^Pay/ }).click();

@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Page, test } from '@playwright/test';
 import { holdIsland } from '../support/islands.ts';
+import { SCREENSHOTS, shoot } from '../support/screenshots.ts';
 
 /**
  * A merchant on Stripe (tests/e2e/serve.mjs seeds "Tala Studio" against the in-repo fake of Stripe's
@@ -11,7 +12,6 @@ import { holdIsland } from '../support/islands.ts';
  */
 const fakeStripe = `http://127.0.0.1:${process.env.PAYLINK_E2E_STRIPE_PORT}`;
 const stripeJs = readFileSync(join(process.cwd(), 'tests/e2e/fixtures/fake-stripe.js'), 'utf8');
-const shots = join(process.cwd(), '.tmp', 'e2e-results', 'screenshots');
 const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'authorization, content-type' };
 
 async function standInForStripe(page: Page) {
@@ -53,17 +53,10 @@ test('stripe › pays: the card goes only to Stripe, the customer lands on the r
   await expect(page.getByRole('button', { name: /^Pay/ })).toBeEnabled();
   await fillCustomer(page);
   await page.getByLabel('Stripe card number').fill('4242 4242 4242 4242');
-  mkdirSync(shots, { recursive: true });
-  for (const [w, h] of [
-    [390, 844],
-    [1280, 900],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await page.screenshot({ path: join(shots, `stripe-form-${w}.png`), fullPage: true });
-  }
+  await shoot(page, 'stripe-form');
   await page.getByRole('button', { name: /^Pay/ }).click();
   await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({ timeout: 10_000 });
-  await page.screenshot({ path: join(shots, 'stripe-receipt-1280.png'), fullPage: true });
+  await page.screenshot({ path: join(SCREENSHOTS, 'stripe-receipt-1280.png'), fullPage: true });
   expect(toPaylink.join('\n')).not.toMatch(/4242/);
 });
 
