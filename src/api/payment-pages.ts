@@ -1,9 +1,9 @@
 import type { APIContext } from 'astro';
 import type { PaylinkApp } from '../app.ts';
 import type { CheckoutSession, Link } from '../db/schema.ts';
-import { acceptedBrands, providerCardForm } from '../domain/checkout/provider-pay.ts';
+import { providerCardForm } from '../domain/checkout/provider-pay.ts';
 import { type CheckoutView, issueStaticTicket, loadCheckout } from '../domain/checkout/sessions.ts';
-import { acquirerMisfits, type LinkMoney } from '../domain/links/acquirer-fit.ts';
+import { acquirerMisfits, type LinkAcquirer, type LinkMoney } from '../domain/links/acquirer-fit.ts';
 import { type LinkPageView, loadLinkPage } from '../domain/links/lifecycle.ts';
 import { type PageContext, pageLocale } from './page-locale.ts';
 import { pageKey, type RenderOnce } from './rendered-pages.ts';
@@ -31,12 +31,14 @@ const loadedFor = <R extends LoadedPaymentPage['route']>(locals: App.Locals, rou
 
 /** /pay/{slug}: the link's state, the page's language, the card form and the kept rendering's key and ticket when the form shows. */
 export async function payPageInputs(app: PaylinkApp, ctx: PageContext & { locals: App.Locals }, slug: string) {
-  let view = loadedFor(ctx.locals, '/pay/[slug]', slug) ?? (await loadLinkPage(app, slug, app.now()));
+  const view = loadedFor(ctx.locals, '/pay/[slug]', slug) ?? (await loadLinkPage(app, slug, app.now()));
   const locale = pageLocale(ctx, view.state === 'not_found' ? undefined : view.found.link.locale);
-  if (view.state === 'open' && !(await acquirerTakes(app, view.found.link.integratorId, view.found.link))) view = { state: 'not_accepted', found: view.found };
   if (view.state !== 'open') return { view, locale, provider: undefined, brands: undefined, form: undefined };
-  const provider = await providerCardForm(app, view.found.link.integratorId, `/pay/${view.found.link.slug}/provider`, view.found.link.currency);
-  const brands = await acceptedBrands(app, view.found.link.integratorId);
+  const connector = await app.connectors.forIntegrator(view.found.link.integratorId);
+  if (!acquirerTakes(connector, view.found.link))
+    return { view: { state: 'not_accepted' as const, found: view.found }, locale, provider: undefined, brands: undefined, form: undefined };
+  const provider = providerCardForm(connector, `/pay/${view.found.link.slug}/provider`, view.found.link.currency);
+  const brands = connector.capabilities.cardBrands;
   const form: RenderOnce = {
     pages: app.renderedPages,
     key: pageKey('/pay/{slug}', [view.found, provider, brands, locale, ctx.url.search]),
@@ -47,14 +49,21 @@ export async function payPageInputs(app: PaylinkApp, ctx: PageContext & { locals
 
 /** /checkout/{token}: the session's state, the page's language, the card form and the kept rendering's key when the form shows. */
 export async function checkoutPageInputs(app: PaylinkApp, ctx: PageContext & { locals: App.Locals }, token: string) {
-  let view = loadedFor(ctx.locals, '/checkout/[token]', token) ?? (await loadCheckout(app, token));
+  const view = loadedFor(ctx.locals, '/checkout/[token]', token) ?? (await loadCheckout(app, token));
   const locale = pageLocale(ctx, view.state === 'not_found' ? undefined : view.link.link.locale);
-  if (view.state === 'open' && !(await acquirerTakes(app, view.session.integratorId, sessionMoney(view.session, view.link.link)))) {
-    view = { state: 'not_accepted', session: view.session, link: view.link };
-  }
   if (view.state !== 'open') return { view, locale, provider: undefined, brands: undefined, form: undefined };
-  const provider = await providerCardForm(app, view.session.integratorId, `/checkout/${token}/provider`, view.session.currency);
-  const brands = await acceptedBrands(app, view.session.integratorId);
+  const connector = await app.connectors.forIntegrator(view.session.integratorId);
+  if (!acquirerTakes(connector, sessionMoney(view.session, view.link.link))) {
+    return {
+      view: { state: 'not_accepted' as const, session: view.session, link: view.link },
+      locale,
+      provider: undefined,
+      brands: undefined,
+      form: undefined,
+    };
+  }
+  const provider = providerCardForm(connector, `/checkout/${token}/provider`, view.session.currency);
+  const brands = connector.capabilities.cardBrands;
   const form: RenderOnce = {
     pages: app.renderedPages,
     key: pageKey('/checkout/{token}', [view.session, view.link, provider, brands, locale, ctx.url.search]),
@@ -68,10 +77,10 @@ export async function checkoutPageInputs(app: PaylinkApp, ctx: PageContext & { l
  * the merchant changed acquirer may not fit it (src/domain/links/acquirer-fit.ts), and its page then
  * says so instead of showing a form that cannot be paid. A checkout's own currency and amount count,
  * and the link's bounds only in the link's currency. A minimum below the acquirer's leaves the link
- * payable (the customer is told the acquirer's). The connector is kept by the registry: no read.
+ * payable (the customer is told the acquirer's).
  */
-async function acquirerTakes(app: PaylinkApp, integratorId: string, money: LinkMoney): Promise<boolean> {
-  const { min_amount: _, ...misfits } = acquirerMisfits(await app.connectors.forIntegrator(integratorId), money);
+function acquirerTakes(acquirer: LinkAcquirer, money: LinkMoney): boolean {
+  const { min_amount: _, ...misfits } = acquirerMisfits(acquirer, money);
   return Object.keys(misfits).length === 0;
 }
 

@@ -1,6 +1,13 @@
 import { and, asc, eq, isNotNull, lt } from 'drizzle-orm';
 import type { ChargeResult } from '../../acquirer/acquirer.ts';
-import { type AcceptedBrand, amountAccepted, finalPaymentStatuses, isWebhookVerificationError, type PaymentState } from '../../acquirer/connector.ts';
+import {
+  type AcceptedBrand,
+  amountAccepted,
+  type Connector,
+  finalPaymentStatuses,
+  isWebhookVerificationError,
+  type PaymentState,
+} from '../../acquirer/connector.ts';
 import type { PaylinkApp } from '../../app.ts';
 import { type CheckoutSession, checkoutSessions, providerWebhookEvents } from '../../db/schema.ts';
 import { settleCardSetupEvent } from '../cards/setup.ts';
@@ -294,8 +301,7 @@ export type ProviderCardForm = (
 };
 
 /** For a payment page: the provider's card form when the merchant's acquirer takes the card in the browser. */
-export async function providerCardForm(app: PaylinkApp, integratorId: string, startUrl: string, currency: string): Promise<ProviderCardForm | undefined> {
-  const connector = await app.connectors.forIntegrator(integratorId);
+export function providerCardForm(connector: Connector, startUrl: string, currency: string): ProviderCardForm | undefined {
   const minimumMinor = acquirerMinimum(connector, currency) ?? null;
   if (connector.capabilities.cardCollection === 'stripe_element' && 'publicKey' in connector) {
     const publishableKey = String((connector as unknown as { publicKey: string }).publicKey);
