@@ -85,7 +85,7 @@ export const catalogue = {
   'ER.01.01': {
     http: 401,
     description: 'Authentication failed: invalid link key',
-    when: "A dynamic payment link request carries a `key` that is not the token of the link's integrator.",
+    when: "A dynamic payment link request carries a `key` that is neither the link key nor the API token of the link's integrator.",
   },
   'ER.01.02': {
     http: 429,
@@ -96,6 +96,11 @@ export const catalogue = {
     http: 429,
     description: 'Too many failed sign-in attempts',
     when: 'Too many console sign-ins from this client address failed (PAYLINK_LIMIT_SIGN_IN_FAILURES); `Retry-After` says when to try again.',
+  },
+  'ER.01.30': {
+    http: 403,
+    description: 'This key can only create payment links',
+    when: 'An /api/v1 request carries a publishable link key (`pk_link_…`) as its Authorization: send the API token there; the link key belongs only in the `key` of POST /pay/{slug}.',
   },
   'ER.01.20': {
     http: 401,

@@ -16,7 +16,7 @@ export type { components, paths };
 export interface PaylinkClientOptions {
   /** Where paylink runs, e.g. http://127.0.0.1:4321. */
   baseUrl: string;
-  /** Your API token: sent as `Authorization` on /api/v1 calls (the dynamic link takes it in the body as `key`). */
+  /** Your secret API token: sent as `Authorization` on /api/v1 calls. The dynamic link takes your publishable link key in the body as `key`. */
   token?: string;
   fetch?: typeof globalThis.fetch;
 }

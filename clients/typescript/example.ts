@@ -5,8 +5,9 @@
  *   npm run client:example           # or: node clients/typescript/example.ts
  *
  * Settings (environment): PAYLINK_URL (default http://127.0.0.1:4321), PAYLINK_CREDENTIALS (default
- * data/demo-credentials.json: `token`, `secret`, `link`), or PAYLINK_TOKEN, PAYLINK_JWT_SECRET and
- * PAYLINK_LINK instead. The customer's two steps (paying the checkout, entering the card on the
+ * data/demo-credentials.json: `link_key`, `token`, `secret`, `link`), or PAYLINK_TOKEN, PAYLINK_JWT_SECRET,
+ * PAYLINK_LINK and optionally PAYLINK_LINK_KEY instead (without a link key, the token is the dynamic
+ * link's `key`, as clients written before link keys send it). The customer's two steps (paying the checkout, entering the card on the
  * hosted page) are what those pages' forms send; here the example plays the customer.
  */
 import { readFileSync } from 'node:fs';
@@ -16,8 +17,13 @@ import { createPaylinkClient, type PaylinkClient, statusCodeOf } from './client.
 const baseUrl = process.env.PAYLINK_URL ?? 'http://127.0.0.1:4321';
 const credentials = (() => {
   if (process.env.PAYLINK_TOKEN && process.env.PAYLINK_JWT_SECRET)
-    return { token: process.env.PAYLINK_TOKEN, secret: process.env.PAYLINK_JWT_SECRET, link: 'demo' };
-  return JSON.parse(readFileSync(process.env.PAYLINK_CREDENTIALS ?? 'data/demo-credentials.json', 'utf8')) as { token: string; secret: string; link: string };
+    return { token: process.env.PAYLINK_TOKEN, secret: process.env.PAYLINK_JWT_SECRET, link: 'demo', link_key: process.env.PAYLINK_LINK_KEY };
+  return JSON.parse(readFileSync(process.env.PAYLINK_CREDENTIALS ?? 'data/demo-credentials.json', 'utf8')) as {
+    token: string;
+    secret: string;
+    link: string;
+    link_key?: string;
+  };
 })();
 const slug = process.env.PAYLINK_LINK ?? credentials.link;
 const paylink: PaylinkClient = createPaylinkClient({ baseUrl, token: credentials.token });
@@ -39,12 +45,13 @@ function expectCode(step: string, result: { data?: unknown; error?: unknown; res
 }
 const tokenIn = (url: string) => new URL(url).pathname.split('/').filter(Boolean).at(-1)!;
 
-// 1. A dynamic payment link: payment data in, a checkout link out.
+// 1. A dynamic payment link: payment data in, a checkout link out. `key` is the publishable link
+// key, which creates checkouts and nothing else (the secret token is kept for the API).
 const merchantReference = `INV-${Date.now()}`;
 const dynamic = await paylink.POST('/pay/{slug}', {
   params: { path: { slug } },
   body: {
-    key: credentials.token,
+    key: credentials.link_key ?? credentials.token,
     customer: { first_name: 'Ana', last_name: 'Reyes', contact: { email: 'ana@example.com' } },
     payment: { description: 'Order 1001', merchant_reference_id: merchantReference },
     route: { notify_user: 'false' },

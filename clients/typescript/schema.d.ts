@@ -15,7 +15,7 @@ export interface paths {
         put?: never;
         /**
          * Create a checkout from a dynamic payment link
-         * @description POST payment data to the link's own address with your API token in `key` (no Authorization header); the answer is `{ "link" }`, the checkout page to send the customer to, not the envelope. Fields the link marks as system-filled are shown read-only. Which fields are required depends on the link (docs/payment-links.md).
+         * @description POST payment data to the link's own address with your publishable link key (`pk_link_…`, Console → Developers, or `link_key` in GET /api/v1/integrator) in `key` (no Authorization header). The link key creates checkouts and nothing else, so it may ship in a web page or an app; the secret API token is still accepted as `key` for clients written before link keys. The answer is `{ "link" }`, the checkout page to send the customer to, not the envelope. Fields the link marks as system-filled are shown read-only. Which fields are required depends on the link (docs/payment-links.md).
          */
         post: operations["createDynamicLink"];
         delete?: never;
@@ -684,6 +684,8 @@ export interface components {
             id: string;
             name: string;
             email: string;
+            /** @description The publishable link key (`pk_link_…`): the `key` of POST /pay/{slug}, which creates checkouts and nothing else. Every /api/v1 route refuses it (ER.01.30). */
+            link_key: string;
             /** @description Refund types allowed per card brand; `default` applies to brands not listed. */
             refund_capabilities: {
                 [key: string]: "full_partial" | "full" | "none";
@@ -3124,6 +3126,31 @@ export interface operations {
                     };
                 };
             };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
             /** @description `ER.02.30` Invalid client request due to invalid parameters */
             404: {
                 headers: {
@@ -3364,6 +3391,31 @@ export interface operations {
                     };
                 };
             };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
             /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.02.34` Resource not found */
             404: {
                 headers: {
@@ -3515,6 +3567,31 @@ export interface operations {
                         data: {
                             /** @constant */
                             status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -3725,6 +3802,31 @@ export interface operations {
                         data: {
                             /** @constant */
                             status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -3948,6 +4050,31 @@ export interface operations {
                     };
                 };
             };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
             /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.02.34` Resource not found */
             404: {
                 headers: {
@@ -4111,6 +4238,31 @@ export interface operations {
                         data: {
                             /** @constant */
                             status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -4364,6 +4516,31 @@ export interface operations {
                         data: {
                             /** @constant */
                             status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -4650,6 +4827,31 @@ export interface operations {
                     };
                 };
             };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
             /** @description `ER.02.30` Invalid client request due to invalid parameters */
             404: {
                 headers: {
@@ -4865,6 +5067,31 @@ export interface operations {
                     };
                 };
             };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
             /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.02.34` Resource not found */
             404: {
                 headers: {
@@ -5023,6 +5250,31 @@ export interface operations {
                         data: {
                             /** @constant */
                             status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -5199,6 +5451,31 @@ export interface operations {
                     };
                 };
             };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
             /** @description `ER.01.02` Too many failed authentication attempts; `ER.02.43` Too many requests */
             429: {
                 headers: {
@@ -5303,6 +5580,31 @@ export interface operations {
                         data: {
                             /** @constant */
                             status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -5449,6 +5751,31 @@ export interface operations {
                         data: {
                             /** @constant */
                             status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -5662,6 +5989,31 @@ export interface operations {
                         data: {
                             /** @constant */
                             status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -5901,6 +6253,31 @@ export interface operations {
                     };
                 };
             };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
             /** @description `ER.02.30` Invalid client request due to invalid parameters */
             404: {
                 headers: {
@@ -6089,6 +6466,31 @@ export interface operations {
                     };
                 };
             };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
             /** @description `ER.02.30` Invalid client request due to invalid parameters */
             404: {
                 headers: {
@@ -6265,6 +6667,31 @@ export interface operations {
                         data: {
                             /** @constant */
                             status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -6508,6 +6935,31 @@ export interface operations {
                     };
                 };
             };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
             /** @description `ER.02.41` Idempotent request still in progress */
             409: {
                 headers: {
@@ -6723,6 +7175,31 @@ export interface operations {
                     };
                 };
             };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
             /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.02.34` Resource not found */
             404: {
                 headers: {
@@ -6923,6 +7400,31 @@ export interface operations {
                         data: {
                             /** @constant */
                             status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -7156,6 +7658,31 @@ export interface operations {
                     };
                 };
             };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
             /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.02.34` Resource not found */
             404: {
                 headers: {
@@ -7351,6 +7878,31 @@ export interface operations {
                     };
                 };
             };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
             /** @description `ER.13.30` Event has no callback URL */
             409: {
                 headers: {
@@ -7530,6 +8082,31 @@ export interface operations {
                     };
                 };
             };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
             /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.02.34` Resource not found */
             404: {
                 headers: {
@@ -7697,6 +8274,31 @@ export interface operations {
                         data: {
                             /** @constant */
                             status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
                             status_description: string;
                         } & {
                             [key: string]: unknown;

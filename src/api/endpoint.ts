@@ -7,7 +7,7 @@ import { DomainError, invalidFields, type Messages } from '../domain/errors.ts';
 import type { Integrator } from '../domain/integrators/service.ts';
 import { parseWith } from '../schemas/parse.ts';
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../schemas/text.ts';
-import { authenticate, tokenFromAuthorization } from './auth.ts';
+import { authenticate, LinkKeyInApiError, tokenFromAuthorization } from './auth.ts';
 import { readJsonBody } from './body.ts';
 import type { StatusCode } from './catalogue.ts';
 import { buildEnvelope, envelopeResponse, jsonResponse } from './envelope.ts';
@@ -99,7 +99,7 @@ export function apiEndpoint<S extends z.ZodType | undefined = undefined>(options
         integrator = await auth(app, context.request, raw?.value);
         if (!integrator) {
           await app.rateLimits.authenticationFailed(clientIp);
-          throw new DomainError('ER.01.01', 'Invalid link key', { messages: { key: ["is not the API token of this link's owner"] } });
+          throw new DomainError('ER.01.01', 'Invalid link key', { messages: { key: ["is neither the link key nor the API token of this link's owner"] } });
         }
         await app.rateLimits.countApiRequest(integrator.id);
       }
@@ -149,6 +149,10 @@ async function authenticateHeader(app: PaylinkApp, request: Request, clientIp: s
   try {
     integrator = await authenticate(app, request);
   } catch (error) {
+    if (error instanceof LinkKeyInApiError) {
+      await app.rateLimits.countApiRequest(error.integratorId);
+      throw error;
+    }
     // A token was sent and matched nobody: a guess, or a wrong credential.
     if (error instanceof DomainError && tokenFromAuthorization(request.headers.get('authorization'))) await app.rateLimits.authenticationFailed(clientIp);
     throw error;

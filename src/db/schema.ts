@@ -28,6 +28,18 @@ export const integrators = pgTable('integrators', {
   previousTokenValidUntil: ts('previous_token_valid_until'),
   /** Fingerprint of the seed's token last applied: a re-applied seed does not undo a console rotation. */
   tokenSeedSha256: text('token_seed_sha256'),
+  /**
+   * The publishable link key (`pk_link_…`): creates dynamic checkouts on the integrator's links and
+   * nothing else. Looked up by its hash like the token; also kept sealed, because it is
+   * publishable and the console shows it again. Null until issued (src/domain/integrators/link-keys.ts).
+   */
+  linkKeyHash: text('link_key_hash').unique(),
+  linkKeyEnc: text('link_key_enc'),
+  /** The link key a console rotation replaced, accepted until previous_link_key_valid_until. */
+  previousLinkKeyHash: text('previous_link_key_hash').unique(),
+  previousLinkKeyValidUntil: ts('previous_link_key_valid_until'),
+  /** Fingerprint of the seed's link key last applied (as token_seed_sha256). */
+  linkKeySeedSha256: text('link_key_seed_sha256'),
   /** JWT secret, AES-256-GCM under the master key. */
   secretEnc: text('secret_enc').notNull(),
   /** The JWT secret a console rotation replaced (sealed), verifying until previous_secret_valid_until. */

@@ -15,7 +15,7 @@ const field = (path: keyof typeof customerFieldSchemas) => customerFieldSchemas[
 
 export const dynamicLinkBodySchema = z
   .object({
-    key: z.string({ error: 'is required: the API token of the integrator who owns the link' }).min(1),
+    key: z.string({ error: 'is required: the link key (pk_link_…) or API token of the integrator who owns the link' }).min(1),
     customer: z
       .object({
         first_name: z.optional(field('customer.first_name')),

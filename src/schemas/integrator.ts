@@ -25,6 +25,10 @@ export const integratorViewSchema = z
     id: z.string(),
     name: z.string(),
     email: z.string(),
+    link_key: z.string().meta({
+      description:
+        'The publishable link key (`pk_link_…`): the `key` of POST /pay/{slug}, which creates checkouts and nothing else. Every /api/v1 route refuses it (ER.01.30).',
+    }),
     refund_capabilities: z
       .record(z.string(), z.enum(['full_partial', 'full', 'none']))
       .meta({ description: 'Refund types allowed per card brand; `default` applies to brands not listed.' }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { acquirerInputSchema } from './acquirer.ts';
 import { fieldModes, fieldPaths } from './fields.ts';
+import { LINK_KEY_PREFIX, linkKeySchema } from './link-key.ts';
 import { locales } from './locales.ts';
 
 /** PAYLINK_SEED: integrators, their links and sandbox cards (docs/provisioning.md). */
@@ -69,7 +70,10 @@ export const seedIntegratorSchema = z
       .string()
       .min(32, 'must be at least 32 characters')
       .max(512)
-      .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces'),
+      .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
+      .refine((t) => !t.startsWith(LINK_KEY_PREFIX), `must not start with ${LINK_KEY_PREFIX} (that is a link key's prefix: give it as link_key)`),
+    /** The publishable link key (docs/security.md); absent: paylink issues one. */
+    link_key: linkKeySchema.optional(),
     secret: z.string().refine((s) => Buffer.byteLength(s, 'utf8') >= 32, 'must be at least 32 bytes'),
     webhook_secret: z
       .string()

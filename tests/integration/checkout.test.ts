@@ -103,7 +103,11 @@ describe('dynamic link', () => {
       expect(res.status).toBe(401);
       expect(res.json.data.status_code).toBe('ER.01.01');
       expect(res.json.messages).toEqual({
-        key: [key === undefined ? 'is required: send your API token in the body field `key`' : "is not the API token of this link's owner"],
+        key: [
+          key === undefined
+            ? 'is required: send your link key (pk_link_…, Console → Developers) in the body field `key`'
+            : "is neither the link key nor the API token of this link's owner",
+        ],
       });
     }
     expect(await sessions()).toBe(before);

@@ -58,7 +58,7 @@ function commonCodes(op: Operation): Partial<Record<StatusCode, CodeEntry>> {
   const add = (...list: StatusCode[]) => {
     for (const code of list) codes[code] = {};
   };
-  if (op.auth === 'token') add('ER.01.00', 'ER.01.02', 'ER.02.43');
+  if (op.auth === 'token') add('ER.01.00', 'ER.01.02', 'ER.01.30', 'ER.02.43');
   if (op.auth === 'link-key') add('ER.01.01', 'ER.01.02', 'ER.02.43', 'ER.03.10');
   if (op.auth === 'browser') add('ER.02.44');
   if (op.body) add('ER.02.30', 'ER.02.31', 'ER.02.32', 'ER.02.33');
@@ -285,7 +285,8 @@ export function openApiDocument(ops: Operation[] = operations): OpenApiDocument 
           type: 'apiKey',
           in: 'header',
           name: 'Authorization',
-          description: 'Your API token as the whole header value (`Authorization: <token>`), or `Authorization: Bearer <token>`.',
+          description:
+            'Your secret API token as the whole header value (`Authorization: <token>`), or `Authorization: Bearer <token>`. A publishable link key (`pk_link_…`) is refused here (403 ER.01.30).',
         },
       },
     },

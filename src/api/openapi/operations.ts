@@ -45,7 +45,7 @@ import type { StatusCode } from '../../status-codes.ts';
 export type Auth =
   /** `Authorization: <token>` (or `Bearer <token>`). */
   | 'token'
-  /** The integrator's token in the body field `key` (the dynamic payment link). */
+  /** The integrator's link key (or, for older clients, its API token) in the body field `key` (the dynamic payment link). */
   | 'link-key'
   /** Paylink's own payment pages (same-origin JSON, no credential; the page's token is the capability). */
   | 'browser'
@@ -95,7 +95,7 @@ export const operations: Operation[] = [
     tag: 'Payment links',
     summary: 'Create a checkout from a dynamic payment link',
     description:
-      'POST payment data to the link\'s own address with your API token in `key` (no Authorization header); the answer is `{ "link" }`, the checkout page to send the customer to, not the envelope. Fields the link marks as system-filled are shown read-only. Which fields are required depends on the link (docs/payment-links.md).',
+      'POST payment data to the link\'s own address with your publishable link key (`pk_link_…`, Console → Developers, or `link_key` in GET /api/v1/integrator) in `key` (no Authorization header). The link key creates checkouts and nothing else, so it may ship in a web page or an app; the secret API token is still accepted as `key` for clients written before link keys. The answer is `{ "link" }`, the checkout page to send the customer to, not the envelope. Fields the link marks as system-filled are shown read-only. Which fields are required depends on the link (docs/payment-links.md).',
     auth: 'link-key',
     pathParams: z.object({ slug: z.string().meta({ description: 'The payment link’s address, e.g. acme-books.' }) }),
     body: dynamicLinkBodySchema,
@@ -105,7 +105,7 @@ export const operations: Operation[] = [
       full: {
         summary: 'Customer and payment data, notify_user as a boolean',
         value: {
-          key: 'acme_live_token_change_me_0123456789abcdef',
+          key: 'pk_link_acme_change_me_0123456789abcdefghijklmnop',
           customer: {
             first_name: 'Ana',
             last_name: 'Reyes',
@@ -117,7 +117,7 @@ export const operations: Operation[] = [
         },
       },
       lenient: {
-        summary: 'The amount as a string, notify_user as "true" (both accepted)',
+        summary: 'The API token as `key` (older clients), the amount as a string, notify_user as "true" (all accepted)',
         value: {
           key: 'acme_live_token_change_me_0123456789abcdef',
           payment: { description: 'Order 1002', amount: '250.00', currency: 'PHP' },

@@ -26,6 +26,7 @@ export type AuditAction =
   | 'schedule.resumed'
   | 'sessions.ended_others'
   | 'api_token.rotated'
+  | 'link_key.rotated'
   | 'jwt_secret.rotated'
   | 'webhook_secret.rotated'
   | 'callback_url.changed'

@@ -3,6 +3,7 @@ import type { DynamicLinkBody } from '../../schemas/dynamic-link.ts';
 import { type FieldPath, fieldPaths } from '../../schemas/fields.ts';
 import { emptyMessages } from '../../schemas/parse.ts';
 import { DomainError, invalidFields, type Messages } from '../errors.ts';
+import { isLinkKeyShaped } from '../integrators/link-keys.ts';
 import { acquirerMisfits } from '../links/acquirer-fit.ts';
 import { fieldMode } from '../links/form.ts';
 import { requirePayable } from '../links/lifecycle.ts';
@@ -13,7 +14,7 @@ import { checkAmountBounds } from './amount.ts';
 import { checkoutPath, insertSession, newSessionToken } from './sessions.ts';
 
 /**
- * POST /pay/{slug}: the integrator sends spec §2.4's body with its API token in `key`; paylink
+ * POST /pay/{slug}: the integrator sends spec §2.4's body with its link key in `key`; paylink
  * answers with the address of a checkout page for exactly that payment. Values sent become
  * system-filled (read-only on the form); `system` fields the body lacks are a 422; nothing is
  * created unless everything is valid.
@@ -30,15 +31,20 @@ export async function requireLink(app: PaylinkApp, slug: string): Promise<LinkWi
 }
 
 /**
- * `key` must be the API token of the integrator who owns the link: a missing key is ER.01.01
- * (401); the owner, or undefined for a key that is not the owner's (the caller refuses it and
- * counts the failure against the client's address).
+ * `key` must be the publishable link key (`pk_link_…`, src/domain/integrators/link-keys.ts) or,
+ * for clients written before link keys, the API token of the integrator who owns the link: a
+ * missing key is ER.01.01 (401); the owner, or undefined for a key that is not the owner's (the
+ * caller refuses it and counts the failure against the client's address).
  */
 export async function authenticateLinkKey(app: PaylinkApp, link: LinkWithMerchant, key: unknown) {
   if (typeof key !== 'string' || key.trim() === '') {
-    throw new DomainError('ER.01.01', 'Missing link key', { messages: { key: ['is required: send your API token in the body field `key`'] } });
+    throw new DomainError('ER.01.01', 'Missing link key', {
+      messages: { key: ['is required: send your link key (pk_link_…, Console → Developers) in the body field `key`'] },
+    });
   }
-  const integrator = await app.integratorTokens.find(key.trim(), app.now());
+  const value = key.trim();
+  const integrator =
+    (isLinkKeyShaped(value) ? await app.integratorTokens.findByLinkKey(value, app.now()) : undefined) ?? (await app.integratorTokens.find(value, app.now()));
   return integrator && integrator.id === link.link.integratorId ? integrator : undefined;
 }
 

@@ -5,6 +5,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import { type Integrator, integrators } from '../../db/schema.ts';
 import { type Actor, recordAudit } from '../accounts/audit.ts';
 import { invalidFields, theRow } from '../errors.ts';
+import { linkKeyColumns, newLinkKey } from './link-keys.ts';
 import { hashToken } from './service.ts';
 
 /**
@@ -54,7 +55,7 @@ async function rotate(
   integratorId: string,
   overlap: RotationOverlap,
   actor: Actor,
-  action: 'api_token.rotated' | 'jwt_secret.rotated',
+  action: 'api_token.rotated' | 'jwt_secret.rotated' | 'link_key.rotated',
   columns: (current: Integrator, validUntil: Date | null) => Partial<typeof integrators.$inferInsert>,
 ): Promise<Date | null> {
   const now = app.now();
@@ -83,6 +84,20 @@ export async function rotateApiToken(app: PaylinkApp, integratorId: string, over
   return { value: token, previousValidUntil };
 }
 
+/**
+ * A new publishable link key; the old one still creates checkouts until the overlap ends. The
+ * integrator's pages and apps that carry the old key keep working while they are redeployed.
+ */
+export async function rotateLinkKey(app: PaylinkApp, integratorId: string, overlap: RotationOverlap, actor: Actor): Promise<Rotated> {
+  const key = newLinkKey();
+  const previousValidUntil = await rotate(app, integratorId, overlap, actor, 'link_key.rotated', (current, validUntil) => ({
+    ...linkKeyColumns(app, key),
+    previousLinkKeyHash: validUntil && current.linkKeyHash ? current.linkKeyHash : null,
+    previousLinkKeyValidUntil: validUntil && current.linkKeyHash ? validUntil : null,
+  }));
+  return { value: key, previousValidUntil };
+}
+
 /** A new HS256 secret for POST /schedule payloads; the old one verifies until the overlap ends. */
 export async function rotateJwtSecret(app: PaylinkApp, integratorId: string, overlap: RotationOverlap, actor: Actor): Promise<Rotated> {
   const secret = newJwtSecret();
@@ -108,6 +123,7 @@ export function credentialState(integrator: Integrator, now: Date) {
   const live = (d: Date | null) => (d && d > now ? d : null);
   return {
     previousTokenValidUntil: live(integrator.previousTokenValidUntil),
+    previousLinkKeyValidUntil: live(integrator.previousLinkKeyValidUntil),
     previousSecretValidUntil: live(integrator.previousSecretValidUntil),
     webhookSecretRotatedAt: integrator.webhookSecretRotatedAt,
     defaultCallbackUrl: integrator.defaultCallbackUrl,

@@ -6,14 +6,15 @@ import { parseWith } from '../../schemas/parse.ts';
 import { type Actor, recordAudit } from '../accounts/audit.ts';
 import { invalidFields, theRow } from '../errors.ts';
 import { callbackUrlProblem } from '../notifications/callback-url.ts';
+import { linkKeyFor } from './link-keys.ts';
 
-/** What an integrator may see of its own account (never secrets), and how many links it has. */
-export async function integratorProfile(app: PaylinkApp, integrator: Integrator): Promise<{ integrator: Integrator; linkCount: number }> {
+/** What an integrator may see of its own account (never secrets; the link key is publishable), and how many links it has. */
+export async function integratorProfile(app: PaylinkApp, integrator: Integrator): Promise<{ integrator: Integrator; linkCount: number; linkKey: string }> {
   const [row] = await app.db
     .select({ n: count() })
     .from(links)
     .where(and(eq(links.integratorId, integrator.id), eq(links.system, false)));
-  return { integrator, linkCount: row?.n ?? 0 };
+  return { integrator, linkCount: row?.n ?? 0, linkKey: await linkKeyFor(app, integrator) };
 }
 
 /**

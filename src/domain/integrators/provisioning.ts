@@ -15,6 +15,7 @@ import { activeCardColumns } from '../cards/activation.ts';
 import { DomainError } from '../errors.ts';
 import { linkValues } from '../links/editor.ts';
 import { readAcquirerSettings, setAcquirer } from './acquirer.ts';
+import { applySeedLinkKey, newLinkKey } from './link-keys.ts';
 import { hashToken } from './service.ts';
 
 /**
@@ -41,6 +42,9 @@ export interface ProvisioningResult {
 export interface DemoCredentials {
   integrator: string;
   email: string;
+  /** The publishable link key: the dynamic link's `key` (creates checkouts, nothing else). */
+  link_key: string;
+  /** The secret API token (every /api/v1 call; also taken as a dynamic link's `key`). */
   token: string;
   secret: string;
   webhook_secret: string;
@@ -226,6 +230,7 @@ export async function applyProvisioning(app: PaylinkApp, seedPath = app.config.s
       for (const integrator of seed.integrators) {
         const id = await upsertIntegrator(app, tx, integrator, generated);
         ids.set(integrator, id);
+        await applySeedLinkKey(app, tx, id, integrator.link_key);
         if (integrator.acquirer) await setAcquirer(app, tx, id, integrator.acquirer, { fromSeed: true });
         for (const link of integrator.links) await upsertLink(app, tx, id, link, baseDir);
         for (const user of integrator.users) {
@@ -274,6 +279,7 @@ async function createDemoIfEmpty(app: PaylinkApp): Promise<ProvisioningResult> {
     const [any] = await tx.select({ id: integrators.id }).from(integrators).limit(1);
     if (any) return undefined;
     const token = `pl_test_${randomBytes(24).toString('base64url')}`;
+    const linkKey = newLinkKey();
     const secret = randomBytes(32).toString('base64url');
     const webhookSecret = newWebhookSecret();
     const id = await upsertIntegrator(
@@ -285,6 +291,7 @@ async function createDemoIfEmpty(app: PaylinkApp): Promise<ProvisioningResult> {
         token,
         secret,
         webhook_secret: webhookSecret,
+        link_key: linkKey,
         refund_capabilities: {},
         links: [],
         cards: [],
@@ -292,6 +299,7 @@ async function createDemoIfEmpty(app: PaylinkApp): Promise<ProvisioningResult> {
       },
       {},
     );
+    await applySeedLinkKey(app, tx, id, linkKey);
     await upsertLink(
       app,
       tx,
@@ -313,6 +321,7 @@ async function createDemoIfEmpty(app: PaylinkApp): Promise<ProvisioningResult> {
     return {
       integrator: 'Demo Store',
       email: 'demo@paylink.localhost',
+      link_key: linkKey,
       token,
       secret,
       webhook_secret: webhookSecret,

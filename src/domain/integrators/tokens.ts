@@ -1,5 +1,6 @@
 import type { Db } from '../../db/client.ts';
 import { KeptReads } from '../../db/kept-reads.ts';
+import { findIntegratorByLinkKey, hashLinkKey, linkKeyOpens } from './link-keys.ts';
 import { findIntegratorByToken, hashToken, type Integrator } from './service.ts';
 
 /**
@@ -36,6 +37,20 @@ export class IntegratorTokens {
       (integrator) =>
         integrator.tokenHash === hash ||
         (integrator.previousTokenHash === hash && integrator.previousTokenValidUntil !== null && integrator.previousTokenValidUntil > now),
+    );
+  }
+
+  /**
+   * The integrator a link key opens at `now` (src/domain/integrators/link-keys.ts), kept the same
+   * way: link keys hash in a namespace of their own, so they share the memory without meeting a token.
+   */
+  findByLinkKey(key: string, now: Date): Promise<Integrator | undefined> {
+    if (key.length < 16 || key.length > 512) return Promise.resolve(undefined);
+    const hash = hashLinkKey(key);
+    return this.kept.get(
+      hash,
+      () => findIntegratorByLinkKey(this.db, key, now),
+      (integrator) => linkKeyOpens(integrator, hash, now),
     );
   }
 
