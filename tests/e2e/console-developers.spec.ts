@@ -155,3 +155,26 @@ test('console › Developers: the default callback URL and a test event delivere
     await new Promise<void>((resolve) => receiver.close(() => resolve()));
   }
 });
+
+test('console › Developers: the link key comes first, is shown on every visit, creates checkouts and is refused by the API', async ({ page, baseURL }) => {
+  await signIn(page, OWNER);
+  await page.goto('/console/developers');
+  const headings = await page.getByRole('heading', { level: 2 }).allTextContents();
+  expect(headings.slice(0, 2)).toEqual(['Link key', 'API token']);
+  const linkKey = (await page.getByTestId('link-key').textContent())!.trim();
+  expect(linkKey).toMatch(/^pk_link_[A-Za-z0-9_-]{43}$/);
+  await expectNoAxeViolations(page);
+  await shoot(page, 'console-developers-link-key');
+  await page.reload();
+  await expect(page.getByTestId('link-key')).toHaveText(linkKey);
+
+  const created = await fetch(`${baseURL}/pay/acme-tips`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ key: linkKey, payment: { amount: '75.00', description: 'E2E link key' } }),
+  });
+  expect(created.status, await created.clone().text()).toBe(200);
+  const refused = await fetch(`${baseURL}/api/v1/integrator`, { headers: { authorization: linkKey } });
+  expect(refused.status).toBe(403);
+  expect(((await refused.json()) as { data: { status_code: string } }).data.status_code).toBe('ER.01.30');
+});
