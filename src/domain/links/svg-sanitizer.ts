@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import type { CustomPlugin, optimize as svgoOptimize, XastElement, XastParent } from 'svgo';
 
 /**
  * SVG logos are sanitised in three steps:
@@ -41,7 +42,7 @@ export function svgMarkupProblem(svg: string): string | undefined {
 let svgoEntry: string | undefined;
 const svgoPath = () => (svgoEntry ??= createRequire(import.meta.url).resolve('svgo'));
 
-type Optimize = (svg: string, config: unknown) => { data: string };
+type Optimize = typeof svgoOptimize;
 
 /**
  * Runs inside the worker. It is sent there as source text, so it must use nothing from outside
@@ -57,19 +58,19 @@ export function sanitizeInWorker(optimize: Optimize, svg: string): string {
     const withoutComments = css.replace(/\/\*[\s\S]*?(?:\*\/|$)/g, '');
     return [css, withoutComments].some((text) => EXTERNAL_CSS.test(text.replace(FRAGMENT_URL, '')));
   };
-  type Node = { type: string; name?: string; value?: string; attributes?: Record<string, string>; children?: Node[] };
-  const textOf = (node: Node): string => (node.value ?? '') + (node.children ?? []).map(textOf).join('');
-  const paylinkExternalReferences = {
+  const textOf = (node: { value?: string; children?: unknown[] }): string =>
+    (node.value ?? '') + (node.children ?? []).map((child) => textOf(child as { value?: string; children?: unknown[] })).join('');
+  const paylinkExternalReferences: CustomPlugin = {
     name: 'paylinkExternalReferences',
     fn: () => ({
       element: {
-        enter(node: Node, parent: Node) {
-          const name = (node.name ?? '').toLowerCase();
+        enter(node: XastElement, parent: XastParent) {
+          const name = node.name.toLowerCase();
           if (ANIMATION.has(name) || (name === 'style' && externalCss(textOf(node)))) {
-            parent.children = (parent.children ?? []).filter((child) => child !== node);
+            parent.children = parent.children.filter((child) => child !== node);
             return;
           }
-          const attributes = node.attributes ?? {};
+          const attributes = node.attributes;
           for (const [attribute, value] of Object.entries(attributes)) {
             const drop =
               /^on/i.test(attribute) ||
