@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
+import pLimit from 'p-limit';
 import type { CustomPlugin, optimize as svgoOptimize, XastElement, XastParent } from 'svgo';
 
 /**
@@ -24,6 +25,11 @@ import type { CustomPlugin, optimize as svgoOptimize, XastElement, XastParent } 
 /** Memory (MiB) and time the worker sanitising one SVG may use; svgo itself takes about 20 MiB of heap. */
 export const SANITIZE_LIMITS = { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16, codeRangeSizeMb: 16, stackSizeMb: 4, timeoutMs: 5_000 };
 export type SanitizeLimits = typeof SANITIZE_LIMITS;
+/** Workers sanitising at once per process; more SVGs wait their turn, so memory stays bounded by uploads at once too. */
+export const MAX_SANITIZING = 2;
+const oneAtATime = pLimit(MAX_SANITIZING);
+/** Workers running now, and SVGs waiting for one. */
+export const sanitizing = () => ({ running: oneAtATime.activeCount, waiting: oneAtATime.pendingCount });
 
 /** Why the SVG text is refused before parsing, or undefined. */
 export function svgMarkupProblem(svg: string): string | undefined {
@@ -103,8 +109,14 @@ export class SvgSanitizeError extends Error {
   }
 }
 
-/** Sanitises `svg` with svgo in a worker bounded by `limits`; rejects with SvgSanitizeError. */
-export function sanitizeInBoundedWorker(svg: string, limits: SanitizeLimits = SANITIZE_LIMITS): Promise<string> {
+/**
+ * Sanitises `svg` with svgo in a worker bounded by `limits`, at most MAX_SANITIZING at once (the
+ * time limit starts when its worker does); rejects with SvgSanitizeError.
+ */
+export const sanitizeInBoundedWorker = (svg: string, limits: SanitizeLimits = SANITIZE_LIMITS): Promise<string> =>
+  oneAtATime(() => sanitizeInWorkerThread(svg, limits));
+
+function sanitizeInWorkerThread(svg: string, limits: SanitizeLimits): Promise<string> {
   const { timeoutMs, ...resourceLimits } = limits;
   return new Promise((resolve, reject) => {
     let settled = false;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isServableLogo, LogoError, MAX_LOGO_BYTES, sanitizeSvg, validateLogo } from '../../../src/domain/links/logos.ts';
-import { SANITIZE_LIMITS, svgMarkupProblem } from '../../../src/domain/links/svg-sanitizer.ts';
+import { MAX_SANITIZING, SANITIZE_LIMITS, sanitizing, svgMarkupProblem } from '../../../src/domain/links/svg-sanitizer.ts';
 
 const NS = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"';
 const svg = (inner: string) => `<svg ${NS} width="10" height="10">${inner}</svg>`;
@@ -87,6 +87,18 @@ describe('logos › sanitising in a bounded worker', () => {
     clearInterval(ticker);
     expect(message).toBe('the SVG took longer than 0.05 seconds to sanitise; simplify it or send a PNG');
     expect(ticks).toBeGreaterThanOrEqual(3);
+  });
+
+  it('at most two SVGs are sanitised at once; the others wait their turn', async () => {
+    let most = 0;
+    const watcher = setInterval(() => (most = Math.max(most, sanitizing().running)), 1);
+    const all = Promise.all(Array.from({ length: 5 }, (_, i) => sanitizeSvg(svg(`<rect width="${i + 1}" height="1"/>`))));
+    expect(sanitizing()).toEqual({ running: MAX_SANITIZING, waiting: 5 - MAX_SANITIZING });
+    const results = await all;
+    clearInterval(watcher);
+    expect(results.map((out) => /width="(\d)"/.exec(out.slice(out.indexOf('<rect')))?.[1])).toEqual(['1', '2', '3', '4', '5']);
+    expect(most).toBe(MAX_SANITIZING);
+    expect(sanitizing()).toEqual({ running: 0, waiting: 0 });
   });
 
   it('what is left after sanitising is held to the logo size limit', async () => {
