@@ -49,6 +49,18 @@ describe('QR codes › drawn once per link version', () => {
     expect(drawn()).toBe(0);
   });
 
+  it('an address that names no link is 404 without a drawing or a database error', async () => {
+    const drawn = draws();
+    for (const slug of ['no-such-link', '%00', 'ACME-BOOKS', `${'a'.repeat(200)}`, '..%2F..%2Fetc', 'acme-books%20'])
+      for (const ext of ['svg', 'png']) {
+        const res = await qr(`/pay/${slug}/qr.${ext}`);
+        expect(res.status, `${slug} ${ext}`).toBe(404);
+        expect(res.headers.get('etag')).toBeNull();
+      }
+    expect(drawn()).toBe(0);
+    expect(served.t.logs.filter((line) => line.includes('"level":"error"'))).toEqual([]);
+  });
+
   it('a changed link gets a new ETag and is drawn again', async () => {
     const before = await qr('/pay/acme-books/qr.svg');
     const etag = before.headers.get('etag')!;
