@@ -133,7 +133,7 @@ function sanitizeInWorkerThread(svg: string, limits: SanitizeLimits): Promise<st
     worker.once('message', (message: { ok: true; svg: string } | { ok: false; message: string }) =>
       finish(message.ok ? { svg: message.svg } : { error: `the SVG could not be parsed: ${message.message}` }),
     );
-    worker.once('error', (error: NodeJS.ErrnoException) =>
+    worker.on('error', (error: NodeJS.ErrnoException) =>
       finish({
         error:
           error.code === 'ERR_WORKER_OUT_OF_MEMORY'
