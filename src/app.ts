@@ -17,6 +17,7 @@ import type { CardVelocity } from './domain/checkout/velocity.ts';
 import { readAcquirerSettings } from './domain/integrators/acquirer.ts';
 import { IntegratorTokens } from './domain/integrators/tokens.ts';
 import { LinkViews } from './domain/links/link-views.ts';
+import { QrCache } from './domain/links/qr.ts';
 import type { EventPresenter } from './domain/notifications/domain-events.ts';
 import { createLogger, type Logger } from './log.ts';
 
@@ -55,6 +56,8 @@ export interface PaylinkApp {
   sessionViews: SessionViews;
   /** Payment pages rendered once per link version (src/api/rendered-pages.ts). */
   renderedPages: RenderedPages;
+  /** QR codes drawn once per link version (src/domain/links/qr.ts). */
+  qrCache: QrCache;
   /** Origin for generated links (PUBLIC_URL, or the bound address). */
   origin(): string;
   /** Set by the HTTP server once it listens on a port (PORT=0 picks one). */
@@ -141,6 +144,7 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     integratorTokens,
     sessionViews,
     renderedPages: new RenderedPages(),
+    qrCache: new QrCache(),
     origin: () => publicOrigin(config, app.boundPort),
     masterKeyInfo: { source: master.source, path: master.path },
   };

@@ -105,6 +105,7 @@ export const configSchema = z.object({
   PAYLINK_LIMIT_API_REQUESTS: rateLimit('100/1'),
   PAYLINK_LIMIT_AUTH_FAILURES: rateLimit('20/900'),
   PAYLINK_LIMIT_SIGN_IN_FAILURES: rateLimit('30/900'),
+  PAYLINK_LIMIT_QR_RENDERS: rateLimit('30/60'),
   // PCI DSS 4.0 8.2.8 and 8.3.4 are the bar: the settings can be stricter, never looser.
   PAYLINK_CONSOLE_IDLE_MINUTES: z.coerce.number().int().min(1).max(15, 'must be at most 15 (PCI DSS 8.2.8)').default(15),
   PAYLINK_CONSOLE_SESSION_HOURS: z.coerce.number().int().min(1).max(24).default(12),
@@ -191,6 +192,8 @@ export interface Config {
     authFailures: RateLimit | undefined;
     /** Failed console sign-ins per client IP (every account together). */
     signInFailures: RateLimit | undefined;
+    /** QR codes drawn (not served from memory) per client IP. */
+    qrRenders: RateLimit | undefined;
   };
   /** The merchant console's accounts (docs/console.md). */
   console: {
@@ -264,6 +267,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       apiRequests: e.PAYLINK_LIMIT_API_REQUESTS,
       authFailures: e.PAYLINK_LIMIT_AUTH_FAILURES,
       signInFailures: e.PAYLINK_LIMIT_SIGN_IN_FAILURES,
+      qrRenders: e.PAYLINK_LIMIT_QR_RENDERS,
     },
     console: {
       idleMinutes: e.PAYLINK_CONSOLE_IDLE_MINUTES,

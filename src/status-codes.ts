@@ -144,6 +144,11 @@ export const catalogue = {
     description: 'Cross-site request refused',
     when: "A payment or card form submission came from another site's page (Sec-Fetch-Site or Origin), not from paylink's own page.",
   },
+  'ER.02.70': {
+    http: 429,
+    description: 'Too many QR codes drawn',
+    when: 'A client address had more QR codes drawn (`/pay/{slug}/qr.svg|png` not already in memory) than PAYLINK_LIMIT_QR_RENDERS allows; `Retry-After` says when to try again.',
+  },
 
   // Payment links and checkout
   'ER.03.10': { http: 404, description: 'Payment link not found', when: 'No active payment link has this address.' },

@@ -157,6 +157,21 @@ export class RateLimits implements CardVelocity {
     }
   }
 
+  /** A QR code is about to be drawn for a client, not served from memory (ER.02.70, 429, over the limit). */
+  async countQrRender(clientIp: string): Promise<void> {
+    const wait = await this.consume('qrRenders', clientKey(clientIp));
+    if (wait !== undefined) {
+      const limit = this.limits.qrRenders!;
+      throw tooMany(
+        'ER.02.70',
+        'Too many QR codes drawn',
+        '(request)',
+        (w) => `more than ${limit.points} QR codes were drawn for your network in ${limit.seconds} second${limit.seconds === 1 ? '' : 's'}; try again in ${w}`,
+        wait,
+      );
+    }
+  }
+
   async beforeAttempt(attempt: CardAttempt): Promise<void> {
     const cardWait = await this.exhausted('declinesPerCard', attempt.fingerprint);
     if (cardWait !== undefined) {

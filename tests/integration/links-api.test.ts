@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { assets, links } from '../../src/db/schema.ts';
+import { assets, integrators, links } from '../../src/db/schema.ts';
 import { call, defaultSeed, OTHER_TOKEN, provision, TEST_TOKEN, useServedApp } from '../support/app.ts';
 
 /** Links by API: create, read, change, deactivate and reactivate, through the links' one service. */
@@ -160,5 +160,33 @@ describe('links › by API', () => {
     seed.integrators[0]!.links[1]!.title = 'Changed in the seed';
     await provision(served.t, seed);
     expect((await api('GET', '/api/v1/links/acme-open')).json.data.link.title).toBe('Changed in the seed');
+  });
+});
+
+describe('links › hostile logos', () => {
+  const dataUrl = (svg: string) => `data:image/svg+xml;base64,${Buffer.from(svg, 'utf8').toString('base64')}`;
+
+  it('an SVG logo with an entity declared in a DOCTYPE after a comment is refused with 422 naming logo, and stores nothing', async () => {
+    const laugh = 'lol'.repeat(150);
+    const bomb = `<!-- a --> <!DOCTYPE svg [ <!-- <!ENTITY a "${laugh}"> --> ]><!-- b --><svg xmlns="http://www.w3.org/2000/svg"><text>${'&a;'.repeat(500)}</text></svg>`;
+    const before = (await served.t.app.db.select({ id: assets.id }).from(assets)).length;
+    const started = performance.now();
+    const res = await api('POST', '/api/v1/links', { title: 'Bomb', currency: 'PHP', logo: dataUrl(bomb) });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(res.status, res.text).toBe(422);
+    expect(res.json.data.status_code).toBe('ER.02.30');
+    expect(res.json.messages.logo).toEqual(['the SVG has a DOCTYPE, which logos may not contain; save it again without one']);
+    expect((await served.t.app.db.select({ id: assets.id }).from(assets)).length).toBe(before);
+  });
+
+  it('a stored logo larger than a logo may be now is not served', async () => {
+    const id = `img_${'a'.repeat(32)}`;
+    const [integrator] = await served.t.app.db.select({ id: integrators.id }).from(integrators).limit(1);
+    const big = Buffer.concat([Buffer.from('<svg xmlns="http://www.w3.org/2000/svg">'), Buffer.alloc(600 * 1024, 0x20), Buffer.from('</svg>')]);
+    await served.t.app.db.insert(assets).values({ id, integratorId: integrator!.id, contentType: 'image/svg+xml', sha256: 'x', bytes: big });
+    const res = await fetch(`${served.server.url}/assets/${id}`);
+    expect(res.status).toBe(404);
+    expect(res.headers.get('cache-control')).toBe('no-store');
+    expect(served.t.logs.some((line) => line.includes('a stored logo is larger than a logo may be') && line.includes(id))).toBe(true);
   });
 });

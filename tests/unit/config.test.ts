@@ -65,6 +65,7 @@ describe('config', () => {
       apiRequests: { points: 100, seconds: 1 },
       authFailures: { points: 20, seconds: 900 },
       signInFailures: { points: 30, seconds: 900 },
+      qrRenders: { points: 30, seconds: 60 },
     });
     const set = loadConfig({ PAYLINK_LIMIT_API_REQUESTS: ' 25 / 1 ', PAYLINK_LIMIT_CARD_ATTEMPTS_PER_LINK: 'OFF' }).limits;
     expect(set.apiRequests).toEqual({ points: 25, seconds: 1 });
