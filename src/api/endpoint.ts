@@ -8,10 +8,10 @@ import type { Integrator } from '../domain/integrators/service.ts';
 import { parseWith } from '../schemas/parse.ts';
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../schemas/text.ts';
 import { authenticate, tokenFromAuthorization } from './auth.ts';
-import { readJsonBody } from './body.ts';
+import { bodyTooLarge, readJsonBody } from './body.ts';
 import type { StatusCode } from './catalogue.ts';
 import { buildEnvelope, envelopeResponse, jsonResponse } from './envelope.ts';
-import { claimKey, completeKey, releaseKey } from './idempotency.ts';
+import { claimKey, completeKey, holdKey, releaseKey } from './idempotency.ts';
 import { inCustomerLanguage } from './page-locale.ts';
 import { assertSameOriginJson } from './same-origin.ts';
 
@@ -171,26 +171,37 @@ async function withIdempotency(
   }
   if (claim.kind === 'running') {
     throw new DomainError('ER.02.41', 'Idempotent request still in progress', {
-      messages: { 'idempotency-key': ['a request with this key is still being processed; retry when it has finished'] },
+      messages: {
+        'idempotency-key': [
+          `a request with this key is still being processed; retry when it has finished (its claim lapses in ${claim.retryAfterSeconds} s if its process stopped)`,
+        ],
+      },
+      retryAfterSeconds: claim.retryAfterSeconds,
     });
   }
   if (claim.kind === 'replay') {
     return jsonResponse(claim.body, claim.status, { 'idempotent-replayed': 'true' });
   }
-  let response: Response;
+  // The claim is a lease: renewed while this request runs, so only a dead process's claim lapses.
+  const hold = holdKey(app.db, { scope: req.scope, key: req.key, now: () => app.now() });
   try {
-    response = await execute();
-  } catch (error) {
-    await releaseKey(app.db, req).catch(() => {});
-    throw error;
+    let response: Response;
+    try {
+      response = await execute();
+    } catch (error) {
+      await releaseKey(app.db, req).catch(() => {});
+      throw error;
+    }
+    if (response.status >= 500) {
+      await releaseKey(app.db, req).catch(() => {});
+      return response;
+    }
+    const text = await response.text();
+    await completeKey(app.db, { scope: req.scope, key: req.key, status: response.status, body: text });
+    return new Response(text, { status: response.status, headers: response.headers });
+  } finally {
+    hold.release();
   }
-  if (response.status >= 500) {
-    await releaseKey(app.db, req).catch(() => {});
-    return response;
-  }
-  const text = await response.text();
-  await completeKey(app.db, { scope: req.scope, key: req.key, status: response.status, body: text });
-  return new Response(text, { status: response.status, headers: response.headers });
 }
 
 function toResponse(result: EndpointResult, path: string, now: Date): Response {
