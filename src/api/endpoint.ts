@@ -71,8 +71,13 @@ function checkUrlText(url: URL, params: APIContext['params']) {
 /** The client address src/http/server.ts worked out (socket, or X-Forwarded-For behind PAYLINK_TRUST_PROXY=1). */
 export const clientIpOf = (context: Pick<APIContext, 'locals'>) => context.locals.clientIp ?? 'unknown';
 
-/** The origins paylink's own pages are served from: the request's, and PUBLIC_URL's. */
-export const ownOrigins = (app: PaylinkApp, url: URL) => [url.origin, ...(app.config.publicUrl ? [new URL(app.config.publicUrl).origin] : [])];
+/**
+ * The origin paylink's own pages are served from: PUBLIC_URL's when it is set, else the one the
+ * request was sent to. The request's origin comes from its `Host` header, which whoever sends the
+ * request chooses (a page of a rebound hostile domain sends its own name), so it is believed only
+ * when there is nothing better.
+ */
+export const ownOrigins = (app: PaylinkApp, url: URL) => (app.config.publicUrl ? [new URL(app.config.publicUrl).origin] : [url.origin]);
 
 /**
  * Every API route and form endpoint is built with this. Order matters: cheap refusals come
