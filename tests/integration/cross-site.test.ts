@@ -100,7 +100,14 @@ describe('customer forms › the origin is PUBLIC_URL when it is set, not the Ho
     for (const form of await forms()) {
       // A page on evil.example whose name now resolves to paylink: its browser sends Host and Origin alike.
       const body = Buffer.from(JSON.stringify(form.body));
-      const head = [`POST ${form.path} HTTP/1.1`, 'Host: evil.example', 'Origin: http://evil.example', 'Sec-Fetch-Site: same-origin', 'Content-Type: application/json', `Content-Length: ${body.length}`];
+      const head = [
+        `POST ${form.path} HTTP/1.1`,
+        'Host: evil.example',
+        'Origin: http://evil.example',
+        'Sec-Fetch-Site: same-origin',
+        'Content-Type: application/json',
+        `Content-Length: ${body.length}`,
+      ];
       const { responses } = await rawExchange(served.server.url, [`${head.join('\r\n')}\r\n\r\n`, body]);
       expect(responses[0]?.status, form.name).toBe(403);
       expect(JSON.parse(responses[0]!.body).data.status_code, form.name).toBe('ER.02.44');

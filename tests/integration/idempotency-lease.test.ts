@@ -31,7 +31,11 @@ const echo = apiEndpoint({
 
 async function invoke(body: string, key: string) {
   const url = new URL('http://127.0.0.1/api/v1/echo');
-  const request = new Request(url, { method: 'POST', headers: { authorization: TEST_TOKEN, 'content-type': 'application/json', 'idempotency-key': key }, body });
+  const request = new Request(url, {
+    method: 'POST',
+    headers: { authorization: TEST_TOKEN, 'content-type': 'application/json', 'idempotency-key': key },
+    body,
+  });
   const context = { locals: { paylink: t.app, requestId: 'req_test' }, url, request, params: {} } as unknown as APIContext;
   const res = await echo(context);
   const json = await res.json();
