@@ -141,7 +141,9 @@ export function apiEndpoint<S extends z.ZodType | undefined = undefined>(options
       const executeOrRefuse = () =>
         execute().catch((error) => (error instanceof DomainError ? errorResponse(app, error, path, requestId) : Promise.reject(error)));
       return await withIdempotency(app, { scope: integrator.id, key, method: context.request.method, path, bodyText: raw?.text ?? '' }, executeOrRefuse);
-    } catch (error) {
+    } catch (caught) {
+      // A body over the HTTP layer's limit fails whatever read it (src/http/request-body.ts).
+      const error = context.locals.bodyTooLarge !== undefined ? bodyTooLarge(context.locals.bodyTooLarge) : caught;
       return errorResponse(app, options.browser ? inCustomerLanguage(error, context.request) : error, path, requestId);
     }
   };
