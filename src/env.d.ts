@@ -10,6 +10,8 @@ declare namespace App {
     route?: string;
     /** The authenticated integrator (src/api/endpoint.ts), for the request log. */
     integratorId?: string;
+    /** Set (to the limit, in bytes) when the body went over the HTTP layer's limit (src/http/request-body.ts). */
+    bodyTooLarge?: number;
     /** Set by a page rendered once per version (src/api/rendered-pages.ts) for the middleware. */
     renderOnce?: import('./api/rendered-pages.ts').RenderOnce;
     /** What the middleware read looking for a kept payment page, for the page (src/api/payment-pages.ts). */

@@ -120,9 +120,17 @@ export const catalogue = {
   },
   'ER.02.31': { http: 400, description: 'Malformed JSON body', when: 'The body is not valid JSON, or not a JSON object.' },
   'ER.02.32': { http: 415, description: 'Unsupported content type', when: 'The body is not sent as application/json.' },
-  'ER.02.33': { http: 413, description: 'Request body too large', when: 'The body exceeds 64 KiB.' },
-  'ER.02.34': { http: 404, description: 'Resource not found', when: 'No API route matches the path.' },
-  'ER.02.35': { http: 405, description: 'Method not allowed', when: 'The route exists but not for this method; `Allow` lists the methods it takes.' },
+  'ER.02.33': {
+    http: 413,
+    description: 'Request body too large',
+    when: 'The body exceeds 64 KiB (a JSON body), 256 KiB (a provider webhook) or 1 MiB (link settings, and any body at all).',
+  },
+  'ER.02.34': { http: 404, description: 'Resource not found', when: 'No API route matches the path, or the path’s percent-encoding does not decode.' },
+  'ER.02.35': {
+    http: 405,
+    description: 'Method not allowed',
+    when: 'The route exists but not for this method, or no route takes the method (TRACE, PROPFIND, …); `Allow` lists the methods it takes.',
+  },
   'ER.02.40': {
     http: 422,
     description: 'Idempotency key reused with a different request',
@@ -131,7 +139,7 @@ export const catalogue = {
   'ER.02.41': {
     http: 409,
     description: 'Idempotent request still in progress',
-    when: 'A request with the same `Idempotency-Key` is still being processed; retry after it finishes.',
+    when: 'A request with the same `Idempotency-Key` is still being processed; retry after `Retry-After` seconds (its claim lapses within 10 s if its process died).',
   },
   'ER.02.42': { http: 400, description: 'Invalid idempotency key', when: 'The `Idempotency-Key` header is empty or longer than 255 characters.' },
   'ER.02.43': {

@@ -56,6 +56,13 @@ export async function readJsonBody(request: Request, limit = MAX_JSON_BODY_BYTES
   return { value: value as Record<string, unknown>, text };
 }
 
+/** A body as text, refused with 413 as soon as it is over `limit` bytes (declared or read). */
+export async function readTextBody(request: Request, limit: number): Promise<string> {
+  const declared = Number(request.headers.get('content-length') ?? NaN);
+  if (Number.isFinite(declared) && declared > limit) throw bodyTooLarge(limit);
+  return readLimited(request, limit);
+}
+
 async function readLimited(request: Request, limit: number): Promise<string> {
   if (!request.body) return '';
   const reader = request.body.getReader();

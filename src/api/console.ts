@@ -3,6 +3,7 @@ import type { AstroCookies } from 'astro';
 import type { PaylinkApp } from '../app.ts';
 import { type ConsoleIdentity, type RequestOrigin, resolveSession } from '../domain/accounts/sessions.ts';
 import { DomainError, type Messages } from '../domain/errors.ts';
+import { lastForwardedEntry } from '../http/client-ip.ts';
 import { catalogue } from './catalogue.ts';
 import { ownOrigins } from './endpoint.ts';
 import { assertSameOrigin } from './same-origin.ts';
@@ -30,7 +31,7 @@ export const CSRF_FIELD = '_csrf';
  */
 function isHttps(app: PaylinkApp, url: URL, request?: Request): boolean {
   if (url.protocol === 'https:' || app.origin().startsWith('https:')) return true;
-  return app.config.trustProxy && request?.headers.get('x-forwarded-proto')?.split(',')[0]?.trim() === 'https';
+  return app.config.trustProxy && lastForwardedEntry(request?.headers.get('x-forwarded-proto')).toLowerCase() === 'https';
 }
 const sessionCookieName = (secure: boolean) => (secure ? '__Host-paylink_console' : 'paylink_console');
 const signInCookieName = (secure: boolean) => (secure ? '__Host-paylink_sign_in' : 'paylink_sign_in');
@@ -67,15 +68,18 @@ const equalStrings = (a: string, b: string) => {
 
 /** A refused form: the page shows it as a 403 page. */
 export class FormRefused extends Error {
-  constructor(readonly reason: string) {
+  constructor(
+    readonly reason: string,
+    readonly status: 403 | 413 = 403,
+  ) {
     super(reason);
     this.name = 'FormRefused';
   }
 }
 
-export function refusedPage(reason: string): Response {
+export function refusedPage(reason: string, status: 403 | 413 = 403): Response {
   const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Form refused · paylink</title></head><body><main><h1>This form was refused</h1><p>${reason}</p><p><a href="/console">Back to the console</a></p></main></body></html>`;
-  return new Response(body, { status: 403, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } });
+  return new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } });
 }
 
 /** Reads a POSTed form after the same-origin check; anything but a form is refused. */
@@ -91,6 +95,9 @@ async function readForm(ctx: ConsoleRequestContext): Promise<FormData> {
   try {
     return await ctx.request.formData();
   } catch {
+    const limit = ctx.locals.bodyTooLarge;
+    if (limit !== undefined)
+      throw new FormRefused(`It is larger than the ${limit / 1024 / 1024} MiB a form may be. Send less (a smaller file or shorter text).`, 413);
     throw new FormRefused('It could not be read as a form.');
   }
 }
@@ -128,7 +135,7 @@ export async function openConsole(ctx: ConsoleRequestContext): Promise<ConsolePa
       if (!equalStrings(field(form, CSRF_FIELD), csrf))
         throw new FormRefused('Its security token is missing or out of date (the page may have been open across a sign-in). Reload the page and try again.');
     } catch (error) {
-      if (error instanceof FormRefused) return refusedPage(error.reason);
+      if (error instanceof FormRefused) return refusedPage(error.reason, error.status);
       throw error;
     }
   } else if (ctx.request.method !== 'GET' && ctx.request.method !== 'HEAD') {
@@ -161,7 +168,7 @@ export async function readPreSessionForm(ctx: ConsoleRequestContext): Promise<{ 
     }
     return { field: (name) => field(form, name) };
   } catch (error) {
-    if (error instanceof FormRefused) return refusedPage(error.reason);
+    if (error instanceof FormRefused) return refusedPage(error.reason, error.status);
     throw error;
   }
 }

@@ -8,10 +8,10 @@ import type { Integrator } from '../domain/integrators/service.ts';
 import { parseWith } from '../schemas/parse.ts';
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../schemas/text.ts';
 import { authenticate, LinkKeyInApiError, tokenFromAuthorization } from './auth.ts';
-import { readJsonBody } from './body.ts';
+import { bodyTooLarge, readJsonBody } from './body.ts';
 import type { StatusCode } from './catalogue.ts';
 import { buildEnvelope, envelopeResponse, jsonResponse } from './envelope.ts';
-import { claimKey, completeKey, releaseKey } from './idempotency.ts';
+import { claimKey, completeKey, holdKey, releaseKey } from './idempotency.ts';
 import { inCustomerLanguage } from './page-locale.ts';
 import { assertSameOriginJson } from './same-origin.ts';
 
@@ -71,8 +71,13 @@ function checkUrlText(url: URL, params: APIContext['params']) {
 /** The client address src/http/server.ts worked out (socket, or X-Forwarded-For behind PAYLINK_TRUST_PROXY=1). */
 export const clientIpOf = (context: Pick<APIContext, 'locals'>) => context.locals.clientIp ?? 'unknown';
 
-/** The origins paylink's own pages are served from: the request's, and PUBLIC_URL's. */
-export const ownOrigins = (app: PaylinkApp, url: URL) => [url.origin, ...(app.config.publicUrl ? [new URL(app.config.publicUrl).origin] : [])];
+/**
+ * The origin paylink's own pages are served from: PUBLIC_URL's when it is set, else the one the
+ * request was sent to. The request's origin comes from its `Host` header, which whoever sends the
+ * request chooses (a page of a rebound hostile domain sends its own name), so it is believed only
+ * when there is nothing better.
+ */
+export const ownOrigins = (app: PaylinkApp, url: URL) => (app.config.publicUrl ? [new URL(app.config.publicUrl).origin] : [url.origin]);
 
 /**
  * Every API route and form endpoint is built with this. Order matters: cheap refusals come
@@ -136,7 +141,9 @@ export function apiEndpoint<S extends z.ZodType | undefined = undefined>(options
       const executeOrRefuse = () =>
         execute().catch((error) => (error instanceof DomainError ? errorResponse(app, error, path, requestId) : Promise.reject(error)));
       return await withIdempotency(app, { scope: integrator.id, key, method: context.request.method, path, bodyText: raw?.text ?? '' }, executeOrRefuse);
-    } catch (error) {
+    } catch (caught) {
+      // A body over the HTTP layer's limit fails whatever read it (src/http/request-body.ts).
+      const error = context.locals.bodyTooLarge !== undefined ? bodyTooLarge(context.locals.bodyTooLarge) : caught;
       return errorResponse(app, options.browser ? inCustomerLanguage(error, context.request) : error, path, requestId);
     }
   };
@@ -175,26 +182,37 @@ async function withIdempotency(
   }
   if (claim.kind === 'running') {
     throw new DomainError('ER.02.41', 'Idempotent request still in progress', {
-      messages: { 'idempotency-key': ['a request with this key is still being processed; retry when it has finished'] },
+      messages: {
+        'idempotency-key': [
+          `a request with this key is still being processed; retry when it has finished (its claim lapses in ${claim.retryAfterSeconds} s if its process stopped)`,
+        ],
+      },
+      retryAfterSeconds: claim.retryAfterSeconds,
     });
   }
   if (claim.kind === 'replay') {
     return jsonResponse(claim.body, claim.status, { 'idempotent-replayed': 'true' });
   }
-  let response: Response;
+  // The claim is a lease: renewed while this request runs, so only a dead process's claim lapses.
+  const hold = holdKey(app.db, { scope: req.scope, key: req.key, now: () => app.now() });
   try {
-    response = await execute();
-  } catch (error) {
-    await releaseKey(app.db, req).catch(() => {});
-    throw error;
+    let response: Response;
+    try {
+      response = await execute();
+    } catch (error) {
+      await releaseKey(app.db, req).catch(() => {});
+      throw error;
+    }
+    if (response.status >= 500) {
+      await releaseKey(app.db, req).catch(() => {});
+      return response;
+    }
+    const text = await response.text();
+    await completeKey(app.db, { scope: req.scope, key: req.key, status: response.status, body: text });
+    return new Response(text, { status: response.status, headers: response.headers });
+  } finally {
+    hold.release();
   }
-  if (response.status >= 500) {
-    await releaseKey(app.db, req).catch(() => {});
-    return response;
-  }
-  const text = await response.text();
-  await completeKey(app.db, { scope: req.scope, key: req.key, status: response.status, body: text });
-  return new Response(text, { status: response.status, headers: response.headers });
 }
 
 function toResponse(result: EndpointResult, path: string, now: Date): Response {

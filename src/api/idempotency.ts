@@ -4,16 +4,27 @@ import { idempotencyKeys } from '../db/schema.ts';
 
 /**
  * Stored first responses for `Idempotency-Key`. A key is claimed before the work runs, so a
- * concurrent duplicate sees `running` (409) instead of doing the work twice. A claim left by a
- * crashed process expires after `lockSeconds` and may then be taken over.
+ * concurrent duplicate sees `running` (409, with the seconds its holder's lease has left)
+ * instead of doing the work twice. The claim is a lease of LEASE_SECONDS that the live request
+ * renews while it runs (`holdKey`); a claim left by a crashed process lapses within one lease
+ * and may then be taken over.
  */
-export type Claim = { kind: 'claimed' } | { kind: 'replay'; status: number; body: string } | { kind: 'mismatch' } | { kind: 'running' };
+export type Claim =
+  | { kind: 'claimed' }
+  | { kind: 'replay'; status: number; body: string }
+  | { kind: 'mismatch' }
+  | { kind: 'running'; retryAfterSeconds: number };
+
+/** How long a claim holds without renewal: how long a retry waits after its holder crashed. */
+export const LEASE_SECONDS = 10;
+/** How often a live request renews its lease: three renewals per lease, so one slow write does not lose it. */
+export const LEASE_RENEW_MS = (LEASE_SECONDS * 1000) / 3;
 
 export async function claimKey(
   db: Db,
-  opts: { scope: string; key: string; method: string; path: string; requestHash: string; now: Date; ttlSeconds: number; lockSeconds?: number },
+  opts: { scope: string; key: string; method: string; path: string; requestHash: string; now: Date; ttlSeconds: number; leaseSeconds?: number },
 ): Promise<Claim> {
-  const lockedUntil = new Date(opts.now.getTime() + (opts.lockSeconds ?? 60) * 1000);
+  const lockedUntil = new Date(opts.now.getTime() + (opts.leaseSeconds ?? LEASE_SECONDS) * 1000);
   const expiresAt = new Date(opts.now.getTime() + opts.ttlSeconds * 1000);
   // Expired records no longer count: delete the one in the way, if any.
   await db
@@ -46,7 +57,29 @@ export async function claimKey(
       ),
     )
     .returning({ key: idempotencyKeys.key });
-  return taken.length > 0 ? { kind: 'claimed' } : { kind: 'running' };
+  if (taken.length > 0) return { kind: 'claimed' };
+  const left = existing.lockedUntil ? existing.lockedUntil.getTime() - opts.now.getTime() : 0;
+  return { kind: 'running', retryAfterSeconds: Math.max(1, Math.ceil(left / 1000)) };
+}
+
+/**
+ * Keeps a claim while its request runs: the lease is pushed LEASE_SECONDS past `now()` every
+ * LEASE_RENEW_MS until `release()`. A renewal that fails (the database briefly away) is tried
+ * again at the next tick; the lease then lapses only if the process stops renewing.
+ */
+export function holdKey(db: Db, opts: { scope: string; key: string; now: () => Date; leaseSeconds?: number; renewMs?: number }): { release(): void } {
+  const lease = (opts.leaseSeconds ?? LEASE_SECONDS) * 1000;
+  const timer = setInterval(() => {
+    db.update(idempotencyKeys)
+      .set({ lockedUntil: new Date(opts.now().getTime() + lease) })
+      .where(and(eq(idempotencyKeys.scope, opts.scope), eq(idempotencyKeys.key, opts.key), eq(idempotencyKeys.state, 'running')))
+      .then(
+        () => {},
+        () => {},
+      );
+  }, opts.renewMs ?? LEASE_RENEW_MS);
+  timer.unref();
+  return { release: () => clearInterval(timer) };
 }
 
 export async function completeKey(db: Db, opts: { scope: string; key: string; status: number; body: string }): Promise<void> {

@@ -14,14 +14,36 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
  */
 const DRAIN_LIMIT_BYTES = 4 * 1024 * 1024;
 
+/**
+ * The largest body any route reads (link settings with a logo; JSON bodies stop at 64 KiB on
+ * their own). The Astro adapter has the same limit (astro.config.mjs) but answers it with a 500:
+ * this view stops first, declared (Content-Length) or streamed, and says so through `tooLarge`,
+ * which routes turn into the 413 envelope or, on a console form, a 413 page in words.
+ */
+export const MAX_REQUEST_BODY_BYTES = 1024 * 1024;
+
+/** What a route reading a guarded body meets past the limit. */
+export class RequestBodyTooLarge extends Error {
+  constructor(readonly limit: number) {
+    super(`Request body over ${limit} bytes`);
+    this.name = 'RequestBodyTooLarge';
+  }
+}
+
 export function hasBody(req: IncomingMessage): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-export function guardRequestBody(req: IncomingMessage, res: ServerResponse): AsyncIterable<Buffer> {
+export function guardRequestBody(
+  req: IncomingMessage,
+  res: ServerResponse,
+  opts: { limit?: number; tooLarge?: (limit: number) => void } = {},
+): AsyncIterable<Buffer> {
+  const limit = opts.limit ?? MAX_REQUEST_BODY_BYTES;
   const queue: Buffer[] = [];
   let ended = false;
+  let received = 0;
   let failure: Error | undefined;
   let stopped = false;
   let discarding = false;
@@ -62,15 +84,31 @@ export function guardRequestBody(req: IncomingMessage, res: ServerResponse): Asy
   res.once('finish', () => {
     if (!req.complete) discard();
   });
+  // Past the limit every further read fails the same way: never a shortened body.
+  let overflow: RequestBodyTooLarge | undefined;
+  const overLimit = () => {
+    if (!overflow) {
+      overflow = new RequestBodyTooLarge(limit);
+      queue.length = 0;
+      opts.tooLarge?.(limit);
+    }
+    return overflow;
+  };
+  const declared = Number(req.headers['content-length']);
 
   return {
     [Symbol.asyncIterator]() {
       return {
         async next(): Promise<IteratorResult<Buffer>> {
           for (;;) {
+            if (overflow || declared > limit) throw overLimit();
             if (stopped || discarding) return { done: true, value: undefined };
             const chunk = queue.shift();
-            if (chunk) return { done: false, value: chunk };
+            if (chunk) {
+              received += chunk.length;
+              if (received > limit) throw overLimit();
+              return { done: false, value: chunk };
+            }
             if (failure) throw failure;
             if (ended) return { done: true, value: undefined };
             await new Promise<void>((resolve) => {

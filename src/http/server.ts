@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import compression from 'compression';
 import sirv from 'sirv';
 import { buildEnvelope, toJson } from '../api/envelope.ts';
 import type { PaylinkApp } from '../app.ts';
-import { clientIpOf } from './client-ip.ts';
+import { clientIpOf, forwardedProtoOf } from './client-ip.ts';
 import { guardRequestBody, hasBody } from './request-body.ts';
+import { ALLOWED_METHODS, hasValidPathEncoding, methodRefusal, ROUTED_METHODS, rawEnvelopeResponse } from './request-target.ts';
 
 export type AstroHandler = (req: IncomingMessage, res: ServerResponse, next?: (err?: unknown) => void, locals?: object) => void | Promise<void>;
 
@@ -20,17 +22,14 @@ function securityHeaders(app: PaylinkApp, req: IncomingMessage, res: ServerRespo
   res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
   res.setHeader('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=(self)');
   res.setHeader('Content-Security-Policy', "frame-ancestors 'none'; object-src 'none'; base-uri 'none'; form-action 'self'");
-  const forwardedHttps =
-    app.config.trustProxy &&
-    String(req.headers['x-forwarded-proto'] ?? '')
-      .split(',')[0]
-      ?.trim() === 'https';
+  const forwardedHttps = forwardedProtoOf(req, app.config.trustProxy) === 'https';
   const tls = (req.socket as { encrypted?: boolean }).encrypted === true;
   if (tls || forwardedHttps) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown) {
+function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
   res.statusCode = status;
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Cache-Control', 'no-store');
   res.end(toJson(body));
@@ -65,7 +64,24 @@ export function createHttpServer(app: PaylinkApp, opts: { astroHandler: AstroHan
     compress(req as never, res as never, async () => {
       try {
         const path = (req.url ?? '/').split('?')[0]!;
+        // A method no route takes (TRACE, PROPFIND, …) never reaches Astro, whose web Request
+        // refuses TRACE with a 500 and a stack trace on stderr.
+        if (!ROUTED_METHODS.has(req.method ?? '')) return sendJson(res, 405, methodRefusal(req.method ?? '', path), { allow: ALLOWED_METHODS });
+        // Astro logs a path it cannot decode at error level: a client's typo is a 404 here.
+        if (!hasValidPathEncoding(path)) {
+          return sendJson(
+            res,
+            404,
+            buildEnvelope({
+              code: 'ER.02.34',
+              path,
+              messages: { path: ['is not a valid URL path: each "%" must start an escaped UTF-8 character, such as %20'] },
+            }),
+          );
+        }
         if (path === '/healthz') {
+          if (req.method !== 'GET' && req.method !== 'HEAD')
+            return sendJson(res, 405, methodRefusal(req.method ?? '', path, 'GET, HEAD'), { allow: 'GET, HEAD' });
           try {
             await app.database.ping();
             sendJson(res, shuttingDown.value ? 503 : 200, { status: shuttingDown.value ? 'shutting_down' : 'ok', database: app.database.kind });
@@ -74,11 +90,16 @@ export function createHttpServer(app: PaylinkApp, opts: { astroHandler: AstroHan
           }
           return;
         }
-        statics(req, res, () => {
+        const toAstro = () => {
           // Astro reads `req.body` when it is set: the guarded view (src/http/request-body.ts).
-          if (hasBody(req)) (req as IncomingMessage & { body?: unknown }).body = guardRequestBody(req, res);
+          if (hasBody(req)) {
+            (req as IncomingMessage & { body?: unknown }).body = guardRequestBody(req, res, { tooLarge: (limit) => (locals.bodyTooLarge = limit) });
+          }
           void opts.astroHandler(req, res, undefined, locals);
-        });
+        };
+        // Static files answer GET and HEAD only; other methods go to the routes (405 or 404).
+        if (req.method === 'GET' || req.method === 'HEAD') statics(req, res, toAstro);
+        else toAstro();
       } catch (error) {
         app.log.error('unhandled request error', { requestId, error });
         if (!res.headersSent) {
@@ -86,6 +107,29 @@ export function createHttpServer(app: PaylinkApp, opts: { astroHandler: AstroHan
         } else res.end();
       }
     });
+  });
+  // CONNECT (a proxy tunnel) and requests Node cannot parse (a lower-case or unknown method)
+  // never become a request: answered on the socket, with the envelope where it is a method.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    socket.end(rawEnvelopeResponse(405, methodRefusal('CONNECT', req.url ?? '/'), { allow: ALLOWED_METHODS }));
+  });
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) return void socket.destroy();
+    if (error.code === 'HPE_INVALID_METHOD') {
+      const [method = '', target = '/'] = (error.rawPacket?.toString('latin1') ?? '').split('\r\n', 1)[0]!.split(' ');
+      socket.end(
+        rawEnvelopeResponse(405, methodRefusal(method.slice(0, 32), target.startsWith('/') ? target.slice(0, 2048) : '/'), { allow: ALLOWED_METHODS }),
+      );
+      return;
+    }
+    // What Node answers by itself when nobody listens for this event.
+    const status =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? '431 Request Header Fields Too Large'
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? '408 Request Timeout'
+          : '400 Bad Request';
+    socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n\r\n`);
   });
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;
@@ -100,6 +144,7 @@ interface RequestLocals {
   clientIp: string;
   route?: string;
   integratorId?: string;
+  bodyTooLarge?: number;
 }
 
 /** Ids inside a path (txn_…, UUIDs, long tokens) become `:id`, so a route reads as its pattern. */

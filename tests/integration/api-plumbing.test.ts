@@ -129,10 +129,10 @@ describe('api plumbing › Idempotency-Key', () => {
     const key = { scope: 'crash-scope', key: 'k-takeover', method: 'POST', path: '/api/v1/refund', requestHash: 'h1', ttlSeconds: 3600 };
     const at = (seconds: number) => new Date(Date.parse('2026-03-02T00:00:00.000Z') + seconds * 1000);
     expect(await claimKey(t.app.db, { ...key, now: at(0) })).toEqual({ kind: 'claimed' });
-    // The holder never finishes: within its 60 s lock a retry waits, after it the retry takes over.
-    expect(await claimKey(t.app.db, { ...key, now: at(59) })).toEqual({ kind: 'running' });
-    expect(await claimKey(t.app.db, { ...key, now: at(61) })).toEqual({ kind: 'claimed' });
-    expect(await claimKey(t.app.db, { ...key, now: at(62) })).toEqual({ kind: 'running' });
+    // The holder never finishes (nor renews): within its 10 s lease a retry waits, after it the retry takes over.
+    expect(await claimKey(t.app.db, { ...key, now: at(9) })).toEqual({ kind: 'running', retryAfterSeconds: 1 });
+    expect(await claimKey(t.app.db, { ...key, now: at(11) })).toEqual({ kind: 'claimed' });
+    expect(await claimKey(t.app.db, { ...key, now: at(12) })).toEqual({ kind: 'running', retryAfterSeconds: 9 });
     await completeKey(t.app.db, { scope: key.scope, key: key.key, status: 200, body: '{"ok":true}' });
     expect(await claimKey(t.app.db, { ...key, now: at(63) })).toEqual({ kind: 'replay', status: 200, body: '{"ok":true}' });
     expect(await claimKey(t.app.db, { ...key, requestHash: 'h2', now: at(64) })).toEqual({ kind: 'mismatch' });

@@ -107,7 +107,8 @@ describe('console › cookies over HTTPS', () => {
   const served = useServedApp({ env: { PUBLIC_URL: 'https://pay.acme.example' } });
 
   it('marks the session cookie Secure and binds it to the host (__Host- prefix) when paylink is served over HTTPS', async () => {
-    const c = new ConsoleClient(served.server.url);
+    // The browser is on PUBLIC_URL's page: that is the origin its forms carry.
+    const c = new ConsoleClient(served.server.url, { origin: 'https://pay.acme.example' });
     const res = await c.signIn('owner@acme.example', 'acme owner passphrase 1');
     expect(res.status).toBe(303);
     const cookie = res.headers.getSetCookie().find((l) => l.startsWith('__Host-paylink_console='))!;

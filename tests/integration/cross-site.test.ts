@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { payments } from '../../src/db/schema.ts';
 import { call, TEST_TOKEN, useServedApp } from '../support/app.ts';
 import { CARD_EXPIRY } from '../support/cards.ts';
+import { rawExchange } from '../support/raw-http.ts';
 
 /**
  * The customer's forms (checkout, static link, hosted card registration) take same-origin JSON
@@ -66,7 +67,7 @@ describe('customer forms › cross-site requests', () => {
 
   it('refuses a body without Content-Type: application/json with 415, even from the same origin', async () => {
     for (const form of await forms()) {
-      const origin = served.server.url;
+      const origin = 'https://pay.acme.example';
       const none = await send(form.path, form.body, { origin, 'sec-fetch-site': 'same-origin' });
       expect(none.status, form.name).toBe(415);
       expect(none.json.data.status_code).toBe('ER.02.32');
@@ -75,10 +76,10 @@ describe('customer forms › cross-site requests', () => {
     }
   });
 
-  it('accepts same-origin JSON, from the address it was reached at or from PUBLIC_URL', async () => {
+  it('accepts same-origin JSON from PUBLIC_URL', async () => {
     const [checkout, staticLink, registration] = await forms();
     const own = { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' };
-    expect((await send(checkout!.path, checkout!.body, { ...own, origin: served.server.url })).json.data.status_code).toBe('OK.03.00');
+    expect((await send(checkout!.path, checkout!.body, { ...own, origin: 'https://pay.acme.example' })).json.data.status_code).toBe('OK.03.00');
     expect((await send(staticLink!.path, staticLink!.body, { ...own, origin: 'https://pay.acme.example' })).json.data.status_code).toBe('OK.03.00');
     // Without any browser header (curl, a server): nothing rides on a visitor's browser.
     expect((await send(registration!.path, registration!.body, { 'content-type': 'application/json' })).json.data.status_code).toBe('OK.11.00');
@@ -90,5 +91,42 @@ describe('customer forms › cross-site requests', () => {
     expect(link.json.link).toMatch(/\/checkout\//);
     const api = await send('/api/v1/card-registrations', {}, { authorization: TEST_TOKEN, origin: 'https://erp.acme.example' });
     expect(api.status).toBe(200);
+  });
+});
+
+describe('customer forms › the origin is PUBLIC_URL when it is set, not the Host header', () => {
+  it('refuses an Origin that matches only the Host the request names (a rebound hostile domain), and charges nothing', async () => {
+    const before = await paymentCount();
+    for (const form of await forms()) {
+      // A page on evil.example whose name now resolves to paylink: its browser sends Host and Origin alike.
+      const body = Buffer.from(JSON.stringify(form.body));
+      const head = [
+        `POST ${form.path} HTTP/1.1`,
+        'Host: evil.example',
+        'Origin: http://evil.example',
+        'Sec-Fetch-Site: same-origin',
+        'Content-Type: application/json',
+        `Content-Length: ${body.length}`,
+      ];
+      const { responses } = await rawExchange(served.server.url, [`${head.join('\r\n')}\r\n\r\n`, body]);
+      expect(responses[0]?.status, form.name).toBe(403);
+      expect(JSON.parse(responses[0]!.body).data.status_code, form.name).toBe('ER.02.44');
+      // The address the server was reached at is not PUBLIC_URL either.
+      const direct = await send(form.path, form.body, { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin', origin: served.server.url });
+      expect(direct.status, form.name).toBe(403);
+    }
+    expect(await paymentCount()).toBe(before);
+  });
+});
+
+describe('customer forms › without PUBLIC_URL', () => {
+  const local = useServedApp();
+
+  it('takes the origin the request was sent to', async () => {
+    const res = await call(local.server.url, 'POST', '/api/v1/card-registrations', { body: {} });
+    const path = `/register/${new URL(res.json.data.link).pathname.split('/')[2]!}/card`;
+    const own = { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin', origin: local.server.url };
+    const sent = await fetch(local.server.url + path, { method: 'POST', headers: own, body: JSON.stringify({ card: card() }) });
+    expect((await sent.json()).data.status_code).toBe('OK.11.00');
   });
 });

@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, TEST_TOKEN, useServedApp } from '../support/app.ts';
 import { CARD_EXPIRY } from '../support/cards.ts';
-import { FUZZ_RUNS, type FuzzBody, hostileBodies, mutatedObjects } from '../support/fuzz.ts';
+import { chunkedBodies, FUZZ_RUNS, type FuzzBody, hostileBodies, mutatedObjects, oddMethods } from '../support/fuzz.ts';
+import { chunkedRequest, getRequest, rawExchange } from '../support/raw-http.ts';
 import { scheduleData, signSchedule } from '../support/schedules.ts';
 
 /**
@@ -194,5 +195,74 @@ describe(`fuzz › ${FUZZ_RUNS} hostile bodies per endpoint: a 2xx or 4xx envelo
   it('left nothing behind that fails: no error was logged', () => {
     const errors = served.t.logs.filter((line) => JSON.parse(line).level === 'error');
     expect(errors).toEqual([]);
+  });
+});
+
+/**
+ * What a client library would never send, on a raw socket: methods no route takes and bodies
+ * sent chunked past every size limit. Each is a 4xx envelope (or the endpoint's own answer),
+ * never a 5xx or a reset, and the keep-alive connection still reads the next request.
+ */
+describe('fuzz › raw requests: odd methods and chunked bodies', () => {
+  const CHUNKED_RUNS = Math.max(20, Math.round(FUZZ_RUNS / 10));
+  const anyPath = fc.constantFrom(
+    ...targets.map((target) => target.path),
+    () => '/api/v1/transactions/txn_x',
+    () => '/pay/acme-books',
+    () => '/console',
+    () => '/favicon.svg',
+    () => '/healthz',
+    () => '/webhooks/paymongo/whk_x',
+  );
+
+  it('a method no route takes: the 405 envelope on any path', async () => {
+    await fc.assert(
+      fc.asyncProperty(oddMethods, anyPath, async (method, path) => {
+        const { responses, reset } = await rawExchange(served.server.url, [
+          `${method} ${path()} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: ${TEST_TOKEN}\r\n\r\n`,
+        ]);
+        const context = `${method} ${path()}: ${responses[0]?.status} ${responses[0]?.body.slice(0, 200)}`;
+        expect(reset, context).toBe(false);
+        expect(responses[0]?.status, context).toBe(405);
+        expect(JSON.parse(responses[0]!.body).data.status_code, context).toBe('ER.02.35');
+      }),
+      { numRuns: FUZZ_RUNS },
+    );
+  }, 600_000);
+
+  const chunkedTargets: Target[] = [
+    ...targets,
+    {
+      name: 'POST /api/v1/links (1 MiB)',
+      method: 'POST',
+      path: () => '/api/v1/links',
+      headers: auth,
+      valid: () => ({ title: 'Spring sale', currency: 'PHP', amount: '499.50' }),
+    },
+    { name: 'POST /webhooks/{provider}/{id}', method: 'POST', path: () => '/webhooks/paymongo/whk_x', valid: () => ({ data: { id: 'evt_1' } }) },
+  ];
+  for (const target of chunkedTargets) {
+    it(`${target.name}, chunked: a 2xx or 4xx envelope at any size, and the connection reads the next request`, async () => {
+      await fc.assert(
+        fc.asyncProperty(chunkedBodies(target.valid), async ({ body, chunkSize }) => {
+          const headers = { ...target.headers, ...(body.contentType ? { 'Content-Type': body.contentType } : {}) };
+          const request = chunkedRequest(target.method, target.path(), Buffer.from(body.text), headers, chunkSize);
+          const { responses, reset } = await rawExchange(served.server.url, [...request, getRequest('/healthz')], {
+            responses: 2,
+            timeoutMs: REQUEST_TIMEOUT_MS,
+          });
+          const context = { status: responses[0]?.status ?? 0, text: responses[0]?.body ?? '(no answer)' };
+          expect(reset, `reset after ${Buffer.byteLength(body.text)} bytes in chunks of ${chunkSize}`).toBe(false);
+          const json = expectEnvelope(context, { ...body, text: `${Buffer.byteLength(body.text)} bytes: ${body.text.slice(0, 200)}` }, target);
+          expect(responses[1]?.status, 'the next request on the connection').toBe(200);
+          await target.after?.(context.status, json?.data?.status_code);
+        }),
+        { numRuns: CHUNKED_RUNS },
+      );
+    }, 600_000);
+  }
+
+  it('left nothing behind that fails: no error was logged', () => {
+    expect(served.t.logs.filter((line) => JSON.parse(line).level === 'error')).toEqual([]);
   });
 });

@@ -187,5 +187,33 @@ export function mutatedObjects(valid: () => Json): fc.Arbitrary<unknown> {
   );
 }
 
+/**
+ * Request methods no route takes, as a client on a raw socket can write them: the ones a web
+ * Request refuses (TRACE, TRACK, CONNECT), WebDAV's, lower or mixed case, and made-up tokens.
+ */
+export const oddMethods: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('TRACE', 'TRACK', 'CONNECT', 'PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK', 'SEARCH', 'PURGE', 'get', 'Post', 'trace'),
+  fc.stringMatching(/^[A-Za-z]{1,12}$/).filter((m) => !['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'].includes(m)),
+);
+
+/** Bodies past the size limits paylink keeps (64 KiB JSON, 256 KiB webhooks, 1 MiB for everything), a few bytes either side. */
+const LIMITS = [64 * 1024, 256 * 1024, 1024 * 1024];
+
+/**
+ * A body sent chunked: a hostile body padded with whitespace (still the same JSON) to a size
+ * near one of the limits or anywhere up to 2 MiB, cut into chunks of any size (at most 512 chunks).
+ */
+export function chunkedBodies(valid: () => Json): fc.Arbitrary<{ body: FuzzBody; chunkSize: number }> {
+  const size = fc.oneof(
+    fc.integer({ min: 0, max: 4096 }),
+    fc.tuple(fc.constantFrom(...LIMITS), fc.integer({ min: -16, max: 16 })).map(([limit, delta]) => limit + delta),
+    fc.integer({ min: 0, max: 2 * 1024 * 1024 }),
+  );
+  return fc.tuple(hostileBodies(valid), size, fc.integer({ min: 1, max: 64 * 1024 })).map(([body, wanted, chunk]) => {
+    const text = body.text + ' '.repeat(Math.max(0, wanted - Buffer.byteLength(body.text)));
+    return { body: { ...body, text }, chunkSize: Math.max(chunk, Math.ceil(Buffer.byteLength(text) / 512)) };
+  });
+}
+
 /** How many generated bodies per endpoint: 1,000 in `npm test`, more with `npm run fuzz`. */
 export const FUZZ_RUNS = Number(process.env.PAYLINK_FUZZ_RUNS ?? 1000);

@@ -96,16 +96,29 @@ export function rawExchange(
 /** A request with a chunked body of `size` bytes of JSON, in 8 KiB chunks. */
 export function chunkedJsonRequest(path: string, size: number, headers: Record<string, string> = {}): Buffer[] {
   const body = Buffer.from(`{"note":"${'x'.repeat(Math.max(0, size - 12))}"}`);
-  const head = [`POST ${path} HTTP/1.1`, 'Host: 127.0.0.1', 'Content-Type: application/json', 'Transfer-Encoding: chunked']
+  return chunkedRequest('POST', path, body, { 'Content-Type': 'application/json', ...headers });
+}
+
+/** A request whose `body` is sent chunked (Transfer-Encoding: chunked), in chunks of `chunkSize` bytes (8 KiB). */
+export function chunkedRequest(method: string, path: string, body: Buffer, headers: Record<string, string> = {}, chunkSize = 8192): Buffer[] {
+  const head = [`${method} ${path} HTTP/1.1`, 'Host: 127.0.0.1', 'Transfer-Encoding: chunked']
     .concat(Object.entries(headers).map(([k, v]) => `${k}: ${v}`))
     .join('\r\n');
   const out = [Buffer.from(`${head}\r\n\r\n`)];
-  for (let i = 0; i < body.length; i += 8192) {
-    const part = body.subarray(i, i + 8192);
+  for (let i = 0; i < body.length; i += chunkSize) {
+    const part = body.subarray(i, i + chunkSize);
     out.push(Buffer.concat([Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')]));
   }
   out.push(Buffer.from('0\r\n\r\n'));
   return out;
+}
+
+/** A request whose body is sent whole with its Content-Length. */
+export function lengthRequest(method: string, path: string, body: Buffer, headers: Record<string, string> = {}): Buffer[] {
+  const head = [`${method} ${path} HTTP/1.1`, 'Host: 127.0.0.1', `Content-Length: ${body.length}`]
+    .concat(Object.entries(headers).map(([k, v]) => `${k}: ${v}`))
+    .join('\r\n');
+  return [Buffer.from(`${head}\r\n\r\n`), body];
 }
 
 export const getRequest = (path: string) => `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`;

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { clientKey } from '../../../src/api/rate-limits.ts';
-import { clientIpOf } from '../../../src/http/client-ip.ts';
+import { clientIpOf, forwardedProtoOf } from '../../../src/http/client-ip.ts';
 
 const request = (remoteAddress: string, forwarded?: string) =>
   ({ socket: { remoteAddress }, headers: forwarded === undefined ? {} : { 'x-forwarded-for': forwarded } }) as unknown as IncomingMessage;
@@ -24,5 +24,22 @@ describe('client address', () => {
     expect(clientKey('::ffff:198.51.100.7')).toBe('198.51.100.7');
     expect(clientKey('2001:db8:1:2::1')).toBe(clientKey('2001:db8:1:2:ffff:ffff:ffff:ffff'));
     expect(clientKey('2001:db8:1:2::1')).not.toBe(clientKey('2001:db8:1:3::1'));
+  });
+});
+
+describe('forwarded scheme', () => {
+  const proto = (value: string | string[] | undefined) =>
+    ({ socket: {}, headers: value === undefined ? {} : { 'x-forwarded-proto': value } }) as unknown as IncomingMessage;
+
+  it('behind a trusted proxy is the last X-Forwarded-Proto entry, the one the proxy appended, as for the address', () => {
+    expect(forwardedProtoOf(proto('https, http'), true)).toBe('http');
+    expect(forwardedProtoOf(proto('http,HTTPS'), true)).toBe('https');
+    expect(forwardedProtoOf(proto(['https', 'http']), true)).toBe('http');
+    expect(forwardedProtoOf(proto(''), true)).toBeUndefined();
+    expect(forwardedProtoOf(proto(undefined), true)).toBeUndefined();
+  });
+
+  it('is never read without a trusted proxy', () => {
+    expect(forwardedProtoOf(proto('https'), false)).toBeUndefined();
   });
 });
