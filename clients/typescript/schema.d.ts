@@ -1276,6 +1276,7 @@ export interface operations {
                 "application/json": {
                     session?: string;
                     amount?: string;
+                    amount_locale?: string;
                     /** @default {} */
                     fields?: {
                         [key: string]: string;
@@ -1592,6 +1593,7 @@ export interface operations {
                 "application/json": {
                     session?: string;
                     amount?: string;
+                    amount_locale?: string;
                     /** @default {} */
                     fields?: {
                         [key: string]: string;

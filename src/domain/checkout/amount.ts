@@ -1,5 +1,7 @@
 import type { Link } from '../../db/schema.ts';
-import { type AmountRule, customerAmount, englishAmountMessages } from '../../schemas/amount-rules.ts';
+import { intlLocale, type Locale, locales } from '../../i18n/index.ts';
+import { amountMessages } from '../../i18n/island.ts';
+import { type AmountRule, customerAmount } from '../../schemas/amount-rules.ts';
 import { currencyExponent, formatMoney } from '../money.ts';
 
 /**
@@ -28,10 +30,24 @@ export function checkAmountBounds(link: Pick<Link, 'minAmountMinor' | 'maxAmount
   return undefined;
 }
 
+/**
+ * The page language an amount was typed in: the form posts it beside the text (`amount_locale`,
+ * one of ours by code or Intl tag); anything else reads as English, the API's language.
+ */
+export function amountLocale(value: unknown): Locale {
+  return locales.find((l) => l === value || intlLocale(l) === value) ?? 'en';
+}
+
+/**
+ * What the customer typed, read with the separators of the page it was typed on (`locale`) and
+ * refused in that page's words; the island runs the same rule before it posts.
+ */
 export function parseCustomerAmount(
   link: Pick<Link, 'minAmountMinor' | 'maxAmountMinor' | 'currency'>,
   input: string | undefined,
   currency: string,
+  locale: Locale = 'en',
 ): { minor: bigint } | { message: string } {
-  return customerAmount(input ?? '', amountRule(link, currency), englishAmountMessages);
+  const tag = intlLocale(locale);
+  return customerAmount(input ?? '', amountRule(link, currency, tag), amountMessages(locale), tag);
 }

@@ -134,16 +134,26 @@ describe('Stripe Payment Element › setup mode (card registration)', () => {
 });
 
 describe('the Stripe island reads an open amount in minor units, exactly', () => {
+  const php = { currency: 'PHP', exponent: 2 };
+  const jpy = { currency: 'JPY', exponent: 0 };
   it('counts digits, not floating point, and refuses what the currency cannot hold', () => {
-    expect(minorUnits('12.50', 2)).toBe(1250);
-    expect(minorUnits('1,234.5', 2)).toBe(123450);
-    expect(minorUnits('0.29', 2)).toBe(29);
-    expect(minorUnits('500', 0)).toBe(500);
-    expect(minorUnits('5.5', 0)).toBeUndefined();
-    expect(minorUnits('1.234', 2)).toBeUndefined();
-    expect(minorUnits('-3', 2)).toBeUndefined();
-    expect(minorUnits('0', 2)).toBeUndefined();
-    expect(minorUnits('1e3', 2)).toBeUndefined();
-    expect(minorUnits('', 2)).toBeUndefined();
+    expect(minorUnits('12.50', php)).toEqual({ minor: 1250 });
+    expect(minorUnits('1,234.5', php)).toEqual({ minor: 123450 });
+    expect(minorUnits('0.29', php)).toEqual({ minor: 29 });
+    expect(minorUnits('500', jpy)).toEqual({ minor: 500 });
+    for (const [typed, rule] of [
+      ['5.5', jpy],
+      ['1.234', php],
+      ['-3', php],
+      ['0', php],
+      ['1e3', php],
+      ['', php],
+    ] as const)
+      expect(minorUnits(typed, rule)).toHaveProperty('message');
+  });
+
+  it("reads the page's separators: a Spanish decimal comma is a decimal, an English one is refused as unclear", () => {
+    expect(minorUnits('25,00', php, 'es')).toEqual({ minor: 2500 });
+    expect(minorUnits('25,00', php, 'en-US')).toEqual({ message: 'The amount can be read two ways: write 25.00 or 2,500' });
   });
 });
