@@ -29,7 +29,7 @@
  * clock; the server checks everything again.
  */
 import { Component } from 'preact';
-import { type AmountRule, customerAmount, shownAmount } from '../schemas/amount-rules.ts';
+import type { AmountRule } from '../schemas/amount-rules.ts';
 import type { CardFormText } from '../schemas/card-form-text.ts';
 import { cardErrors as cardRuleErrors, cvcLength, detectBrand, formatCardNumber, formatExpiry, makeCardRules } from '../schemas/card-rules.ts';
 import { type CustomerFieldPath, customerFieldProblem, wordFieldProblem } from '../schemas/checkout-rules.ts';
@@ -62,21 +62,22 @@ function fieldError(field: ExtraField, value: string, text: CardFormText): strin
   return problem && wordFieldProblem(problem, text.fieldErrors, field.requiredMessage ?? '');
 }
 
-// The typed amount is read with the page's separators ("25,00" on a Spanish page is 25.00), as the server reads it.
-function amountError(value: string, rule: AmountRule, locale: string, text: CardFormText): string | undefined {
-  const result = customerAmount(value, rule, text.amountErrors, locale);
-  return 'message' in result ? result.message : undefined;
-}
+/**
+ * The amount rule, loaded only where an amount is asked (open-amount links): a fixed-amount page
+ * carries none of it, and the open-amount page's 0.7 KB comes after the form is usable.
+ */
+type AmountRules = typeof import('../schemas/amount-rules.ts');
 
-function formatAmount(value: string, rule: AmountRule, locale: string, text: CardFormText): string | undefined {
-  const result = customerAmount(value, rule, text.amountErrors, locale);
-  return 'minor' in result ? shownAmount(result.minor, rule, locale) : undefined;
+// The typed amount is read with the page's separators ("25,00" on a Spanish page is 25.00), as the server reads it.
+function readAmount(value: string, rule: AmountRule, text: CardFormText, rules: AmountRules | undefined) {
+  return rules?.customerAmount(value, rule, text.amountErrors);
 }
 
 // A class component: preact/hooks would cost another 1.2 KB gzip of the page's 12 KB budget.
 export default class CardForm extends Component<CardFormProps, State> {
   private inFlight = false;
   private alertEl: HTMLDivElement | null = null;
+  private rules?: AmountRules;
 
   constructor(props: CardFormProps) {
     super(props);
@@ -93,12 +94,19 @@ export default class CardForm extends Component<CardFormProps, State> {
   }
 
   componentDidMount() {
+    // Until the rule is here the server's check stands alone (it always checks again).
+    if (this.props.amount)
+      import('../schemas/amount-rules.ts').then(
+        (rules) => {
+          this.rules = rules;
+          this.forceUpdate();
+        },
+        () => {},
+      );
     this.setState({ ready: true });
   }
 
   private value = (name: string) => this.state.values[name] ?? '';
-
-  private locale = () => this.props.locale ?? 'en-US';
 
   private set = (name: string, v: string) =>
     this.setState((old) => ({ values: { ...old.values, [name]: v }, errors: old.errors[name] ? { ...old.errors, [name]: '' } : old.errors }));
@@ -114,7 +122,10 @@ export default class CardForm extends Component<CardFormProps, State> {
 
   private errorFor(name: string): string | undefined {
     if (name.startsWith('card.')) return this.cardErrors()[name];
-    if (name === 'amount') return this.props.amount ? amountError(this.value(name), this.props.amount.rule, this.locale(), this.props.text) : undefined;
+    if (name === 'amount') {
+      const read = this.props.amount && readAmount(this.value(name), this.props.amount.rule, this.props.text, this.rules);
+      return read && 'message' in read ? read.message : undefined;
+    }
     const field = this.props.fields?.find((f) => f.name === name);
     return field && !field.readOnly ? fieldError(field, this.value(name), this.props.text) : undefined;
   }
@@ -161,7 +172,7 @@ export default class CardForm extends Component<CardFormProps, State> {
       card: { number: v('card.number'), expiry: v('card.expiry'), cvc: v('card.cvc'), name: v('card.name') },
     };
     // The text as typed with the page's language: the server reads it with the same separators.
-    if (amount) Object.assign(body, { amount: v('amount').trim(), amount_locale: this.locale() });
+    if (amount) Object.assign(body, { amount: v('amount').trim(), amount_locale: amount.rule.locale });
     this.inFlight = true;
     this.setState({ busy: true });
     try {
@@ -292,7 +303,8 @@ export default class CardForm extends Component<CardFormProps, State> {
     const { busy, ready, alert } = this.state;
     const brand = detectBrand(this.value('card.number'));
     const numberId = idFor('card.number');
-    const charged = amount ? formatAmount(this.value('amount'), amount.rule, this.locale(), text) : undefined;
+    const read = amount && readAmount(this.value('amount'), amount.rule, text, this.rules);
+    const charged = amount && read && 'minor' in read ? this.rules?.shownAmount(read.minor, amount.rule) : undefined;
     const label = busy ? (this.props.busyLabel ?? text.processing) : charged ? `${buttonLabel} ${charged}` : buttonLabel;
     const onInput = (name: string, format: (v: string) => string) => (e: Event) => this.set(name, format((e.currentTarget as HTMLInputElement).value));
     return (

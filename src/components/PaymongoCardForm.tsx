@@ -17,7 +17,7 @@
  * the card itself; this form checks only what a customer can see at a glance.
  */
 import { Component, h } from 'preact';
-import { type AmountRule, customerAmount, shownAmount } from '../schemas/amount-rules.ts';
+import type { AmountRule } from '../schemas/amount-rules.ts';
 import type { CardFormText } from '../schemas/card-form-text.ts';
 import type { FieldErrors as Errors, CardFormState as State } from './card-form-state.ts';
 
@@ -36,7 +36,7 @@ export interface PaymongoCardFormProps {
     /** What to say when a required field is empty, in the page's language. */
     requiredMessage?: string;
   }>;
-  /** Ask for an amount, read with the server's own rule in the page's language (`locale`). */
+  /** Ask for an amount, read with the server's own rule (the page locale's separators in it). */
   amount?: { label: string; hint?: string; rule: AmountRule };
   extraBody?: Record<string, unknown>;
   /** PayMongo's hosted checkout: no card fields here; the customer pays on PayMongo's page. */
@@ -78,6 +78,7 @@ const inputNames = (props: PaymongoCardFormProps) => [
 
 export default class PaymongoCardForm extends Component<PaymongoCardFormProps, State> {
   private inFlight = false;
+  private rules?: typeof import('../schemas/amount-rules.ts');
 
   constructor(props: PaymongoCardFormProps) {
     super(props);
@@ -94,6 +95,15 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
   }
 
   componentDidMount() {
+    // Loaded only where an amount is asked, as CardForm does; until then the server's check stands alone.
+    if (this.props.amount)
+      import('../schemas/amount-rules.ts').then(
+        (rules) => {
+          this.rules = rules;
+          this.forceUpdate();
+        },
+        () => {},
+      );
     this.setState({ ready: true });
   }
 
@@ -101,8 +111,8 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
 
   /** The typed amount as the server will read it: the page's separators, the link's bounds. */
   private amount() {
-    const { amount, text, locale } = this.props;
-    return amount && customerAmount(this.v('amount'), amount.rule, text.amountErrors, locale);
+    const { amount, text } = this.props;
+    return amount ? this.rules?.customerAmount(this.v('amount'), amount.rule, text.amountErrors) : undefined;
   }
 
   private check(): Errors {
@@ -112,6 +122,7 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
       if (!f.readOnly && f.required && !this.v(f.name).trim()) out[f.name] = f.requiredMessage ?? `Enter your ${f.label.toLowerCase()}`;
     const read = this.amount();
     if (read && 'message' in read) out.amount = read.message;
+    else if (this.props.amount && !this.v('amount').trim()) out.amount = this.props.text.amountErrors.missing;
     if (this.props.hosted) return out;
     if (!/^\d{12,19}$/.test(digits(this.v('card.number')))) out['card.number'] = e.number_missing;
     if (!EXPIRY.test(this.v('card.expiry').trim())) out['card.expiry'] = e.expiry_format;
@@ -137,7 +148,7 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
     const { fields = [], amount, extraBody, startUrl } = this.props;
     const body: Record<string, unknown> = { ...extraBody, fields: Object.fromEntries(fields.filter((f) => !f.readOnly).map((f) => [f.name, this.v(f.name)])) };
     // The text as typed with the page's language: the server reads it with the same separators.
-    if (amount) Object.assign(body, { amount: this.v('amount').trim(), amount_locale: this.props.locale ?? 'en-US' });
+    if (amount) Object.assign(body, { amount: this.v('amount').trim(), amount_locale: amount.rule.locale });
     try {
       const res = await fetch(startUrl, {
         method: 'POST',
@@ -240,7 +251,7 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
     const { busy, ready, alert } = this.state;
     const numeric = { type: 'text', inputMode: 'numeric', required: true };
     const read = this.amount();
-    const charged = amount && read && 'minor' in read ? shownAmount(read.minor, amount.rule, this.props.locale ?? 'en-US') : undefined;
+    const charged = amount && read && 'minor' in read ? this.rules?.shownAmount(read.minor, amount.rule) : undefined;
     return h(
       'form',
       { class: 'card-form', method: 'post', action: startUrl, noValidate: true, onSubmit: this.submit, 'data-acquirer': 'paymongo' },

@@ -23,7 +23,8 @@
 // start and its messages are shown inline; here only what must hold before the card goes to Stripe
 // is checked.
 import { Component, h } from 'preact';
-import { type AmountRule, customerAmount, englishAmountMessages } from '../schemas/amount-rules.ts';
+import { englishAmountMessages } from '../schemas/amount-messages.ts';
+import type { AmountRule } from '../schemas/amount-rules.ts';
 import type { FormField } from '../schemas/form-field.ts';
 import type { FieldErrors as Errors, CardFormState as State } from './card-form-state.ts';
 
@@ -52,8 +53,6 @@ export interface StripeCardFormProps {
   setup?: { clientSecret: string; returnUrl: string; failure?: string };
   /** Shown while Stripe's form loads (and kept if it never does, beside the alert). */
   loadingLabel?: string;
-  /** The page's language as a BCP 47 tag: its separators read a typed amount. */
-  locale?: string;
 }
 
 /** The few calls of Stripe.js the island makes. */
@@ -116,8 +115,10 @@ export const stripeFormMessages = {
  * on an English page → 123450 at exponent 2, "25,00" on a Spanish one → 2500), exactly; or its refusal.
  * At most 10^15, so a safe integer for Stripe.js.
  */
-export function minorUnits(raw: string, rule: AmountRule, locale = 'en-US'): { minor: number } | { message: string } {
-  const read = customerAmount(raw, rule, englishAmountMessages, locale);
+export async function minorUnits(raw: string, rule: AmountRule): Promise<{ minor: number } | { message: string }> {
+  // Loaded when the customer pays, as CardForm loads it: a page without an amount carries none of it.
+  const { customerAmount } = await import('../schemas/amount-rules.ts');
+  const read = customerAmount(raw, rule, englishAmountMessages);
   return 'minor' in read ? { minor: Number(read.minor) } : read;
 }
 
@@ -192,12 +193,12 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
   private set = (name: string, value: string) => this.setState((old) => ({ values: { ...old.values, [name]: value }, errors: { ...old.errors, [name]: '' } }));
 
   /** Before the card goes to Stripe: required fields given and an amount Stripe.js can show (the server checks both again on start). */
-  private check(): { errors: Errors; amountMinor?: number } {
+  private async check(): Promise<{ errors: Errors; amountMinor?: number }> {
     const errors: Errors = {};
     for (const f of this.props.fields ?? []) if (!f.readOnly && f.required && !this.v(f.name).trim()) errors[f.name] = stripeFormMessages.required(f.label);
     let amountMinor = this.props.amountMinor;
     if (this.props.amount) {
-      const read = minorUnits(this.v('amount'), this.props.amount.rule, this.props.locale);
+      const read = await minorUnits(this.v('amount'), this.props.amount.rule).catch(() => ({ message: stripeFormMessages.unreachable }));
       if ('message' in read) errors.amount = read.message;
       else amountMinor = read.minor;
     }
@@ -213,11 +214,14 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
     event.preventDefault();
     const { stripe, elements } = this;
     if (this.inFlight || !this.state.ready || !stripe || !elements) return;
-    const { errors, amountMinor } = this.check();
+    this.inFlight = true;
+    const { errors, amountMinor } = await this.check();
     this.setState({ errors, alert: '' });
     const first = [...(this.props.fields ?? []).map((f) => f.name), 'amount'].find((k) => errors[k]);
-    if (first) return void document.getElementById(idFor(first))?.focus();
-    this.inFlight = true;
+    if (first) {
+      this.inFlight = false;
+      return void document.getElementById(idFor(first))?.focus();
+    }
     this.setState({ busy: true });
     const { setup } = this.props;
     if (setup) {
@@ -252,7 +256,7 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
     const { fields = [], amount, extraBody, startUrl } = this.props;
     const body: Record<string, unknown> = { ...extraBody, fields: Object.fromEntries(fields.filter((f) => !f.readOnly).map((f) => [f.name, this.v(f.name)])) };
     // The text as typed with the page's language: the server reads it with the same separators.
-    if (amount) Object.assign(body, { amount: this.v('amount').trim(), amount_locale: this.props.locale ?? 'en-US' });
+    if (amount) Object.assign(body, { amount: this.v('amount').trim(), amount_locale: amount.rule.locale });
     const res = await fetch(startUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },

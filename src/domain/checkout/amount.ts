@@ -1,13 +1,15 @@
 import type { Link } from '../../db/schema.ts';
 import { intlLocale, type Locale, locales } from '../../i18n/index.ts';
 import { amountMessages } from '../../i18n/island.ts';
+import { writtenIn } from '../../schemas/amount-locale.ts';
 import { type AmountRule, customerAmount } from '../../schemas/amount-rules.ts';
 import { currencyExponent, formatMoney } from '../money.ts';
 
 /**
  * The rule for an amount the customer types on an open-amount link: the currency's exponent and
  * the link's min/max when they are in the same currency. `acquirerMinimum`, the smallest charge of the
- * merchant's acquirer in that currency, raises the minimum when it is higher. The card island runs the same rule.
+ * merchant's acquirer in that currency, raises the minimum when it is higher. `locale` (an Intl tag,
+ * the page's) words the bounds and says how numbers are written there. The card island runs the same rule.
  */
 export function amountRule(
   link: Pick<Link, 'minAmountMinor' | 'maxAmountMinor' | 'currency'>,
@@ -19,7 +21,8 @@ export function amountRule(
   const bound = (minor: bigint | null) => (minor !== null ? { minor: minor.toString(), shown: formatMoney(minor, currency, locale) } : undefined);
   const linkMin = sameCurrency ? link.minAmountMinor : null;
   const min = acquirerMinimum != null && (linkMin === null || acquirerMinimum > linkMin) ? acquirerMinimum : linkMin;
-  return { currency, exponent: currencyExponent(currency) ?? 2, min: bound(min), max: bound(sameCurrency ? link.maxAmountMinor : null) };
+  const exponent = currencyExponent(currency) ?? 2;
+  return { currency, exponent, min: bound(min), max: bound(sameCurrency ? link.maxAmountMinor : null), ...writtenIn(locale ?? 'en-US', exponent) };
 }
 
 /** Words a bound the way the dynamic link API reports it ("must be at least ₱100.00"). */
@@ -48,6 +51,5 @@ export function parseCustomerAmount(
   currency: string,
   locale: Locale = 'en',
 ): { minor: bigint } | { message: string } {
-  const tag = intlLocale(locale);
-  return customerAmount(input ?? '', amountRule(link, currency, tag), amountMessages(locale), tag);
+  return customerAmount(input ?? '', amountRule(link, currency, intlLocale(locale)), amountMessages(locale));
 }

@@ -2,13 +2,18 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { intlLocale, locales } from '../../../src/i18n/index.ts';
 import { amountMessages } from '../../../src/i18n/island.ts';
-import { type AmountRule, amountExample, customerAmount, englishAmountMessages, MAX_MINOR_UNITS, numberSymbols } from '../../../src/schemas/amount-rules.ts';
+import { numberSymbols, writtenIn } from '../../../src/schemas/amount-locale.ts';
+import { englishAmountMessages } from '../../../src/schemas/amount-messages.ts';
+import { type AmountRule, customerAmount, MAX_MINOR_UNITS, shownAmount } from '../../../src/schemas/amount-rules.ts';
 
-const php: AmountRule = { currency: 'PHP', exponent: 2 };
-const read = (text: string, locale: string, rule: AmountRule = php) => customerAmount(text, rule, englishAmountMessages, locale);
+type Currency = Pick<AmountRule, 'currency' | 'exponent'>;
+const php: Currency = { currency: 'PHP', exponent: 2 };
+/** The rule as a page in `locale` hands it to the island. */
+const ruleIn = (locale: string, currency: Currency = php): AmountRule => ({ ...currency, ...writtenIn(locale, currency.exponent) });
+const read = (text: string, locale: string, currency: Currency = php) => customerAmount(text, ruleIn(locale, currency), englishAmountMessages);
 /** Every language a payment page speaks, as the Intl tag it formats with. */
 const pageTags = locales.map(intlLocale);
-const rules: AmountRule[] = [
+const currencies: Currency[] = [
   { currency: 'JPY', exponent: 0 },
   { currency: 'PHP', exponent: 2 },
   { currency: 'KWD', exponent: 3 },
@@ -47,7 +52,7 @@ describe('typed amounts › read by the page locale', () => {
   });
 
   it('refuses a decimal point on a Spanish page the same way, in Spanish', () => {
-    expect(customerAmount('25.00', php, amountMessages('es'), 'es')).toEqual({
+    expect(customerAmount('25.00', ruleIn('es'), amountMessages('es'))).toEqual({
       message: 'El importe se puede leer de dos maneras: escribe 25,00 o 2.500',
     });
   });
@@ -61,22 +66,32 @@ describe('typed amounts › read by the page locale', () => {
   it('refuses grouping in the wrong places, and says how thousands are written here', () => {
     expect(read('1,50,0', 'en-US')).toEqual({ message: 'Separate thousands in groups of 3 digits, such as 1,234.50, or leave them out' });
     expect(read('12,3456', 'en-US')).toHaveProperty('message', expect.stringContaining('groups of 3'));
-    expect(read('1.50.0', 'es')).toEqual({ message: 'Separate thousands in groups of 3 digits, such as 1.234,50, or leave them out' });
+    expect(read('1.50.0', 'es')).toEqual({ message: 'Separate thousands in groups of 3 digits, such as 1234,50, or leave them out' });
     expect(read('1.500.', 'es')).toHaveProperty('message');
     expect(read('1.500,00,0', 'es')).toHaveProperty('message');
   });
 
   it("words a malformed amount with an example in the page's own format", () => {
-    expect(read('abc', 'es')).toEqual({ message: 'The amount must be a number such as 1.234,50' });
+    expect(read('abc', 'es')).toEqual({ message: 'The amount must be a number such as 1234,50' });
     expect(read('12.50', 'en-US', { currency: 'JPY', exponent: 0 })).toHaveProperty('message');
-    expect(amountExample(0, 'en-US')).toBe('1,234');
-    expect(amountExample(3, 'fil-PH')).toBe('1,234.500');
+    expect(writtenIn('en-US', 0).example).toBe('1,234');
+    expect(writtenIn('fil-PH', 3).example).toBe('1,234.500');
+    expect(writtenIn('es', 2)).toEqual({ locale: 'es', decimal: ',', group: '.', example: '1234,50' });
+  });
+});
+
+describe('typed amounts › the amount that will be charged', () => {
+  it('is written with the currency the way the page writes it, exactly', () => {
+    expect(shownAmount(2500n, ruleIn('en-US'))).toBe('₱25.00');
+    expect(shownAmount(2500n, ruleIn('es'))).toBe(new Intl.NumberFormat('es', { style: 'currency', currency: 'PHP' }).format(25));
+    expect(shownAmount(1234n, ruleIn('en-US', { currency: 'JPY', exponent: 0 }))).toBe('¥1,234');
+    expect(shownAmount(MAX_MINOR_UNITS - 1n, ruleIn('fil-PH'))).toBe('₱9,999,999,999,999.99');
   });
 });
 
 describe('typed amounts › properties over every page language', () => {
-  const amount = (rule: AmountRule) => fc.bigInt({ min: 1n, max: MAX_MINOR_UNITS }).map((minor) => ({ minor, rule }));
-  const anyAmount = fc.oneof(...rules.map(amount));
+  const amount = (rule: Currency) => fc.bigInt({ min: 1n, max: MAX_MINOR_UNITS }).map((minor) => ({ minor, rule }));
+  const anyAmount = fc.oneof(...currencies.map(amount));
 
   it("reads back any amount the locale's own formatter writes, with and without grouping", () => {
     fc.assert(
@@ -113,7 +128,7 @@ describe('typed amounts › properties over every page language', () => {
   it('never throws, and accepts only a positive amount within the limit', () => {
     const text = fc.string({ unit: fc.constantFrom('0', '1', '5', '9', ',', '.', ' ', '-', 'e', '\u00a0', '₱'), maxLength: 14 });
     fc.assert(
-      fc.property(text, fc.constantFrom(...pageTags), fc.constantFrom(...rules), (typed, tag, rule) => {
+      fc.property(text, fc.constantFrom(...pageTags), fc.constantFrom(...currencies), (typed, tag, rule) => {
         const result = read(typed, tag, rule);
         if ('minor' in result) {
           expect(result.minor > 0n && result.minor <= MAX_MINOR_UNITS).toBe(true);
