@@ -1278,6 +1278,7 @@ export interface operations {
                 "application/json": {
                     session?: string;
                     amount?: string;
+                    amount_locale?: string;
                     /** @default {} */
                     fields?: {
                         [key: string]: string;
@@ -1594,6 +1595,7 @@ export interface operations {
                 "application/json": {
                     session?: string;
                     amount?: string;
+                    amount_locale?: string;
                     /** @default {} */
                     fields?: {
                         [key: string]: string;

@@ -7,7 +7,9 @@
  *                typed amount is appended ("Pay ₱120.00") once it reads as a number.
  *   fields       extra fields shown before the card, in order (ExtraField below): inputs the
  *                customer fills (sent as `fields[name]`) and read-only values (shown, not sent).
- *   amount       ask for an amount: { label, currency, hint? } (sent as `amount`, a decimal string).
+ *   amount       ask for an amount: { label, currency, hint?, rule } (sent as `amount`, the text as typed,
+ *                with `amount_locale`, the page's language whose separators read it); once it reads
+ *                as an amount, "You will be charged ₱25.00" shows above the Pay button.
  *   extraBody    JSON merged into every request body (e.g. { session: "<page token>" }).
  *   text         the words shown, in the customer's language (src/i18n/island.ts builds them).
  *   cardLegend   legend of the card fieldset (default text.legend).
@@ -27,7 +29,7 @@
  * clock; the server checks everything again.
  */
 import { Component } from 'preact';
-import { type AmountRule, customerAmount } from '../schemas/amount-rules.ts';
+import type { AmountRule } from '../schemas/amount-rules.ts';
 import type { CardFormText } from '../schemas/card-form-text.ts';
 import { cardErrors as cardRuleErrors, cvcLength, detectBrand, formatCardNumber, formatExpiry, makeCardRules } from '../schemas/card-rules.ts';
 import { type CustomerFieldPath, customerFieldProblem, wordFieldProblem } from '../schemas/checkout-rules.ts';
@@ -60,22 +62,22 @@ function fieldError(field: ExtraField, value: string, text: CardFormText): strin
   return problem && wordFieldProblem(problem, text.fieldErrors, field.requiredMessage ?? '');
 }
 
-function amountError(value: string, rule: AmountRule, text: CardFormText): string | undefined {
-  const result = customerAmount(value, rule, text.amountErrors);
-  return 'message' in result ? result.message : undefined;
-}
+/**
+ * The amount rule, loaded only where an amount is asked (open-amount links): a fixed-amount page
+ * carries none of it, and the open-amount page's 0.7 KB comes after the form is usable.
+ */
+type AmountRules = typeof import('../schemas/amount-rules.ts');
 
-function formatAmount(value: string, rule: AmountRule, locale: string, text: CardFormText): string | undefined {
-  const result = customerAmount(value, rule, text.amountErrors);
-  return 'minor' in result
-    ? new Intl.NumberFormat(locale, { style: 'currency', currency: rule.currency }).format(Number(result.minor) / 10 ** rule.exponent)
-    : undefined;
+// The typed amount is read with the page's separators ("25,00" on a Spanish page is 25.00), as the server reads it.
+function readAmount(value: string, rule: AmountRule, text: CardFormText, rules: AmountRules | undefined) {
+  return rules?.customerAmount(value, rule, text.amountErrors);
 }
 
 // A class component: preact/hooks would cost another 1.2 KB gzip of the page's 12 KB budget.
 export default class CardForm extends Component<CardFormProps, State> {
   private inFlight = false;
   private alertEl: HTMLDivElement | null = null;
+  private rules?: AmountRules;
 
   constructor(props: CardFormProps) {
     super(props);
@@ -92,6 +94,15 @@ export default class CardForm extends Component<CardFormProps, State> {
   }
 
   componentDidMount() {
+    // Until the rule is here the server's check stands alone (it always checks again).
+    if (this.props.amount)
+      import('../schemas/amount-rules.ts').then(
+        (rules) => {
+          this.rules = rules;
+          this.forceUpdate();
+        },
+        () => {},
+      );
     this.setState({ ready: true });
   }
 
@@ -111,7 +122,10 @@ export default class CardForm extends Component<CardFormProps, State> {
 
   private errorFor(name: string): string | undefined {
     if (name.startsWith('card.')) return this.cardErrors()[name];
-    if (name === 'amount') return this.props.amount ? amountError(this.value(name), this.props.amount.rule, this.props.text) : undefined;
+    if (name === 'amount') {
+      const read = this.props.amount && readAmount(this.value(name), this.props.amount.rule, this.props.text, this.rules);
+      return read && 'message' in read ? read.message : undefined;
+    }
     const field = this.props.fields?.find((f) => f.name === name);
     return field && !field.readOnly ? fieldError(field, this.value(name), this.props.text) : undefined;
   }
@@ -157,7 +171,8 @@ export default class CardForm extends Component<CardFormProps, State> {
       fields: Object.fromEntries(fields.filter((f) => !f.readOnly).map((f) => [f.name, v(f.name)])),
       card: { number: v('card.number'), expiry: v('card.expiry'), cvc: v('card.cvc'), name: v('card.name') },
     };
-    if (amount) body.amount = v('amount').replace(/,/g, '').trim();
+    // The text as typed with the page's language: the server reads it with the same separators.
+    if (amount) Object.assign(body, { amount: v('amount').trim(), amount_locale: amount.rule.locale });
     this.inFlight = true;
     this.setState({ busy: true });
     try {
@@ -288,8 +303,9 @@ export default class CardForm extends Component<CardFormProps, State> {
     const { busy, ready, alert } = this.state;
     const brand = detectBrand(this.value('card.number'));
     const numberId = idFor('card.number');
-    const shownAmount = amount ? formatAmount(this.value('amount'), amount.rule, this.props.locale ?? 'en-US', text) : undefined;
-    const label = busy ? (this.props.busyLabel ?? text.processing) : shownAmount ? `${buttonLabel} ${shownAmount}` : buttonLabel;
+    const read = amount && readAmount(this.value('amount'), amount.rule, text, this.rules);
+    const charged = amount && read && 'minor' in read ? this.rules?.shownAmount(read.minor, amount.rule) : undefined;
+    const label = busy ? (this.props.busyLabel ?? text.processing) : charged ? `${buttonLabel} ${charged}` : buttonLabel;
     const onInput = (name: string, format: (v: string) => string) => (e: Event) => this.set(name, format((e.currentTarget as HTMLInputElement).value));
     return (
       <form class="card-form" method="post" action={submitUrl} noValidate onSubmit={this.submit}>
@@ -359,6 +375,11 @@ export default class CardForm extends Component<CardFormProps, State> {
         >
           {alert}
         </div>
+        {amount && (
+          <p class="charge-preview" data-testid="charge-preview" aria-live="polite">
+            {charged ? text.willCharge.replace('{amount}', charged) : ''}
+          </p>
+        )}
         <button type="submit" class="pay" disabled={!ready} aria-disabled={busy ? 'true' : undefined}>
           {label}
         </button>

@@ -17,6 +17,7 @@
  * the card itself; this form checks only what a customer can see at a glance.
  */
 import { Component, h } from 'preact';
+import type { AmountRule } from '../schemas/amount-rules.ts';
 import type { CardFormText } from '../schemas/card-form-text.ts';
 import type { FieldErrors as Errors, CardFormState as State } from './card-form-state.ts';
 
@@ -35,7 +36,8 @@ export interface PaymongoCardFormProps {
     /** What to say when a required field is empty, in the page's language. */
     requiredMessage?: string;
   }>;
-  amount?: { label: string; hint?: string };
+  /** Ask for an amount, read with the server's own rule (the page locale's separators in it). */
+  amount?: { label: string; hint?: string; rule: AmountRule };
   extraBody?: Record<string, unknown>;
   /** PayMongo's hosted checkout: no card fields here; the customer pays on PayMongo's page. */
   hosted?: boolean;
@@ -76,6 +78,7 @@ const inputNames = (props: PaymongoCardFormProps) => [
 
 export default class PaymongoCardForm extends Component<PaymongoCardFormProps, State> {
   private inFlight = false;
+  private rules?: typeof import('../schemas/amount-rules.ts');
 
   constructor(props: PaymongoCardFormProps) {
     super(props);
@@ -92,17 +95,34 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
   }
 
   componentDidMount() {
+    // Loaded only where an amount is asked, as CardForm does; until then the server's check stands alone.
+    if (this.props.amount)
+      import('../schemas/amount-rules.ts').then(
+        (rules) => {
+          this.rules = rules;
+          this.forceUpdate();
+        },
+        () => {},
+      );
     this.setState({ ready: true });
   }
 
   private v = (name: string) => this.state.values[name] ?? '';
 
+  /** The typed amount as the server will read it: the page's separators, the link's bounds. */
+  private amount() {
+    const { amount, text } = this.props;
+    return amount ? this.rules?.customerAmount(this.v('amount'), amount.rule, text.amountErrors) : undefined;
+  }
+
   private check(): Errors {
-    const { errors: e, amountErrors } = this.props.text;
+    const { errors: e } = this.props.text;
     const out: Errors = {};
     for (const f of this.props.fields ?? [])
       if (!f.readOnly && f.required && !this.v(f.name).trim()) out[f.name] = f.requiredMessage ?? `Enter your ${f.label.toLowerCase()}`;
-    if (this.props.amount && !this.v('amount').trim()) out.amount = amountErrors.missing;
+    const read = this.amount();
+    if (read && 'message' in read) out.amount = read.message;
+    else if (this.props.amount && !this.v('amount').trim()) out.amount = this.props.text.amountErrors.missing;
     if (this.props.hosted) return out;
     if (!/^\d{12,19}$/.test(digits(this.v('card.number')))) out['card.number'] = e.number_missing;
     if (!EXPIRY.test(this.v('card.expiry').trim())) out['card.expiry'] = e.expiry_format;
@@ -127,7 +147,8 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
     this.setState({ busy: true });
     const { fields = [], amount, extraBody, startUrl } = this.props;
     const body: Record<string, unknown> = { ...extraBody, fields: Object.fromEntries(fields.filter((f) => !f.readOnly).map((f) => [f.name, this.v(f.name)])) };
-    if (amount) body.amount = this.v('amount').replace(/,/g, '').trim();
+    // The text as typed with the page's language: the server reads it with the same separators.
+    if (amount) Object.assign(body, { amount: this.v('amount').trim(), amount_locale: amount.rule.locale });
     try {
       const res = await fetch(startUrl, {
         method: 'POST',
@@ -229,6 +250,8 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
     const { fields = [], amount, buttonLabel, startUrl, text } = this.props;
     const { busy, ready, alert } = this.state;
     const numeric = { type: 'text', inputMode: 'numeric', required: true };
+    const read = this.amount();
+    const charged = amount && read && 'minor' in read ? this.rules?.shownAmount(read.minor, amount.rule) : undefined;
     return h(
       'form',
       { class: 'card-form', method: 'post', action: startUrl, noValidate: true, onSubmit: this.submit, 'data-acquirer': 'paymongo' },
@@ -271,7 +294,17 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
             this.input('card.name', text.name, { type: 'text', autocomplete: 'cc-name', required: true }),
           ),
       h('div', { tabIndex: -1, class: alert ? 'alert' : 'alert empty', role: 'alert' }, alert),
-      h('button', { type: 'submit', class: 'pay', disabled: !ready, 'aria-disabled': busy ? 'true' : undefined }, busy ? text.processing : buttonLabel),
+      amount &&
+        h(
+          'p',
+          { class: 'charge-preview', 'data-testid': 'charge-preview', 'aria-live': 'polite' },
+          charged ? text.willCharge.replace('{amount}', charged) : '',
+        ),
+      h(
+        'button',
+        { type: 'submit', class: 'pay', disabled: !ready, 'aria-disabled': busy ? 'true' : undefined },
+        busy ? text.processing : charged ? `${buttonLabel} ${charged}` : buttonLabel,
+      ),
     );
   }
 }

@@ -23,6 +23,7 @@
 // start and its messages are shown inline; here only what must hold before the card goes to Stripe
 // is checked.
 import { Component, h } from 'preact';
+import { englishAmountMessages } from '../schemas/amount-messages.ts';
 import type { AmountRule } from '../schemas/amount-rules.ts';
 import type { FormField } from '../schemas/form-field.ts';
 import type { FieldErrors as Errors, CardFormState as State } from './card-form-state.ts';
@@ -107,15 +108,18 @@ export const stripeFormMessages = {
   failed: 'Your payment could not be completed. Please try again.',
   unreachable: 'We could not reach the payment service. Check your connection and try again.',
   required: (label: string) => `Enter your ${label.toLowerCase()}`,
-  amount: 'Enter the amount to pay, such as 12.50',
 };
 
-/** "1,234.5" → 123450 at exponent 2, exactly (no floating point); undefined when it is not such an amount. */
-export function minorUnits(raw: string, exponent: number): number | undefined {
-  const match = /^(\d+)(?:\.(\d*))?$/.exec(raw.replace(/,/g, '').trim());
-  if (!match || (match[2]?.length ?? 0) > exponent) return undefined;
-  const minor = Number(`${match[1]}${(match[2] ?? '').padEnd(exponent, '0')}`);
-  return minor > 0 && Number.isSafeInteger(minor) ? minor : undefined;
+/**
+ * The typed amount in minor units, read by the server's rule with the page's separators ("1,234.5"
+ * on an English page → 123450 at exponent 2, "25,00" on a Spanish one → 2500), exactly; or its refusal.
+ * At most 10^15, so a safe integer for Stripe.js.
+ */
+export async function minorUnits(raw: string, rule: AmountRule): Promise<{ minor: number } | { message: string }> {
+  // Loaded when the customer pays, as CardForm loads it: a page without an amount carries none of it.
+  const { customerAmount } = await import('../schemas/amount-rules.ts');
+  const read = customerAmount(raw, rule, englishAmountMessages);
+  return 'minor' in read ? { minor: Number(read.minor) } : read;
 }
 
 interface Started {
@@ -189,13 +193,14 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
   private set = (name: string, value: string) => this.setState((old) => ({ values: { ...old.values, [name]: value }, errors: { ...old.errors, [name]: '' } }));
 
   /** Before the card goes to Stripe: required fields given and an amount Stripe.js can show (the server checks both again on start). */
-  private check(): { errors: Errors; amountMinor?: number } {
+  private async check(): Promise<{ errors: Errors; amountMinor?: number }> {
     const errors: Errors = {};
     for (const f of this.props.fields ?? []) if (!f.readOnly && f.required && !this.v(f.name).trim()) errors[f.name] = stripeFormMessages.required(f.label);
     let amountMinor = this.props.amountMinor;
     if (this.props.amount) {
-      amountMinor = minorUnits(this.v('amount'), this.props.amount.rule.exponent);
-      if (amountMinor === undefined) errors.amount = stripeFormMessages.amount;
+      const read = await minorUnits(this.v('amount'), this.props.amount.rule).catch(() => ({ message: stripeFormMessages.unreachable }));
+      if ('message' in read) errors.amount = read.message;
+      else amountMinor = read.minor;
     }
     return { errors, amountMinor };
   }
@@ -209,11 +214,14 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
     event.preventDefault();
     const { stripe, elements } = this;
     if (this.inFlight || !this.state.ready || !stripe || !elements) return;
-    const { errors, amountMinor } = this.check();
+    this.inFlight = true;
+    const { errors, amountMinor } = await this.check();
     this.setState({ errors, alert: '' });
     const first = [...(this.props.fields ?? []).map((f) => f.name), 'amount'].find((k) => errors[k]);
-    if (first) return void document.getElementById(idFor(first))?.focus();
-    this.inFlight = true;
+    if (first) {
+      this.inFlight = false;
+      return void document.getElementById(idFor(first))?.focus();
+    }
     this.setState({ busy: true });
     const { setup } = this.props;
     if (setup) {
@@ -247,7 +255,8 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
   private async start(): Promise<Started | undefined> {
     const { fields = [], amount, extraBody, startUrl } = this.props;
     const body: Record<string, unknown> = { ...extraBody, fields: Object.fromEntries(fields.filter((f) => !f.readOnly).map((f) => [f.name, this.v(f.name)])) };
-    if (amount) body.amount = this.v('amount').replace(/,/g, '').trim();
+    // The text as typed with the page's language: the server reads it with the same separators.
+    if (amount) Object.assign(body, { amount: this.v('amount').trim(), amount_locale: amount.rule.locale });
     const res = await fetch(startUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json' },

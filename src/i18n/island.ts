@@ -1,6 +1,27 @@
+import type { AmountMessages } from '../schemas/amount-rules.ts';
 import type { CardFormText } from '../schemas/card-form-text.ts';
 import { brandLabels } from '../schemas/card-rules.ts';
 import { type Locale, t } from './index.ts';
+
+/** The amount rule's refusals in one language (the island shows them; the server answers with them). */
+export function amountMessages(locale: Locale): AmountMessages {
+  const tr = (key: Parameters<typeof t>[1]) => t(locale, key);
+  return {
+    missing: tr('amount.error.missing'),
+    negative: tr('amount.error.negative'),
+    exponent: tr('amount.error.exponent'),
+    format: tr('amount.error.format'),
+    ambiguous: tr('amount.error.ambiguous'),
+    grouping: tr('amount.error.grouping'),
+    no_minor: tr('amount.error.no_minor'),
+    decimals_one: tr('amount.error.decimals_one'),
+    decimals_other: tr('amount.error.decimals_other'),
+    zero: tr('amount.error.zero'),
+    too_large: tr('amount.error.too_large'),
+    min: tr('amount.error.min'),
+    max: tr('amount.error.max'),
+  };
+}
 
 /** Just the words the card island shows, in one language: passed to it as a prop. */
 export function cardFormText(locale: Locale): CardFormText {
@@ -49,19 +70,8 @@ export function cardFormText(locale: Locale): CardFormText {
       zip: tr('field.error.zip'),
       country: tr('field.error.country'),
     },
-    amountErrors: {
-      missing: tr('amount.error.missing'),
-      negative: tr('amount.error.negative'),
-      exponent: tr('amount.error.exponent'),
-      format: tr('amount.error.format'),
-      no_minor: tr('amount.error.no_minor'),
-      decimals_one: tr('amount.error.decimals_one'),
-      decimals_other: tr('amount.error.decimals_other'),
-      zero: tr('amount.error.zero'),
-      too_large: tr('amount.error.too_large'),
-      min: tr('amount.error.min'),
-      max: tr('amount.error.max'),
-    },
+    amountErrors: amountMessages(locale),
+    willCharge: tr('pay.will_charge'),
   };
 }
 

@@ -31,5 +31,7 @@ export interface CardFormText {
   brands: Record<CardBrand, string>;
   errors: CardMessages;
   amountErrors: AmountMessages;
+  /** Beside the Pay button as the customer types an amount: "You will be charged {amount}". */
+  willCharge: string;
   fieldErrors: FieldMessages;
 }

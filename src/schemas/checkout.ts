@@ -61,6 +61,8 @@ export const checkoutSubmissionSchema = z.object({
   /** Static links only: the session ticket the page was rendered with (checked by the checkout service). */
   session: z.optional(z.string().check(z.maxLength(200, 'The payment form is out of date: reload the page'))),
   amount: z.optional(z.string().check(z.maxLength(32, 'Enter a shorter amount'))),
+  /** The page's language the amount was typed in ("es", "en-US"): its separators read `amount`. English when absent. */
+  amount_locale: z.optional(z.string().check(z.maxLength(35, 'is too long'))),
   fields: z._default(z.record(z.string(), z.string().check(z.maxLength(1000, 'is too long'))), {}),
   card: cardSchema,
 });
@@ -71,5 +73,6 @@ export type CheckoutSubmission = z.infer<typeof checkoutSubmissionSchema>;
 export const checkoutCustomerSchema = z.object({
   session: checkoutSubmissionSchema.shape.session,
   amount: checkoutSubmissionSchema.shape.amount,
+  amount_locale: checkoutSubmissionSchema.shape.amount_locale,
   fields: checkoutSubmissionSchema.shape.fields,
 });

@@ -176,6 +176,35 @@ test('static link › an open amount is typed by the customer and shown on the b
   await expect(page.getByTestId('receipt-amount')).toHaveText('₱150.50');
 });
 
+test('static link › "25,00" typed on the Spanish page is 25.00: shown before Pay, charged, and on the receipt', async ({ page }) => {
+  const shown = new Intl.NumberFormat('es', { style: 'currency', currency: 'PHP' }).format(25);
+  await page.goto('/pay/acme-tips?lang=es');
+  await expect(page.getByText('escrito así: 1234,50')).toBeVisible();
+  await page.locator('#f-amount').fill('25,00');
+  await expect(page.getByTestId('charge-preview')).toHaveText(`Se te cobrará ${shown}`);
+  await expect(page.getByRole('button', { name: `Pagar ${shown}` })).toBeVisible();
+  await page.locator('#f-customer-first_name').fill('Juan');
+  await page.locator('#f-customer-last_name').fill('Dela Cruz');
+  await page.locator('#f-customer-contact-email').fill('juan@example.com');
+  await page.locator('#f-card-number').fill('4242424242424242');
+  await page.locator('#f-card-expiry').fill(CARD_EXPIRY);
+  await page.locator('#f-card-cvc').fill('123');
+  await page.locator('#f-card-name').fill('Juan Dela Cruz');
+  await page.getByRole('button', { name: /^Pagar/ }).click();
+  await expect(page.getByTestId('receipt-amount')).toHaveText(shown);
+});
+
+test('static link › "25,00" typed on the English page is refused before Pay, with both readings', async ({ page }) => {
+  await page.goto('/pay/acme-tips?lang=en');
+  await page.getByLabel('Amount').fill('25,00');
+  await expect(page.getByTestId('charge-preview')).toHaveText('');
+  await expect(page.getByRole('button', { name: 'Pay', exact: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+  await expect(page.getByText('The amount can be read two ways: write 25.00 or 2,500')).toBeVisible();
+  await page.getByLabel('Amount').fill('25.00');
+  await expect(page.getByTestId('charge-preview')).toHaveText('You will be charged ₱25.00');
+});
+
 test('dynamic link › POST gives a link whose system-filled values are read-only, and it can be paid once', async ({ page, baseURL }) => {
   const link = await dynamicLink(baseURL!, 'acme-invoice', {
     customer: { first_name: 'Maria', contact: { email: 'maria@example.com' } },

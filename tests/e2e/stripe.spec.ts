@@ -98,7 +98,8 @@ test("stripe › an amount typed under the acquirer's minimum is said under the 
   await amount.fill('0.30');
   await fillCustomer(page);
   await payWith(page, '4242 4242 4242 4242');
-  await expect(amount).toHaveAccessibleDescription(/must be at least 0\.50 USD with this merchant's acquirer/);
+  // The island runs the server's rule, the acquirer's minimum in it: refused before anything is sent.
+  await expect(amount).toHaveAccessibleDescription(/The amount must be at least \$0\.50/);
   expect(confirmations).toEqual([]);
   await amount.fill('5.00');
   await payWith(page, '4242 4242 4242 4242');

@@ -1,6 +1,6 @@
-import { and, eq } from 'drizzle-orm';
+import { and, count, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkoutSessions, outboxEvents } from '../../src/db/schema.ts';
+import { checkoutSessions, outboxEvents, payments } from '../../src/db/schema.ts';
 import { renderEmail } from '../../src/domain/notifications/email/templates.ts';
 import { emailContext } from '../../src/domain/notifications/mail.ts';
 import { locales, t as tr } from '../../src/i18n/index.ts';
@@ -22,6 +22,7 @@ seed.integrators[0]!.links.push(
   { ...base, slug: 'i18n-once', title: 'Ticket', amount: '50.00', max_payments: 1 },
   { ...base, slug: 'i18n-system', title: 'Invoice', fields: { 'payment.merchant_reference_id': 'system' } },
   { ...base, slug: 'i18n-fil', title: 'Kape', amount: '1234.50', locale: 'fil' },
+  { ...base, slug: 'i18n-open', title: 'Tip jar' },
 );
 
 const customer = { 'customer.first_name': 'Juan', 'customer.last_name': 'Dela Cruz', 'customer.contact.email': 'juan@example.com' };
@@ -190,5 +191,47 @@ describe('refusals of a card submission, in the page’s language', () => {
     expect(waitWords(30, 'en')).toBe('30 seconds');
     expect(waitWords(3 * 3600, 'es')).toBe('3 horas');
     expect(tr('fil', 'refusal.wait_network', { wait: waitWords(720, 'fil') })).toContain('Maghintay ng 12 minuto');
+  });
+});
+
+describe('customer pages › a typed amount is read the way the page writes numbers', () => {
+  const ticketOf = (html: string) => /&quot;session&quot;:\[0,&quot;([A-Za-z0-9_.-]+)&quot;\]/.exec(html)![1];
+  const pay = async (lang: string, amount: string, amountLocale?: string) => {
+    const session = ticketOf((await page(`/pay/i18n-open?lang=${lang}`)).html);
+    return call(server.url, 'POST', '/pay/i18n-open/pay', {
+      token: null,
+      body: { session, amount, ...(amountLocale ? { amount_locale: amountLocale } : {}), fields: customer, card },
+    });
+  };
+  const charged = async () => (await t.app.db.select({ n: count() }).from(payments)).at(0)!.n;
+
+  it("the Spanish page's hint shows a decimal comma and the English one a decimal point", async () => {
+    expect((await page('/pay/i18n-open?lang=es')).html).toContain('En PHP, escrito así: 1234,50');
+    expect((await page('/pay/i18n-open?lang=en')).html).toContain('In PHP, written like 1,234.50');
+  });
+
+  it('"25,00" typed on the Spanish page is charged 25.00, and the receipt says so', async () => {
+    const res = await pay('es', '25,00', 'es');
+    expect(res.json.data.status_code).toBe('OK.03.00');
+    const receipt = await page(res.json.data.redirect_url, { 'accept-language': 'es' });
+    expect(receipt.html).toMatch(/data-testid="receipt-amount"[^>]*>25,00/);
+    const [last] = await t.app.db.select({ amountMinor: payments.amountMinor }).from(payments).orderBy(desc(payments.createdAt)).limit(1);
+    expect(last!.amountMinor).toBe(2500n);
+  });
+
+  it('"25,00" posted from the English page is refused with both readings, and nothing is charged', async () => {
+    const before = await charged();
+    const res = await pay('en', '25,00', 'en-US');
+    expect(res.status).toBe(422);
+    expect(res.json.data.status_code).toBe('ER.02.30');
+    expect(res.json.messages).toEqual({ amount: ['The amount can be read two ways: write 25.00 or 2,500'] });
+    expect(await charged()).toBe(before);
+  });
+
+  it('"25.00" posted from the Spanish page is refused in Spanish, and without a page language it reads as English', async () => {
+    const es = await pay('es', '25.00', 'es');
+    expect(es.json.messages).toEqual({ amount: ['El importe se puede leer de dos maneras: escribe 25,00 o 2.500'] });
+    const plain = await pay('en', '1,500');
+    expect(plain.json.data.status_code).toBe('OK.03.00');
   });
 });

@@ -13,7 +13,7 @@ import { linkAvailability, linkDateState, linkUnavailableError, reservePlace } f
 import { findActiveLink, findLinkById, type LinkWithMerchant } from '../links/service.ts';
 import { recordCharge } from '../payments/record.ts';
 import { closeRunPaid, runPaidThroughSession } from '../schedules/pay-links.ts';
-import { parseCustomerAmount } from './amount.ts';
+import { amountLocale, parseCustomerAmount } from './amount.ts';
 import { checkoutPath, findSessionByToken, insertSession, openStaticTicket, sessionState } from './sessions.ts';
 import type { CardAttempt } from './velocity.ts';
 
@@ -226,7 +226,7 @@ export function validateCustomer(
   for (const [path, list] of Object.entries(customer.messages)) messages[path] ??= list;
   let amountMinor = session ? session.amountMinor : link.link.amountMinor;
   if (amountMinor === null) {
-    const amount = parseCustomerAmount(link.link, typeof raw.amount === 'string' ? raw.amount : undefined, currency);
+    const amount = parseCustomerAmount(link.link, typeof raw.amount === 'string' ? raw.amount : undefined, currency, amountLocale(raw.amount_locale));
     if ('message' in amount) messages.amount ??= [amount.message];
     else amountMinor = amount.minor;
   }

@@ -89,7 +89,7 @@ describe("links › the merchant's acquirer must take their money", () => {
     const open = await page('/pay/fit-old-min');
     expect(open.status).toBe(200);
     // The amount hint says PayMongo's minimum, not the link's lower one.
-    expect(open.html).toContain('<p id="f-amount-hint" class="hint">In PHP, at least ₱20.00</p>');
+    expect(open.html).toContain('<p id="f-amount-hint" class="hint">In PHP, at least ₱20.00, written like 1,234.50</p>');
     expect(open.html).not.toContain('₱5.00');
   });
 

@@ -3,9 +3,10 @@ import { renderToString } from 'preact-render-to-string';
 import { describe, expect, it } from 'vitest';
 import { allowStripeElement, stripeCardFormProps, stripeCspSources, stripeSetupFormProps } from '../../../src/acquirer/stripe/element.ts';
 import StripeCardForm, { minorUnits, stripeFormMessages } from '../../../src/components/StripeCardForm.tsx';
+import { writtenIn } from '../../../src/schemas/amount-locale.ts';
 import type { AmountRule } from '../../../src/schemas/amount-rules.ts';
 
-const rule: AmountRule = { currency: 'USD', exponent: 2, min: { minor: '50', shown: '$0.50' } };
+const rule: AmountRule = { currency: 'USD', exponent: 2, min: { minor: '50', shown: '$0.50' }, ...writtenIn('en-US', 2) };
 const props = (over: Partial<Parameters<typeof stripeCardFormProps>[0]> = {}) =>
   stripeCardFormProps({
     publishableKey: 'pk_test_51Abcdefgh',
@@ -134,16 +135,26 @@ describe('Stripe Payment Element › setup mode (card registration)', () => {
 });
 
 describe('the Stripe island reads an open amount in minor units, exactly', () => {
-  it('counts digits, not floating point, and refuses what the currency cannot hold', () => {
-    expect(minorUnits('12.50', 2)).toBe(1250);
-    expect(minorUnits('1,234.5', 2)).toBe(123450);
-    expect(minorUnits('0.29', 2)).toBe(29);
-    expect(minorUnits('500', 0)).toBe(500);
-    expect(minorUnits('5.5', 0)).toBeUndefined();
-    expect(minorUnits('1.234', 2)).toBeUndefined();
-    expect(minorUnits('-3', 2)).toBeUndefined();
-    expect(minorUnits('0', 2)).toBeUndefined();
-    expect(minorUnits('1e3', 2)).toBeUndefined();
-    expect(minorUnits('', 2)).toBeUndefined();
+  const php = { currency: 'PHP', exponent: 2, ...writtenIn('en-US', 2) };
+  const jpy = { currency: 'JPY', exponent: 0, ...writtenIn('en-US', 0) };
+  it('counts digits, not floating point, and refuses what the currency cannot hold', async () => {
+    expect(await minorUnits('12.50', php)).toEqual({ minor: 1250 });
+    expect(await minorUnits('1,234.5', php)).toEqual({ minor: 123450 });
+    expect(await minorUnits('0.29', php)).toEqual({ minor: 29 });
+    expect(await minorUnits('500', jpy)).toEqual({ minor: 500 });
+    for (const [typed, rule] of [
+      ['5.5', jpy],
+      ['1.234', php],
+      ['-3', php],
+      ['0', php],
+      ['1e3', php],
+      ['', php],
+    ] as const)
+      expect(await minorUnits(typed, rule)).toHaveProperty('message');
+  });
+
+  it("reads the page's separators: a Spanish decimal comma is a decimal, an English one is refused as unclear", async () => {
+    expect(await minorUnits('25,00', { ...php, ...writtenIn('es', 2) })).toEqual({ minor: 2500 });
+    expect(await minorUnits('25,00', php)).toEqual({ message: 'The amount can be read two ways: write 25.00 or 2,500' });
   });
 });

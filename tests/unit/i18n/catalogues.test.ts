@@ -3,7 +3,7 @@ import { declineMessages } from '../../../src/acquirer/acquirer.ts';
 import { en } from '../../../src/i18n/en.ts';
 import { catalogues, intlLocale, type Locale, locales, t } from '../../../src/i18n/index.ts';
 import { cardFormText } from '../../../src/i18n/island.ts';
-import { englishAmountMessages } from '../../../src/schemas/amount-rules.ts';
+import { englishAmountMessages } from '../../../src/schemas/amount-messages.ts';
 import { englishCardMessages } from '../../../src/schemas/card-rules.ts';
 import { customerFieldError, englishFieldMessages } from '../../../src/schemas/checkout-rules.ts';
 import { customerFieldPaths } from '../../../src/schemas/fields.ts';
