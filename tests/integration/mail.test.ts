@@ -284,7 +284,13 @@ describe('mail › logs', () => {
       userId: staff!.id,
       to: 'invitee@example.com',
       now: clock,
-      mail: { integratorName: 'Acme Books', inviterEmail: CONSOLE_USERS.acmeOwner.email, role: 'staff', url: 'http://x/console/invite/t', expiresAt: clock.toISOString() },
+      mail: {
+        integratorName: 'Acme Books',
+        inviterEmail: CONSOLE_USERS.acmeOwner.email,
+        role: 'staff',
+        url: 'http://x/console/invite/t',
+        expiresAt: clock.toISOString(),
+      },
     });
     await sendDue();
     clock = new Date(clock.getTime() + 60_000);
