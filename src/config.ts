@@ -92,6 +92,7 @@ export const configSchema = z.object({
   PAYLINK_WEBHOOK_TIMEOUT_MS: positiveInt(10_000),
   PAYLINK_WEBHOOK_RETRY_SECONDS: secondsList('5,300,1800,7200,18000,36000,50400,72000,86400'),
   PAYLINK_WEBHOOK_CONCURRENCY: positiveInt(16),
+  PAYLINK_PROVIDER_WEBHOOK_TOLERANCE_SECONDS: positiveInt(300),
   /** Scheduler loops per process on PostgreSQL (PGlite always runs one: it is one connection). */
   PAYLINK_SCHEDULER_LOOPS: z.coerce.number().int().min(1).max(16).default(3),
   /** Due charges a scheduler loop claims, charges and records together. */
@@ -169,6 +170,8 @@ export interface Config {
   webhookRetrySeconds: number[];
   /** Callbacks in flight at once per process. */
   webhookConcurrency: number;
+  /** A provider webhook (Stripe, PayMongo) whose signature time is further than this from now, either way, is refused. */
+  providerWebhookToleranceSeconds: number;
   /** Scheduler loops per process with PostgreSQL (src/workers/scheduler.ts). */
   schedulerLoops: number;
   /** Due charges claimed, charged and recorded together by one scheduler pass (src/domain/schedules/runner.ts). */
@@ -255,6 +258,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     webhookTimeoutMs: e.PAYLINK_WEBHOOK_TIMEOUT_MS,
     webhookRetrySeconds: e.PAYLINK_WEBHOOK_RETRY_SECONDS,
     webhookConcurrency: e.PAYLINK_WEBHOOK_CONCURRENCY,
+    providerWebhookToleranceSeconds: e.PAYLINK_PROVIDER_WEBHOOK_TOLERANCE_SECONDS,
     schedulerLoops: e.PAYLINK_SCHEDULER_LOOPS,
     schedulerBatch: e.PAYLINK_SCHEDULER_BATCH,
     mailRetrySeconds: e.PAYLINK_MAIL_RETRY_SECONDS,

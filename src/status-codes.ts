@@ -107,6 +107,11 @@ export const catalogue = {
     description: 'Provider webhook not verified',
     when: "POST /webhooks/{provider}/{id} whose signature does not verify with the integrator's webhook secret for that acquirer (or has none).",
   },
+  'ER.01.21': {
+    http: 401,
+    description: 'Provider webhook outside the time tolerance',
+    when: 'POST /webhooks/{provider}/{id} whose signature verifies but was made more than PAYLINK_PROVIDER_WEBHOOK_TOLERANCE_SECONDS (300) before or after paylink’s clock: a replay, or a clock far off.',
+  },
   'ER.01.10': {
     http: 422,
     description: 'Invalid signed payload',

@@ -205,10 +205,48 @@ export type ConnectorEvent =
   /** Verified, but of a type paylink does not act on: answer 200 and drop it. */
   | { kind: 'ignored'; eventId: string; occurredAt: Date; type: string };
 
+/** A provider webhook as received. */
+export interface WebhookRequest {
+  rawBody: string;
+  headers: Headers;
+  now: Date;
+  toleranceSeconds?: number;
+}
+
 export class WebhookVerificationError extends Error {
-  constructor(message: string) {
+  /**
+   * @param header the request header the refusal is about: the provider's own signature header.
+   * @param stale the signature verified, but the time it was made is outside the tolerance.
+   */
+  constructor(
+    message: string,
+    readonly header: string,
+    readonly stale = false,
+  ) {
     super(message);
     this.name = 'WebhookVerificationError';
+  }
+}
+
+/** How far a provider webhook's signature time may be from paylink's clock, either way, by default (Stripe's library's default). */
+export const DEFAULT_WEBHOOK_TOLERANCE_SECONDS = 300;
+
+/**
+ * Refuses a verified signature made more than `toleranceSeconds` before or after `now`: an old one
+ * is a replay, one from the future a clock far off (or a signature made to be replayed later).
+ */
+export function checkWebhookFreshness(signedAtSeconds: number, opts: { now: Date; toleranceSeconds: number; header: string }): void {
+  if (!Number.isSafeInteger(signedAtSeconds)) throw new WebhookVerificationError('the signature has no timestamp', opts.header);
+  const age = Math.floor(opts.now.getTime() / 1000) - signedAtSeconds;
+  if (age > opts.toleranceSeconds) {
+    throw new WebhookVerificationError(`the signature was made ${age} s ago, outside the tolerance of ${opts.toleranceSeconds} s`, opts.header, true);
+  }
+  if (-age > opts.toleranceSeconds) {
+    throw new WebhookVerificationError(
+      `the signature's time is ${-age} s ahead of paylink's clock, outside the tolerance of ${opts.toleranceSeconds} s`,
+      opts.header,
+      true,
+    );
   }
 }
 
@@ -258,8 +296,12 @@ export interface Connector {
   chargeSavedCard(req: SavedCardChargeRequest, opts: { idempotencyKey: string }): Promise<PaymentState>;
   refund(req: RefundRequest, opts: { idempotencyKey: string }): Promise<RefundState>;
   syncRefund(refundId: string): Promise<RefundState>;
-  /** Verifies the signature over the raw body and reads the event; throws WebhookVerificationError. */
-  parseWebhook(req: { rawBody: string; headers: Headers; now: Date }): ConnectorEvent;
+  /**
+   * Verifies the signature over the raw body and its time (within `toleranceSeconds` of `now`
+   * either way, DEFAULT_WEBHOOK_TOLERANCE_SECONDS when not given) and reads the event; throws
+   * WebhookVerificationError.
+   */
+  parseWebhook(req: WebhookRequest): ConnectorEvent;
   /**
    * The provider's own payment page (capabilities.hostedCheckout): the customer is sent to
    * `checkoutUrl` and comes back to `returnUrl` (paid) or `cancelUrl`. `providerPaymentId` is the

@@ -219,6 +219,6 @@ export class SandboxConnector implements Connector {
   }
 
   parseWebhook(): ConnectorEvent {
-    throw new WebhookVerificationError('the sandbox sends no webhooks');
+    throw new WebhookVerificationError('the sandbox sends no webhooks', '(request)');
   }
 }

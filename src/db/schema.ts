@@ -103,7 +103,8 @@ export const providerWebhookEvents = pgTable(
     type: text('type').notNull(),
     receivedAt: ts('received_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.provider, t.eventId] })],
+  // Per integrator: the same event sent to two integrators' endpoints is applied for each.
+  (t) => [primaryKey({ columns: [t.provider, t.integratorId, t.eventId] })],
 );
 
 export const assets = pgTable('assets', {

@@ -91,6 +91,8 @@ export const isMetadataAddress = (address: string): boolean => {
   return METADATA.has(ip.toNormalizedString()) || METADATA.has(ip.toString());
 };
 
+const PUBLIC_ONLY = 'callbacks go to public addresses only (PAYLINK_ALLOW_PRIVATE_CALLBACKS=1 lifts this for local development)';
+
 type Lookup = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
 const systemLookup: Lookup = (hostname) => dnsLookup(hostname, { all: true, verbatim: true });
 
@@ -112,17 +114,15 @@ export async function resolveCallbackTarget(url: URL, opts: { allowPrivate: bool
     }
     if (addresses.length === 0) throw new CallbackAddressRefused(`cannot resolve ${hostname}: no addresses`);
   }
+  const literal = isIP(hostname) !== 0;
   for (const { address } of addresses) {
-    if (isMetadataAddress(address)) throw new CallbackAddressRefused(`${hostname} resolves to ${address}, a cloud metadata endpoint`, address);
-    if (opts.allowPrivate) continue;
-    const reason = forbiddenReason(address);
-    if (reason) {
-      const subject = hostname === address ? address : `${hostname} resolves to ${address}, which`;
-      throw new CallbackAddressRefused(
-        `${subject} ${reason}; callbacks go to public addresses only (PAYLINK_ALLOW_PRIVATE_CALLBACKS=1 lifts this for local development)`,
-        address,
-      );
-    }
+    const metadata = isMetadataAddress(address);
+    const reason = metadata ? 'is a cloud metadata endpoint' : opts.allowPrivate ? undefined : forbiddenReason(address);
+    if (!reason) continue;
+    // The merchant reads this in the delivery log: a host name's addresses are never told (which
+    // internal address a name resolves to is the network's map), only that one is not allowed.
+    if (!literal) throw new CallbackAddressRefused(`${hostname}: address not allowed; ${PUBLIC_ONLY}`, address);
+    throw new CallbackAddressRefused(`${address} ${reason}; ${metadata ? 'never a callback' : PUBLIC_ONLY}`, address);
   }
   const checked = addresses.map(({ address, family }) => ({ address, family: family === 6 ? (6 as const) : (4 as const) }));
   return { hostname, address: checked[0]!.address, family: checked[0]!.family, addresses: checked };

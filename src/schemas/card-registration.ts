@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { httpUrlSchema } from './callback.ts';
+import { EMAIL_MAX_LENGTH, EMAIL_MESSAGE, EMAIL_PATTERN } from './email-rules.ts';
 import { emailFilter, listQuerySchema, pageSchema } from './pagination.ts';
 
 /**
@@ -11,7 +12,7 @@ export const cardRegistrationCreateSchema = z
     customer: z
       .object({
         name: z.string().trim().min(1).max(120).optional(),
-        email: z.email('must be an e-mail address').max(254).optional(),
+        email: z.email({ pattern: EMAIL_PATTERN, error: EMAIL_MESSAGE }).max(EMAIL_MAX_LENGTH, EMAIL_MESSAGE).optional(),
       })
       .strict()
       .optional(),

@@ -1,3 +1,4 @@
+import { EMAIL_MAX_LENGTH, EMAIL_MESSAGE, isEmailAddress } from './email-rules.ts';
 import type { customerFieldPaths } from './fields.ts';
 
 /**
@@ -13,7 +14,6 @@ export const MAX_FIELD_LENGTH = 200;
 
 /** E.164: a plus sign, then 7 to 15 digits (spaces, dashes, dots and brackets are removed first). */
 export const MOBILE = /^\+[1-9]\d{6,14}$/;
-const EMAIL = /^[^\s@"<>()[\]\\,;:]+@[^\s@"<>()[\]\\,;:]+\.[^\s@"<>()[\]\\,;:]{2,}$/;
 
 export const COUNTRY_MESSAGE = 'Choose a country (a two-letter ISO code such as PH)';
 
@@ -37,7 +37,8 @@ export const customerRules: Record<CustomerFieldPath, Rule> = {
   'customer.last_name': { check: maxLength(100) },
   'customer.contact.email': {
     clean: (v) => v.trim().toLowerCase(),
-    check: (v) => (v.length > 254 ? { key: 'too_long', max: 254 } : EMAIL.test(v) ? undefined : { key: 'email' }),
+    // The mailer's rule (email-rules.ts): an address taken here is one its receipt can be sent to.
+    check: (v) => (v.length > EMAIL_MAX_LENGTH ? { key: 'too_long', max: EMAIL_MAX_LENGTH } : isEmailAddress(v) ? undefined : { key: 'email' }),
   },
   'customer.contact.mobile': {
     clean: (v) => v.replace(/[\s().-]/g, ''),
@@ -76,7 +77,7 @@ export const wordFieldProblem = (problem: FieldProblem, m: FieldMessages, requir
 /** The server's English (src/i18n/en.ts holds the same words for the pages). */
 export const englishFieldMessages: FieldMessages = {
   too_long: 'Must be at most {max} characters',
-  email: 'Enter an email address such as name@example.com',
+  email: EMAIL_MESSAGE,
   mobile: 'Enter a mobile number with its country code, such as +639171234567',
   zip: 'Enter a ZIP or postal code of 2 to 12 letters or digits',
   country: COUNTRY_MESSAGE,

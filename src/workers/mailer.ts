@@ -18,6 +18,8 @@ import { type Loop, startLoop } from './loop.ts';
  * PAYLINK_MAIL_RETRY_SECONDS; a permanent rejection (SMTP 5xx, an unusable address) fails that
  * e-mail only. Without SMTP_URL each message is written as an .eml file under
  * <PAYLINK_DATA_DIR>/mail/ and logged in one line, so a developer can open it.
+ * Log lines name the message by its event (or console mail) id, never by its recipient: the
+ * address is customer data (docs/security.md), and an SMTP server's error often quotes it.
  */
 export interface Mailer {
   sendDue(): Promise<number>;
@@ -71,11 +73,11 @@ export function createMailer(app: PaylinkApp, opts: { random?: () => number } = 
         const { smtp, builder } = await loadTransports();
         if (smtp) {
           await smtp.sendMail(message);
-          log.info('mail sent', { event_id: event.id, type: event.type, to, subject });
+          log.info('mail sent', { event_id: event.id, type: event.type, subject });
         } else {
           const built = await builder.sendMail(message);
           const file = await writeEml(event, built.message as Buffer);
-          log.info('mail written (no SMTP_URL)', { event_id: event.id, type: event.type, to, subject, file });
+          log.info('mail written (no SMTP_URL)', { event_id: event.id, type: event.type, subject, file });
         }
         outcome = { ok: true };
       } catch (error) {
@@ -84,7 +86,7 @@ export function createMailer(app: PaylinkApp, opts: { random?: () => number } = 
     }
     const result = await recordEmailOutcome(app.db, { eventId: event.id, outcome, now: app.now(), schedule: app.config.mailRetrySeconds, random: opts.random });
     if (!outcome.ok) {
-      const fields = { event_id: event.id, type: event.type, to, attempt: result.attempt, state: result.state, error: outcome.error };
+      const fields = { event_id: event.id, type: event.type, attempt: result.attempt, state: result.state, error: withoutAddresses(outcome.error) };
       if (result.state === 'failed') log.warn('mail failed for good', fields);
       else log.info('mail attempt failed; will retry', { ...fields, next_attempt_at: result.nextAt?.toISOString(), subject });
     }
@@ -109,11 +111,11 @@ export function createMailer(app: PaylinkApp, opts: { random?: () => number } = 
         const { smtp, builder } = await loadTransports();
         if (smtp) {
           await smtp.sendMail(message);
-          log.info('mail sent', { console_mail_id: row.id, kind: row.kind, to: row.emailTo });
+          log.info('mail sent', { console_mail_id: row.id, kind: row.kind });
         } else {
           const built = await builder.sendMail(message);
           const file = await writeEml({ createdAt: row.createdAt, type: `console-${row.kind}`, id: row.id }, built.message as Buffer);
-          log.info('mail written (no SMTP_URL)', { console_mail_id: row.id, kind: row.kind, to: row.emailTo, file });
+          log.info('mail written (no SMTP_URL)', { console_mail_id: row.id, kind: row.kind, file });
         }
         outcome = { ok: true };
       } catch (error) {
@@ -129,7 +131,7 @@ export function createMailer(app: PaylinkApp, opts: { random?: () => number } = 
       random: opts.random,
     });
     if (!outcome.ok) {
-      const fields = { console_mail_id: row.id, kind: row.kind, to: row.emailTo, attempt: result.attempt, state: result.state, error: outcome.error };
+      const fields = { console_mail_id: row.id, kind: row.kind, attempt: result.attempt, state: result.state, error: withoutAddresses(outcome.error) };
       if (result.state === 'failed') log.warn('mail failed for good', fields);
       else log.info('mail attempt failed; will retry', fields);
     }
@@ -185,6 +187,12 @@ export function createMailer(app: PaylinkApp, opts: { random?: () => number } = 
     },
   };
 }
+
+/** Anything shaped like an e-mail address in a server's error text (`550 <ana@example.com>: no such user`). */
+const ADDRESS_LIKE = /[^\s<>"'(),;:@]+@[^\s<>"'(),;:@]+/g;
+
+/** An error for a log line: the addresses it quotes replaced (the attempt's record keeps the whole text). */
+const withoutAddresses = (error: string): string => error.replace(ADDRESS_LIKE, '[address]');
 
 /** SMTP 5xx (and an envelope the server rejects outright) is permanent; anything else is worth a retry. */
 export function classify(error: unknown): MailOutcome {

@@ -1,7 +1,7 @@
 // Starts the built paylink for the end-to-end suite: a fresh data directory, the fixture seed,
 // and on PAYLINK_E2E_DB=postgres a fresh PostgreSQL database.
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,11 +80,12 @@ writeFileSync(join(dataDir, 'e2e.txt'), 'paylink end-to-end run\n');
 
 if (process.env.PAYLINK_E2E_DB === 'postgres') {
   if (!process.env.DATABASE_URL) throw new Error('PAYLINK_E2E_DB=postgres needs DATABASE_URL');
-  // The name carries this process's pid: databases of e2e servers that are gone are dropped,
-  // those of a run still going (another checkout on this machine) are left alone.
-  const name = `paylink_e2e_${process.pid}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
+  // Only what a run on this machine made is dropped (tests/e2e/e2e-databases.ts): a marker under
+  // the system's temporary directory names each run's database; another host's are never touched.
+  const { e2eDatabaseName, finishedRuns, markerFor, serverOf } = await import(join(root, 'tests/e2e/e2e-databases.ts'));
+  const name = e2eDatabaseName(`${process.pid}_${randomBytes(4).toString('hex')}`);
+  const markers = join(tmpdir(), 'paylink-e2e-databases');
+  mkdirSync(markers, { recursive: true, mode: 0o700 });
   const alive = (pid) => {
     try {
       process.kill(pid, 0);
@@ -93,11 +94,26 @@ if (process.env.PAYLINK_E2E_DB === 'postgres') {
       return error.code === 'EPERM';
     }
   };
-  const { rows } = await admin.query(`select datname from pg_database where datname like 'paylink_e2e_%'`);
-  for (const { datname } of rows) {
-    const pid = Number(/^paylink_e2e_(\d+)_/.exec(datname)?.[1]);
-    if (!pid || !alive(pid)) await admin.query(`drop database if exists "${datname}" with (force)`).catch(() => {});
+  const known = readdirSync(markers)
+    .filter((file) => file.endsWith('.json'))
+    .flatMap((file) => {
+      try {
+        return [{ ...JSON.parse(readFileSync(join(markers, file), 'utf8')), file: join(markers, file) }];
+      } catch {
+        return [];
+      }
+    });
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  for (const run of finishedRuns(known, { server: serverOf(process.env.DATABASE_URL), alive })) {
+    const dropped = await admin.query(`drop database if exists "${run.database}" with (force)`).then(
+      () => true,
+      () => false,
+    );
+    if (dropped) rmSync(run.file, { force: true });
   }
+  // The marker first: a run that dies between the two leaves a marker, never an unnamed database.
+  writeFileSync(join(markers, `${name}.json`), JSON.stringify(markerFor(name, process.env.DATABASE_URL)));
   await admin.query(`create database ${name}`);
   await admin.end();
   const url = new URL(process.env.DATABASE_URL);

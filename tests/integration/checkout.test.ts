@@ -680,6 +680,47 @@ describe('payCheckout: refusals, and what the acquirer, the velocity limits and 
   });
 });
 
+describe('e-mail addresses: the mailer’s rule, in the same words everywhere', () => {
+  /** Addresses the mailer cannot send to: a U+FFFD left by a broken encoding, a non-ASCII local part. */
+  const unsendable = ['juan@example.com\uFFFD', 'ju\uFFFDan@example.com', 'josé@example.com'];
+  const words = ['Enter an email address such as name@example.com'];
+
+  it('checkout refuses an address its receipt could never be sent to, with 422 and no attempt counted', async () => {
+    const { token } = await dynamicLink();
+    for (const email of unsendable) {
+      const res = await pay(token, { fields: { ...customer, 'customer.contact.email': email }, card: card() });
+      expect(res.status, res.text).toBe(422);
+      expect(res.json.messages).toEqual({ 'customer.contact.email': words });
+    }
+    expect((await sessionOf(token)).attempts).toBe(0);
+  });
+
+  it('a dynamic link refuses it too, in the same words, creating no session', async () => {
+    const before = await sessions();
+    for (const email of unsendable) {
+      const res = await call(server.url, 'POST', '/pay/acme-books', { token: null, body: { key: TEST_TOKEN, customer: { contact: { email } } } });
+      expect(res.status, res.text).toBe(422);
+      expect(res.json.messages).toEqual({ 'customer.contact.email': words });
+    }
+    expect(await sessions()).toBe(before);
+  });
+
+  it('a card registration refuses it too, in the same words', async () => {
+    for (const email of unsendable) {
+      const res = await call(server.url, 'POST', '/api/v1/card-registrations', { body: { customer: { name: 'Juan Dela Cruz', email } } });
+      expect(res.status, res.text).toBe(422);
+      expect(res.json.messages).toEqual({ 'customer.email': words });
+    }
+  });
+
+  it('an ordinary address is still taken everywhere', async () => {
+    const { token } = await dynamicLink('acme-books', { customer: { contact: { email: "o'brien+receipts@mail.example.ph" } } });
+    expect(token).toBeTruthy();
+    const reg = await call(server.url, 'POST', '/api/v1/card-registrations', { body: { customer: { name: 'Juan', email: 'juan.dela-cruz@example.com' } } });
+    expect(reg.status, reg.text).toBe(200);
+  });
+});
+
 describe('what a checkout address shows (loadCheckout)', () => {
   it('an unpaid session of a link switched off since: not found', async () => {
     const { token } = await dynamicLink('acme-switch');

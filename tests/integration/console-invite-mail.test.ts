@@ -104,3 +104,19 @@ describe('console › invitation e-mail', () => {
     expect(textOf((await owner.get('/console/users')).html)).toContain('Invited · e-mail written to the data directory');
   });
 });
+
+describe('console › invitation › the address', () => {
+  it('refuses an address the mailer could never send to (U+FFFD, non-ASCII), in the checkout’s words, inviting nobody', async () => {
+    t = await createTestApp();
+    await provision(t);
+    server = await startTestServer(t.app);
+    const owner = new ConsoleClient(server.url);
+    expect((await owner.signIn(CONSOLE_USERS.acmeOwner.email, CONSOLE_USERS.acmeOwner.password)).status).toBe(303);
+    for (const email of ['maria@acme.example\uFFFD', 'maría@acme.example']) {
+      const res = await owner.post('/console/users', { email, role: 'staff' });
+      expect(textOf(res.html)).toContain('Enter an email address such as name@example.com');
+      expect(res.html).not.toMatch(/\/console\/invite\//);
+    }
+    expect(await t.app.db.select().from(consoleMail)).toHaveLength(0);
+  });
+});

@@ -5,10 +5,11 @@ import { eq } from 'drizzle-orm';
 import { simpleParser } from 'mailparser';
 import { afterEach, describe, expect, it } from 'vitest';
 import { newId } from '../../src/crypto.ts';
-import { assets, cardRegistrations, integrators, links, outboxEvents, payments, schedules } from '../../src/db/schema.ts';
+import { assets, cardRegistrations, consoleUsers, integrators, links, outboxEvents, payments, schedules } from '../../src/db/schema.ts';
+import { queueInviteMail } from '../../src/domain/accounts/mail.ts';
 import { type EventType, enqueueEvent } from '../../src/domain/notifications/outbox.ts';
 import { createMailer, mailDir } from '../../src/workers/mailer.ts';
-import { createTestApp, provision, type TestApp } from '../support/app.ts';
+import { CONSOLE_USERS, createTestApp, provision, type TestApp } from '../support/app.ts';
 import { startSmtpPeer } from '../support/smtp-peer.ts';
 
 let t: TestApp | undefined;
@@ -262,6 +263,59 @@ describe('mail › without SMTP_URL', () => {
     expect(await row(id)).toMatchObject({ emailState: 'sent' });
     const lines = t!.logs.map((l) => JSON.parse(l)).filter((l) => l.component === 'mailer');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ level: 'info', msg: 'mail written (no SMTP_URL)', to: 'juan@example.com', file: join(dir, files[0]!) });
+    expect(lines[0]).toMatchObject({ level: 'info', msg: 'mail written (no SMTP_URL)', event_id: id, file: join(dir, files[0]!) });
+    expect(lines[0]).not.toHaveProperty('to');
+  });
+});
+
+describe('mail › logs', () => {
+  it('no log line of a mail journey carries a recipient address: sent, refused, retried, failed for good, written, an invitation', async () => {
+    peer = await startSmtpPeer({
+      rejectRecipient: (a) => (a === 'nobody@example.com' ? { code: 550, message: `5.1.1 <${a}>: Recipient address rejected` } : undefined),
+    });
+    const integratorId = await setup({ SMTP_URL: peer.url, PAYLINK_MAIL_RETRY_SECONDS: '60' });
+    peer.failNextWith451(1);
+    const retried = await enqueue(integratorId, 'payment.succeeded', 'retry.me@example.com', paymentData);
+    const refused = await enqueue(integratorId, 'payment.succeeded', 'nobody@example.com', paymentData);
+    const sent = await enqueue(integratorId, 'payment.succeeded', 'juan@example.com', paymentData);
+    const [staff] = await t!.app.db.select().from(consoleUsers).where(eq(consoleUsers.email, CONSOLE_USERS.acmeStaff.email));
+    await queueInviteMail(t!.app, t!.app.db, {
+      integratorId,
+      userId: staff!.id,
+      to: 'invitee@example.com',
+      now: clock,
+      mail: {
+        integratorName: 'Acme Books',
+        inviterEmail: CONSOLE_USERS.acmeOwner.email,
+        role: 'staff',
+        url: 'http://x/console/invite/t',
+        expiresAt: clock.toISOString(),
+      },
+    });
+    await sendDue();
+    clock = new Date(clock.getTime() + 60_000);
+    await sendDue();
+    // One of the sends met the 451 (the batch goes four at a time) and went out a minute later.
+    expect(await row(retried)).toMatchObject({ emailState: 'sent' });
+    expect(await row(refused)).toMatchObject({ emailState: 'failed' });
+    expect(await row(sent)).toMatchObject({ emailState: 'sent' });
+    const lines = t!.logs.filter((l) => JSON.parse(l).component === 'mailer');
+    expect(lines.map((l) => JSON.parse(l).msg).sort()).toEqual(
+      ['mail attempt failed; will retry', 'mail failed for good', 'mail sent', 'mail sent', 'mail sent'].sort(),
+    );
+    for (const line of t!.logs) expect(line).not.toMatch(/retry\.me@|nobody@|juan@|invitee@/);
+    // Each line names its message instead; the failure still says what the server said.
+    expect(lines.map((l) => JSON.parse(l).event_id ?? JSON.parse(l).console_mail_id).every(Boolean)).toBe(true);
+    expect(lines.find((l) => JSON.parse(l).msg === 'mail failed for good')).toContain('Recipient address rejected');
+  });
+
+  it('without SMTP_URL, the lines of written e-mails carry no address either', async () => {
+    const integratorId = await setup();
+    await enqueue(integratorId, 'payment.succeeded', 'juan@example.com', paymentData);
+    await enqueue(integratorId, 'payment.succeeded', 'not an address', paymentData);
+    await sendDue();
+    const lines = t!.logs.filter((l) => JSON.parse(l).component === 'mailer');
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(line).not.toMatch(/juan@|not an address/);
   });
 });

@@ -47,8 +47,21 @@ describe('callbacks › SSRF guard pins the connection', () => {
     });
     const outcome = await client.send(message(`http://rebind.invalid:${receiver.port}/hook`));
     expect(outcome.ok).toBe(false);
-    expect(outcome.error).toMatch(/^refused: rebind.invalid resolves to 127\.0\.0\.1/);
+    expect(outcome.error).toMatch(/^refused: rebind\.invalid: address not allowed; /);
     expect(calls).toBe(1);
     expect(receiver.received).toHaveLength(0);
+  });
+
+  it('an attempt to a name that resolves to 127.0.0.1 or 10.x says "address not allowed", never the address', async () => {
+    for (const address of ['127.0.0.1', '10.20.30.40']) {
+      client = new WebhookClient({ timeoutMs: 5000, allowPrivate: false, now: () => new Date(), lookup: async () => [{ address, family: 4 }] });
+      const outcome = await client.send(message('https://billing.internal.example/hook'));
+      await client.close();
+      expect(outcome).toMatchObject({ ok: false, permanent: false });
+      expect(outcome.error).toBe(
+        'refused: billing.internal.example: address not allowed; callbacks go to public addresses only (PAYLINK_ALLOW_PRIVATE_CALLBACKS=1 lifts this for local development)',
+      );
+    }
+    client = undefined;
   });
 });

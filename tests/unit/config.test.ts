@@ -29,6 +29,14 @@ describe('config', () => {
     expect(loadConfig({ PAYLINK_SCHEDULER_BATCH: '1000' }).schedulerBatch).toBe(1000);
   });
 
+  it('holds provider webhooks to 300 s either way by default (Stripe’s library’s tolerance); never 0, which would turn the check off', () => {
+    expect(loadConfig({}).providerWebhookToleranceSeconds).toBe(300);
+    expect(loadConfig({ PAYLINK_PROVIDER_WEBHOOK_TOLERANCE_SECONDS: '60' }).providerWebhookToleranceSeconds).toBe(60);
+    for (const bad of ['0', '-5', 'soon']) {
+      expect(() => loadConfig({ PAYLINK_PROVIDER_WEBHOOK_TOLERANCE_SECONDS: bad }), bad).toThrow(/PAYLINK_PROVIDER_WEBHOOK_TOLERANCE_SECONDS:/);
+    }
+  });
+
   it('reads lists and flags', () => {
     const config = loadConfig({ PAYLINK_SCHEDULE_RETRY_SECONDS: '60, 120', PAYLINK_ALLOW_PRIVATE_CALLBACKS: '1', PUBLIC_URL: 'https://pay.example.com/' });
     expect(config.scheduleRetrySeconds).toEqual([60, 120]);

@@ -8,11 +8,14 @@ import {
   type ConnectorEvent,
   ConnectorUnavailableError,
   type CreatePaymentRequest,
+  checkWebhookFreshness,
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
   type PaymentState,
   providerIdempotencyKey,
   type RefundRequest,
   type RefundState,
   refundAllowed,
+  type WebhookRequest,
   WebhookVerificationError,
 } from '../connector.ts';
 import type { ProviderSettings } from '../registry.ts';
@@ -36,6 +39,9 @@ export interface PaymongoOptions extends Omit<ProviderSettings, 'provider'> {
   /** Per request: headers and body each (undici); no answer in time is ConnectorUnavailableError. */
   timeoutMs?: number;
 }
+
+/** The header PayMongo signs its webhooks in (refusals name it). */
+const SIGNATURE_HEADER = 'paymongo-signature';
 
 const resource = <A extends z.ZodType>(attributes: A) => z.object({ id: z.string(), type: z.string(), attributes });
 
@@ -337,9 +343,9 @@ export class PaymongoConnector implements Connector {
     return refundState(parsed.data.data);
   }
 
-  parseWebhook({ rawBody, headers }: { rawBody: string; headers: Headers; now: Date }): ConnectorEvent {
-    const header = headers.get('paymongo-signature');
-    if (!header) throw new WebhookVerificationError('no Paymongo-Signature header');
+  parseWebhook({ rawBody, headers, now, toleranceSeconds = DEFAULT_WEBHOOK_TOLERANCE_SECONDS }: WebhookRequest): ConnectorEvent {
+    const header = headers.get(SIGNATURE_HEADER);
+    if (!header) throw new WebhookVerificationError('no Paymongo-Signature header', SIGNATURE_HEADER);
     const parts = new Map(
       header.split(',').map((part) => {
         const at = part.indexOf('=');
@@ -347,12 +353,12 @@ export class PaymongoConnector implements Connector {
       }),
     );
     const t = parts.get('t');
-    if (!t || !/^\d+$/.test(t)) throw new WebhookVerificationError('the signature has no timestamp');
+    if (!t || !/^\d+$/.test(t)) throw new WebhookVerificationError('the signature has no timestamp', SIGNATURE_HEADER);
     let body: unknown;
     try {
       body = JSON.parse(rawBody);
     } catch {
-      throw new WebhookVerificationError('the body is not JSON');
+      throw new WebhookVerificationError('the body is not JSON', '(body)');
     }
     const parsed = eventSchema.safeParse(body);
     // Which signature counts depends on the event's mode; an unreadable event is refused below anyway.
@@ -361,8 +367,10 @@ export class PaymongoConnector implements Connector {
     const expected = createHmac('sha256', this.opts.webhookSecret).update(`${t}.${rawBody}`).digest('hex');
     const a = Buffer.from(given, 'utf8');
     const b = Buffer.from(expected, 'utf8');
-    if (a.length !== b.length || !timingSafeEqual(a, b)) throw new WebhookVerificationError('the signature does not match');
-    if (!parsed.success) throw new WebhookVerificationError('the event is not in the documented shape');
+    if (a.length !== b.length || !timingSafeEqual(a, b)) throw new WebhookVerificationError('the signature does not match', SIGNATURE_HEADER);
+    // PayMongo's library-less scheme has no time check of its own: `t` is held to the tolerance here.
+    checkWebhookFreshness(Number(t), { now, toleranceSeconds, header: SIGNATURE_HEADER });
+    if (!parsed.success) throw new WebhookVerificationError('the event is not in the documented shape', '(body)');
     const event = parsed.data.data;
     const occurredAt = new Date((event.attributes.created_at ?? Number(t)) * 1000);
     const inner = event.attributes.data;

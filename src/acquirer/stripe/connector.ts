@@ -10,12 +10,15 @@ import {
   type ConnectorEvent,
   ConnectorUnavailableError,
   type CreatePaymentRequest,
+  checkWebhookFreshness,
+  DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
   type PaymentState,
   providerIdempotencyKey,
   type RefundRequest,
   type RefundState,
   refundAllowed,
   type SavedCardChargeRequest,
+  type WebhookRequest,
   WebhookVerificationError,
 } from '../connector.ts';
 import type { ProviderSettings } from '../registry.ts';
@@ -35,7 +38,7 @@ import { stripeCurrencies } from './minimums.ts';
  *   customer has to come back and pay on-session;
  * - refunds (partial allowed) may stay `pending` and fail later (`charge.refund.updated`);
  * - webhooks carry `Stripe-Signature: t=…,v1=…`, an HMAC-SHA256 of `t.payload` with the
- *   endpoint's secret, accepted for 5 minutes.
+ *   endpoint's secret, accepted within PAYLINK_PROVIDER_WEBHOOK_TOLERANCE_SECONDS of its `t`, either way.
  * Every POST carries an Idempotency-Key (at most 255 characters); the package itself never
  * retries (maxNetworkRetries 0): paylink retries under the same key.
  */
@@ -45,8 +48,18 @@ export interface StripeOptions extends Omit<ProviderSettings, 'provider'> {
   timeoutMs?: number;
 }
 
-/** Webhook signatures older than this are refused (replays), as Stripe recommends. */
-export const stripeSignatureToleranceSeconds = 300;
+/** The header Stripe signs its webhooks in (refusals name it). */
+const SIGNATURE_HEADER = 'stripe-signature';
+
+/** The `t=` of a Stripe-Signature header the library has verified, read as the library reads it (the last `t=`). */
+function signedAt(header: string): number {
+  let t = Number.NaN;
+  for (const item of header.split(',')) {
+    const [key, value] = item.split('=');
+    if (key === 't') t = Number.parseInt(value ?? '', 10);
+  }
+  return t;
+}
 
 const lastPaymentError = z
   .looseObject({
@@ -535,17 +548,23 @@ export class StripeConnector implements Connector {
     return refundState(parsed.data);
   }
 
-  parseWebhook({ rawBody, headers, now }: { rawBody: string; headers: Headers; now: Date }): ConnectorEvent {
-    const header = headers.get('stripe-signature');
-    if (!header) throw new WebhookVerificationError('no Stripe-Signature header');
+  parseWebhook({ rawBody, headers, now, toleranceSeconds = DEFAULT_WEBHOOK_TOLERANCE_SECONDS }: WebhookRequest): ConnectorEvent {
+    const header = headers.get(SIGNATURE_HEADER);
+    if (!header) throw new WebhookVerificationError('no Stripe-Signature header', SIGNATURE_HEADER);
     let verified: unknown;
     try {
-      verified = this.stripe.webhooks.constructEvent(rawBody, header, this.opts.webhookSecret, stripeSignatureToleranceSeconds, undefined, now.getTime());
+      // Tolerance 0: the library checks only the signature (its time check lets a future timestamp
+      // through); the time is held to the tolerance both ways below.
+      verified = this.stripe.webhooks.constructEvent(rawBody, header, this.opts.webhookSecret, 0, undefined, now.getTime());
     } catch (error) {
-      throw new WebhookVerificationError(error instanceof Error ? `the signature does not verify: ${error.message}` : 'the signature does not verify');
+      throw new WebhookVerificationError(
+        error instanceof Error ? `the signature does not verify: ${error.message}` : 'the signature does not verify',
+        SIGNATURE_HEADER,
+      );
     }
+    checkWebhookFreshness(signedAt(header), { now, toleranceSeconds, header: SIGNATURE_HEADER });
     const parsed = eventSchema.safeParse(verified);
-    if (!parsed.success) throw new WebhookVerificationError('the event is not in the documented shape');
+    if (!parsed.success) throw new WebhookVerificationError('the event is not in the documented shape', '(body)');
     const event = parsed.data;
     const occurredAt = new Date(event.created * 1000);
     const object = event.data.object;

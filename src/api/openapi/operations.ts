@@ -237,10 +237,10 @@ export const operations: Operation[] = [
     tag: 'Payment pages',
     summary: 'An acquirer’s webhook for one integrator (PayMongo)',
     description:
-      'Register this address at the acquirer (the console’s Developers page shows it). Verified with the integrator’s webhook secret for that acquirer (ER.01.20 otherwise); a duplicate event id changes nothing; a late event never moves a payment or refund backwards.',
+      'Register this address at the acquirer (the console’s Developers page shows it). Verified with the integrator’s webhook secret for that acquirer (ER.01.20 otherwise, under the provider’s signature header), and its signature time within PAYLINK_PROVIDER_WEBHOOK_TOLERANCE_SECONDS of the server’s clock either way (ER.01.21 otherwise); a duplicate event id at the same integrator changes nothing; a late event never moves a payment or refund backwards.',
     auth: 'none',
     pathParams: z.object({ provider: z.string(), id: z.string().meta({ description: 'The integrator’s webhook id (wh_…).' }) }),
-    codes: { 'OK.00.00': { data: providerWebhookReplySchema }, 'ER.01.20': {}, 'ER.02.33': {}, 'ER.02.34': {} },
+    codes: { 'OK.00.00': { data: providerWebhookReplySchema }, 'ER.01.20': {}, 'ER.01.21': {}, 'ER.02.33': {}, 'ER.02.34': {} },
   },
   {
     method: 'post',

@@ -2,6 +2,7 @@ import { and, asc, count, eq, gt, isNotNull } from 'drizzle-orm';
 import type { PaylinkApp } from '../../app.ts';
 import { newId, newUrlToken, sha256Hex } from '../../crypto.ts';
 import { type ConsoleRole, type ConsoleUser, consoleUsers } from '../../db/schema.ts';
+import { EMAIL_MESSAGE, isEmailAddress } from '../../schemas/email-rules.ts';
 import { DomainError, invalidFields, notFound } from '../errors.ts';
 import { type Actor, recordAudit } from './audit.ts';
 import { inviteMailStates, queueInviteMail } from './mail.ts';
@@ -52,8 +53,6 @@ export async function listUsers(app: PaylinkApp, identity: ConsoleIdentity): Pro
   }));
 }
 
-const EMAIL = /^[^\s@<>,;]{1,64}@[^\s@<>,;]{1,189}\.[^\s@<>,;]{2,}$/;
-
 function parseRole(role: unknown): ConsoleRole {
   if (role !== 'owner' && role !== 'staff') throw invalidFields({ role: ['must be owner or staff'] });
   return role;
@@ -68,7 +67,7 @@ export const inviteUrl = (app: PaylinkApp, token: string) => `${app.origin()}/co
 export async function inviteUser(app: PaylinkApp, identity: ConsoleIdentity, input: { email: string; role: string }, from: RequestOrigin) {
   assertOwner(identity);
   const email = normaliseEmail(input.email);
-  if (!EMAIL.test(email) || email.length > 254) throw invalidFields({ email: ['must be an e-mail address such as ana@example.com'] });
+  if (!isEmailAddress(email)) throw invalidFields({ email: [EMAIL_MESSAGE] });
   const role = parseRole(input.role);
   const token = newUrlToken();
   const now = app.now();

@@ -260,14 +260,27 @@ export async function receiveProviderWebhook(
   const connector = app.connectors.forSettings(found.integratorId, found.settings);
   let event: ReturnType<typeof connector.parseWebhook>;
   try {
-    event = connector.parseWebhook({ rawBody: req.rawBody, headers: req.headers, now: app.now() });
+    event = connector.parseWebhook({
+      rawBody: req.rawBody,
+      headers: req.headers,
+      now: app.now(),
+      toleranceSeconds: app.config.providerWebhookToleranceSeconds,
+    });
   } catch (error) {
     if (isWebhookVerificationError(error)) {
-      throw new DomainError('ER.01.20', 'Provider webhook not verified', { messages: { 'paymongo-signature': [error.message] } });
+      // Each provider's refusal names its own header (Stripe-Signature, Paymongo-Signature).
+      const messages = { [error.header]: [error.message] };
+      if (error.stale) throw new DomainError('ER.01.21', 'Provider webhook outside the time tolerance', { messages });
+      throw new DomainError('ER.01.20', 'Provider webhook not verified', { messages });
     }
     throw error;
   }
-  const key = and(eq(providerWebhookEvents.provider, req.provider), eq(providerWebhookEvents.eventId, event.eventId));
+  // Per integrator: two integrators may be sent the same event (one provider account behind both).
+  const key = and(
+    eq(providerWebhookEvents.provider, req.provider),
+    eq(providerWebhookEvents.integratorId, found.integratorId),
+    eq(providerWebhookEvents.eventId, event.eventId),
+  );
   const [seen] = await app.db.select().from(providerWebhookEvents).where(key);
   if (seen) return 'duplicate';
   if (event.kind === 'payment') await settleProviderPayment(app, found.integratorId, event.payment);

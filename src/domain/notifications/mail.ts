@@ -1,9 +1,9 @@
 import { and, eq } from 'drizzle-orm';
-import { z } from 'zod';
 import type { Db } from '../../db/client.ts';
 import type { OutboxEvent } from '../../db/schema.ts';
 import { assets, cardRegistrations, checkoutSessions, integrators, links, outboxEvents, payments, schedules } from '../../db/schema.ts';
 import { isLocale } from '../../i18n/index.ts';
+import { isEmailAddress } from '../../schemas/email-rules.ts';
 import type { MerchantView } from './email/templates.ts';
 import { claimDue } from './outbox.ts';
 import { nextRetry } from './retry.ts';
@@ -15,10 +15,8 @@ import { nextRetry } from './retry.ts';
  */
 export const claimDueEmails = (db: Db, opts: { now: Date; leaseMs: number; limit: number }): Promise<OutboxEvent[]> => claimDue(db, 'email', opts);
 
-const emailSchema = z.email();
-/** A recipient nodemailer can address: one plain address, no display name or list. */
-export const isDeliverableAddress = (to: string | null | undefined): to is string =>
-  typeof to === 'string' && to.length <= 254 && !/[\s,;<>]/.test(to) && emailSchema.safeParse(to).success;
+/** A recipient nodemailer can address: one plain address, no display name or list; the rule every form takes addresses by. */
+export const isDeliverableAddress = (to: string | null | undefined): to is string => typeof to === 'string' && isEmailAddress(to);
 
 /**
  * What an e-mail needs beyond the event's data, looked up at send time: the merchant (the

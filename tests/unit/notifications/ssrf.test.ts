@@ -40,10 +40,11 @@ describe('callbacks › SSRF guard', () => {
     });
   }
 
-  it('refuses a hostname that resolves to loopback (localhost)', async () => {
-    await expect(resolveCallbackTarget(new URL('http://localhost:9/hook'), { allowPrivate: false })).rejects.toThrow(
-      /localhost resolves to (127\.0\.0\.1|::1), which is a loopback address/,
-    );
+  it('refuses a hostname that resolves to loopback (localhost), without telling the address', async () => {
+    const refused = await resolveCallbackTarget(new URL('http://localhost:9/hook'), { allowPrivate: false }).catch((e) => e);
+    expect(refused).toBeInstanceOf(CallbackAddressRefused);
+    expect(refused.message).toMatch(/^localhost: address not allowed; /);
+    expect(refused.message).not.toMatch(/127\.0\.0\.1|::1|loopback/);
   });
 
   it('refuses a hostname when any of its addresses is private, even if another is public', async () => {
@@ -51,7 +52,9 @@ describe('callbacks › SSRF guard', () => {
       { address: '93.184.216.34', family: 4 },
       { address: '10.0.0.5', family: 4 },
     ];
-    await expect(resolveCallbackTarget(new URL('https://mixed.example/hook'), { allowPrivate: false, lookup })).rejects.toThrow(/10\.0\.0\.5/);
+    const refused = await resolveCallbackTarget(new URL('https://mixed.example/hook'), { allowPrivate: false, lookup }).catch((e) => e);
+    expect(refused.message).toMatch(/^mixed\.example: address not allowed; /);
+    expect(refused.message).not.toMatch(/10\.0\.0\.5|93\.184|private/);
   });
 
   it('pins the connection to the address it checked', async () => {
@@ -122,14 +125,19 @@ describe('callbacks › SSRF guard › the reason it gives', () => {
     expect(forbiddenReason('2606:4700::1111')).toBeUndefined();
   });
 
-  it('names the host and the address it resolved to, or the address alone', async () => {
+  it('a host name is refused by saying only that its address is not allowed; an IP literal is told why', async () => {
     const lookup = async () => [{ address: '10.0.0.7', family: 4 }];
     const named = await resolveCallbackTarget(new URL('http://shop.example/hook'), { allowPrivate: false, lookup }).catch((e) => e);
     expect(named).toBeInstanceOf(CallbackAddressRefused);
     expect(named.name).toBe('CallbackAddressRefused');
     expect(named.message).toBe(
-      'shop.example resolves to 10.0.0.7, which is a private address; callbacks go to public addresses only (PAYLINK_ALLOW_PRIVATE_CALLBACKS=1 lifts this for local development)',
+      'shop.example: address not allowed; callbacks go to public addresses only (PAYLINK_ALLOW_PRIVATE_CALLBACKS=1 lifts this for local development)',
     );
+    // A name that resolves to a metadata endpoint says no more, even with the allow flag.
+    const metadata = async () => [{ address: '169.254.169.254', family: 4 }];
+    const meta = await resolveCallbackTarget(new URL('http://meta.example/'), { allowPrivate: true, lookup: metadata }).catch((e) => e);
+    expect(meta.message).toMatch(/^meta\.example: address not allowed; /);
+    expect(meta.message).not.toMatch(/169\.254|metadata/);
     const bare = await resolveCallbackTarget(new URL('http://10.0.0.7/hook'), { allowPrivate: false, lookup }).catch((e) => e);
     expect(bare.message).toMatch(/^10\.0\.0\.7 is a private address; /);
     const none = await resolveCallbackTarget(new URL('http://shop.example/hook'), { allowPrivate: false, lookup: async () => [] }).catch((e) => e);

@@ -1,0 +1,2 @@
+ALTER TABLE "provider_webhook_events" DROP CONSTRAINT "provider_webhook_events_provider_event_id_pk";--> statement-breakpoint
+ALTER TABLE "provider_webhook_events" ADD CONSTRAINT "provider_webhook_events_provider_integrator_id_event_id_pk" PRIMARY KEY("provider","integrator_id","event_id");
