@@ -115,7 +115,7 @@ export interface paths {
         put?: never;
         /**
          * An acquirer’s webhook for one integrator (PayMongo)
-         * @description Register this address at the acquirer (the console’s Developers page shows it). Verified with the integrator’s webhook secret for that acquirer (ER.01.20 otherwise); a duplicate event id changes nothing; a late event never moves a payment or refund backwards.
+         * @description Register this address at the acquirer (the console’s Developers page shows it). Verified with the integrator’s webhook secret for that acquirer (ER.01.20 otherwise, under the provider’s signature header), and its signature time within PAYLINK_PROVIDER_WEBHOOK_TOLERANCE_SECONDS of the server’s clock either way (ER.01.21 otherwise); a duplicate event id at the same integrator changes nothing; a late event never moves a payment or refund backwards.
          */
         post: operations["receiveProviderWebhook"];
         delete?: never;
@@ -2581,7 +2581,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.01.20` Provider webhook not verified */
+            /** @description `ER.01.20` Provider webhook not verified; `ER.01.21` Provider webhook outside the time tolerance */
             401: {
                 headers: {
                     [name: string]: unknown;
@@ -2596,8 +2596,8 @@ export interface operations {
                         /** @description The path that was called. */
                         path: string;
                         data: {
-                            /** @constant */
-                            status_code: "ER.01.20";
+                            /** @enum {string} */
+                            status_code: "ER.01.20" | "ER.01.21";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
