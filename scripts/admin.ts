@@ -4,7 +4,8 @@
 import { readFileSync, renameSync, rmSync } from 'node:fs';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { loadMasterKey, masterKeyFile, newMasterKey, writeMasterKeyFile } from '../src/crypto.ts';
-import { openDatabase } from '../src/db/client.ts';
+import { type Database, openDatabase } from '../src/db/client.ts';
+import { DataDirLockedError } from '../src/db/lock.ts';
 import { MasterKeyError, rotateMasterKey } from '../src/db/master-key.ts';
 import { seedSchema } from '../src/schemas/provisioning.ts';
 
@@ -48,7 +49,14 @@ async function rotate() {
     rmSync(nextPath, { force: true });
     writeMasterKeyFile(newKey, config.dataDir, nextPath);
   }
-  const database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
+  let database: Database;
+  try {
+    database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, poolSize: 2 });
+  } catch (error) {
+    if (nextPath) rmSync(nextPath, { force: true });
+    if (error instanceof DataDirLockedError) fail(`${error.message} Stop paylink before rotating the master key.`);
+    throw error;
+  }
   let counts: Awaited<ReturnType<typeof rotateMasterKey>>;
   try {
     await database.migrate();

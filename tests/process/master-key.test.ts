@@ -49,19 +49,25 @@ describe('master key › the process', () => {
     expect(existsSync(join(dir, 'master.key'))).toBe(false);
   });
 
-  it('npm run admin -- rotate-master-key moves a key-file deployment to a new key: it starts with the new file, not the old key', async () => {
+  it('npm run admin -- rotate-master-key refuses while paylink runs, then moves a key-file deployment to a new key: the new file starts it, the old key is refused', async () => {
     dataDir = mkdtempSync(join(tmpdir(), 'paylink-key-proc-'));
+    const admin = () =>
+      spawnSync('npm', ['run', '-s', 'admin', '--', 'rotate-master-key'], {
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PAYLINK_DATA_DIR: dataDir },
+        encoding: 'utf8',
+      });
     const first = startPaylink({ PAYLINK_DATA_DIR: dataDir });
     await first.ready;
+    // Not while paylink runs: the embedded database is the server's.
+    const refused = admin();
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/is in use by another paylink process .* Stop paylink before rotating the master key\.\n$/);
     first.child.kill('SIGTERM');
     expect(await first.exited).toBe(0);
     const oldKey = readFileSync(join(dataDir, 'master.key'), 'utf8').trim();
     const demo = JSON.parse(readFileSync(join(dataDir, 'demo-credentials.json'), 'utf8')) as { token: string };
 
-    const rotated = spawnSync('npm', ['run', '-s', 'admin', '--', 'rotate-master-key'], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', PAYLINK_DATA_DIR: dataDir },
-      encoding: 'utf8',
-    });
+    const rotated = admin();
     expect(rotated.stderr).toBe('');
     expect(rotated.status).toBe(0);
     expect(rotated.stdout).toMatch(/^master key rotated/);
