@@ -1,4 +1,4 @@
-import { eq, sql } from 'drizzle-orm';
+import { asc, eq, gt, sql } from 'drizzle-orm';
 import {
   createFingerprinter,
   createMac,
@@ -215,33 +215,59 @@ export async function rotateMasterKey(db: Db, oldKey: Buffer, newKey: Buffer, op
   });
 }
 
-/** The vault's card numbers under the new vault key, and their fingerprints wherever they are kept. */
+/** Rows per statement when re-sealing the vault (3 parameters each). */
+const VAULT_PAGE = 1000;
+
+/**
+ * The vault's card numbers under the new vault key, and their fingerprints wherever they are kept.
+ * Paged by token (memory stays flat for any vault), one UPDATE … FROM VALUES per page; the
+ * fingerprints' old → new map goes to a temporary table, applied to card registrations and
+ * payments with one joined UPDATE each (one scan of each table, not one per card).
+ */
 async function rotateVault(tx: Tx, oldKey: Buffer, newKey: Buffer): Promise<Pick<RotationCounts, 'vaultCards' | 'fingerprints'>> {
   const from = createSealer(oldKey, keyPurposes.sandboxVault);
   const to = createSealer(newKey, keyPurposes.sandboxVault);
   const fingerprint = createFingerprinter(newKey, keyPurposes.cardFingerprint);
-  const renamed = new Map<string, string>();
-  const cards = await tx.select({ token: sandboxVault.token, numberEnc: sandboxVault.numberEnc, fingerprint: sandboxVault.fingerprint }).from(sandboxVault);
-  for (const card of cards) {
-    const number = from.open(card.numberEnc);
-    const next = fingerprint(number);
-    renamed.set(card.fingerprint, next);
-    await tx
-      .update(sandboxVault)
-      .set({ numberEnc: to.seal(number), fingerprint: next })
-      .where(eq(sandboxVault.token, card.token));
+  await tx.execute(sql`create temporary table key_rotation_fingerprints (old text not null, new text not null) on commit drop`);
+  let vaultCards = 0;
+  let after = '';
+  for (;;) {
+    const cards = await tx
+      .select({ token: sandboxVault.token, numberEnc: sandboxVault.numberEnc, fingerprint: sandboxVault.fingerprint })
+      .from(sandboxVault)
+      .where(gt(sandboxVault.token, after))
+      .orderBy(asc(sandboxVault.token))
+      .limit(VAULT_PAGE);
+    if (cards.length === 0) break;
+    const next = cards.map((card) => {
+      const number = from.open(card.numberEnc);
+      return { token: card.token, numberEnc: to.seal(number), old: card.fingerprint, fingerprint: fingerprint(number) };
+    });
+    await tx.execute(sql`
+      update ${sandboxVault} v set number_enc = m.number_enc, fingerprint = m.fingerprint
+      from (values ${sql.join(
+        next.map((c) => sql`(${c.token}::text, ${c.numberEnc}::text, ${c.fingerprint}::text)`),
+        sql`, `,
+      )}) as m (token, number_enc, fingerprint)
+      where v.token = m.token`);
+    await tx.execute(
+      sql`insert into key_rotation_fingerprints (old, new) values ${sql.join(
+        next.map((c) => sql`(${c.old}, ${c.fingerprint})`),
+        sql`, `,
+      )}`,
+    );
+    vaultCards += cards.length;
+    after = cards.at(-1)!.token;
   }
-  let fingerprints = 0;
-  for (const [old, next] of renamed) {
-    const registrations = await tx
-      .update(cardRegistrations)
-      .set({ fingerprint: next })
-      .where(eq(cardRegistrations.fingerprint, old))
-      .returning({ reference: cardRegistrations.reference });
-    const paid = await tx.update(payments).set({ cardFingerprint: next }).where(eq(payments.cardFingerprint, old)).returning({ id: payments.id });
-    fingerprints += registrations.length + paid.length;
-  }
-  return { vaultCards: cards.length, fingerprints };
+  const renamed = (table: typeof cardRegistrations | typeof payments, column: string) =>
+    tx.execute(sql`
+      update ${table} t set ${sql.identifier(column)} = m.new
+      from (select distinct old, new from key_rotation_fingerprints) m
+      where t.${sql.identifier(column)} = m.old`);
+  const counted = (result: unknown) =>
+    Number((result as { rowCount?: number; affectedRows?: number }).rowCount ?? (result as { affectedRows?: number }).affectedRows ?? 0);
+  const fingerprints = counted(await renamed(cardRegistrations, 'fingerprint')) + counted(await renamed(payments, 'card_fingerprint'));
+  return { vaultCards, fingerprints };
 }
 
 /** Fingerprints of seeded passwords (console MAC) for the seed's values; others are dropped. */
