@@ -1,4 +1,4 @@
-import { asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNotNull, notInArray, sql } from 'drizzle-orm';
 import {
   createFingerprinter,
   createMac,
@@ -284,17 +284,14 @@ async function rotateSeededPasswords(tx: Tx, oldKey: Buffer, newKey: Buffer, see
     n += rows.length;
   }
   // Left under the old key they could never match again; dropped, the seed sets those passwords at its next apply.
-  const newFingerprints = new Set(seeded).size === 0 ? [] : [...new Set(seeded)].map((v) => newMac.sign(`password-seed:${v}`));
+  const kept = [...new Set(seeded)].map((v) => newMac.sign(`password-seed:${v}`));
   await tx
     .update(consoleUsers)
     .set({ passwordSeedSha256: null })
     .where(
-      newFingerprints.length === 0
-        ? sql`${consoleUsers.passwordSeedSha256} is not null`
-        : sql`${consoleUsers.passwordSeedSha256} is not null and ${consoleUsers.passwordSeedSha256} not in (${sql.join(
-            newFingerprints.map((f) => sql`${f}`),
-            sql`, `,
-          )})`,
+      kept.length === 0
+        ? isNotNull(consoleUsers.passwordSeedSha256)
+        : and(isNotNull(consoleUsers.passwordSeedSha256), notInArray(consoleUsers.passwordSeedSha256, kept)),
     );
   return n;
 }
