@@ -9,8 +9,9 @@ import { presentEvent } from './api/presenters/events.ts';
 import { type LimiterFactory, memoryLimiters, RateLimits } from './api/rate-limits.ts';
 import { RenderedPages } from './api/rendered-pages.ts';
 import { type Config, publicOrigin } from './config.ts';
-import { createFingerprinter, createMac, createSealer, loadMasterKey, type Mac, type Sealer } from './crypto.ts';
+import { createFingerprinter, createMac, createSealer, keyPurposes, type Mac, type MasterKeySource, type Sealer } from './crypto.ts';
 import { type Database, type OpenDatabaseOptions, openDatabase } from './db/client.ts';
+import { type SettledMasterKey, settleMasterKey } from './db/master-key.ts';
 import { rateLimits } from './db/schema.ts';
 import { SessionViews } from './domain/checkout/session-views.ts';
 import type { CardVelocity } from './domain/checkout/velocity.ts';
@@ -62,7 +63,7 @@ export interface PaylinkApp {
   origin(): string;
   /** Set by the HTTP server once it listens on a port (PORT=0 picks one). */
   boundPort?: number;
-  masterKeyInfo: { source: 'env' | 'file' | 'generated'; path?: string };
+  masterKeyInfo: { source: MasterKeySource; path?: string };
 }
 
 export interface CreateAppOptions {
@@ -79,7 +80,6 @@ export interface CreateAppOptions {
 export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> {
   const { config } = options;
   const log = options.log ?? createLogger(config.logLevel);
-  const master = loadMasterKey({ masterKey: config.masterKey, dataDir: config.dataDir });
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -87,8 +87,12 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     pgliteSharedBuffersMb: config.pgliteSharedBuffersMb,
     ...options.database,
   });
+  // The key must be the one this database's secrets are sealed with (src/db/master-key.ts): a
+  // process with another key refuses to start rather than seal new secrets under it.
+  let master: SettledMasterKey;
   try {
     if (options.migrate !== false) await database.migrate();
+    master = await settleMasterKey(database.db, { masterKey: config.masterKey, dataDir: config.dataDir });
   } catch (error) {
     await database.close();
     throw error;
@@ -112,11 +116,11 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     await closeDatabase();
   };
   const now = options.now ?? (() => new Date());
-  const secrets = createSealer(master.key, 'integrator-secrets');
+  const secrets = createSealer(master.key, keyPurposes.integratorSecrets);
   const sandbox = new SandboxAcquirer({
     db: database.db,
-    vaultSealer: createSealer(master.key, 'sandbox-vault'),
-    fingerprint: createFingerprinter(master.key, 'card-fingerprint'),
+    vaultSealer: createSealer(master.key, keyPurposes.sandboxVault),
+    fingerprint: createFingerprinter(master.key, keyPurposes.cardFingerprint),
     now,
   });
   const connectors = new ConnectorRegistry({
@@ -134,8 +138,8 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     now,
     secrets,
     presentEvent,
-    staticSessionMac: createMac(master.key, 'static-session-ticket'),
-    consoleMac: createMac(master.key, 'console'),
+    staticSessionMac: createMac(master.key, keyPurposes.staticSessionTicket),
+    consoleMac: createMac(master.key, keyPurposes.console),
     rateLimits: limits,
     cardVelocity: limits,
     acquirer: sandbox,

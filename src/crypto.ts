@@ -13,21 +13,47 @@ import {
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The master key protects secrets at rest; each use derives its own key with HKDF. */
-export function loadMasterKey(opts: { masterKey?: string; dataDir: string }): { key: Buffer; source: 'env' | 'file' | 'generated'; path?: string } {
+/** Where a master key came from: PAYLINK_MASTER_KEY, the key file, or made now for an empty database. */
+export type MasterKeySource = 'env' | 'file' | 'generated';
+
+export const masterKeyFile = (dataDir: string) => join(dataDir, 'master.key');
+
+/**
+ * The master key protects secrets at rest; each use derives its own key with HKDF. Read from
+ * PAYLINK_MASTER_KEY, else the key file; undefined when there is neither (the caller decides
+ * whether a new one may be made: src/db/master-key.ts, only for an empty database).
+ */
+export function loadMasterKey(opts: { masterKey?: string; dataDir: string }): { key: Buffer; source: 'env' | 'file'; path?: string } | undefined {
   if (opts.masterKey) return { key: Buffer.from(opts.masterKey, 'base64'), source: 'env' };
-  const path = join(opts.dataDir, 'master.key');
-  if (existsSync(path)) {
-    const key = Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
-    if (key.length !== 32) throw new Error(`${path} does not hold a 32-byte base64 key; restore it or set PAYLINK_MASTER_KEY`);
-    return { key, source: 'file', path };
-  }
-  mkdirSync(opts.dataDir, { recursive: true });
-  const key = randomBytes(32);
+  const path = masterKeyFile(opts.dataDir);
+  if (!existsSync(path)) return undefined;
+  const key = Buffer.from(readFileSync(path, 'utf8').trim(), 'base64');
+  if (key.length !== 32) throw new Error(`${path} does not hold a 32-byte base64 key; restore it or set PAYLINK_MASTER_KEY`);
+  return { key, source: 'file', path };
+}
+
+/** Writes a key file (0600) that must not exist yet; `path` defaults to the data directory's master.key. */
+export function writeMasterKeyFile(key: Buffer, dataDir: string, path = masterKeyFile(dataDir)): string {
+  mkdirSync(dataDir, { recursive: true });
   writeFileSync(path, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
   chmodSync(path, 0o600);
-  return { key, source: 'generated', path };
+  return path;
 }
+
+export const newMasterKey = () => randomBytes(32);
+
+/** What each key derived from the master key is for (HKDF info `paylink/<purpose>`). */
+export const keyPurposes = {
+  /** Sealed integrator secrets, acquirer keys, TOTP secrets, console mail. */
+  integratorSecrets: 'integrator-secrets',
+  sandboxVault: 'sandbox-vault',
+  cardFingerprint: 'card-fingerprint',
+  /** CSRF tokens and fingerprints of seeded passwords. */
+  console: 'console',
+  staticSessionTicket: 'static-session-ticket',
+  /** The key check stored in the database (src/db/master-key.ts). */
+  keyCheck: 'master-key-check',
+} as const;
 
 export interface Sealer {
   seal(plaintext: string): string;

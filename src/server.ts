@@ -8,6 +8,7 @@ import { createApp, type PaylinkApp } from './app.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { makeDataDirPrivate } from './data-dir.ts';
 import { DataDirLockedError } from './db/lock.ts';
+import { MasterKeyError } from './db/master-key.ts';
 import { applyProvisioning, ProvisioningError, type ProvisioningResult } from './domain/integrators/provisioning.ts';
 import { type AstroHandler, closeServer, createHttpServer, listen } from './http/server.ts';
 import { startIdleCollection } from './idle-memory.ts';
@@ -70,7 +71,7 @@ export async function main(argv = process.argv.slice(2)) {
       },
     });
   } catch (error) {
-    if (error instanceof DataDirLockedError) fail(error.message);
+    if (error instanceof DataDirLockedError || error instanceof MasterKeyError) fail(error.message);
     fail(`paylink cannot open its database: ${(error as Error).message}`);
   }
 

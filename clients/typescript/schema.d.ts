@@ -657,8 +657,11 @@ export interface components {
             };
             callback: {
                 url: string | null;
-                /** @enum {string} */
-                state: "none" | "pending" | "delivered" | "failed";
+                /**
+                 * @description `no_destination`: neither the event’s source nor the account (default_callback_url) named a callback URL, so it was sent to no one; POST /api/v1/events/{id}/resend sends it once a default is set.
+                 * @enum {string}
+                 */
+                state: "no_destination" | "pending" | "delivered" | "failed";
                 attempts: number;
                 next_attempt_at: string | null;
                 delivered_at: string | null;

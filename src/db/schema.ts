@@ -61,6 +61,12 @@ export const integrators = pgTable('integrators', {
   supportEmail: text('support_email'),
   /** Where events go when a payment names no callback_url (and its link has none). */
   defaultCallbackUrl: text('default_callback_url'),
+  /**
+   * Per profile field the seed names (name, support_email, default_callback_url,
+   * refund_capabilities), a fingerprint of the value the seed last applied: a re-applied seed sets
+   * a field only when its own value changed, so a change made through the API or console survives.
+   */
+  seedFields: jsonb('seed_fields').$type<Record<string, string>>().notNull().default({}),
   createdAt: createdAt(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
@@ -449,7 +455,7 @@ export const outboxEvents = pgTable(
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
     createdAt: createdAt(),
     callbackUrl: text('callback_url'),
-    callbackState: text('callback_state').$type<'none' | 'pending' | 'delivered' | 'failed'>().notNull().default('none'),
+    callbackState: text('callback_state').$type<'no_destination' | 'pending' | 'delivered' | 'failed'>().notNull().default('no_destination'),
     callbackAttempts: integer('callback_attempts').notNull().default(0),
     callbackNextAt: ts('callback_next_at'),
     callbackLockedUntil: ts('callback_locked_until'),
@@ -580,6 +586,8 @@ export const consoleUsers = pgTable(
      * console is not reset by a restart.
      */
     passwordSeedSha256: text('password_seed_sha256'),
+    /** The role the seed last applied: a re-applied seed changes the role only when its own value changed. */
+    roleSeed: text('role_seed').$type<ConsoleRole>(),
     failedSignIns: integer('failed_sign_ins').notNull().default(0),
     lockedUntil: ts('locked_until'),
     /** TOTP secret (base32), AES-256-GCM under the master key; set at enrolment, used once enabled. */
@@ -673,3 +681,14 @@ export const consoleMail = pgTable(
   (t) => [index('console_mail_due_idx').on(t.nextAt).where(sql`state = 'pending'`), index('console_mail_user_idx').on(t.userId)],
 );
 export type ConsoleMail = typeof consoleMail.$inferSelect;
+
+/**
+ * One row: proof of which master key sealed this database's secrets, never the key itself (an
+ * HMAC of a fixed label under a key derived from it, src/master-key.ts). A process whose key gives
+ * another MAC refuses to start instead of sealing new secrets under the wrong key.
+ */
+export const masterKeyCheck = pgTable('master_key_check', {
+  id: integer('id').primaryKey().default(1),
+  mac: text('mac').notNull(),
+  createdAt: createdAt(),
+});

@@ -82,7 +82,10 @@ export const eventViewSchema = z
     callback: z
       .object({
         url: z.string().nullable(),
-        state: z.enum(['none', 'pending', 'delivered', 'failed']),
+        state: z.enum(['no_destination', 'pending', 'delivered', 'failed']).meta({
+          description:
+            '`no_destination`: neither the event’s source nor the account (default_callback_url) named a callback URL, so it was sent to no one; POST /api/v1/events/{id}/resend sends it once a default is set.',
+        }),
         attempts: z.number().int(),
         next_attempt_at: isoTime.nullable(),
         delivered_at: isoTime.nullable(),

@@ -79,7 +79,8 @@ export const seedIntegratorSchema = z
       .string()
       .regex(/^whsec_[A-Za-z0-9+/=]{32,}$/, 'must be whsec_ followed by at least 24 base64-encoded bytes')
       .optional(),
-    refund_capabilities: z.record(z.string(), refundCapabilitySchema).default({}),
+    /** Absent: `{}` for a new integrator, and an existing one keeps what it has. */
+    refund_capabilities: z.record(z.string(), refundCapabilitySchema).optional(),
     /** The acquirer payments go through (docs/acquirers.md); absent: the sandbox, or what the console set. */
     acquirer: acquirerInputSchema.optional(),
     links: z.array(seedLinkSchema).default([]),

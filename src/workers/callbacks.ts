@@ -4,7 +4,14 @@ import { webhookBody } from '../api/presenters/events.ts';
 import type { PaylinkApp } from '../app.ts';
 import { integrators } from '../db/schema.ts';
 import type { Integrator } from '../domain/integrators/service.ts';
-import { type AttemptRecord, claimDueCallbacks, type OutboxEvent, type RecordedAttempt, recordCallbackAttempts } from '../domain/notifications/callbacks.ts';
+import {
+  type AttemptRecord,
+  claimDueCallbacks,
+  integratorsWithoutDestination,
+  type OutboxEvent,
+  type RecordedAttempt,
+  recordCallbackAttempts,
+} from '../domain/notifications/callbacks.ts';
 import { OUTBOX_CHANNEL } from '../domain/notifications/outbox.ts';
 import { signatureHeader, signingSecrets } from '../domain/notifications/signing.ts';
 import type { Logger } from '../log.ts';
@@ -122,6 +129,7 @@ export function createCallbackSender(app: PaylinkApp, opts: { batchSize?: number
  */
 export function startCallbackLoop(app: PaylinkApp, log: Logger): Loop {
   const sender = createCallbackSender(app);
+  void warnWithoutDestination(app, log);
   return startLoop({
     name: 'callbacks',
     intervalMs: app.config.workerPollMs,
@@ -130,4 +138,19 @@ export function startCallbackLoop(app: PaylinkApp, log: Logger): Loop {
     onStop: () => sender.close(),
     wakeOn: { database: app.database, channel: OUTBOX_CHANNEL, payload: 'callback' },
   });
+}
+
+/**
+ * One line per integrator whose events may go nowhere, when the loop starts (not one per event:
+ * an integrator may name a callback_url per payment and mean it).
+ */
+async function warnWithoutDestination(app: PaylinkApp, log: Logger): Promise<void> {
+  try {
+    for (const { id } of await integratorsWithoutDestination(app.db))
+      log.warn('integrator has no default callback URL: its events that name no callback_url are recorded as no_destination and sent to no one', {
+        integrator_id: id,
+      });
+  } catch (error) {
+    log.error('cannot list integrators without a callback destination', { error });
+  }
 }

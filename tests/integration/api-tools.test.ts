@@ -97,7 +97,7 @@ describe('events › resend', () => {
 
   it('refuses an event with nowhere to go (409 ER.13.30), another integrator’s event (404), and takes only POST', async () => {
     await createPayment(served.t, { callbackUrl: null });
-    const [nowhere] = await served.t.app.db.select().from(outboxEvents).where(eq(outboxEvents.callbackState, 'none'));
+    const [nowhere] = await served.t.app.db.select().from(outboxEvents).where(eq(outboxEvents.callbackState, 'no_destination'));
     const res = await api('POST', `/api/v1/events/${nowhere!.id}/resend`);
     expect(res.status).toBe(409);
     expect(res.json.data.status_code).toBe('ER.13.30');

@@ -178,6 +178,15 @@ describe('console › a payment’s page', () => {
     expect([...at].sort((a, b) => a - b)).toEqual(at);
   });
 
+  it('shows a callback with no destination as such in the timeline: sent to no one, and why', async () => {
+    clock.set('2026-03-10T10:00:00Z');
+    const p = await createPayment(served.t, { amount: '75.00', callbackUrl: null });
+    const owner = await asOwner();
+    const text = textOf((await owner.get(`/console/payments/${p.id}`)).html);
+    expect(text).toContain('Callback payment succeeded: no destination');
+    expect(text).toContain('was sent to no one: no callback URL was named and the account has no default callback URL (Developers)');
+  });
+
   it('refunds part, then the rest, through the refund service: the API’s codes, the refunds in the timeline, each audited', async () => {
     const p = await createPayment(served.t, { amount: '300.00' });
     const path = `/console/payments/${p.id}`;

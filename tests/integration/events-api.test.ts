@@ -69,7 +69,7 @@ describe('events API', () => {
       },
       email: { state: 'none', attempts: 0 },
     });
-    expect(events[1].callback).toMatchObject({ url: null, state: 'none', attempts: 0, attempt_log: [] });
+    expect(events[1].callback).toMatchObject({ url: null, state: 'no_destination', attempts: 0, attempt_log: [] });
     expect(events[1].email).toMatchObject({ state: 'pending', attempts: 0 });
     expect(res.json.data).toMatchObject({ has_more: false, next_after: ids[4] });
     expect(res.text).not.toContain(otherId);

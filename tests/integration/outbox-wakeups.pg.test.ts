@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import { afterEach, expect, it } from 'vitest';
 import { integrators } from '../../src/db/schema.ts';
@@ -19,10 +20,12 @@ afterEach(async () => {
 });
 
 it('an event written by another process wakes this process’s callback worker at once', async () => {
-  const worker = await createTestApp({ db: 'postgres', env: { PAYLINK_WORKER_POLL_MS: String(60 * 60 * 1000) } });
+  // Two processes of one deployment: one database, one master key.
+  const masterKey = randomBytes(32).toString('base64');
+  const worker = await createTestApp({ db: 'postgres', env: { PAYLINK_WORKER_POLL_MS: String(60 * 60 * 1000), PAYLINK_MASTER_KEY: masterKey } });
   opened.push(worker);
   await provision(worker);
-  const web = await createTestApp({ db: 'postgres', databaseUrl: worker.databaseUrl });
+  const web = await createTestApp({ db: 'postgres', databaseUrl: worker.databaseUrl, env: { PAYLINK_MASTER_KEY: masterKey } });
   opened.push(web);
   const [acme] = await web.app.db.select().from(integrators).where(eq(integrators.email, 'billing@acme.example'));
   receiver = await startWebhookReceiver();

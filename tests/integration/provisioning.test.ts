@@ -1,12 +1,14 @@
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { count, sql } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as schema from '../../src/db/schema.ts';
+import { updateIntegratorSettings } from '../../src/domain/integrators/profile.ts';
 import { applyProvisioning } from '../../src/domain/integrators/provisioning.ts';
 import { findIntegratorByToken, hashToken } from '../../src/domain/integrators/service.ts';
 import { recordCharge } from '../../src/domain/payments/record.ts';
-import { createTestApp, defaultSeed, provision, TEST_SECRET, TEST_TOKEN, type TestApp } from '../support/app.ts';
+import { startCallbackLoop } from '../../src/workers/callbacks.ts';
+import { CONSOLE_USERS, createTestApp, defaultSeed, provision, TEST_SECRET, TEST_TOKEN, type TestApp } from '../support/app.ts';
 import { CARD_EXP } from '../support/cards.ts';
 
 let t: TestApp | undefined;
@@ -115,5 +117,123 @@ describe('provisioning', () => {
     const second = await applyProvisioning(t.app, undefined);
     expect(second.demo).toBeUndefined();
     expect((await tableCounts(t.app)).integrators).toBe(1);
+  });
+
+  describe('a seed and changes made elsewhere', () => {
+    const acmeRow = async () => (await t!.app.db.select().from(schema.integrators).where(eq(schema.integrators.email, 'billing@acme.example')))[0]!;
+    const withProfile = (profile: Partial<ReturnType<typeof defaultSeed>['integrators'][number]>) => {
+      const seed = defaultSeed();
+      Object.assign(seed.integrators[0]!, profile);
+      return seed;
+    };
+
+    it('a value changed through the API survives a restart with the same seed', async () => {
+      t = await createTestApp();
+      const seed = withProfile({ default_callback_url: 'https://seed.example/hooks', support_email: 'help@seed.example' });
+      await provision(t, seed);
+      await updateIntegratorSettings(t.app, await acmeRow(), { default_callback_url: 'https://api.example/hooks', support_email: 'care@api.example' });
+      await provision(t, seed);
+      expect(await acmeRow()).toMatchObject({ defaultCallbackUrl: 'https://api.example/hooks', supportEmail: 'care@api.example' });
+    });
+
+    it('a value the seed changes wins over the change made elsewhere', async () => {
+      t = await createTestApp();
+      await provision(t, withProfile({ default_callback_url: 'https://seed.example/hooks', support_email: 'help@seed.example' }));
+      await updateIntegratorSettings(t.app, await acmeRow(), { default_callback_url: 'https://api.example/hooks', support_email: 'care@api.example' });
+      await provision(t, withProfile({ default_callback_url: 'https://seed.example/v2', support_email: 'help@seed.example' }));
+      // The seed changed the URL, not the support address: only the URL is the seed's again.
+      expect(await acmeRow()).toMatchObject({ defaultCallbackUrl: 'https://seed.example/v2', supportEmail: 'care@api.example' });
+    });
+
+    it('a field the seed does not name is never touched', async () => {
+      t = await createTestApp();
+      await provision(t);
+      await updateIntegratorSettings(t.app, await acmeRow(), { default_callback_url: 'https://api.example/hooks', support_email: 'care@api.example' });
+      const capabilities = { visa: 'full' as const };
+      await t.app.db.update(schema.integrators).set({ refundCapabilities: capabilities }).where(eq(schema.integrators.email, 'billing@acme.example'));
+      const seed = defaultSeed();
+      delete seed.integrators[0]!.refund_capabilities;
+      await provision(t, seed);
+      expect(await acmeRow()).toMatchObject({
+        defaultCallbackUrl: 'https://api.example/hooks',
+        supportEmail: 'care@api.example',
+        refundCapabilities: capabilities,
+      });
+      // Named again later, the seed's value applies (it changed since the seed last applied it: it had none).
+      await provision(t, withProfile({ support_email: 'help@seed.example', refund_capabilities: { default: 'none' } }));
+      expect(await acmeRow()).toMatchObject({
+        defaultCallbackUrl: 'https://api.example/hooks',
+        supportEmail: 'help@seed.example',
+        refundCapabilities: { default: 'none' },
+      });
+    });
+
+    it('the name and refund capabilities follow the same rule as the other fields', async () => {
+      t = await createTestApp();
+      await provision(t, withProfile({ refund_capabilities: { default: 'full' } }));
+      await t.app.db
+        .update(schema.integrators)
+        .set({ name: 'Acme (renamed)', refundCapabilities: { default: 'none' } })
+        .where(eq(schema.integrators.email, 'billing@acme.example'));
+      await provision(t, withProfile({ refund_capabilities: { default: 'full' } }));
+      expect(await acmeRow()).toMatchObject({ name: 'Acme (renamed)', refundCapabilities: { default: 'none' } });
+      await provision(t, withProfile({ name: 'Acme Books Ltd', refund_capabilities: { default: 'full_partial' } }));
+      expect(await acmeRow()).toMatchObject({ name: 'Acme Books Ltd', refundCapabilities: { default: 'full_partial' } });
+    });
+
+    it('a console user’s role changed in the console survives a restart; a changed seed role wins', async () => {
+      t = await createTestApp();
+      await provision(t);
+      const staff = eq(schema.consoleUsers.email, CONSOLE_USERS.acmeStaff.email);
+      await t.app.db.update(schema.consoleUsers).set({ role: 'owner' }).where(staff);
+      await provision(t);
+      expect((await t.app.db.select().from(schema.consoleUsers).where(staff))[0]!.role).toBe('owner');
+      const seed = defaultSeed();
+      seed.integrators[0]!.users[1]!.role = 'owner';
+      await provision(t, seed);
+      await t.app.db.update(schema.consoleUsers).set({ role: 'staff' }).where(staff);
+      seed.integrators[0]!.users[1]!.role = 'staff';
+      await provision(t, seed);
+      seed.integrators[0]!.users[1]!.role = 'owner';
+      await provision(t, seed);
+      expect((await t.app.db.select().from(schema.consoleUsers).where(staff))[0]!.role).toBe('owner');
+    });
+
+    it('an event with no callback destination is recorded as such, and the callback worker says so once per integrator', async () => {
+      t = await createTestApp();
+      await provision(t, withProfile({ default_callback_url: 'https://seed.example/hooks' }));
+      await updateIntegratorSettings(t.app, await acmeRow(), { default_callback_url: null });
+      await provision(t, withProfile({ default_callback_url: 'https://seed.example/hooks' }));
+      const acme = await acmeRow();
+      expect(acme.defaultCallbackUrl).toBeNull();
+      const warnings = () => t!.logs.filter((line) => line.includes('no default callback URL')).map((line) => JSON.parse(line).integrator_id);
+      // Cleared through the API: said once, when it happens.
+      expect(warnings()).toEqual([acme.id]);
+      t.logs.length = 0;
+      const charge = await t.app.acquirer.charge(
+        { source: { card: { number: '4242424242424242', ...CARD_EXP, cvc: '123' } }, amountMinor: 100n, currency: 'PHP' },
+        { idempotencyKey: 'no-destination' },
+      );
+      await t.app.db.transaction((tx) =>
+        recordCharge(t!.app, tx, {
+          integratorId: acme.id,
+          result: charge,
+          amountMinor: 100n,
+          currency: 'PHP',
+          idempotencyKey: 'no-destination',
+          now: t!.app.now(),
+        }),
+      );
+      const [event] = await t.app.db.select().from(schema.outboxEvents).where(eq(schema.outboxEvents.integratorId, acme.id));
+      expect(event).toMatchObject({ type: 'payment.succeeded', callbackUrl: null, callbackState: 'no_destination' });
+      const loop = startCallbackLoop(t.app, t.app.log);
+      try {
+        await expect
+          .poll(warnings)
+          .toEqual([acme.id, (await t.app.db.select().from(schema.integrators).where(eq(schema.integrators.email, 'ops@other.example')))[0]!.id].sort());
+      } finally {
+        await loop.stop();
+      }
+    });
   });
 });

@@ -345,7 +345,7 @@ describe('refund: notifications', () => {
     const p = await createPayment(t, { amount: '45.00', callbackUrl: null });
     await refund({ transaction_id: p.id, notify_user: 'false', reason: 'x' });
     const [event] = await refundEvents(p.id);
-    expect(event).toMatchObject({ type: 'refund.succeeded', callbackState: 'none', emailState: 'none', emailTo: null, callbackUrl: null });
+    expect(event).toMatchObject({ type: 'refund.succeeded', callbackState: 'no_destination', emailState: 'none', emailTo: null, callbackUrl: null });
   });
 });
 

@@ -22,8 +22,11 @@ function modes(dir: string): { path: string; mode: string; kind: 'file' | 'dir' 
 }
 const loose = (dir: string) => modes(dir).filter((e) => e.mode !== (e.kind === 'dir' ? '700' : '600'));
 
+/** One deployment's key: a data directory started again keeps the key its secrets are sealed with. */
+const masterKey = randomBytes(32).toString('base64');
+
 async function runOnce(dataDir: string, during?: (url: string) => Promise<void>) {
-  const p = startPaylink({ PAYLINK_DATA_DIR: dataDir, PAYLINK_MASTER_KEY: randomBytes(32).toString('base64') });
+  const p = startPaylink({ PAYLINK_DATA_DIR: dataDir, PAYLINK_MASTER_KEY: masterKey });
   const url = await p.ready;
   try {
     // Some work, so the database writes its log and data files.

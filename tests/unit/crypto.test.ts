@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createFingerprinter, createSealer, loadMasterKey, newId, newUrlToken } from '../../src/crypto.ts';
+import { createFingerprinter, createSealer, loadMasterKey, newId, newMasterKey, newUrlToken, writeMasterKeyFile } from '../../src/crypto.ts';
 
 describe('crypto', () => {
   it('seals with AES-256-GCM so that the plaintext is not in the output and tampering is detected', () => {
@@ -25,16 +25,18 @@ describe('crypto', () => {
     expect(createFingerprinter(master, 'fp')('4242')).not.toBe(createFingerprinter(randomBytes(32), 'fp')('4242'));
   });
 
-  it('generates the master key once into the data dir with mode 0600', () => {
+  it('reads the master key from the environment, else the key file, and never makes one itself', () => {
     const dir = mkdtempSync(join(tmpdir(), 'paylink-key-'));
-    const first = loadMasterKey({ dataDir: dir });
-    expect(first.source).toBe('generated');
+    expect(loadMasterKey({ dataDir: dir })).toBeUndefined();
+    expect(existsSync(join(dir, 'master.key'))).toBe(false);
+    const key = newMasterKey();
+    writeMasterKeyFile(key, dir);
     expect(statSync(join(dir, 'master.key')).mode & 0o777).toBe(0o600);
-    const second = loadMasterKey({ dataDir: dir });
-    expect(second.source).toBe('file');
-    expect(second.key.equals(first.key)).toBe(true);
-    expect(readFileSync(join(dir, 'master.key'), 'utf8').trim()).toBe(first.key.toString('base64'));
-    const fromEnv = loadMasterKey({ dataDir: dir, masterKey: randomBytes(32).toString('base64') });
+    const fromFile = loadMasterKey({ dataDir: dir })!;
+    expect(fromFile.source).toBe('file');
+    expect(fromFile.key.equals(key)).toBe(true);
+    expect(() => writeMasterKeyFile(newMasterKey(), dir)).toThrow();
+    const fromEnv = loadMasterKey({ dataDir: dir, masterKey: randomBytes(32).toString('base64') })!;
     expect(fromEnv.source).toBe('env');
   });
 

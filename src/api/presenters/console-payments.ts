@@ -75,7 +75,15 @@ function attemptLine(a: WebhookAttempt): string {
 
 function callbackEntries(event: OutboxEvent, attempts: WebhookAttempt[]): TimelineEntry[] {
   const entries: TimelineEntry[] = [];
-  if (event.callbackUrl || attempts.length > 0) {
+  if (event.callbackState === 'no_destination' && attempts.length === 0) {
+    entries.push({
+      at: event.createdAt,
+      kind: 'callback',
+      title: `Callback ${eventTitle(event.type)}: no destination`,
+      detail: [`${event.id} was sent to no one: no callback URL was named and the account has no default callback URL (Developers)`],
+      resendEventId: event.id,
+    });
+  } else if (event.callbackUrl || attempts.length > 0) {
     const state =
       event.callbackState === 'delivered'
         ? 'delivered'

@@ -14,7 +14,7 @@ export class SeedUserError extends Error {}
 /**
  * Creates or updates a seeded console user (by e-mail). The password is set only when the seed's
  * value changed since it was last applied (a keyed fingerprint is kept, never the password), so
- * a password changed in the console survives restarts with the same seed.
+ * a password changed in the console survives restarts with the same seed; the role likewise.
  */
 export async function upsertSeedUser(app: PaylinkApp, tx: DbOrTx, integratorId: string, seed: SeedUser): Promise<void> {
   const email = normaliseEmail(seed.email);
@@ -35,6 +35,7 @@ export async function upsertSeedUser(app: PaylinkApp, tx: DbOrTx, integratorId: 
       integratorId,
       email,
       role: seed.role,
+      roleSeed: seed.role,
       passwordHash: await passwordHash(),
       passwordChangedAt: now,
       passwordSeedSha256: fingerprint,
@@ -42,7 +43,9 @@ export async function upsertSeedUser(app: PaylinkApp, tx: DbOrTx, integratorId: 
     });
     return;
   }
-  const update: Partial<typeof consoleUsers.$inferInsert> = { role: seed.role };
+  // The role, like the password, is set only when the seed's value changed since it last applied
+  // it: a role changed in the console (Users) survives restarts with the same seed.
+  const update: Partial<typeof consoleUsers.$inferInsert> = existing.roleSeed === seed.role ? {} : { role: seed.role, roleSeed: seed.role };
   if (existing.passwordSeedSha256 !== fingerprint) {
     Object.assign(update, {
       passwordHash: await passwordHash(),
@@ -52,6 +55,6 @@ export async function upsertSeedUser(app: PaylinkApp, tx: DbOrTx, integratorId: 
       inviteExpiresAt: null,
     });
   }
-  await tx.update(consoleUsers).set(update).where(eq(consoleUsers.id, existing.id));
-  if (update.passwordHash || update.role !== existing.role) await endSessionsOf(tx, existing.id);
+  if (Object.keys(update).length > 0) await tx.update(consoleUsers).set(update).where(eq(consoleUsers.id, existing.id));
+  if (update.passwordHash || (update.role !== undefined && update.role !== existing.role)) await endSessionsOf(tx, existing.id);
 }

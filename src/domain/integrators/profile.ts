@@ -40,6 +40,11 @@ export async function updateIntegratorSettings(app: PaylinkApp, integrator: Inte
     if (actor && support !== undefined) await recordAudit(tx, actor, 'support_email.changed', support ?? '(none)', now);
     return rows;
   });
+  // From now on its events that name no callback_url go nowhere (callback state no_destination): said once, here.
+  if (url === null && integrator.defaultCallbackUrl !== null)
+    app.log.warn('integrator has no default callback URL: its events that name no callback_url are recorded as no_destination and sent to no one', {
+      integrator_id: integrator.id,
+    });
   return integratorProfile(app, theRow(updated, 'the updated integrator'));
 }
 

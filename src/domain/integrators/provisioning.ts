@@ -79,15 +79,40 @@ export function readSeedFile(path: string): Seed {
   return parsed.value;
 }
 
+/**
+ * The profile fields a seed may name, each with its column. A re-applied seed sets a field only
+ * when the seed's own value for it changed since the seed last applied it (a fingerprint per field
+ * is kept in `seed_fields`), and never touches a field the seed leaves out: a change made through
+ * PATCH /api/v1/integrator or the console survives restarts with the same seed.
+ */
+const seedProfileFields = {
+  name: (seed: SeedIntegrator) => ({ name: seed.name }),
+  support_email: (seed: SeedIntegrator) => (seed.support_email === undefined ? undefined : { supportEmail: seed.support_email }),
+  default_callback_url: (seed: SeedIntegrator) => (seed.default_callback_url === undefined ? undefined : { defaultCallbackUrl: seed.default_callback_url }),
+  refund_capabilities: (seed: SeedIntegrator) => (seed.refund_capabilities === undefined ? undefined : { refundCapabilities: seed.refund_capabilities }),
+} satisfies Record<string, (seed: SeedIntegrator) => Partial<typeof integrators.$inferInsert> | undefined>;
+
+const seedFieldHash = (field: string, value: unknown) => sha256Hex(`paylink-seed-field:${field}:${JSON.stringify(value)}`);
+
+/** The columns a seed sets on an integrator and the fingerprints to keep (`previous`: what is kept now). */
+function seedProfile(seed: SeedIntegrator, previous: Record<string, string> | undefined) {
+  const values: Partial<typeof integrators.$inferInsert> = {};
+  const seedFields: Record<string, string> = {};
+  for (const [field, columnsOf] of Object.entries(seedProfileFields)) {
+    const value = columnsOf(seed);
+    // Left out of the seed: untouched, and no fingerprint, so naming it again later applies it.
+    if (value === undefined) continue;
+    const hash = seedFieldHash(field, Object.values(value)[0]);
+    seedFields[field] = hash;
+    if (previous?.[field] !== hash) Object.assign(values, value);
+  }
+  return { values, seedFields };
+}
+
 async function upsertIntegrator(app: PaylinkApp, tx: DbOrTx, seed: SeedIntegrator, generated: Record<string, string>): Promise<string> {
   const [existing] = await tx.select().from(integrators).where(eq(integrators.email, seed.email));
-  const values = {
-    name: seed.name,
-    refundCapabilities: seed.refund_capabilities,
-    supportEmail: seed.support_email ?? null,
-    defaultCallbackUrl: seed.default_callback_url ?? null,
-    updatedAt: app.now(),
-  };
+  const profile = seedProfile(seed, existing?.seedFields);
+  const values = { ...profile.values, seedFields: profile.seedFields, updatedAt: app.now() };
   if (existing) {
     const update: Partial<typeof integrators.$inferInsert> = { ...values };
     // The token and JWT secret, like the webhook secret below, are set only when the seed's value
@@ -126,6 +151,7 @@ async function upsertIntegrator(app: PaylinkApp, tx: DbOrTx, seed: SeedIntegrato
   await tx.insert(integrators).values({
     id,
     email: seed.email,
+    name: seed.name,
     ...values,
     tokenHash: hashToken(seed.token),
     tokenSeedSha256: tokenSeedSha256(seed.token),

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { isNull, sql } from 'drizzle-orm';
 import { newId } from '../../crypto.ts';
 import type { Db } from '../../db/client.ts';
 /**
@@ -7,7 +7,7 @@ import type { Db } from '../../db/client.ts';
  * worker delivers between the two, outside any transaction.
  */
 import type { OutboxEvent } from '../../db/schema.ts';
-import { outboxEvents, webhookAttempts } from '../../db/schema.ts';
+import { integrators, outboxEvents, webhookAttempts } from '../../db/schema.ts';
 import type { AttemptOutcome } from '../../outbound/webhook-client.ts';
 import { claimDue } from './outbox.ts';
 import { nextRetry } from './retry.ts';
@@ -99,4 +99,13 @@ export async function recordCallbackAttempts(
     });
   }
   return results;
+}
+
+/**
+ * Integrators with no default callback URL: their events that name no callback_url of their own
+ * are recorded with callback state `no_destination` and sent to no one (the callback worker says
+ * so once per integrator when it starts).
+ */
+export function integratorsWithoutDestination(db: Db): Promise<Array<{ id: string }>> {
+  return db.select({ id: integrators.id }).from(integrators).where(isNull(integrators.defaultCallbackUrl)).orderBy(integrators.id);
 }

@@ -54,7 +54,7 @@ export function outboxRow(event: NewEvent) {
     data: JSON.parse(JSON.stringify(event.data, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))),
     createdAt: event.now,
     callbackUrl: event.callbackUrl ?? null,
-    callbackState: event.callbackUrl ? 'pending' : 'none',
+    callbackState: event.callbackUrl ? 'pending' : 'no_destination',
     callbackNextAt: event.callbackUrl ? event.now : null,
     emailTo: event.emailTo ?? null,
     emailState: event.emailTo ? 'pending' : 'none',

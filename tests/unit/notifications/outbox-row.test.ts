@@ -14,7 +14,7 @@ describe('outbox row', () => {
     expect(row.data).toEqual({ amount_minor: '12345', refund: { left_minor: '0', parts: ['1', '90071992547409930'] }, note: 'x', count: 2 });
   });
 
-  it('is pending on each channel that has an address, due at once, and off on the other', () => {
+  it('is pending on each channel that has an address, due at once; a callback with none has no destination', () => {
     const row = outboxRow({ integratorId: 'int_1', type: 'payment.succeeded', data: {}, callbackUrl: 'https://hooks.example/pl', now });
     expect(row).toMatchObject({
       integratorId: 'int_1',
@@ -31,7 +31,7 @@ describe('outbox row', () => {
     const mailOnly = outboxRow({ integratorId: 'int_1', type: 'payment.failed', data: {}, emailTo: 'juan@example.com', now });
     expect(mailOnly).toMatchObject({
       callbackUrl: null,
-      callbackState: 'none',
+      callbackState: 'no_destination',
       callbackNextAt: null,
       emailTo: 'juan@example.com',
       emailState: 'pending',
