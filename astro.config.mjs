@@ -2,6 +2,7 @@ import node from '@astrojs/node';
 import preact from '@astrojs/preact';
 import { defineConfig } from 'astro/config';
 import { cspDigestMemo } from './scripts/astro-csp-digests.mjs';
+import { plainDynamicImports } from './scripts/vite-preload-helper.mjs';
 
 // Built in middleware mode: src/server.ts owns the HTTP server (compression, headers, static
 // files, health, workers) and hands every other request to Astro.
@@ -24,6 +25,6 @@ export default defineConfig({
   },
   server: { host: '127.0.0.1', port: 4321 },
   devToolbar: { enabled: false },
-  vite: { plugins: [cspDigestMemo()] },
+  vite: { plugins: [cspDigestMemo(), plainDynamicImports()] },
   markdown: { syntaxHighlight: false },
 });

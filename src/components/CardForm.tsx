@@ -29,7 +29,7 @@
  * clock; the server checks everything again.
  */
 import { Component } from 'preact';
-import type { AmountRule } from '../schemas/amount-rules.ts';
+import { type AmountRule, customerAmount, shownAmount } from '../schemas/amount-rules.ts';
 import type { CardFormText } from '../schemas/card-form-text.ts';
 import { cardErrors as cardRuleErrors, cvcLength, detectBrand, formatCardNumber, formatExpiry, makeCardRules } from '../schemas/card-rules.ts';
 import { type CustomerFieldPath, customerFieldProblem, wordFieldProblem } from '../schemas/checkout-rules.ts';
@@ -62,22 +62,15 @@ function fieldError(field: ExtraField, value: string, text: CardFormText): strin
   return problem && wordFieldProblem(problem, text.fieldErrors, field.requiredMessage ?? '');
 }
 
-/**
- * The amount rule, loaded only where an amount is asked (open-amount links): a fixed-amount page
- * carries none of it, and the open-amount page's 0.7 KB comes after the form is usable.
- */
-type AmountRules = typeof import('../schemas/amount-rules.ts');
-
 // The typed amount is read with the page's separators ("25,00" on a Spanish page is 25.00), as the server reads it.
-function readAmount(value: string, rule: AmountRule, text: CardFormText, rules: AmountRules | undefined) {
-  return rules?.customerAmount(value, rule, text.amountErrors);
+function readAmount(value: string, rule: AmountRule, text: CardFormText) {
+  return customerAmount(value, rule, text.amountErrors);
 }
 
 // A class component: preact/hooks would cost another 1.2 KB gzip of the page's 12 KB budget.
 export default class CardForm extends Component<CardFormProps, State> {
   private inFlight = false;
   private alertEl: HTMLDivElement | null = null;
-  private rules?: AmountRules;
 
   constructor(props: CardFormProps) {
     super(props);
@@ -94,15 +87,6 @@ export default class CardForm extends Component<CardFormProps, State> {
   }
 
   componentDidMount() {
-    // Until the rule is here the server's check stands alone (it always checks again).
-    if (this.props.amount)
-      import('../schemas/amount-rules.ts').then(
-        (rules) => {
-          this.rules = rules;
-          this.forceUpdate();
-        },
-        () => {},
-      );
     this.setState({ ready: true });
   }
 
@@ -123,7 +107,7 @@ export default class CardForm extends Component<CardFormProps, State> {
   private errorFor(name: string): string | undefined {
     if (name.startsWith('card.')) return this.cardErrors()[name];
     if (name === 'amount') {
-      const read = this.props.amount && readAmount(this.value(name), this.props.amount.rule, this.props.text, this.rules);
+      const read = this.props.amount && readAmount(this.value(name), this.props.amount.rule, this.props.text);
       return read && 'message' in read ? read.message : undefined;
     }
     const field = this.props.fields?.find((f) => f.name === name);
@@ -303,8 +287,8 @@ export default class CardForm extends Component<CardFormProps, State> {
     const { busy, ready, alert } = this.state;
     const brand = detectBrand(this.value('card.number'));
     const numberId = idFor('card.number');
-    const read = amount && readAmount(this.value('amount'), amount.rule, text, this.rules);
-    const charged = amount && read && 'minor' in read ? this.rules?.shownAmount(read.minor, amount.rule) : undefined;
+    const read = amount && readAmount(this.value('amount'), amount.rule, text);
+    const charged = amount && read && 'minor' in read ? shownAmount(read.minor, amount.rule) : undefined;
     const label = busy ? (this.props.busyLabel ?? text.processing) : charged ? `${buttonLabel} ${charged}` : buttonLabel;
     const onInput = (name: string, format: (v: string) => string) => (e: Event) => this.set(name, format((e.currentTarget as HTMLInputElement).value));
     return (

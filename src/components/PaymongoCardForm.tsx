@@ -17,7 +17,7 @@
  * the card itself; this form checks only what a customer can see at a glance.
  */
 import { Component, h } from 'preact';
-import type { AmountRule } from '../schemas/amount-rules.ts';
+import { type AmountRule, customerAmount, shownAmount } from '../schemas/amount-rules.ts';
 import type { CardFormText } from '../schemas/card-form-text.ts';
 import type { FieldErrors as Errors, CardFormState as State } from './card-form-state.ts';
 
@@ -78,7 +78,6 @@ const inputNames = (props: PaymongoCardFormProps) => [
 
 export default class PaymongoCardForm extends Component<PaymongoCardFormProps, State> {
   private inFlight = false;
-  private rules?: typeof import('../schemas/amount-rules.ts');
 
   constructor(props: PaymongoCardFormProps) {
     super(props);
@@ -95,15 +94,6 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
   }
 
   componentDidMount() {
-    // Loaded only where an amount is asked, as CardForm does; until then the server's check stands alone.
-    if (this.props.amount)
-      import('../schemas/amount-rules.ts').then(
-        (rules) => {
-          this.rules = rules;
-          this.forceUpdate();
-        },
-        () => {},
-      );
     this.setState({ ready: true });
   }
 
@@ -112,7 +102,7 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
   /** The typed amount as the server will read it: the page's separators, the link's bounds. */
   private amount() {
     const { amount, text } = this.props;
-    return amount ? this.rules?.customerAmount(this.v('amount'), amount.rule, text.amountErrors) : undefined;
+    return amount ? customerAmount(this.v('amount'), amount.rule, text.amountErrors) : undefined;
   }
 
   private check(): Errors {
@@ -251,7 +241,7 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
     const { busy, ready, alert } = this.state;
     const numeric = { type: 'text', inputMode: 'numeric', required: true };
     const read = this.amount();
-    const charged = amount && read && 'minor' in read ? this.rules?.shownAmount(read.minor, amount.rule) : undefined;
+    const charged = amount && read && 'minor' in read ? shownAmount(read.minor, amount.rule) : undefined;
     return h(
       'form',
       { class: 'card-form', method: 'post', action: startUrl, noValidate: true, onSubmit: this.submit, 'data-acquirer': 'paymongo' },

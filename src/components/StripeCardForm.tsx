@@ -24,7 +24,7 @@
 // is checked.
 import { Component, h } from 'preact';
 import { englishAmountMessages } from '../schemas/amount-messages.ts';
-import type { AmountRule } from '../schemas/amount-rules.ts';
+import { type AmountRule, customerAmount } from '../schemas/amount-rules.ts';
 import type { FormField } from '../schemas/form-field.ts';
 import type { FieldErrors as Errors, CardFormState as State } from './card-form-state.ts';
 
@@ -116,8 +116,6 @@ export const stripeFormMessages = {
  * At most 10^15, so a safe integer for Stripe.js.
  */
 export async function minorUnits(raw: string, rule: AmountRule): Promise<{ minor: number } | { message: string }> {
-  // Loaded when the customer pays, as CardForm loads it: a page without an amount carries none of it.
-  const { customerAmount } = await import('../schemas/amount-rules.ts');
   const read = customerAmount(raw, rule, englishAmountMessages);
   return 'minor' in read ? { minor: Number(read.minor) } : read;
 }

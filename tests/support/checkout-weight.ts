@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 
 /**
- * What a browser loads as JavaScript for a page: inline <script>s, <script src>, the island
- * component and renderer modules Astro's <astro-island> imports, and every module those import
- * statically, transitively. Dynamic import() targets are listed apart: they load only when used
- * (e.g. Preact signals, which paylink's islands do not use).
+ * What a browser loads as JavaScript for a page when the customer uses it: inline <script>s,
+ * <script src>, the island component and renderer modules Astro's <astro-island> imports, every
+ * module those import statically, and every module they import with import() (an open-amount
+ * island loads its amount rule that way), transitively. The one import() left out is the Preact
+ * renderer's `@preact/signals`, which it loads only for an island given a signal prop
+ * (`data-preact-signals` on the <astro-island>); such targets are listed in `dynamicOnly`.
  */
 export interface ScriptWeight {
   name: string;
@@ -20,6 +22,9 @@ export interface PageWeight {
   dynamicOnly: string[];
   inlineScriptHashes: string[];
 }
+
+/** Dynamic import() targets a page does not load unless its HTML says so. */
+const LOADED_ONLY_WHEN = [{ module: /\/signals\.module\.[\w-]+\.js$/, page: /\bdata-preact-signals=/ }];
 
 const gz = (text: string) => gzipSync(Buffer.from(text), { level: 9 }).length;
 
@@ -46,7 +51,11 @@ export async function measurePageScripts(base: string, html: string): Promise<Pa
     const text = await res.text();
     scripts.push({ name: new URL(url).pathname, bytes: Buffer.byteLength(text), gzip: gz(text) });
     for (const m of text.matchAll(/(?:\bfrom\s*|\bimport\s*)["'`]([^"'`]+\.m?js)["'`]/g)) queue.push(new URL(m[1]!, url).toString());
-    for (const m of text.matchAll(/\bimport\(\s*["'`]([^"'`]+)["'`]\s*\)/g)) dynamic.add(new URL(m[1]!, url).pathname);
+    for (const m of text.matchAll(/\bimport\(\s*["'`]([^"'`]+)["'`]\s*\)/g)) {
+      const target = new URL(m[1]!, url);
+      if (LOADED_ONLY_WHEN.some((c) => c.module.test(target.pathname) && !c.page.test(html))) dynamic.add(target.pathname);
+      else queue.push(target.toString());
+    }
   }
   const loaded = new Set(scripts.map((s) => s.name));
   return {
