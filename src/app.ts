@@ -82,6 +82,7 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
     pgliteSharedBuffersMb: config.pgliteSharedBuffersMb,
+    pgliteSync: config.pgliteSync,
     ...options.database,
   });
   try {

@@ -32,7 +32,8 @@ import {
  *    from it.
  * None of this changes durability. PGlite writes every commit into the data directory's files (a
  * killed process loses nothing answered) but never fsyncs them (its postgres runs with -F and its
- * file layer has no flush): a power loss can lose the last commits. docs/deploy.md#durability.
+ * file layer has no flush); src/db/pglite-sync.ts adds the flushes (PAYLINK_PGLITE_SYNC,
+ * docs/deploy.md#durability), called from forDrizzle below.
  */
 const DEFAULT_SHARED_BUFFERS_MB = 32;
 
@@ -88,15 +89,32 @@ function isDrizzleTextParsers(parsers: ParserOptions): boolean {
  * The rows come out the same. A query with options paylink does not use (a blob, parameter types,
  * serializers) goes to PGlite's own query as it is. Transactions get the same treatment.
  */
-export function forDrizzle(client: PGlite): PGlite {
+export function forDrizzle(client: PGlite, commits?: CommitFlush): PGlite {
   for (const type of TEXT_TYPES) client.parsers[type] = asText;
-  return lean(client, new PreparedStatements(client), false);
+  return lean(client, new PreparedStatements(client), false, commits);
+}
+
+/**
+ * What a statement outside a transaction, or a transaction, waits for after it returned from PGlite
+ * and before its caller sees the result (PgliteDiskSync: the log it wrote reaches the disk). Called
+ * outside PGlite's lock, so the next statement runs while the disk flushes, and waiting callers share
+ * one flush.
+ */
+export interface CommitFlush {
+  afterCommit(): Promise<void>;
 }
 
 type Queryable = Pick<PGliteInterface, 'query'> & Partial<Pick<PGliteInterface, 'transaction'>>;
 
-function lean<T extends Queryable>(target: T, prepared: PreparedStatements, inTransaction: boolean): T {
-  const query = (text: string, params?: unknown[], options?: QueryOptions) => {
+function lean<T extends Queryable>(target: T, prepared: PreparedStatements, inTransaction: boolean, commits?: CommitFlush): T {
+  const flushed = <R>(result: Promise<R>): Promise<R> =>
+    commits && !inTransaction
+      ? result.then(async (value) => {
+          await commits.afterCommit();
+          return value;
+        })
+      : result;
+  const statement = (text: string, params?: unknown[], options?: QueryOptions) => {
     let rest = options;
     if (options?.parsers && isDrizzleTextParsers(options.parsers)) {
       const { parsers: _, ...others } = options;
@@ -108,8 +126,9 @@ function lean<T extends Queryable>(target: T, prepared: PreparedStatements, inTr
     }
     return target.query(text, params, rest);
   };
+  const query = (text: string, params?: unknown[], options?: QueryOptions) => flushed(statement(text, params, options));
   const transaction = target.transaction
-    ? (fn: (tx: never) => Promise<unknown>) => target.transaction!((tx) => fn(lean(tx, prepared, true) as never))
+    ? (fn: (tx: never) => Promise<unknown>) => flushed(target.transaction!((tx) => fn(lean(tx, prepared, true) as never)))
     : undefined;
   return new Proxy(target, {
     get(object, property) {

@@ -1,0 +1,118 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CommitFlush, createPglite, forDrizzle } from '../../src/db/pglite.ts';
+import { PgliteDiskSync } from '../../src/db/pglite-sync.ts';
+
+/**
+ * The embedded database flushes its write-ahead log before a commit returns (src/db/pglite-sync.ts,
+ * PAYLINK_PGLITE_SYNC=commit). That the flush of the log file comes after its last write and before
+ * the HTTP answer is shown on the built server with strace (tests/process/pglite-sync.test.ts); here,
+ * where the flush is waited for and how often it happens.
+ */
+
+/** A log flush that is held until the test lets it go. */
+function heldFlush() {
+  let calls = 0;
+  let release: () => void = () => {};
+  const flush: CommitFlush = {
+    afterCommit: () => {
+      calls++;
+      return new Promise<void>((resolve) => {
+        release = resolve;
+      });
+    },
+  };
+  return { flush, calls: () => calls, release: () => release() };
+}
+
+const settled = async (promise: Promise<unknown>) => {
+  let done = false;
+  void promise.then(() => (done = true));
+  for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+  return done;
+};
+
+describe('pglite sync › where a commit waits', () => {
+  let client: PGlite;
+  const held = heldFlush();
+  let db: ReturnType<typeof drizzle>;
+  beforeAll(async () => {
+    client = await createPglite({});
+    await client.exec('create table notes (id serial primary key, body text)');
+    db = drizzle({ client: forDrizzle(client, held.flush) });
+  });
+  afterAll(() => client.close());
+
+  it('a transaction returns to its caller only after the log flush, and its statements do not wait for one each', async () => {
+    const calls = held.calls();
+    const committed = db.transaction(async (tx) => {
+      await tx.execute(sql`insert into notes (body) values (${'a'})`);
+      await tx.execute(sql`insert into notes (body) values ('b')`);
+      return 'done';
+    });
+    expect(await settled(committed)).toBe(false);
+    expect(held.calls()).toBe(calls + 1);
+    held.release();
+    expect(await committed).toBe('done');
+  });
+
+  it('a statement outside a transaction returns only after the log flush, with or without parameters', async () => {
+    for (const statement of [sql`insert into notes (body) values (${'c'})`, sql`insert into notes (body) values ('d')`]) {
+      const calls = held.calls();
+      // Drizzle runs a query each time it is awaited: once here.
+      const inserted = Promise.resolve(db.execute(statement));
+      expect(await settled(inserted)).toBe(false);
+      expect(held.calls()).toBe(calls + 1);
+      held.release();
+      await inserted;
+    }
+  });
+});
+
+describe('pglite sync › on a data directory', () => {
+  let dir: string;
+  let client: PGlite;
+  let sync: PgliteDiskSync;
+  let db: ReturnType<typeof drizzle>;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'paylink-sync-'));
+    const durable = PgliteDiskSync.fileSystem(dir);
+    sync = durable.sync;
+    client = await createPglite({ dataDir: dir, fs: durable.fs });
+    await client.exec('create table notes (id serial primary key, body text)');
+    db = drizzle({ client: forDrizzle(client, sync) });
+  });
+  afterAll(async () => {
+    await client.close();
+    await sync.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('flushes the log once for each commit that wrote, and not for a read', async () => {
+    const before = sync.counts.commitFlushes;
+    for (let i = 0; i < 5; i++) await db.transaction((tx) => tx.execute(sql`insert into notes (body) values (${`n${i}`})`));
+    expect(sync.counts.commitFlushes - before).toBe(5);
+    await db.execute(sql`select count(*) from notes where body = ${'n1'}`);
+    expect(sync.counts.commitFlushes - before).toBe(5);
+  });
+
+  it('concurrent commits share flushes (a group commit), and each is on the disk when it returns', async () => {
+    const before = sync.counts.commitFlushes;
+    await Promise.all(Array.from({ length: 50 }, (_, i) => db.transaction((tx) => tx.execute(sql`insert into notes (body) values (${`g${i}`})`))));
+    const flushes = sync.counts.commitFlushes - before;
+    expect(flushes).toBeGreaterThan(0);
+    expect(flushes).toBeLessThan(50);
+  });
+
+  it('flushes every written file before a checkpoint moves the redo point (pg_control)', async () => {
+    await db.execute(sql`insert into notes (body) values (${'before the checkpoint'})`);
+    const before = sync.counts.fullFlushes;
+    await db.execute(sql`checkpoint`);
+    expect(sync.counts.fullFlushes).toBeGreaterThan(before);
+  });
+});
