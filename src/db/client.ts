@@ -11,7 +11,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { makeTreePrivate } from '../data-dir.ts';
 import { acquireDataDirLock, type DataDirLock } from './lock.ts';
-import { createPglite, forDrizzle, pgliteDataDirIsNew, unpackPgliteTemplate } from './pglite.ts';
+import { createPglite, forDrizzle, pgliteDataDirIsNew, unpackPgliteTemplate, unpackPgliteTemplateDurably } from './pglite.ts';
 import { PgliteDiskSync, type PgliteSync } from './pglite-sync.ts';
 import * as schema from './schema.ts';
 
@@ -108,13 +108,16 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
     lock = acquireDataDirLock(options.dataDir);
     try {
       const dir = join(options.dataDir, 'pglite');
-      if (options.pgliteTemplate && existsSync(options.pgliteTemplate) && pgliteDataDirIsNew(dir)) unpackPgliteTemplate(options.pgliteTemplate, dir);
-      else mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const durable = (options.pgliteSync ?? 'commit') === 'commit';
+      if (options.pgliteTemplate && existsSync(options.pgliteTemplate) && pgliteDataDirIsNew(dir)) {
+        if (durable) await unpackPgliteTemplateDurably(options.pgliteTemplate, dir);
+        else unpackPgliteTemplate(options.pgliteTemplate, dir);
+      } else mkdirSync(dir, { recursive: true, mode: 0o700 });
       pgliteDir = dir;
-      if ((options.pgliteSync ?? 'commit') === 'commit') {
-        const durable = PgliteDiskSync.fileSystem(dir);
-        diskSync = durable.sync;
-        client = await createPglite({ dataDir: dir, fs: durable.fs }, settings);
+      if (durable) {
+        const wrapped = PgliteDiskSync.fileSystem(dir);
+        diskSync = wrapped.sync;
+        client = await createPglite({ dataDir: dir, fs: wrapped.fs }, settings);
       } else client = await createPglite({ dataDir: dir }, settings);
       makeTreePrivate(dir);
     } catch (error) {

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { dirname, join, normalize, sep } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { gunzipSync } from 'node:zlib';
@@ -344,13 +345,43 @@ export const pgliteDataDirIsNew = (dir: string) => !existsSync(dir) || readdirSy
  * `dir` and renamed into place, so a start interrupted half-way leaves no half database behind.
  */
 export function unpackPgliteTemplate(templatePath: string, dir: string): void {
+  placeInto(dir, extractBeside(templatePath, dir));
+}
+
+/**
+ * unpackPgliteTemplate, with every file and directory flushed to the disk before the rename and the
+ * rename after it (PAYLINK_PGLITE_SYNC=commit): the log written on top assumes these files are there.
+ * The ~1,000 files are flushed concurrently (libuv's threads): 0.2–0.3 s, one after the other 1–4 s.
+ */
+export async function unpackPgliteTemplateDurably(templatePath: string, dir: string): Promise<void> {
+  const partial = extractBeside(templatePath, dir);
+  const paths = [partial, ...readdirSync(partial, { recursive: true, withFileTypes: true }).map((entry) => join(entry.parentPath, entry.name))];
+  await Promise.all(paths.map(flush));
+  placeInto(dir, partial);
+  await flush(dirname(dir));
+}
+
+function extractBeside(templatePath: string, dir: string): string {
   if (!pgliteDataDirIsNew(dir)) throw new Error(`${dir} is not empty; the PGlite template is only unpacked into a new data directory`);
   const partial = `${dir}.partial`;
   rmSync(partial, { recursive: true, force: true });
   mkdirSync(partial, { recursive: true, mode: 0o700 });
   extractTar(gunzipSync(readFileSync(templatePath)), partial);
+  return partial;
+}
+
+function placeInto(dir: string, partial: string): void {
   rmSync(dir, { recursive: true, force: true });
   renameSync(partial, dir);
+}
+
+async function flush(path: string): Promise<void> {
+  const handle = await open(path, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
 }
 
 /** The subset of ustar PGlite's dumpDataDir writes: regular files and directories. */

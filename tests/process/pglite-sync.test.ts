@@ -42,6 +42,11 @@ function parseTrace(text: string): Call[] {
       if (started) calls.push({ name: started.name, path: started.path, rest: started.rest + resumed[3]! });
       continue;
     }
+    const renamed = /^\d+\s+\S+\s+(rename\w*)\((?:[^"]*?, )?"([^"]+)"(.*)$/.exec(line);
+    if (renamed) {
+      calls.push({ name: 'rename', path: renamed[2]!, rest: renamed[3]! });
+      continue;
+    }
     const call = /^(\d+)\s+\S+\s+(\w+)\(\d+<([^>]*)>(.*)$/.exec(line);
     if (!call) continue;
     const [, tid, name, path, rest] = call as unknown as [string, string, string, string, string];
@@ -82,7 +87,7 @@ async function traced(env: Record<string, string>): Promise<{ calls: Call[]; dat
   writeFileSync(seed, JSON.stringify(defaultSeed()));
   const trace = join(dataDir, 'strace.txt');
   const server = realpathSync(join(process.cwd(), 'dist/paylink/server.mjs'));
-  const events = 'trace=pwrite64,write,writev,fdatasync,fsync';
+  const events = 'trace=pwrite64,write,writev,fdatasync,fsync,rename,renameat,renameat2';
   const child = spawn('strace', ['-f', '-tt', '-y', '-s', '160', '--seccomp-bpf', '-e', events, '-o', trace, process.execPath, server], {
     env: {
       PATH: process.env.PATH ?? '',
@@ -149,6 +154,17 @@ describe.skipIf(!hasStrace)('pglite sync › the built server under strace', () 
     expect(answers.filter((a) => a.to === '/api/v1/refund')).toHaveLength(4);
     expect(answers.filter((a) => a.to.endsWith('/pay'))).toHaveLength(2);
     expect(answers.filter((a) => !a.flushed)).toEqual([]);
+  });
+
+  it('flushes each file of the template a first start unpacks before it renames the directory into place', { timeout: 240_000 }, async () => {
+    const { calls, dataDir } = await traced({});
+    const partial = join(dataDir, 'pglite.partial');
+    const placed = calls.findIndex((c) => c.name === 'rename' && c.path === partial);
+    expect(placed).toBeGreaterThan(0);
+    const flushed = new Set(calls.slice(0, placed).flatMap((c) => (c.name === 'fsync' && c.path.startsWith(`${partial}/`) ? [c.path] : [])));
+    // The template holds ~970 files in ~27 directories, the directory itself among them.
+    expect(flushed.size).toBeGreaterThan(900);
+    expect(calls.slice(0, placed).some((c) => c.name === 'fsync' && c.path === partial)).toBe(true);
   });
 
   it('with PAYLINK_PGLITE_SYNC=off flushes nothing in the data directory', { timeout: 240_000 }, async () => {
