@@ -23,7 +23,8 @@ interface FsNode {
   mount: { mountpoint: string };
 }
 interface StreamOps {
-  write(stream: Stream, buffer: Uint8Array, offset: number, length: number, position?: number): number;
+  /** `buffer` is the WebAssembly heap (an Int8Array). */
+  write(stream: Stream, buffer: ArrayBufferView, offset: number, length: number, position?: number): number;
   close(stream: Stream): void;
 }
 interface NodeOps {
@@ -61,7 +62,8 @@ interface Written {
  *  - write-ahead before data: before a write to any other file (a data page evicted from
  *    shared_buffers, a checkpoint), the write-ahead log written so far is flushed first, synchronously
  *    (the write happens inside a synchronous call into PostgreSQL), so a page never reaches the disk
- *    ahead of the log that describes it.
+ *    ahead of the log that describes it. A page of zeros (a relation extended by a page) is exempt:
+ *    PostgreSQL does not log extensions, and they were most of these flushes under load.
  *  - checkpoints: before pg_control is written (it moves the redo point past the log) and before a
  *    file is renamed or removed (a log segment recycled, a relation dropped), every written file and
  *    directory is flushed, so no log is given up whose data pages are not on the disk.
@@ -224,7 +226,8 @@ export class PgliteDiskSync {
       const path = real(stream.path);
       const wal = path.startsWith(this.walDir + sep);
       if (path === this.controlFile) orEio(() => this.flushEverything());
-      else if (!wal) orEio(() => this.flushWalNow());
+      // A page of zeros (a relation extended) describes nothing the log holds: no flush for it.
+      else if (!wal && !isZeros(buffer, offset, length)) orEio(() => this.flushWalNow());
       const count = write(stream, buffer, offset, length, position);
       if (!this.written.has(stream.nfd)) this.written.set(stream.nfd, { fd: stream.nfd, path, wal, closed: false });
       return count;
@@ -270,6 +273,12 @@ export class PgliteDiskSync {
       };
     }
   }
+}
+
+let zeros = Buffer.alloc(8192);
+function isZeros(buffer: ArrayBufferView, offset: number, length: number): boolean {
+  if (zeros.length < length) zeros = Buffer.alloc(length);
+  return Buffer.compare(new Uint8Array(buffer.buffer, buffer.byteOffset + offset, length), zeros.subarray(0, length)) === 0;
 }
 
 function flushPathNow(path: string): void {

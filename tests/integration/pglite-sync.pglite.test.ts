@@ -83,7 +83,8 @@ describe('pglite sync › on a data directory', () => {
     dir = mkdtempSync(join(tmpdir(), 'paylink-sync-'));
     const durable = PgliteDiskSync.fileSystem(dir);
     sync = durable.sync;
-    client = await createPglite({ dataDir: dir, fs: durable.fs });
+    // 1 MB of shared_buffers (128 pages): a large transaction pushes dirty pages out to the files.
+    client = await createPglite({ dataDir: dir, fs: durable.fs }, { sharedBuffersMb: 1 });
     await client.exec('create table notes (id serial primary key, body text)');
     db = drizzle({ client: forDrizzle(client, sync) });
   });
@@ -107,6 +108,16 @@ describe('pglite sync › on a data directory', () => {
     const flushes = sync.counts.commitFlushes - before;
     expect(flushes).toBeGreaterThan(0);
     expect(flushes).toBeLessThan(50);
+  });
+
+  it('flushes the log before a data page leaves shared_buffers, but not for the empty pages that extend a table', async () => {
+    const before = sync.counts.walFlushesBeforeData;
+    // ~200 rows a page: these commits extend the table and its index by a few empty pages.
+    for (let i = 0; i < 600; i++) await db.execute(sql`insert into notes (body) values (${`e${i}`})`);
+    expect(sync.counts.walFlushesBeforeData).toBe(before);
+    // 8 MB in one transaction through 1 MB of buffers: pages written out while its log is not flushed.
+    await db.transaction((tx) => tx.execute(sql`insert into notes (body) select repeat('x', 1000) from generate_series(1, 8000)`));
+    expect(sync.counts.walFlushesBeforeData).toBeGreaterThan(before);
   });
 
   it('flushes every written file before a checkpoint moves the redo point (pg_control)', async () => {
