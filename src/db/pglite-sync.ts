@@ -89,8 +89,6 @@ export class PgliteDiskSync {
 
   private readonly root: string;
 
-  // Plain fields, not parameter properties: scripts/pglite-template.ts loads src/db/pglite.ts, and so
-  // this file, with Node's type stripping, which does not take them.
   private constructor(root: string) {
     this.root = root;
     this.walDir = join(root, 'pg_wal');
