@@ -1,6 +1,6 @@
 import { closeSync, fdatasync, fdatasyncSync, fsyncSync, openSync } from 'node:fs';
 import { open } from 'node:fs/promises';
-import { dirname, join, sep } from 'node:path';
+import { basename, dirname, join, sep } from 'node:path';
 import { NodeFS } from '@electric-sql/pglite/nodefs';
 
 /**
@@ -66,7 +66,8 @@ interface Written {
  *    PostgreSQL does not log extensions, and they were most of these flushes under load.
  *  - checkpoints: before pg_control is written (it moves the redo point past the log) and before a
  *    file is renamed or removed (a log segment recycled, a relation dropped), every written file and
- *    directory is flushed, so no log is given up whose data pages are not on the disk.
+ *    directory is flushed, so no log is given up whose data pages are not on the disk. A new log
+ *    segment renamed into place is not such a rename.
  *  - close: whatever is left (pg_control of the shutdown checkpoint) is flushed by `close`.
  */
 export class PgliteDiskSync {
@@ -84,8 +85,8 @@ export class PgliteDiskSync {
   private queued: Promise<void> | undefined;
   private readonly walDir: string;
   private readonly controlFile: string;
-  /** Flushes done, for tests and the bench: of the log after commits, and of everything (checkpoints). */
-  readonly counts = { commitFlushes: 0, walFlushesBeforeData: 0, fullFlushes: 0 };
+  /** Flushes done, for tests: of the log after commits, before data, of everything (checkpoints), of pg_wal, of log files closed. */
+  readonly counts = { commitFlushes: 0, walFlushesBeforeData: 0, fullFlushes: 0, walDirectoryFlushes: 0, walFilesFlushedAtClose: 0 };
 
   private readonly root: string;
 
@@ -163,7 +164,10 @@ export class PgliteDiskSync {
       await Promise.all(
         files.map((file) => new Promise<void>((resolve, reject) => fdatasync(file.fd, (error) => (error && !file.closed ? reject(error) : resolve())))),
       );
-      if (walDir) await flushDirectory(this.walDir);
+      if (walDir) {
+        await flushDirectory(this.walDir);
+        this.counts.walDirectoryFlushes++;
+      }
     } catch (error) {
       this.failed = new Error(`the disk refused to flush the embedded database's write-ahead log; restart paylink (${(error as Error).message})`);
       throw this.failed;
@@ -184,6 +188,7 @@ export class PgliteDiskSync {
       }
     if (this.dirs.delete(this.walDir)) {
       flushDirectoryNow(this.walDir);
+      this.counts.walDirectoryFlushes++;
       any = true;
     }
     if (any) this.counts.walFlushesBeforeData++;
@@ -243,8 +248,10 @@ export class PgliteDiskSync {
         this.written.delete(stream.nfd);
         // A log segment is flushed as it is closed (PostgreSQL does so at a segment switch); other
         // files are flushed by path at the next checkpoint or at close.
-        if (written.wal) orEio(() => fdatasyncSync(stream.nfd));
-        else this.closedPaths.add(written.path);
+        if (written.wal) {
+          orEio(() => fdatasyncSync(stream.nfd));
+          this.counts.walFilesFlushedAtClose++;
+        } else this.closedPaths.add(written.path);
       }
       close(stream);
     };
@@ -256,8 +263,10 @@ export class PgliteDiskSync {
     };
     const rename = nodes.rename;
     nodes.rename = (node, newParent, newName) => {
-      orEio(() => this.flushEverything());
       const from = realNode(node);
+      // A new log segment put in place gives no log up: it was flushed as it was closed, and pg_wal is
+      // flushed with the next commit. Any other rename (a segment recycled, a file replaced) may.
+      if (!(dirname(from) === this.walDir && basename(from).startsWith('xlogtemp.'))) orEio(() => this.flushEverything());
       rename(node, newParent, newName);
       this.dirs.add(dirname(from));
       this.dirs.add(realNode(newParent));

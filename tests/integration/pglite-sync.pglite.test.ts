@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { PGlite } from '@electric-sql/pglite';
@@ -118,6 +118,17 @@ describe('pglite sync › on a data directory', () => {
     // 8 MB in one transaction through 1 MB of buffers: pages written out while its log is not flushed.
     await db.transaction((tx) => tx.execute(sql`insert into notes (body) select repeat('x', 1000) from generate_series(1, 8000)`));
     expect(sync.counts.walFlushesBeforeData).toBeGreaterThan(before);
+  });
+
+  it('starts a new log segment without flushing every file, and with the segment and pg_wal flushed', async () => {
+    const segments = () => readdirSync(join(dir, 'pg_wal')).filter((name) => /^[0-9A-F]{24}$/.test(name)).length;
+    const before = { ...sync.counts, segments: segments() };
+    // ~20 MB of log in commits of ~1 MB: at least one 16 MB segment switch.
+    for (let i = 0; i < 20; i++) await db.execute(sql`insert into notes (body) select repeat(${'s'}, 1000) from generate_series(1, 1000)`);
+    expect(segments()).toBeGreaterThan(before.segments);
+    expect(sync.counts.fullFlushes).toBe(before.fullFlushes);
+    expect(sync.counts.walFilesFlushedAtClose).toBeGreaterThan(before.walFilesFlushedAtClose);
+    expect(sync.counts.walDirectoryFlushes).toBeGreaterThan(before.walDirectoryFlushes);
   });
 
   it('flushes every written file before a checkpoint moves the redo point (pg_control)', async () => {
