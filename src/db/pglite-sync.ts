@@ -227,6 +227,7 @@ export class PgliteDiskSync {
     const write = streams.write;
     streams.write = (stream, buffer, offset, length, position) => {
       const path = real(stream.path);
+      if (isTemporary(path)) return write(stream, buffer, offset, length, position);
       const wal = path.startsWith(this.walDir + sep);
       if (path === this.controlFile) orEio(() => this.flushEverything());
       // A page of zeros (a relation extended) describes nothing the log holds: no flush for it.
@@ -274,6 +275,7 @@ export class PgliteDiskSync {
     for (const removal of ['unlink', 'rmdir'] as const) {
       const remove = nodes[removal];
       nodes[removal] = (parent, name) => {
+        if (isTemporary(join(realNode(parent), name))) return remove(parent, name);
         orEio(() => this.flushEverything());
         remove(parent, name);
         this.dirs.add(realNode(parent));
@@ -281,6 +283,9 @@ export class PgliteDiskSync {
     }
   }
 }
+
+/** A sort or hash spilled to disk (base/pgsql_tmp): never read after a crash, so never flushed. */
+const isTemporary = (path: string) => path.includes(`${sep}pgsql_tmp${sep}`);
 
 let zeros = Buffer.alloc(8192);
 function isZeros(buffer: ArrayBufferView, offset: number, length: number): boolean {

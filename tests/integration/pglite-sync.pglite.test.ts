@@ -131,6 +131,20 @@ describe('pglite sync › on a data directory', () => {
     expect(sync.counts.walDirectoryFlushes).toBeGreaterThan(before.walDirectoryFlushes);
   });
 
+  it('flushes nothing for a sort spilled to a temporary file, even with the log unflushed', async () => {
+    // No dirty page left in the small buffer pool to be pushed out meanwhile (that would flush, rightly).
+    await db.execute(sql`checkpoint`);
+    const before = { ...sync.counts };
+    const plan = await db.transaction(async (tx) => {
+      await tx.execute(sql`insert into notes (body) values (${'while sorting'})`);
+      await tx.execute(sql`set local work_mem = '64kB'`);
+      return tx.execute(sql`explain (analyze, costs off) select g from generate_series(1, 200000) g order by g desc`);
+    });
+    expect(JSON.stringify(plan.rows)).toMatch(/external (merge|sort)/i);
+    expect(sync.counts.walFlushesBeforeData).toBe(before.walFlushesBeforeData);
+    expect(sync.counts.fullFlushes).toBe(before.fullFlushes);
+  });
+
   it('flushes every written file before a checkpoint moves the redo point (pg_control)', async () => {
     await db.execute(sql`insert into notes (body) values (${'before the checkpoint'})`);
     const before = sync.counts.fullFlushes;
