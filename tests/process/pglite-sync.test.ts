@@ -79,6 +79,23 @@ function answersAfterFlush(calls: Call[]) {
   return answers;
 }
 
+/**
+ * For each write of pg_control (a checkpoint moving where recovery starts, or the state at a stop): the
+ * files written since the one before it that were not flushed between their last write and it.
+ */
+function unflushedAtControlWrites(calls: Call[], dataDir: string) {
+  const control = join(dataDir, 'pglite', 'global', 'pg_control');
+  const unflushed: string[][] = [];
+  let lastWrite = new Map<string, number>();
+  for (const [i, call] of calls.entries()) {
+    if (call.name === 'pwrite64' && call.path === control) {
+      unflushed.push([...lastWrite].filter(([path, at]) => !calls.slice(at + 1, i).some((c) => isFlush(c) && c.path === path)).map(([path]) => path));
+      lastWrite = new Map();
+    } else if (call.name === 'pwrite64' && call.path.startsWith(join(dataDir, 'pglite/')) && !call.path.includes('/pgsql_tmp/')) lastWrite.set(call.path, i);
+  }
+  return unflushed;
+}
+
 /** Starts the built server under strace, pays twice and refunds each payment twice over HTTP, stops it; the parsed trace. */
 async function traced(env: Record<string, string>): Promise<{ calls: Call[]; dataDir: string; answered: string[] }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'paylink-sync-'));
@@ -147,8 +164,12 @@ async function traced(env: Record<string, string>): Promise<{ calls: Call[]; dat
 }
 
 describe.skipIf(!hasStrace)('pglite sync › the built server under strace', () => {
+  // One traced run with the default setting serves the tests below it.
+  let durable: ReturnType<typeof traced> | undefined;
+  const tracedDurable = () => (durable ??= traced({}));
+
   it('answers each payment and refund only after an fdatasync of the log file it last wrote, done after that write', { timeout: 240_000 }, async () => {
-    const { calls, answered } = await traced({});
+    const { calls, answered } = await tracedDurable();
     expect(answered).toEqual(['OK.03.00', 'OK.04.00', 'OK.04.00', 'OK.03.00', 'OK.04.00', 'OK.04.00']);
     const answers = answersAfterFlush(calls);
     expect(answers.filter((a) => a.to === '/api/v1/refund')).toHaveLength(4);
@@ -157,7 +178,7 @@ describe.skipIf(!hasStrace)('pglite sync › the built server under strace', () 
   });
 
   it('flushes each file of the template a first start unpacks before it renames the directory into place', { timeout: 240_000 }, async () => {
-    const { calls, dataDir } = await traced({});
+    const { calls, dataDir } = await tracedDurable();
     const partial = join(dataDir, 'pglite.partial');
     const placed = calls.findIndex((c) => c.name === 'rename' && c.path === partial);
     expect(placed).toBeGreaterThan(0);
@@ -167,11 +188,22 @@ describe.skipIf(!hasStrace)('pglite sync › the built server under strace', () 
     expect(calls.slice(0, placed).some((c) => c.name === 'fsync' && c.path === partial)).toBe(true);
   });
 
+  it('writes pg_control (checkpoints, the stop) only once every file written before it was flushed after its last write', { timeout: 240_000 }, async () => {
+    const { calls, dataDir } = await tracedDurable();
+    const unflushed = unflushedAtControlWrites(calls, dataDir);
+    // At least the start and the shutdown checkpoint at SIGTERM.
+    expect(unflushed.length).toBeGreaterThanOrEqual(2);
+    expect(unflushed.flat()).toEqual([]);
+  });
+
   it('with PAYLINK_PGLITE_SYNC=off flushes nothing in the data directory', { timeout: 240_000 }, async () => {
     const { calls, answered, dataDir } = await traced({ PAYLINK_PGLITE_SYNC: 'off' });
     expect(answered).toHaveLength(6);
     expect(calls.filter(isWalWrite).length).toBeGreaterThan(0);
     expect(answersAfterFlush(calls)).toHaveLength(6);
+    // What the rules above check is there to check: answers after log writes, pg_control after data writes.
+    expect(answersAfterFlush(calls).filter((a) => !a.flushed)).toHaveLength(6);
+    expect(unflushedAtControlWrites(calls, dataDir).flat().length).toBeGreaterThan(0);
     expect(calls.filter((c) => (c.name === 'fdatasync' || c.name === 'fsync') && c.path.startsWith(join(dataDir, 'pglite')))).toEqual([]);
   });
 });
