@@ -221,6 +221,7 @@ export class PgliteDiskSync {
         return fn();
       } catch (error) {
         if (error instanceof fs.ErrnoError) throw error;
+        this.failed ??= new Error(`the disk refused to flush the embedded database's files; restart paylink (${(error as Error).message})`);
         throw new fs.ErrnoError(EMSCRIPTEN_EIO);
       }
     };
