@@ -85,6 +85,7 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     dataDir: config.dataDir,
     poolSize: config.databasePoolSize,
     pgliteSharedBuffersMb: config.pgliteSharedBuffersMb,
+    pgliteSync: config.pgliteSync,
     ...options.database,
   });
   // The key must be the one this database's secrets are sealed with (src/db/master-key.ts): a

@@ -66,6 +66,7 @@ export const configSchema = z.object({
     .or(z.literal('').transform(() => undefined)),
   DATABASE_POOL_SIZE: positiveInt(10),
   PAYLINK_PGLITE_SHARED_BUFFERS_MB: z.coerce.number().int().min(1).max(16_384).default(32),
+  PAYLINK_PGLITE_SYNC: z.enum(['commit', 'off']).default('commit'),
   PAYLINK_DATA_DIR: z.string().min(1).default('./data'),
   PAYLINK_SEED: z
     .string()
@@ -146,6 +147,8 @@ export interface Config {
   databasePoolSize: number;
   /** The embedded database's shared_buffers (src/db/pglite.ts, docs/deploy.md). */
   pgliteSharedBuffersMb: number;
+  /** Whether the embedded database flushes its log to the disk before a commit returns (docs/deploy.md#durability). */
+  pgliteSync: 'commit' | 'off';
   dataDir: string;
   seedPath: string | undefined;
   masterKey: string | undefined;
@@ -239,6 +242,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     pgliteSharedBuffersMb: e.PAYLINK_PGLITE_SHARED_BUFFERS_MB,
+    pgliteSync: e.PAYLINK_PGLITE_SYNC,
     dataDir: e.PAYLINK_DATA_DIR,
     seedPath: e.PAYLINK_SEED,
     masterKey: e.PAYLINK_MASTER_KEY,

@@ -11,7 +11,8 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import { makeTreePrivate } from '../data-dir.ts';
 import { acquireDataDirLock, type DataDirLock } from './lock.ts';
-import { createPglite, forDrizzle, pgliteDataDirIsNew, unpackPgliteTemplate } from './pglite.ts';
+import { createPglite, forDrizzle, pgliteDataDirIsNew, unpackPgliteTemplate, unpackPgliteTemplateDurably } from './pglite.ts';
+import { PgliteDiskSync, type PgliteSync } from './pglite-sync.ts';
 import * as schema from './schema.ts';
 
 export type Schema = typeof schema;
@@ -51,6 +52,8 @@ export interface OpenDatabaseOptions {
   pgliteSharedBuffersMb?: number;
   /** The prepared data directory a fresh PGlite data directory is unpacked from (the build's). */
   pgliteTemplate?: string;
+  /** Whether an on-disk PGlite flushes its log before a commit returns (src/db/pglite-sync.ts); default `commit`. */
+  pgliteSync?: PgliteSync;
 }
 
 export const defaultMigrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
@@ -98,23 +101,31 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
   let client: PGlite;
   /** On disk (not in memory): kept private, see src/data-dir.ts. */
   let pgliteDir: string | undefined;
+  let diskSync: PgliteDiskSync | undefined;
   if (options.inMemory || options.pgliteLoadDataDir) {
     client = await createPglite({ loadDataDir: options.pgliteLoadDataDir }, settings);
   } else {
     lock = acquireDataDirLock(options.dataDir);
     try {
       const dir = join(options.dataDir, 'pglite');
-      if (options.pgliteTemplate && existsSync(options.pgliteTemplate) && pgliteDataDirIsNew(dir)) unpackPgliteTemplate(options.pgliteTemplate, dir);
-      else mkdirSync(dir, { recursive: true, mode: 0o700 });
+      const durable = (options.pgliteSync ?? 'commit') === 'commit';
+      if (options.pgliteTemplate && existsSync(options.pgliteTemplate) && pgliteDataDirIsNew(dir)) {
+        if (durable) await unpackPgliteTemplateDurably(options.pgliteTemplate, dir);
+        else unpackPgliteTemplate(options.pgliteTemplate, dir);
+      } else mkdirSync(dir, { recursive: true, mode: 0o700 });
       pgliteDir = dir;
-      client = await createPglite({ dataDir: dir }, settings);
+      if (durable) {
+        const wrapped = PgliteDiskSync.fileSystem(dir);
+        diskSync = wrapped.sync;
+        client = await createPglite({ dataDir: dir, fs: wrapped.fs }, settings);
+      } else client = await createPglite({ dataDir: dir }, settings);
       makeTreePrivate(dir);
     } catch (error) {
       lock.release();
       throw error;
     }
   }
-  const db = drizzlePglite({ client: forDrizzle(client), schema }) as unknown as Db;
+  const db = drizzlePglite({ client: forDrizzle(client, diskSync), schema }) as unknown as Db;
   let closed = false;
   return {
     db,
@@ -137,6 +148,8 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       closed = true;
       try {
         await client.close();
+        // The shutdown checkpoint's pg_control, and anything else still only in the page cache.
+        await diskSync?.close();
         if (pgliteDir) makeTreePrivate(pgliteDir);
       } finally {
         lock?.release();

@@ -24,6 +24,12 @@ describe('config', () => {
     }
   });
 
+  it('makes the embedded database flush each commit to the disk unless told `off`', () => {
+    expect(loadConfig({}).pgliteSync).toBe('commit');
+    expect(loadConfig({ PAYLINK_PGLITE_SYNC: 'off' }).pgliteSync).toBe('off');
+    for (const bad of ['never', 'fsync', '0']) expect(() => loadConfig({ PAYLINK_PGLITE_SYNC: bad }), bad).toThrow(/PAYLINK_PGLITE_SYNC:/);
+  });
+
   it('keeps the scheduler batch between 1 and 1000', () => {
     for (const bad of ['0', '1001', 'many', '2.5']) expect(() => loadConfig({ PAYLINK_SCHEDULER_BATCH: bad }), bad).toThrow(/PAYLINK_SCHEDULER_BATCH:/);
     expect(loadConfig({ PAYLINK_SCHEDULER_BATCH: '1000' }).schedulerBatch).toBe(1000);
