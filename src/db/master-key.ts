@@ -169,9 +169,10 @@ export async function rotateMasterKey(db: Db, oldKey: Buffer, newKey: Buffer, op
             previousSecretEnc: integrators.previousSecretEnc,
             webhookSecretEnc: integrators.webhookSecretEnc,
             previousWebhookSecretEnc: integrators.previousWebhookSecretEnc,
+            linkKeyEnc: integrators.linkKeyEnc,
           })
           .from(integrators),
-        ['secretEnc', 'previousSecretEnc', 'webhookSecretEnc', 'previousWebhookSecretEnc'],
+        ['secretEnc', 'previousSecretEnc', 'webhookSecretEnc', 'previousWebhookSecretEnc', 'linkKeyEnc'],
         from,
         to,
         (row, values) => tx.update(integrators).set(values).where(eq(integrators.id, row.id)),
