@@ -12,6 +12,7 @@ import { type Config, publicOrigin } from './config.ts';
 import { createFingerprinter, createMac, createSealer, loadMasterKey, type Mac, type Sealer } from './crypto.ts';
 import { type Database, type OpenDatabaseOptions, openDatabase } from './db/client.ts';
 import { rateLimits } from './db/schema.ts';
+import { PasswordHasher } from './domain/accounts/passwords.ts';
 import { SessionViews } from './domain/checkout/session-views.ts';
 import type { CardVelocity } from './domain/checkout/velocity.ts';
 import { readAcquirerSettings } from './domain/integrators/acquirer.ts';
@@ -42,6 +43,8 @@ export interface PaylinkApp {
   staticSessionMac: Mac;
   /** Keyed MACs of the console: CSRF tokens (src/api/console.ts) and fingerprints of seeded passwords. */
   consoleMac: Mac;
+  /** Console password hashing and checks, off the event loop behind a bounded queue. */
+  passwords: PasswordHasher;
   /** The velocity limits (API requests, failed authentications, card attempts). */
   rateLimits: RateLimits;
   /** The same limits, as the checkout sees them. */
@@ -133,6 +136,7 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     presentEvent,
     staticSessionMac: createMac(master.key, 'static-session-ticket'),
     consoleMac: createMac(master.key, 'console'),
+    passwords: new PasswordHasher(config.console.passwordCheckQueue),
     rateLimits: limits,
     cardVelocity: limits,
     acquirer: sandbox,

@@ -97,6 +97,16 @@ export const catalogue = {
     description: 'Too many failed sign-in attempts',
     when: 'Too many console sign-ins from this client address failed (PAYLINK_LIMIT_SIGN_IN_FAILURES); `Retry-After` says when to try again.',
   },
+  'ER.01.04': {
+    http: 503,
+    description: 'Too many sign-ins are being checked',
+    when: 'More console sign-ins are waiting for their password check than PAYLINK_PASSWORD_CHECK_QUEUE allows; nothing was checked or counted, and `Retry-After` says when to try again.',
+  },
+  'ER.01.05': {
+    http: 423,
+    description: 'Console account locked',
+    when: "A signed-in console user's password or TOTP code, asked again before a change to their account, was wrong too often: the account is locked (PAYLINK_CONSOLE_LOCKOUT_MINUTES) and its sessions end.",
+  },
   'ER.01.20': {
     http: 401,
     description: 'Provider webhook not verified',
