@@ -100,6 +100,11 @@ export class PasswordHasher {
     return this.limit(work);
   }
 
+  /** Refuses (ER.01.04) now when a check would be refused: before any other work is spent on a request. */
+  assertRoom(): void {
+    if (this.limit.pendingCount >= this.waiting) throw passwordCheckBusy();
+  }
+
   hash(password: string): Promise<string> {
     return this.run(() => this.argon2.hash(password, { ...ARGON2_PARAMETERS, algorithm: ARGON2ID, salt: randomBytes(16) }));
   }

@@ -62,6 +62,7 @@ async function startSession(app: PaylinkApp, tx: DbOrTx, user: ConsoleUser, stag
  * whether it is locked. The lock is told to the account's owner only, by e-mail, when it starts.
  */
 export async function signIn(app: PaylinkApp, input: { email: string; password: string }, from: RequestOrigin): Promise<SignInOutcome> {
+  app.passwords.assertRoom();
   const email = normaliseEmail(input.email);
   const [user] = await app.db.select().from(consoleUsers).where(eq(consoleUsers.email, email));
   const checkable = user?.passwordHash && !isLocked(user, app.now()) ? user.passwordHash : undefined;

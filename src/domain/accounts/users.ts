@@ -226,6 +226,7 @@ async function confirmIdentity(
   proof: { password: string; passwordField: string; code?: string; codeField?: string },
   from: RequestOrigin,
 ): Promise<ConsoleUser> {
+  app.passwords.assertRoom();
   const [before] = await app.db.select().from(consoleUsers).where(eq(consoleUsers.id, identity.user.id));
   if (!before) throw notFound('(request)', 'Your account');
   const checkable = before.passwordHash && !isLocked(before, app.now()) ? before.passwordHash : undefined;
