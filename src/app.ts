@@ -13,6 +13,7 @@ import { createFingerprinter, createMac, createSealer, keyPurposes, type Mac, ty
 import { type Database, type OpenDatabaseOptions, openDatabase } from './db/client.ts';
 import { type SettledMasterKey, settleMasterKey } from './db/master-key.ts';
 import { rateLimits } from './db/schema.ts';
+import { PasswordHasher } from './domain/accounts/passwords.ts';
 import { SessionViews } from './domain/checkout/session-views.ts';
 import type { CardVelocity } from './domain/checkout/velocity.ts';
 import { readAcquirerSettings } from './domain/integrators/acquirer.ts';
@@ -44,6 +45,8 @@ export interface PaylinkApp {
   staticSessionMac: Mac;
   /** Keyed MACs of the console: CSRF tokens (src/api/console.ts) and fingerprints of seeded passwords. */
   consoleMac: Mac;
+  /** Console password hashing and checks, off the event loop behind a bounded queue. */
+  passwords: PasswordHasher;
   /** The velocity limits (API requests, failed authentications, card attempts). */
   rateLimits: RateLimits;
   /** The same limits, as the checkout sees them. */
@@ -141,6 +144,7 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     presentEvent,
     staticSessionMac: createMac(master.key, keyPurposes.staticSessionTicket),
     consoleMac: createMac(master.key, keyPurposes.console),
+    passwords: new PasswordHasher(config.console.passwordCheckQueue),
     rateLimits: limits,
     cardVelocity: limits,
     acquirer: sandbox,

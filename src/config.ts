@@ -124,6 +124,8 @@ export const configSchema = z.object({
     .min(1)
     .max(24 * 7)
     .default(72),
+  /** Password checks (Argon2id) that may wait their turn; past this a sign-in is refused at once (503). */
+  PAYLINK_PASSWORD_CHECK_QUEUE: z.coerce.number().int().min(1).max(10_000).default(64),
   /** How long console audit entries are kept; PCI DSS 10.5.1 asks for at least 12 months. */
   PAYLINK_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(365, 'must be at least 365 (PCI DSS 10.5.1 keeps audit logs for at least 12 months)').default(400),
   PAYLINK_SHUTDOWN_TIMEOUT_MS: nonNegativeInt(10_000),
@@ -208,6 +210,8 @@ export interface Config {
     lockoutAttempts: number;
     lockoutMinutes: number;
     inviteHours: number;
+    /** Password checks that may wait their turn (src/domain/accounts/passwords.ts). */
+    passwordCheckQueue: number;
     /** Audit log entries older than this many days are deleted. */
     auditRetentionDays: number;
   };
@@ -283,6 +287,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       lockoutAttempts: e.PAYLINK_CONSOLE_LOCKOUT_ATTEMPTS,
       lockoutMinutes: e.PAYLINK_CONSOLE_LOCKOUT_MINUTES,
       inviteHours: e.PAYLINK_CONSOLE_INVITE_HOURS,
+      passwordCheckQueue: e.PAYLINK_PASSWORD_CHECK_QUEUE,
       auditRetentionDays: e.PAYLINK_AUDIT_RETENTION_DAYS,
     },
     shutdownTimeoutMs: e.PAYLINK_SHUTDOWN_TIMEOUT_MS,

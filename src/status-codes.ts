@@ -102,6 +102,16 @@ export const catalogue = {
     description: 'This key can only create payment links',
     when: 'An /api/v1 request carries a publishable link key (`pk_link_…`) as its Authorization: send the API token there; the link key belongs only in the `key` of POST /pay/{slug}.',
   },
+  'ER.01.04': {
+    http: 503,
+    description: 'Too many sign-ins are being checked',
+    when: 'More console sign-ins are waiting for their password check than PAYLINK_PASSWORD_CHECK_QUEUE allows; nothing was checked or counted, and `Retry-After` says when to try again.',
+  },
+  'ER.01.05': {
+    http: 423,
+    description: 'Console account locked',
+    when: "A signed-in console user's password or TOTP code, asked again before a change to their account, was wrong too often: the account is locked (PAYLINK_CONSOLE_LOCKOUT_MINUTES) and its sessions end.",
+  },
   'ER.01.20': {
     http: 401,
     description: 'Provider webhook not verified',

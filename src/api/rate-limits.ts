@@ -129,17 +129,23 @@ export class RateLimits implements CardVelocity {
     await this.consume('authFailures', key);
   }
 
-  /** Before a console sign-in is checked: an address with too many failed sign-ins waits (ER.01.03, 429). */
-  async assertMaySignIn(clientIp: string): Promise<void> {
-    const wait = await this.exhausted('signInFailures', clientKey(clientIp));
+  /**
+   * Before a console sign-in (or its TOTP code) is checked: the attempt is counted as a failure
+   * first, in one atomic step of the store, and refused when that goes over the limit (ER.01.03,
+   * 429). Counting before checking keeps the limit under parallel attempts: reading the count and
+   * adding to it after the check let 80 attempts at once all read "below the limit".
+   */
+  async beginSignIn(clientIp: string): Promise<void> {
+    const wait = await this.consume('signInFailures', clientKey(clientIp));
     if (wait !== undefined) {
       throw tooMany('ER.01.03', 'Too many failed sign-in attempts', 'email', (w) => `Too many sign-ins from your network failed. Try again in ${w}.`, wait);
     }
   }
 
-  /** A console sign-in failed (wrong e-mail, password or code, or a locked account). */
-  async signInFailed(clientIp: string): Promise<void> {
-    await this.consume('signInFailures', clientKey(clientIp));
+  /** The sign-in begun did not fail (the password or code was right, or nothing was checked): its count is given back. */
+  async signInDidNotFail(clientIp: string): Promise<void> {
+    const found = this.limiter('signInFailures');
+    if (found) await found.limiter.reward(clientKey(clientIp), 1);
   }
 
   /** One API request by an authenticated integrator (ER.02.43, 429, over the limit). */

@@ -26,7 +26,7 @@ import {
  *    functions of postgres with TurboFan, and one of them (the SQL grammar's size) alone takes
  *    ~600 MB of compiler memory for half a second. Postgres runs on V8's baseline compiler
  *    (Liftoff) instead; the tier-up is switched off only while PGlite's module is compiled, so
- *    other WebAssembly (Argon2 in hash-wasm) still gets optimised; and its compiled code is kept
+ *    other WebAssembly still gets optimised; and its compiled code is kept
  *    through memory-reducing collections (recompiling it spiked the process by ~500 MB).
  *  - No initdb at first start: initdb runs a second PGlite with its own heap. The build prepares
  *    a template (the output of initdb, scripts/build.mjs) and a fresh data directory is unpacked

@@ -664,9 +664,9 @@ export const consoleMail = pgTable(
     integratorId: text('integrator_id')
       .notNull()
       .references(() => integrators.id),
-    /** The invited user; the row goes with them. */
+    /** The invited (or locked-out) user; the row goes with them. None for `address_taken`. */
     userId: text('user_id').references(() => consoleUsers.id, { onDelete: 'cascade' }),
-    kind: text('kind').$type<'invite'>().notNull(),
+    kind: text('kind').$type<'invite' | 'locked' | 'address_taken'>().notNull(),
     emailTo: text('email_to').notNull(),
     /** JSON of the message's variables, sealed (it holds the invite link). */
     payloadEnc: text('payload_enc').notNull(),

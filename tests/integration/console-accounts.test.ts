@@ -1,9 +1,15 @@
+import * as argon2 from '@node-rs/argon2';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { auditLog, consoleSessions, consoleUsers } from '../../src/db/schema.ts';
+import { auditLog, consoleMail, consoleSessions, consoleUsers } from '../../src/db/schema.ts';
+import { renderConsoleMail } from '../../src/domain/accounts/mail.ts';
+import { PasswordHasher } from '../../src/domain/accounts/passwords.ts';
+import { type ConsoleIdentity, resolveSession } from '../../src/domain/accounts/sessions.ts';
 import { totpCode } from '../../src/domain/accounts/totp.ts';
-import { CONSOLE_USERS, defaultSeed, provision, useServedApp } from '../support/app.ts';
+import { changePassword, changeRole, removeUser } from '../../src/domain/accounts/users.ts';
+import { CONSOLE_USERS, createTestApp, defaultSeed, provision, useServedApp } from '../support/app.ts';
 import { ConsoleClient, textOf } from '../support/console.ts';
+import { recordStatusCode } from '../support/status-codes-seen.ts';
 
 /** A clock the tests move: idle timeouts, lifetimes and lockouts without waiting. */
 const clock = { now: new Date('2026-03-02T09:00:00Z') };
@@ -70,20 +76,56 @@ describe('console › sign-in', () => {
     await unlock(acmeStaff.email);
   });
 
-  it('locks an account after 10 failed sign-ins for 30 minutes, refusing even the right password meanwhile', async () => {
+  it('locks an account after 10 failed sign-ins for 30 minutes, refusing even the right password meanwhile in the words of a wrong one; its owner is told by e-mail', async () => {
     for (let i = 1; i <= 9; i++) expect((await client().signIn(acmeStaff.email, `wrong password ${i}!`)).status).toBe(401);
     const tenth = await client().signIn(acmeStaff.email, 'wrong password 10!');
-    expect(tenth.status).toBe(423);
-    expect(textOf(tenth.html)).toContain('This account is locked after too many failed sign-ins.');
     const right = await client().signIn(acmeStaff.email, acmeStaff.password);
-    expect(right.status).toBe(423);
+    const unknown = await client().signIn('nobody@acme.example', acmeStaff.password);
+    for (const res of [tenth, right, unknown]) {
+      expect(res.status).toBe(401);
+      expect(textOf(res.html)).toContain('The email or password is not right.');
+      expect(textOf(res.html)).not.toMatch(/locked until|locked after/i);
+    }
+    // A locked account and an unknown address answer the same page, word for word.
+    expect(textOf(right.html)).toBe(textOf(unknown.html).replace('nobody@acme.example', acmeStaff.email));
     expect(right.headers.getSetCookie().some((l) => l.startsWith('paylink_console='))).toBe(false);
+    const mails = await served.t.app.db.select().from(consoleMail).where(eq(consoleMail.emailTo, acmeStaff.email));
+    expect(mails.map((m) => m.kind)).toEqual(['locked']);
+    const mail = renderConsoleMail(served.t.app, mails[0]!);
+    expect(mail.subject).toBe('Your paylink console account is locked for now');
+    expect(mail.text).toContain(`until ${new Date(clock.now.getTime() + 30 * 60_000).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+    expect(mail.text).toContain('The last failed attempt came from 127.0.0.1.');
     advance(29);
-    expect((await client().signIn(acmeStaff.email, acmeStaff.password)).status).toBe(423);
+    expect((await client().signIn(acmeStaff.email, acmeStaff.password)).status).toBe(401);
     advance(2);
     expect((await client().signIn(acmeStaff.email, acmeStaff.password)).status).toBe(303);
     expect(await actions(acmeStaff.email)).toEqual(expect.arrayContaining(['account.locked', 'sign_in.refused_locked', 'sign_in.succeeded']));
     expect((await userRow(acmeStaff.email)).failedSignIns).toBe(0);
+    await served.t.app.db.delete(consoleMail).where(eq(consoleMail.emailTo, acmeStaff.email));
+  });
+
+  it('an unknown address costs the same as a known one: every refusal runs exactly one password check', async () => {
+    const acmeId = (await userRow(acmeOwner.email)).integratorId;
+    await served.t.app.db
+      .insert(consoleUsers)
+      .values({ id: 'usr_not_set_up', integratorId: acmeId, email: 'invited@acme.example', role: 'staff', createdAt: clock.now });
+    await served.t.app.db
+      .update(consoleUsers)
+      .set({ lockedUntil: new Date(clock.now.getTime() + 60_000) })
+      .where(eq(consoleUsers.email, otherOwner.email));
+    const checksFor = async (email: string, password: string) => {
+      const before = served.t.app.passwords.verifications;
+      const res = await client().signIn(email, password);
+      return { status: res.status, checks: served.t.app.passwords.verifications - before };
+    };
+    expect(await checksFor('nobody@acme.example', 'a password of some kind')).toEqual({ status: 401, checks: 1 });
+    expect(await checksFor(acmeStaff.email, 'a password of some kind')).toEqual({ status: 401, checks: 1 });
+    expect(await checksFor('invited@acme.example', 'a password of some kind')).toEqual({ status: 401, checks: 1 });
+    expect(await checksFor(otherOwner.email, otherOwner.password)).toEqual({ status: 401, checks: 1 });
+    expect(await checksFor(acmeOwner.email, acmeOwner.password)).toEqual({ status: 303, checks: 1 });
+    await served.t.app.db.delete(consoleUsers).where(eq(consoleUsers.id, 'usr_not_set_up'));
+    await unlock(otherOwner.email);
+    await unlock(acmeStaff.email);
   });
 });
 
@@ -209,6 +251,36 @@ describe('console › users', () => {
     expect(await actions(acmeOwner.email)).toContain('user.invited');
   });
 
+  it('answers an invitation of an address from another merchant’s console as it answers a new address, and makes nothing; the address’s holder is told', async () => {
+    const owner = await signedIn(acmeOwner);
+    const statusBox = (html: string) =>
+      textOf(/<div class="success" role="status">[\s\S]*?<\/div>/.exec(html)?.[0] ?? '')
+        .replace(/\/console\/invite\/[A-Za-z0-9_-]+/, '/console/invite/…')
+        .replace(/ until [^)]+\)/, ' until …)')
+        .replace(/^\S+@\S+ is invited/, '… is invited');
+    const fresh = await owner.post('/console/users', { email: 'fresh.person@acme.example', role: 'staff' });
+    const elsewhere = await owner.post('/console/users', { email: otherOwner.email, role: 'staff' });
+    expect(elsewhere.status).toBe(200);
+    expect(fresh.status).toBe(200);
+    expect(statusBox(elsewhere.html)).toContain('… is invited.');
+    expect(statusBox(elsewhere.html)).toBe(statusBox(fresh.html));
+    expect(textOf(elsewhere.html)).not.toContain('already');
+    expect(await userRow(otherOwner.email)).toMatchObject({ role: 'owner', integratorId: (await userRow(otherOwner.email)).integratorId });
+    expect((await userRow(otherOwner.email)).integratorId).not.toBe((await userRow(acmeOwner.email)).integratorId);
+    const told = await served.t.app.db.select().from(consoleMail).where(eq(consoleMail.emailTo, otherOwner.email));
+    expect(told.map((m) => [m.kind, m.userId])).toEqual([['address_taken', null]]);
+    const mail = renderConsoleMail(served.t.app, told[0]!);
+    expect(mail.subject).toBe('Acme Books tried to invite you to their paylink console');
+    expect(mail.text).toContain('no invitation was made');
+    expect(await actions(acmeOwner.email)).toContain('user.invite_elsewhere');
+    // Someone already in this console: the owner sees them in the list anyway, so the form says so.
+    const own = await owner.post('/console/users', { email: acmeStaff.email, role: 'staff' });
+    expect(own.status).toBe(422);
+    expect(textOf(own.html)).toContain('is already a user of this console');
+    await served.t.app.db.delete(consoleMail);
+    await served.t.app.db.delete(consoleUsers).where(eq(consoleUsers.email, 'fresh.person@acme.example'));
+  });
+
   it('changes a role and removes a user, ending their sessions; the last owner cannot be demoted', async () => {
     const owner = await signedIn(acmeOwner);
     const ownerId = (await userRow(acmeOwner.email)).id;
@@ -327,5 +399,148 @@ describe('console › two-step sign-in (TOTP)', () => {
       .from(consoleUsers)
       .where(and(eq(consoleUsers.email, acmeStaff.email)));
     expect(row[0]!.totpSecretEnc).toBeNull();
+  });
+});
+
+describe('console › checks of the signed-in user’s own password', () => {
+  it('counts wrong current passwords on the change-password form towards the lockout; the one that locks signs every session out', async () => {
+    const password = 'silver kettle morning 4';
+    const staff = await signedIn({ email: acmeStaff.email, password });
+    const elsewhere = await signedIn({ email: acmeStaff.email, password });
+    const identity = (await resolveSession(served.t.app, staff.cookies.get('paylink_console')))!;
+    const form = (current: string) => ({ action: 'password', current, password: 'amber meadow violin 9', confirm: 'amber meadow violin 9' });
+    for (let i = 1; i <= 9; i++) expect((await staff.post('/console/account', form(`guess number ${i}!`))).status).toBe(422);
+    expect((await userRow(acmeStaff.email)).failedSignIns).toBe(9);
+    const tenth = await staff.post('/console/account', form('guess number 10!'));
+    expect(tenth.status).toBe(423);
+    expect(textOf(tenth.html)).toMatch(/your account is locked until \d\d:\d\d UTC and every session of it is signed out/);
+    expect((await staff.get('/console')).status).toBe(303);
+    expect((await elsewhere.get('/console')).status).toBe(303);
+    // Locked: the right password is refused too, on the form and at sign-in.
+    const refusal = await changePassword(served.t.app, identity, form(password), { ip: '127.0.0.1', userAgent: null }).catch((error: unknown) => error);
+    expect(refusal).toMatchObject({ code: 'ER.01.05' });
+    recordStatusCode({ data: { status_code: (refusal as { code: string }).code } });
+    expect((await client().signIn(acmeStaff.email, password)).status).toBe(401);
+    expect((await served.t.app.db.select().from(consoleMail).where(eq(consoleMail.emailTo, acmeStaff.email))).map((m) => m.kind)).toEqual(['locked']);
+    expect(await actions(acmeStaff.email)).toEqual(expect.arrayContaining(['account.check_failed', 'account.locked']));
+    await unlock(acmeStaff.email);
+    await served.t.app.db.delete(consoleMail);
+  });
+
+  it('turns two-step sign-in off only with the password and a current code; a wrong one counts towards the lockout', async () => {
+    advance(1);
+    const row = await userRow(acmeOwner.email);
+    const secret = served.t.app.secrets.open(row.totpSecretEnc!);
+    const owner = client();
+    await owner.signIn(acmeOwner.email, acmeOwner.password);
+    expect((await owner.post('/console/sign-in/code', { code: totpCode(secret, clock.now) })).status).toBe(303);
+    const passwordOnly = await owner.post('/console/account', { action: 'totp-disable', totp_password: acmeOwner.password });
+    expect(passwordOnly.status).toBe(422);
+    expect(textOf(passwordOnly.html)).toContain('is not the current code from your authenticator app');
+    const wrongCode = await owner.post('/console/account', { action: 'totp-disable', totp_password: acmeOwner.password, totp_code: '000000' });
+    expect(wrongCode.status).toBe(422);
+    expect(await userRow(acmeOwner.email)).toMatchObject({ failedSignIns: 2, totpEnabledAt: row.totpEnabledAt });
+    advance(1);
+    const off = await owner.post('/console/account', { action: 'totp-disable', totp_password: acmeOwner.password, totp_code: totpCode(secret, clock.now) });
+    expect(off.status).toBe(200);
+    expect(textOf(off.html)).toContain('Two-step sign-in is off.');
+    expect(await userRow(acmeOwner.email)).toMatchObject({ failedSignIns: 0, totpEnabledAt: null, totpSecretEnc: null });
+  });
+});
+
+describe('console › owners changed at once', () => {
+  it('two owners demoting or removing each other at the same moment leave one owner, never none', async () => {
+    const t = await createTestApp();
+    try {
+      await provision(t);
+      const from = { ip: '203.0.113.9', userAgent: 'test' };
+      const [first] = await t.app.db.select().from(consoleUsers).where(eq(consoleUsers.email, acmeOwner.email));
+      const identityOf = (u: typeof consoleUsers.$inferSelect): ConsoleIdentity => ({
+        sessionId: `ses_${u.id}`,
+        user: { id: u.id, email: u.email, role: 'owner', integratorId: u.integratorId, totpEnabledAt: null },
+        integratorName: 'Acme Books',
+      });
+      for (let round = 0; round < 6; round++) {
+        await t.app.db.delete(consoleUsers).where(eq(consoleUsers.integratorId, first!.integratorId));
+        const second = { ...first!, id: `usr_second_${round}`, email: `second.${round}@acme.example` };
+        await t.app.db.insert(consoleUsers).values([first!, second]);
+        const [a, b] = [identityOf(first!), identityOf(second)];
+        const act =
+          round % 2 === 0
+            ? (me: ConsoleIdentity, them: ConsoleIdentity) => changeRole(t.app, me, them.user.id, { role: 'staff' }, from)
+            : (me: ConsoleIdentity, them: ConsoleIdentity) => removeUser(t.app, me, them.user.id, from);
+        const results = await Promise.allSettled([act(a, b), act(b, a)]);
+        expect(
+          results.filter((r) => r.status === 'fulfilled'),
+          `round ${round}`,
+        ).toHaveLength(1);
+        const refused = results.find((r) => r.status === 'rejected') as PromiseRejectedResult;
+        expect(refused.reason).toMatchObject({ code: 'ER.02.30' });
+        expect(JSON.stringify(refused.reason.messages)).toContain('is the only owner: make someone else an owner first');
+        const owners = await t.app.db
+          .select()
+          .from(consoleUsers)
+          .where(and(eq(consoleUsers.integratorId, first!.integratorId), eq(consoleUsers.role, 'owner')));
+        expect(owners, `round ${round}`).toHaveLength(1);
+      }
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('console › sign-ins from one address, all at once', () => {
+  const limited = useServedApp({ env: { PAYLINK_LIMIT_SIGN_IN_FAILURES: '30/900' } });
+
+  it('checks at most the limit’s 30 passwords of 80 parallel attempts from one address; the others are refused (429)', async () => {
+    const before = limited.t.app.passwords.verifications;
+    const answers = await Promise.all(
+      Array.from({ length: 80 }, (_, i) =>
+        new ConsoleClient(limited.server.url).signIn(i % 2 ? `guess.${i}@acme.example` : acmeStaff.email, `guessed password ${i}`),
+      ),
+    );
+    const statuses = answers.map((a) => a.status);
+    expect(limited.t.app.passwords.verifications - before).toBeLessThanOrEqual(30);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(30);
+    expect(statuses.filter((s) => s !== 401 && s !== 429)).toEqual([]);
+    const right = await new ConsoleClient(limited.server.url).signIn(acmeOwner.email, acmeOwner.password);
+    expect(right.status).toBe(429);
+  });
+});
+
+describe('console › sign-in while many passwords are being checked', () => {
+  const busy = useServedApp({ env: { PAYLINK_PASSWORD_CHECK_QUEUE: '1' } });
+
+  it('refuses a sign-in at once with 503, Retry-After and words when the queue of password checks is full; signs in once it drained', async () => {
+    const { app } = busy.t;
+    const configured = app.passwords;
+    expect(app.config.console.passwordCheckQueue).toBe(1);
+    // The checks are held until the test lets them go, so the queue stays full meanwhile.
+    let letGo!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    app.passwords = new PasswordHasher(app.config.console.passwordCheckQueue, 1, {
+      hash: argon2.hash,
+      verify: async (...args) => gate.then(() => argon2.verify(...args)),
+    });
+    try {
+      const stored = (await app.db.select().from(consoleUsers).where(eq(consoleUsers.email, acmeStaff.email)))[0]!.passwordHash!;
+      const queued = [app.passwords.verify('first', stored), app.passwords.verify('second', stored)];
+      const refusal = await app.passwords.verify('third', stored).catch((error: unknown) => error);
+      expect(refusal).toMatchObject({ code: 'ER.01.04' });
+      recordStatusCode({ data: { status_code: (refusal as { code: string }).code } });
+      const res = await new ConsoleClient(busy.server.url).signIn(acmeOwner.email, acmeOwner.password);
+      expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('2');
+      expect(textOf(res.html)).toContain('Too many sign-ins are being checked right now. Wait a few seconds and try again.');
+      letGo();
+      expect(await Promise.all(queued)).toEqual([false, false]);
+      // The two queued checks ran; the refused check and the refused sign-in ran none.
+      expect(app.passwords.verifications).toBe(2);
+      expect((await new ConsoleClient(busy.server.url).signIn(acmeOwner.email, acmeOwner.password)).status).toBe(303);
+    } finally {
+      app.passwords = configured;
+    }
   });
 });

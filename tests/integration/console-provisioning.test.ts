@@ -81,7 +81,7 @@ describe('console › sign-ins per client address', () => {
     expect(limited.status).toBe(429);
     expect(textOf(limited.html)).toMatch(/Too many sign-ins from your network failed\. Try again in \d+ minutes\./);
     // The page words the limit's refusal for the test client (127.0.0.1); the refusal itself carries the catalogue code.
-    const refusal = await served.t.app.rateLimits.assertMaySignIn('127.0.0.1').catch((error: unknown) => error);
+    const refusal = await served.t.app.rateLimits.beginSignIn('127.0.0.1').catch((error: unknown) => error);
     expect(refusal).toMatchObject({ code: 'ER.01.03' });
     recordStatusCode({ data: { status_code: (refusal as { code: string }).code } });
     const row = (await served.t.app.db.select().from(consoleUsers).where(eq(consoleUsers.email, 'owner@other.example')))[0]!;

@@ -58,8 +58,11 @@ describe('config', () => {
       lockoutAttempts: 10,
       lockoutMinutes: 30,
       inviteHours: 72,
+      passwordCheckQueue: 64,
       auditRetentionDays: 400,
     });
+    expect(loadConfig({ PAYLINK_PASSWORD_CHECK_QUEUE: '8' }).console.passwordCheckQueue).toBe(8);
+    expect(() => loadConfig({ PAYLINK_PASSWORD_CHECK_QUEUE: '0' })).toThrow('PAYLINK_PASSWORD_CHECK_QUEUE');
     expect(() => loadConfig({ PAYLINK_AUDIT_RETENTION_DAYS: '364' })).toThrow('PAYLINK_AUDIT_RETENTION_DAYS: must be at least 365');
     expect(loadConfig({ PAYLINK_CONSOLE_IDLE_MINUTES: '5', PAYLINK_CONSOLE_LOCKOUT_ATTEMPTS: '6' }).console).toMatchObject({
       idleMinutes: 5,

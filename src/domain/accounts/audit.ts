@@ -10,9 +10,13 @@ export type AuditAction =
   | 'sign_in.refused_locked'
   | 'sign_in.second_factor_failed'
   | 'account.locked'
+  /** A signed-in user's password or TOTP code, asked again before a change to the account, was wrong. */
+  | 'account.check_failed'
   | 'sign_out'
   | 'password.changed'
   | 'user.invited'
+  /** An owner invited an address that has an account in another console: answered like an invitation, nothing made. */
+  | 'user.invite_elsewhere'
   | 'user.invite_accepted'
   | 'user.role_changed'
   | 'user.removed'

@@ -8,7 +8,7 @@ import type { MailOutcome } from '../notifications/mail.ts';
 import { nextRetry } from '../notifications/retry.ts';
 
 /**
- * Console e-mails (today: invitations) go through their own queue, console_mail, never the
+ * Console e-mails (invitations, and the notice that an account is locked) go through their own queue, console_mail, never the
  * outbox: integrators read the outbox through GET /api/v1/events, and an invitation carries a
  * one-time sign-up link. The message's variables are sealed at rest; the mailer worker claims,
  * sends and retries them as it does customer e-mails.
@@ -21,18 +21,46 @@ export interface InviteMail {
   expiresAt: string;
 }
 
-export async function queueInviteMail(app: PaylinkApp, tx: DbOrTx, row: { integratorId: string; userId: string; to: string; mail: InviteMail; now: Date }) {
+/** Told to the account's owner when too many failed sign-ins lock it: until when, and from which address the last came. */
+export interface LockedMail {
+  until: string;
+  ip: string | null;
+}
+
+/** Told to the holder of an address another merchant's owner tried to invite: nothing was created. */
+export interface AddressTakenMail {
+  integratorName: string;
+  inviterEmail: string;
+}
+
+type ConsoleMailKind = ConsoleMail['kind'];
+type ConsoleMailOf<K extends ConsoleMailKind> = K extends 'invite' ? InviteMail : K extends 'locked' ? LockedMail : AddressTakenMail;
+
+async function queueConsoleMail<K extends ConsoleMailKind>(
+  app: PaylinkApp,
+  tx: DbOrTx,
+  kind: K,
+  row: { integratorId: string; userId: string | null; to: string; mail: ConsoleMailOf<K>; now: Date },
+) {
   await tx.insert(consoleMail).values({
     id: newId('cml'),
     integratorId: row.integratorId,
     userId: row.userId,
-    kind: 'invite',
+    kind,
     emailTo: row.to,
     payloadEnc: app.secrets.seal(JSON.stringify(row.mail)),
     nextAt: row.now,
     createdAt: row.now,
   });
 }
+
+export const queueInviteMail = (app: PaylinkApp, tx: DbOrTx, row: { integratorId: string; userId: string; to: string; mail: InviteMail; now: Date }) =>
+  queueConsoleMail(app, tx, 'invite', row);
+export const queueLockedMail = (app: PaylinkApp, tx: DbOrTx, row: { integratorId: string; userId: string; to: string; mail: LockedMail; now: Date }) =>
+  queueConsoleMail(app, tx, 'locked', row);
+/** Queued under the inviting integrator, with no user: the address's holder belongs to another. */
+export const queueAddressTakenMail = (app: PaylinkApp, tx: DbOrTx, row: { integratorId: string; to: string; mail: AddressTakenMail; now: Date }) =>
+  queueConsoleMail(app, tx, 'address_taken', { ...row, userId: null });
 
 export async function claimDueConsoleMail(db: Db, opts: { now: Date; leaseMs: number; limit: number }): Promise<ConsoleMail[]> {
   const due = db
@@ -80,13 +108,15 @@ export async function inviteMailStates(db: Db, userIds: string[]): Promise<Map<s
   const rows = await db
     .select({ userId: consoleMail.userId, state: consoleMail.state })
     .from(consoleMail)
-    .where(inArray(consoleMail.userId, userIds))
+    .where(and(inArray(consoleMail.userId, userIds), eq(consoleMail.kind, 'invite')))
     .orderBy(asc(consoleMail.createdAt));
   return new Map(rows.filter((r) => r.userId !== null).map((r) => [r.userId!, r.state]));
 }
 
 /** The message: subject, plain text and HTML (every value escaped). */
 export function renderConsoleMail(app: PaylinkApp, row: Pick<ConsoleMail, 'kind' | 'payloadEnc'>): { subject: string; text: string; html: string } {
+  if (row.kind === 'locked') return renderLockedMail(JSON.parse(app.secrets.open(row.payloadEnc)) as LockedMail);
+  if (row.kind === 'address_taken') return renderAddressTakenMail(JSON.parse(app.secrets.open(row.payloadEnc)) as AddressTakenMail);
   const mail = JSON.parse(app.secrets.open(row.payloadEnc)) as InviteMail;
   const subject = `You are invited to the ${mail.integratorName} console on paylink`;
   const text = [
@@ -104,4 +134,26 @@ export function renderConsoleMail(app: PaylinkApp, row: Pick<ConsoleMail, 'kind'
 <p style="color:#4b5563">It expires at ${e(mail.expiresAt)}. If you did not expect this, ignore this e-mail.</p>
 </body></html>`;
   return { subject, text, html };
+}
+
+const paragraphs = (subject: string, lines: string[]) => ({
+  subject,
+  text: lines.join('\n\n'),
+  html: `<!doctype html><html lang="en"><body style="font-family:system-ui,sans-serif;line-height:1.5">\n${lines.map((l) => `<p>${escapeHtml(l)}</p>`).join('\n')}\n</body></html>`,
+});
+
+function renderAddressTakenMail(mail: AddressTakenMail): { subject: string; text: string; html: string } {
+  return paragraphs(`${mail.integratorName} tried to invite you to their paylink console`, [
+    `${mail.inviterEmail} tried to invite this address to the paylink console of ${mail.integratorName}.`,
+    'This address already has a paylink console account, and one address can belong to one console only, so no invitation was made.',
+    'If you want to join, give them another e-mail address to invite. If you did not expect this, ignore this e-mail.',
+  ]);
+}
+
+function renderLockedMail(mail: LockedMail): { subject: string; text: string; html: string } {
+  return paragraphs('Your paylink console account is locked for now', [
+    `Too many sign-ins or password checks on your paylink console account failed in a row, so it refuses every password, the right one too, until ${mail.until.slice(0, 16).replace('T', ' ')} UTC.`,
+    ...(mail.ip ? [`The last failed attempt came from ${mail.ip}.`] : []),
+    'If these were not you, change your password once the lock ends, and ask an owner of your account to look at the activity log.',
+  ]);
 }

@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { availableParallelism } from 'node:os';
+import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
+import pLimit, { type LimitFunction } from 'p-limit';
+import { DomainError } from '../errors.ts';
 
 /**
  * Console passwords (PCI DSS 4.0 8.3.6; NIST SP 800-63B 5.1.1.2): long rather than "complex",
- * checked against a list of passwords known from breaches, hashed with Argon2id.
+ * checked against a list of passwords known from breaches, hashed with Argon2id off the event loop.
  */
 export const PASSWORD_MIN_LENGTH = 12;
 /** Argon2 takes any length; the cap only keeps one request from hashing megabytes. */
@@ -44,32 +48,93 @@ export async function passwordProblems(password: string, email?: string): Promis
  * of memory, 2 iterations, 1 lane; a 16-byte random salt; stored as a PHC string
  * (`$argon2id$v=19$m=19456,t=2,p=1$…`), so stronger parameters later still verify old hashes.
  */
-export const ARGON2_PARAMETERS = { memorySize: 19_456, iterations: 2, parallelism: 1, hashLength: 32 } as const;
+export const ARGON2_PARAMETERS = { memoryCost: 19_456, timeCost: 2, parallelism: 1, outputLen: 32 } as const;
+/** `Algorithm.Argon2id` of @node-rs/argon2 (a `const enum` there, which isolated modules cannot read). */
+const ARGON2ID = 2;
 
-/** Argon2 (WebAssembly) is loaded on the first sign-in or password change, not at start. */
-const argon2 = () => import('hash-wasm');
+/**
+ * Hashes run at once: each holds one thread of libuv's pool (the native Argon2 runs there, never
+ * on the event loop) and one core. One core is left to the event loop, and at least half of the
+ * pool stays free: response compression (zlib), file reads and DNS look-ups run there too, and
+ * every request would wait behind a pool full of hashes.
+ */
+const LIBUV_POOL_SIZE = Number(process.env.UV_THREADPOOL_SIZE) || 4;
+export const PASSWORD_HASHES_AT_ONCE = Math.max(1, Math.min(availableParallelism() - 1, Math.floor(LIBUV_POOL_SIZE / 2)));
+/** Retry-After (seconds) when the queue of hashes is full: about what the queue takes to drain. */
+export const PASSWORD_BUSY_RETRY_SECONDS = 2;
 
-export async function hashPassword(password: string): Promise<string> {
-  const { argon2id } = await argon2();
-  return argon2id({ password, salt: randomBytes(16), ...ARGON2_PARAMETERS, outputType: 'encoded' });
+/** Too many passwords are waiting to be checked: the request is refused at once (ER.01.04, 503). */
+export const passwordCheckBusy = () =>
+  new DomainError('ER.01.04', 'Too many sign-ins are being checked', {
+    messages: { '(request)': ['Too many sign-ins are being checked right now. Wait a few seconds and try again.'] },
+    retryAfterSeconds: PASSWORD_BUSY_RETRY_SECONDS,
+  });
+
+export interface Argon2 {
+  hash: typeof argon2Hash;
+  verify: typeof argon2Verify;
 }
 
-/** True when `password` matches the PHC string `hash`; false for a malformed hash. */
-export async function verifyPassword(password: string, hash: string): Promise<boolean> {
-  const { argon2Verify } = await argon2();
-  try {
-    return await argon2Verify({ password, hash });
-  } catch {
+/**
+ * Argon2id off the event loop, with a bounded queue: at most `atOnce` hashes run, at most
+ * `waiting` wait their turn, and past that `hash` and `verify` refuse at once (ER.01.04) rather
+ * than let unauthenticated sign-ins pile up seconds of work. One per process (`app.passwords`).
+ */
+export class PasswordHasher {
+  private readonly limit: LimitFunction;
+  private dummyHash: Promise<string> | undefined;
+  /** Verifications run (dummy ones included): the timing rule's tests count them. */
+  verifications = 0;
+
+  constructor(
+    private readonly waiting: number,
+    atOnce = PASSWORD_HASHES_AT_ONCE,
+    /** The Argon2 implementation (tests hold it to fill the queue). */
+    private readonly argon2: Argon2 = { hash: argon2Hash, verify: argon2Verify },
+  ) {
+    this.limit = pLimit(atOnce);
+  }
+
+  private run<T>(work: () => Promise<T>): Promise<T> {
+    if (this.limit.pendingCount >= this.waiting) return Promise.reject(passwordCheckBusy());
+    return this.limit(work);
+  }
+
+  /** Refuses (ER.01.04) now when a check would be refused: before any other work is spent on a request. */
+  assertRoom(): void {
+    if (this.limit.pendingCount >= this.waiting) throw passwordCheckBusy();
+  }
+
+  hash(password: string): Promise<string> {
+    return this.run(() => this.argon2.hash(password, { ...ARGON2_PARAMETERS, algorithm: ARGON2ID, salt: randomBytes(16) }));
+  }
+
+  /** True when `password` matches the PHC string `hash`; false for a malformed hash. */
+  verify(password: string, hash: string): Promise<boolean> {
+    return this.run(async () => {
+      this.verifications++;
+      try {
+        return await this.argon2.verify(hash, password);
+      } catch {
+        return false;
+      }
+    });
+  }
+
+  /**
+   * Verifies against a hash of a random password with the same parameters: an unknown e-mail, an
+   * account without a password yet or a locked one costs what a wrong password costs, so timing
+   * tells nothing. Always false.
+   */
+  async verifyNothing(password: string): Promise<false> {
+    this.dummyHash ??= this.argon2.hash(randomBytes(18).toString('base64'), { ...ARGON2_PARAMETERS, algorithm: ARGON2ID });
+    await this.verify(password, await this.dummyHash);
     return false;
   }
 }
 
 /** A PHC Argon2id string, as a seed's `password_hash` must be. */
 export const isArgon2idHash = (value: string) => /^\$argon2id\$v=19\$m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/]+\$[A-Za-z0-9+/]+$/.test(value);
-
-/** Verifying against this costs as much as a real check, so an unknown e-mail takes as long as a wrong password. */
-let dummyHash: Promise<string> | undefined;
-export const timingDummyHash = () => (dummyHash ??= hashPassword(randomBytes(18).toString('base64')));
 
 /** A strong generated password (the demo owner's): 24 characters from 144 random bits. */
 export const generatePassword = () => randomBytes(18).toString('base64url');

@@ -4,7 +4,7 @@ import { newId } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { consoleUsers } from '../../db/schema.ts';
 import type { SeedUser } from '../../schemas/provisioning.ts';
-import { hashPassword, isArgon2idHash, passwordProblems } from './passwords.ts';
+import { isArgon2idHash, passwordProblems } from './passwords.ts';
 import { normaliseEmail } from './rules.ts';
 import { endSessionsOf } from './sessions.ts';
 
@@ -25,7 +25,7 @@ export async function upsertSeedUser(app: PaylinkApp, tx: DbOrTx, integratorId: 
   }
   if (seed.password_hash !== undefined && !isArgon2idHash(seed.password_hash)) throw new SeedUserError(`${where} password_hash is not an Argon2id PHC string`);
   const fingerprint = app.consoleMac.sign(`password-seed:${seed.password ?? seed.password_hash}`);
-  const passwordHash = async () => seed.password_hash ?? (await hashPassword(seed.password!));
+  const passwordHash = async () => seed.password_hash ?? (await app.passwords.hash(seed.password!));
   const now = app.now();
   const [existing] = await tx.select().from(consoleUsers).where(eq(consoleUsers.email, email));
   if (existing && existing.integratorId !== integratorId) throw new SeedUserError(`${where} the e-mail belongs to a user of another integrator`);

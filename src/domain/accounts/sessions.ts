@@ -4,7 +4,7 @@ import { newId, newUrlToken, sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { type ConsoleSession, type ConsoleUser, consoleSessions, consoleUsers, integrators } from '../../db/schema.ts';
 import { type Actor, recordAudit } from './audit.ts';
-import { timingDummyHash, verifyPassword } from './passwords.ts';
+import { queueLockedMail } from './mail.ts';
 import { afterFailedSignIn, isLocked, normaliseEmail, SESSION_TOUCH_SECONDS, secondFactorExpiry, sessionExpiry, sessionState } from './rules.ts';
 import { verifyTotp } from './totp.ts';
 
@@ -26,6 +26,7 @@ export type SignInOutcome =
   /** The password was right and the account has TOTP: the token names a session that still needs the code. */
   | { kind: 'second-factor'; token: string }
   | { kind: 'refused' }
+  /** Only after the right password (the TOTP step): whoever reaches it knows the password. */
   | { kind: 'locked'; until: Date };
 
 const actorOf = (user: Pick<ConsoleUser, 'id' | 'integratorId' | 'email'>, from: RequestOrigin): Actor => ({
@@ -55,21 +56,21 @@ async function startSession(app: PaylinkApp, tx: DbOrTx, user: ConsoleUser, stag
 /**
  * Checks an e-mail and password. A wrong password counts towards the lockout (in the database,
  * so every process counts together); a locked account refuses every password, the right one too.
- * An unknown e-mail costs one Argon2 verification like a known one, so timing tells nothing.
+ * Every refusal looks the same from outside: an unknown e-mail, an account without a password
+ * yet and a locked account cost one Argon2 verification like a wrong password and answer
+ * `refused` like it, so neither timing nor wording tells whether an address has an account or
+ * whether it is locked. The lock is told to the account's owner only, by e-mail, when it starts.
  */
 export async function signIn(app: PaylinkApp, input: { email: string; password: string }, from: RequestOrigin): Promise<SignInOutcome> {
+  app.passwords.assertRoom();
   const email = normaliseEmail(input.email);
   const [user] = await app.db.select().from(consoleUsers).where(eq(consoleUsers.email, email));
+  const checkable = user?.passwordHash && !isLocked(user, app.now()) ? user.passwordHash : undefined;
+  const valid = checkable ? await app.passwords.verify(input.password, checkable) : await app.passwords.verifyNothing(input.password);
   if (!user) {
-    await verifyPassword(input.password, await timingDummyHash());
     await recordAudit(app.db, { integratorId: null, userId: null, email, ...from }, 'sign_in.failed', 'unknown e-mail', app.now());
     return { kind: 'refused' };
   }
-  if (isLocked(user, app.now())) {
-    await recordAudit(app.db, actorOf(user, from), 'sign_in.refused_locked', user.email, app.now());
-    return { kind: 'locked', until: user.lockedUntil! };
-  }
-  const valid = user.passwordHash !== null && (await verifyPassword(input.password, user.passwordHash));
   return app.db.transaction(async (tx): Promise<SignInOutcome> => {
     // The row is locked so two wrong passwords at once from two processes both count.
     const [current] = await tx.select().from(consoleUsers).where(eq(consoleUsers.id, user.id)).for('update');
@@ -77,21 +78,26 @@ export async function signIn(app: PaylinkApp, input: { email: string; password: 
     const now = app.now();
     if (isLocked(current, now)) {
       await recordAudit(tx, actorOf(current, from), 'sign_in.refused_locked', current.email, now);
-      return { kind: 'locked', until: current.lockedUntil! };
+      return { kind: 'refused' };
     }
-    if (!valid || current.passwordHash !== user.passwordHash) {
+    if (!valid || current.passwordHash !== checkable) {
       const next = afterFailedSignIn(current, app.config.console, now);
       await tx.update(consoleUsers).set({ failedSignIns: next.failedSignIns, lockedUntil: next.lockedUntil }).where(eq(consoleUsers.id, current.id));
       await recordAudit(tx, actorOf(current, from), 'sign_in.failed', current.email, now);
-      if (!next.lockedNow) return { kind: 'refused' };
-      await recordAudit(tx, actorOf(current, from), 'account.locked', current.email, now);
-      return { kind: 'locked', until: next.lockedUntil! };
+      if (next.lockedNow) await accountLocked(app, tx, current, next.lockedUntil!, from, now);
+      return { kind: 'refused' };
     }
     if (current.totpEnabledAt) return { kind: 'second-factor', token: await startSession(app, tx, current, 'password', from) };
     await tx.update(consoleUsers).set({ failedSignIns: 0, lockedUntil: null, lastSignInAt: now }).where(eq(consoleUsers.id, current.id));
     await recordAudit(tx, actorOf(current, from), 'sign_in.succeeded', current.email, now);
     return { kind: 'signed-in', token: await startSession(app, tx, current, 'complete', from) };
   });
+}
+
+/** A lock starts: the audit log says so, and the account's owner is told by e-mail (nobody else is). */
+export async function accountLocked(app: PaylinkApp, tx: DbOrTx, user: ConsoleUser, until: Date, from: RequestOrigin, now: Date): Promise<void> {
+  await recordAudit(tx, actorOf(user, from), 'account.locked', user.email, now);
+  await queueLockedMail(app, tx, { integratorId: user.integratorId, userId: user.id, to: user.email, now, mail: { until: until.toISOString(), ip: from.ip } });
 }
 
 /**
@@ -122,7 +128,7 @@ export async function completeSecondFactor(app: PaylinkApp, token: string, code:
       await recordAudit(tx, actorOf(user, from), 'sign_in.second_factor_failed', user.email, now);
       if (!next.lockedNow) return { kind: 'second-factor', token };
       await tx.delete(consoleSessions).where(eq(consoleSessions.id, row.session.id));
-      await recordAudit(tx, actorOf(user, from), 'account.locked', user.email, now);
+      await accountLocked(app, tx, user, next.lockedUntil!, from, now);
       return { kind: 'locked', until: next.lockedUntil! };
     }
     await tx.delete(consoleSessions).where(eq(consoleSessions.id, row.session.id));

@@ -1,14 +1,14 @@
-import { and, asc, count, eq, gt, isNotNull } from 'drizzle-orm';
+import { and, asc, eq, gt } from 'drizzle-orm';
 import type { PaylinkApp } from '../../app.ts';
 import { newId, newUrlToken, sha256Hex } from '../../crypto.ts';
 import { type ConsoleRole, type ConsoleUser, consoleUsers } from '../../db/schema.ts';
 import { EMAIL_MESSAGE, isEmailAddress } from '../../schemas/email-rules.ts';
 import { DomainError, invalidFields, notFound } from '../errors.ts';
 import { type Actor, recordAudit } from './audit.ts';
-import { inviteMailStates, queueInviteMail } from './mail.ts';
-import { hashPassword, passwordProblems, verifyPassword } from './passwords.ts';
-import { canManageAccount, normaliseEmail } from './rules.ts';
-import { type ConsoleIdentity, endSessionsOf, type RequestOrigin } from './sessions.ts';
+import { inviteMailStates, queueAddressTakenMail, queueInviteMail } from './mail.ts';
+import { passwordProblems } from './passwords.ts';
+import { afterFailedSignIn, canManageAccount, isLocked, normaliseEmail } from './rules.ts';
+import { accountLocked, type ConsoleIdentity, endSessionsOf, type RequestOrigin } from './sessions.ts';
 import { enrolmentView, newTotpSecret, verifyTotp } from './totp.ts';
 
 /**
@@ -73,8 +73,21 @@ export async function inviteUser(app: PaylinkApp, identity: ConsoleIdentity, inp
   const now = app.now();
   const expiresAt = new Date(now.getTime() + app.config.console.inviteHours * 3_600_000);
   await app.db.transaction(async (tx) => {
-    const [taken] = await tx.select({ id: consoleUsers.id }).from(consoleUsers).where(eq(consoleUsers.email, email));
-    if (taken) throw invalidFields({ email: ['already has a console account'] });
+    const [taken] = await tx.select({ integratorId: consoleUsers.integratorId }).from(consoleUsers).where(eq(consoleUsers.email, email));
+    if (taken?.integratorId === identity.user.integratorId) throw invalidFields({ email: ['is already a user of this console (see the list above)'] });
+    if (taken) {
+      // The address belongs to another merchant's console: answered like an invitation, so an
+      // owner cannot probe which addresses have accounts elsewhere. Nothing is created; the
+      // address's holder is told by e-mail to give the inviter another address.
+      await recordAudit(tx, actor(identity, from), 'user.invite_elsewhere', `${email} (${role})`, now);
+      await queueAddressTakenMail(app, tx, {
+        integratorId: identity.user.integratorId,
+        to: email,
+        now,
+        mail: { integratorName: identity.integratorName, inviterEmail: identity.user.email },
+      });
+      return;
+    }
     const userId = newId('usr');
     await tx.insert(consoleUsers).values({
       id: userId,
@@ -126,7 +139,7 @@ export async function acceptInvite(
   const problems = await passwordProblems(input.password, invite.email);
   if (problems.length > 0) throw invalidFields({ password: problems });
   if (input.password !== input.confirm) throw invalidFields({ confirm: ['does not match the password'] });
-  const hash = await hashPassword(input.password);
+  const hash = await app.passwords.hash(input.password);
   return app.db.transaction(async (tx) => {
     const now = app.now();
     const [user] = await tx
@@ -140,12 +153,19 @@ export async function acceptInvite(
   });
 }
 
-async function ownersLeft(tx: Pick<PaylinkApp['db'], 'select'>, integratorId: string): Promise<number> {
-  const [row] = await tx
-    .select({ n: count() })
+/**
+ * The integrator's owners who can sign in, their rows locked first (in id order, so two changes
+ * never wait on each other crosswise): two owners demoting or removing each other at once are
+ * then taken one after the other, and the second sees that only one owner is left.
+ */
+async function lockOwners(tx: Pick<PaylinkApp['db'], 'select'>, integratorId: string): Promise<number> {
+  const owners = await tx
+    .select({ id: consoleUsers.id, passwordHash: consoleUsers.passwordHash })
     .from(consoleUsers)
-    .where(and(eq(consoleUsers.integratorId, integratorId), eq(consoleUsers.role, 'owner'), isNotNull(consoleUsers.passwordHash)));
-  return row?.n ?? 0;
+    .where(and(eq(consoleUsers.integratorId, integratorId), eq(consoleUsers.role, 'owner')))
+    .orderBy(asc(consoleUsers.id))
+    .for('update');
+  return owners.filter((o) => o.passwordHash !== null).length;
 }
 
 /** Another user of the signed-in user's integrator, row-locked for a change; anyone else's is not found. */
@@ -164,9 +184,10 @@ export async function changeRole(app: PaylinkApp, identity: ConsoleIdentity, use
   assertOwner(identity);
   const role = parseRole(input.role);
   await app.db.transaction(async (tx) => {
+    const owners = await lockOwners(tx, identity.user.integratorId);
     const user = await lockUserOf(tx, identity, userId);
     if (user.role === role) return;
-    if (user.role === 'owner' && (await ownersLeft(tx, user.integratorId)) <= 1) {
+    if (user.role === 'owner' && user.passwordHash !== null && owners <= 1) {
       throw invalidFields({ role: ['is the only owner: make someone else an owner first'] });
     }
     await tx.update(consoleUsers).set({ role }).where(eq(consoleUsers.id, user.id));
@@ -180,12 +201,69 @@ export async function changeRole(app: PaylinkApp, identity: ConsoleIdentity, use
 export async function removeUser(app: PaylinkApp, identity: ConsoleIdentity, userId: string, from: RequestOrigin): Promise<{ email: string }> {
   assertOwner(identity);
   return app.db.transaction(async (tx) => {
+    const owners = await lockOwners(tx, identity.user.integratorId);
     const user = await lockUserOf(tx, identity, userId);
     if (user.id === identity.user.id) throw invalidFields({ user: ['you cannot remove yourself; ask another owner'] });
+    if (user.role === 'owner' && user.passwordHash !== null && owners <= 1) {
+      throw invalidFields({ user: ['is the only owner: make someone else an owner first'] });
+    }
     await tx.delete(consoleUsers).where(eq(consoleUsers.id, user.id));
     await recordAudit(tx, actor(identity, from), 'user.removed', `${user.email} (${user.role})`, app.now());
     return { email: user.email };
   });
+}
+
+/**
+ * Checks the signed-in user's own password (and, when given, their TOTP code) before a change to
+ * the account. A wrong one counts towards the same lockout as a failed sign-in, so a stolen
+ * session cannot guess the password behind it without limit: the attempt that locks the account
+ * also ends every session of it (the one in use too). A locked account checks nothing.
+ */
+async function confirmIdentity(
+  app: PaylinkApp,
+  identity: ConsoleIdentity,
+  proof: { password: string; passwordField: string; code?: string; codeField?: string },
+  from: RequestOrigin,
+): Promise<ConsoleUser> {
+  app.passwords.assertRoom();
+  const [before] = await app.db.select().from(consoleUsers).where(eq(consoleUsers.id, identity.user.id));
+  if (!before) throw notFound('(request)', 'Your account');
+  const checkable = before.passwordHash && !isLocked(before, app.now()) ? before.passwordHash : undefined;
+  const passwordRight = checkable ? await app.passwords.verify(proof.password, checkable) : await app.passwords.verifyNothing(proof.password);
+  const outcome = await app.db.transaction(async (tx) => {
+    const [user] = await tx.select().from(consoleUsers).where(eq(consoleUsers.id, identity.user.id)).for('update');
+    if (!user) throw notFound('(request)', 'Your account');
+    const now = app.now();
+    if (isLocked(user, now)) return { kind: 'locked' as const, until: user.lockedUntil! };
+    const codeRight =
+      proof.code === undefined ||
+      (user.totpSecretEnc !== null && verifyTotp(app.secrets.open(user.totpSecretEnc), proof.code, now, user.totpLastStep) !== undefined);
+    if (passwordRight && user.passwordHash === checkable && codeRight) {
+      if (user.failedSignIns > 0) await tx.update(consoleUsers).set({ failedSignIns: 0 }).where(eq(consoleUsers.id, user.id));
+      return { kind: 'confirmed' as const, user };
+    }
+    const next = afterFailedSignIn(user, app.config.console, now);
+    await tx.update(consoleUsers).set({ failedSignIns: next.failedSignIns, lockedUntil: next.lockedUntil }).where(eq(consoleUsers.id, user.id));
+    await recordAudit(tx, actor(identity, from), 'account.check_failed', `${user.email}: ${passwordRight ? 'code' : 'password'}`, now);
+    if (next.lockedNow) {
+      await endSessionsOf(tx, user.id);
+      await accountLocked(app, tx, user, next.lockedUntil!, from, now);
+      return { kind: 'locked' as const, until: next.lockedUntil! };
+    }
+    return { kind: 'wrong' as const, passwordRight };
+  });
+  if (outcome.kind === 'confirmed') return outcome.user;
+  if (outcome.kind === 'locked') {
+    throw new DomainError('ER.01.05', 'Account locked', {
+      messages: {
+        [proof.passwordField]: [
+          `too many wrong passwords or codes: your account is locked until ${outcome.until.toISOString().slice(11, 16)} UTC and every session of it is signed out`,
+        ],
+      },
+    });
+  }
+  if (!outcome.passwordRight) throw invalidFields({ [proof.passwordField]: ['is not your current password'] });
+  throw invalidFields({ [proof.codeField ?? 'code']: ['is not the current code from your authenticator app'] });
 }
 
 /** Every user changes their own password with the current one; their other sessions end. */
@@ -195,15 +273,12 @@ export async function changePassword(
   input: { current: string; password: string; confirm: string },
   from: RequestOrigin,
 ): Promise<void> {
-  const [user] = await app.db.select().from(consoleUsers).where(eq(consoleUsers.id, identity.user.id));
-  if (!user?.passwordHash || !(await verifyPassword(input.current, user.passwordHash))) {
-    throw invalidFields({ current: ['is not your current password'] });
-  }
-  const problems = await passwordProblems(input.password, user.email);
+  const problems = await passwordProblems(input.password, identity.user.email);
   if (problems.length > 0) throw invalidFields({ password: problems });
   if (input.password === input.current) throw invalidFields({ password: ['must differ from your current password'] });
   if (input.password !== input.confirm) throw invalidFields({ confirm: ['does not match the new password'] });
-  const hash = await hashPassword(input.password);
+  const user = await confirmIdentity(app, identity, { password: input.current, passwordField: 'current' }, from);
+  const hash = await app.passwords.hash(input.password);
   await app.db.transaction(async (tx) => {
     const now = app.now();
     await tx.update(consoleUsers).set({ passwordHash: hash, passwordChangedAt: now }).where(eq(consoleUsers.id, user.id));
@@ -250,10 +325,18 @@ export async function confirmTotpEnrolment(app: PaylinkApp, identity: ConsoleIde
   });
 }
 
-/** Turns TOTP off, with the account's password as proof. */
-export async function disableTotp(app: PaylinkApp, identity: ConsoleIdentity, input: { password: string }, from: RequestOrigin): Promise<void> {
-  const [user] = await app.db.select().from(consoleUsers).where(eq(consoleUsers.id, identity.user.id));
-  if (!user?.passwordHash || !(await verifyPassword(input.password, user.passwordHash))) throw invalidFields({ password: ['is not your current password'] });
+/**
+ * Turns TOTP off, with the account's password and a current code from the authenticator app as
+ * proof (the password alone is what a stolen session plus a guessed password would give). Wrong
+ * ones count towards the lockout.
+ */
+export async function disableTotp(app: PaylinkApp, identity: ConsoleIdentity, input: { password: string; code: string }, from: RequestOrigin): Promise<void> {
+  const user = await confirmIdentity(
+    app,
+    identity,
+    { password: input.password, passwordField: 'totp_password', code: input.code, codeField: 'totp_code' },
+    from,
+  );
   await app.db.transaction(async (tx) => {
     const now = app.now();
     await tx.update(consoleUsers).set({ totpEnabledAt: null, totpSecretEnc: null, totpLastStep: null }).where(eq(consoleUsers.id, user.id));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashPassword, isArgon2idHash, PASSWORD_MIN_LENGTH, passwordProblems, verifyPassword } from '../../../src/domain/accounts/passwords.ts';
+import { PASSWORD_MIN_LENGTH, passwordProblems } from '../../../src/domain/accounts/passwords.ts';
 import { afterFailedSignIn, isLocked, sessionState } from '../../../src/domain/accounts/rules.ts';
 import { newTotpSecret, totpCode, verifyTotp } from '../../../src/domain/accounts/totp.ts';
 
@@ -25,17 +25,6 @@ describe('accounts › passwords', () => {
 
   it('accepts a long passphrase', async () => {
     expect(await passwordProblems('blue harbour lantern 7', 'ana@example.com')).toEqual([]);
-  });
-
-  it('hashes with Argon2id (OWASP parameters, random salt) and verifies only the right password', async () => {
-    const a = await hashPassword('blue harbour lantern 7');
-    const b = await hashPassword('blue harbour lantern 7');
-    expect(a).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
-    expect(a).not.toBe(b);
-    expect(isArgon2idHash(a)).toBe(true);
-    expect(await verifyPassword('blue harbour lantern 7', a)).toBe(true);
-    expect(await verifyPassword('blue harbour lantern 8', a)).toBe(false);
-    expect(await verifyPassword('anything', 'not a hash')).toBe(false);
   });
 });
 

@@ -1,0 +1,75 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { describe, expect, it } from 'vitest';
+import { isArgon2idHash, PASSWORD_HASHES_AT_ONCE, PasswordHasher } from '../../../src/domain/accounts/passwords.ts';
+
+/** Made by hash-wasm's argon2id (the hasher before this one) for 'correct horse battery'. */
+const HASH_WASM_HASH = '$argon2id$v=19$m=19456,t=2,p=1$Niw9Wg9nWrt1RfGl86oqog$qsHM7YUTLgfEp2BD0DaNWxMvvipkuvfYMB4Yhna/CTs';
+
+describe('accounts › password hashing', () => {
+  it('hashes with Argon2id (OWASP parameters, random salt) and verifies only the right password', async () => {
+    const hasher = new PasswordHasher(8);
+    const a = await hasher.hash('blue harbour lantern 7');
+    const b = await hasher.hash('blue harbour lantern 7');
+    expect(a).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$[A-Za-z0-9+/]{22}\$[A-Za-z0-9+/]{43}$/);
+    expect(a).not.toBe(b);
+    expect(isArgon2idHash(a)).toBe(true);
+    expect(await hasher.verify('blue harbour lantern 7', a)).toBe(true);
+    expect(await hasher.verify('blue harbour lantern 8', a)).toBe(false);
+    expect(await hasher.verify('anything', 'not a hash')).toBe(false);
+  });
+
+  it('verifies the hashes stored before (made by hash-wasm, same PHC format and parameters)', async () => {
+    const hasher = new PasswordHasher(8);
+    expect(await hasher.verify('correct horse battery', HASH_WASM_HASH)).toBe(true);
+    expect(await hasher.verify('correct horse batterY', HASH_WASM_HASH)).toBe(false);
+  });
+
+  it('never holds the event loop: eight checks at once leave it answering within 40 ms', async () => {
+    const hasher = new PasswordHasher(16);
+    const hash = await hasher.hash('blue harbour lantern 7');
+    const delay = monitorEventLoopDelay({ resolution: 5 });
+    delay.enable();
+    await Promise.all(Array.from({ length: 8 }, () => hasher.verify('wrong password here', hash)));
+    delay.disable();
+    // Argon2 on the main thread (hash-wasm) held it ~100 ms per check.
+    expect(delay.max / 1e6).toBeLessThan(40);
+  });
+
+  it('refuses at once, with ER.01.04 and a wait, a check beyond the queue; the queued ones still run', async () => {
+    const hasher = new PasswordHasher(2, 1);
+    const hash = await hasher.hash('blue harbour lantern 7');
+    const running = hasher.verify('blue harbour lantern 7', hash);
+    const queued = [hasher.verify('wrong password here', hash), hasher.verify('blue harbour lantern 7', hash)];
+    const refused = await hasher.verify('blue harbour lantern 7', hash).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'ER.01.04', retryAfterSeconds: 2 });
+    await expect(hasher.hash('another password here')).rejects.toMatchObject({ code: 'ER.01.04' });
+    // A request can ask before it spends anything else (a database query) on a check that would be refused.
+    expect(() => hasher.assertRoom()).toThrow(expect.objectContaining({ code: 'ER.01.04' }));
+    expect(await Promise.all([running, ...queued])).toEqual([true, false, true]);
+    // Once the queue drained, checks are taken again.
+    expect(() => hasher.assertRoom()).not.toThrow();
+    expect(await hasher.verify('blue harbour lantern 7', hash)).toBe(true);
+  });
+
+  it('a check against nothing (unknown address, locked account) runs one real verification and is always false', async () => {
+    const hasher = new PasswordHasher(8);
+    expect(await hasher.verifyNothing('blue harbour lantern 7')).toBe(false);
+    expect(hasher.verifications).toBe(1);
+    const hash = await hasher.hash('blue harbour lantern 7');
+    const started = performance.now();
+    for (let i = 0; i < 5; i++) await hasher.verify('wrong password here', hash);
+    const real = performance.now() - started;
+    const again = performance.now();
+    for (let i = 0; i < 5; i++) await hasher.verifyNothing('wrong password here');
+    const nothing = performance.now() - again;
+    expect(hasher.verifications).toBe(11);
+    // Same parameters, same work: within a factor of two either way on a busy machine.
+    expect(nothing / real).toBeGreaterThan(0.5);
+    expect(nothing / real).toBeLessThan(2);
+  });
+
+  it('runs at most half of libuv’s pool of hashes at once (compression, files and DNS use the rest), and at least one', () => {
+    expect(PASSWORD_HASHES_AT_ONCE).toBeGreaterThanOrEqual(1);
+    expect(PASSWORD_HASHES_AT_ONCE).toBeLessThanOrEqual(2);
+  });
+});
