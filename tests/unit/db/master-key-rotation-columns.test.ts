@@ -1,6 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { getTableColumns, getTableName } from 'drizzle-orm';
 import { PgTable } from 'drizzle-orm/pg-core';
-import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import * as schema from '../../../src/db/schema.ts';
 
