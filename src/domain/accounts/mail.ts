@@ -1,9 +1,9 @@
 import { and, asc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
 import { escape as escapeHtml } from 'html-escaper';
-import type { PaylinkApp } from '../../app.ts';
 import { newId } from '../../crypto.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { type ConsoleMail, consoleMail } from '../../db/schema.ts';
+import type { DomainContext } from '../context.ts';
 import type { MailOutcome } from '../notifications/mail.ts';
 import { nextRetry } from '../notifications/retry.ts';
 
@@ -21,7 +21,7 @@ export interface InviteMail {
   expiresAt: string;
 }
 
-export async function queueInviteMail(app: PaylinkApp, tx: DbOrTx, row: { integratorId: string; userId: string; to: string; mail: InviteMail; now: Date }) {
+export async function queueInviteMail(app: DomainContext, tx: DbOrTx, row: { integratorId: string; userId: string; to: string; mail: InviteMail; now: Date }) {
   await tx.insert(consoleMail).values({
     id: newId('cml'),
     integratorId: row.integratorId,
@@ -86,7 +86,7 @@ export async function inviteMailStates(db: Db, userIds: string[]): Promise<Map<s
 }
 
 /** The message: subject, plain text and HTML (every value escaped). */
-export function renderConsoleMail(app: PaylinkApp, row: Pick<ConsoleMail, 'kind' | 'payloadEnc'>): { subject: string; text: string; html: string } {
+export function renderConsoleMail(app: DomainContext, row: Pick<ConsoleMail, 'kind' | 'payloadEnc'>): { subject: string; text: string; html: string } {
   const mail = JSON.parse(app.secrets.open(row.payloadEnc)) as InviteMail;
   const subject = `You are invited to the ${mail.integratorName} console on paylink`;
   const text = [
