@@ -13,8 +13,8 @@ import { type PageContext, pageLocale } from './page-locale.ts';
  * route, which renders from it (src/pages/pay/[slug].astro, src/pages/checkout/[token].astro), and
  * the middleware, which answers a view from the kept rendering (src/api/page-cache.ts) before
  * the page runs at all (keptPaymentPage). Astro's page machinery (its render context, the Astro
- * global, the component call) cost ~75 µs of a ~400 µs view of /pay/{slug}, measured: for a view
- * whose rendering is kept, none of it is needed.
+ * global, the component call) is a good part of a view's cost (docs/architecture.md, "Measurements
+ * behind the code"): for a view whose rendering is kept, none of it is needed.
  */
 
 /**

@@ -214,7 +214,7 @@ export async function changePassword(
 
 /**
  * TOTP enrolment, step one: a new secret (sealed at rest) that is not yet used at sign-in. Only
- * owners may turn TOTP on (the issue's rule); the secret and its QR code are shown once here.
+ * owners may turn TOTP on; the secret and its QR code are shown once here.
  */
 export async function startTotpEnrolment(app: DomainContext, identity: ConsoleIdentity): Promise<{ secret: string; uri: string; svg: string }> {
   assertOwner(identity);
