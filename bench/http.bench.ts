@@ -13,7 +13,7 @@ import { type BenchRow, benchDatabases as databases, recordBench, round } from '
  * - POST /api/v1/refund PARTIAL spread over 64 payments (≥ 15 % of the no-op on PostgreSQL, ≥ 8 % on
  *   PGlite), its p99 at half the measured maximum rate (≤ 50 ms), and all on one payment (a hot row);
  * - GET /pay/{slug} and GET /checkout/{token} (≥ 50 % of the no-op): views of one link and reloads
- *   of one session (both served from the rendering kept per version, src/api/rendered-pages.ts), and
+ *   of one session (both served from the rendering kept per version, src/api/page-cache.ts), and
  *   first views of 2,000 distinct sessions (each rendered).
  * The per-integrator request limit is off (it would cap the refund load at 100/s).
  */

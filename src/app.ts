@@ -1,69 +1,37 @@
 import { RateLimiterDrizzle, RateLimiterMemory } from 'rate-limiter-flexible';
-import type { Acquirer } from './acquirer/acquirer.ts';
 import { PaymongoConnector } from './acquirer/paymongo/connector.ts';
 import { type AcquirerSettings, ConnectorRegistry } from './acquirer/registry.ts';
 import { SandboxAcquirer } from './acquirer/sandbox.ts';
 import { SandboxConnector } from './acquirer/sandbox-connector.ts';
 import { StripeConnector } from './acquirer/stripe/connector.ts';
+import { PageCache } from './api/page-cache.ts';
 import { presentEvent } from './api/presenters/events.ts';
 import { type LimiterFactory, memoryLimiters, RateLimits } from './api/rate-limits.ts';
-import { RenderedPages } from './api/rendered-pages.ts';
 import { type Config, publicOrigin } from './config.ts';
-import { createFingerprinter, createMac, createSealer, keyPurposes, type Mac, type MasterKeySource, type Sealer } from './crypto.ts';
+import { createFingerprinter, createMac, createSealer, keyPurposes, type MasterKeySource } from './crypto.ts';
 import { type Database, type OpenDatabaseOptions, openDatabase } from './db/client.ts';
 import { type SettledMasterKey, settleMasterKey } from './db/master-key.ts';
 import { rateLimits } from './db/schema.ts';
 import { PasswordHasher } from './domain/accounts/passwords.ts';
-import { SessionViews } from './domain/checkout/session-views.ts';
-import type { CardVelocity } from './domain/checkout/velocity.ts';
+import { SessionCache } from './domain/checkout/session-cache.ts';
+import type { DomainContext } from './domain/context.ts';
 import { readAcquirerSettings } from './domain/integrators/acquirer.ts';
-import { IntegratorTokens } from './domain/integrators/tokens.ts';
-import { LinkViews } from './domain/links/link-views.ts';
+import { TokenCache } from './domain/integrators/token-cache.ts';
+import { LinkCache } from './domain/links/link-cache.ts';
 import { QrCache } from './domain/links/qr.ts';
-import type { EventPresenter } from './domain/notifications/domain-events.ts';
 import { createLogger, type Logger } from './log.ts';
 
 /**
  * Everything a request or a worker needs, built once per process and passed down explicitly:
- * routes get it as `Astro.locals.paylink`, workers as an argument, tests build their own.
+ * routes get it as `Astro.locals.paylink`, workers as an argument, tests build their own. The
+ * domain sees only its part of it, `DomainContext` (src/domain/context.ts).
  */
-export interface PaylinkApp {
-  config: Config;
+export interface PaylinkApp extends DomainContext {
   database: Database;
-  /** Shorthand for database.db. */
-  db: Database['db'];
-  log: Logger;
-  /** The sandbox acquirer (server-side card entry and its vault); integrators on a real acquirer go through `connectors`. */
-  acquirer: Acquirer;
-  /** The connector each integrator takes payments through (src/acquirer/registry.ts); the sandbox by default. */
-  connectors: ConnectorRegistry;
-  /** Seals integrator secrets (JWT and webhook secrets) at rest. */
-  secrets: Sealer;
-  /** Words a domain event as the `data` integrators receive (the API layer's presenter, injected). */
-  presentEvent: EventPresenter;
-  /** Signs the session tickets static payment pages are rendered with. */
-  staticSessionMac: Mac;
-  /** Keyed MACs of the console: CSRF tokens (src/api/console.ts) and fingerprints of seeded passwords. */
-  consoleMac: Mac;
-  /** Console password hashing and checks, off the event loop behind a bounded queue. */
-  passwords: PasswordHasher;
-  /** The velocity limits (API requests, failed authentications, card attempts). */
+  /** The velocity limits (API requests, failed authentications, card attempts); `cardVelocity` is the same object. */
   rateLimits: RateLimits;
-  /** The same limits, as the checkout sees them. */
-  cardVelocity: CardVelocity;
-  now: () => Date;
-  /** Active links as payment pages read them, kept in memory (src/domain/links/link-views.ts). */
-  linkViews: LinkViews;
-  /** API tokens kept in memory (src/domain/integrators/tokens.ts). */
-  integratorTokens: IntegratorTokens;
-  /** Checkout sessions as the checkout page reads them, kept in memory on PGlite (src/domain/checkout/session-views.ts). */
-  sessionViews: SessionViews;
-  /** Payment pages rendered once per link version (src/api/rendered-pages.ts). */
-  renderedPages: RenderedPages;
-  /** QR codes drawn once per link version (src/domain/links/qr.ts). */
-  qrCache: QrCache;
-  /** Origin for generated links (PUBLIC_URL, or the bound address). */
-  origin(): string;
+  /** Payment pages rendered once per link version (src/api/page-cache.ts). */
+  pageCache: PageCache;
   /** Set by the HTTP server once it listens on a port (PORT=0 picks one). */
   boundPort?: number;
   masterKeyInfo: { source: MasterKeySource; path?: string };
@@ -103,16 +71,16 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
   }
   // Payment pages keep active links, and API authentication known tokens, in memory; a write in
   // any process empties both (NOTIFY paylink_links, one listening connection).
-  const linkViews = new LinkViews(database.db);
-  const integratorTokens = new IntegratorTokens(database.db);
+  const linkCache = new LinkCache(database.db);
+  const tokenCache = new TokenCache(database.db);
   const stopWatching = await database
     .listen('paylink_links', () => {
-      linkViews.changed();
-      integratorTokens.changed();
+      linkCache.changed();
+      tokenCache.changed();
     })
     .catch(() => async () => {});
-  const sessionViews = new SessionViews(database.db, { keep: database.kind === 'pglite' });
-  const stopWatchingSessions = await sessionViews.watch(database);
+  const sessionCache = new SessionCache(database.db, { keep: database.kind === 'pglite' });
+  const stopWatchingSessions = await sessionCache.watch(database);
   const closeDatabase = database.close.bind(database);
   database.close = async () => {
     await stopWatching();
@@ -149,10 +117,10 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     cardVelocity: limits,
     acquirer: sandbox,
     connectors,
-    linkViews,
-    integratorTokens,
-    sessionViews,
-    renderedPages: new RenderedPages(),
+    linkCache,
+    tokenCache,
+    sessionCache,
+    pageCache: new PageCache(),
     qrCache: new QrCache(),
     origin: () => publicOrigin(config, app.boundPort),
     masterKeyInfo: { source: master.source, path: master.path },

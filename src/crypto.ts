@@ -62,8 +62,8 @@ export interface Sealer {
 
 /** AES-256-GCM with a key derived for one purpose; output is `v1.<iv>.<tag>.<ciphertext>` (base64url). */
 export function createSealer(masterKey: Buffer, purpose: string): Sealer {
-  // A KeyObject made once, as for createMac: raw key bytes are imported again by every cipher (the
-  // import was a third of the sandbox's CPU for a scheduled charge).
+  // A KeyObject made once, as for createMac: raw key bytes would be imported again by every cipher,
+  // and the sandbox seals and opens on every scheduled charge.
   const key = createSecretKey(Buffer.from(hkdfSync('sha256', masterKey, Buffer.alloc(0), `paylink/${purpose}`, 32)));
   return {
     seal(plaintext) {

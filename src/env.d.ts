@@ -12,8 +12,8 @@ declare namespace App {
     integratorId?: string;
     /** Set (to the limit, in bytes) when the body went over the HTTP layer's limit (src/http/request-body.ts). */
     bodyTooLarge?: number;
-    /** Set by a page rendered once per version (src/api/rendered-pages.ts) for the middleware. */
-    renderOnce?: import('./api/rendered-pages.ts').RenderOnce;
+    /** Set by a page rendered once per version (src/api/page-cache.ts) for the middleware. */
+    renderOnce?: import('./api/page-cache.ts').RenderOnce;
     /** What the middleware read looking for a kept payment page, for the page (src/api/payment-pages.ts). */
     paymentPageLoaded?: import('./api/payment-pages.ts').LoadedPaymentPage;
     /** A payment page of a merchant whose acquirer takes real money (live keys): no Test mode badge. */

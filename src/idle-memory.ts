@@ -3,23 +3,11 @@ import { getHeapStatistics } from 'node:v8';
 import type { Logger } from './log.ts';
 
 /**
- * Gives the memory a burst of work left behind back once the process goes quiet.
- *
- * Under load V8 grows its heap and keeps the pages after the load stops: the live objects were
- * back to idle size (44 MB after a full collection, 40 MB before the load) while the heap V8 held
- * was 70–75 MB and the process 29 % over its idle RSS, for as long as it stayed idle. V8's own
- * memory reducer, which should give it back, never starts in Node 24: it collects only when the
- * allocation rate is low for the young generation, the old one and the embedder's heap, and with
- * Node's embedder heap allocating nothing its rate reads as "high" for ever (`--trace-memory-reducer`:
- * "high alloc" every 8 s, idle or not; `--trace-mutator-utilization`: embedder 0.000).
- *
- * So the process does it: every CHECK_EVERY_MS it reads its event-loop utilisation and heap size;
- * after two idle checks in a row (under 5 % busy: the workers' polling alone is ~2.5 %), if the heap
- * has grown by 15 % and 8 MB over its smallest idle size since the last collection, it runs one
- * memory-reducing full collection (V8's "last resort": 120–180 ms with a 70 MB heap, while nobody
- * is waiting), at most once a minute. It needs Node's `--expose-gc`, which `npm start` and
- * `npm run worker` pass; without it nothing runs. src/db/pglite.ts keeps PGlite's compiled code
- * through such a collection (without that the recompilation spiked the process by ~500 MB).
+ * Gives back the heap a burst of work left behind once the process goes quiet: V8's own memory
+ * reducer never starts under Node 24, so the process runs one memory-reducing full collection after
+ * two idle checks in a row, when the heap has grown well past its idle size, at most once a minute.
+ * Needs Node's `--expose-gc` (`npm start` and `npm run worker` pass it); without it nothing runs.
+ * Why and the measurements: docs/deploy.md, "Giving memory back when idle".
  */
 export interface IdleCollectionSettings {
   checkEveryMs: number;

@@ -1,7 +1,7 @@
 import { defineMiddleware } from 'astro:middleware';
 import { randomUUID } from 'node:crypto';
+import { keepRendered } from './api/page-cache.ts';
 import { keptPaymentPage } from './api/payment-pages.ts';
-import { keepRendered } from './api/rendered-pages.ts';
 import type { PaylinkApp } from './app.ts';
 
 /**
@@ -43,7 +43,7 @@ export const onRequest = defineMiddleware(async (context, next) => {
   const kept = await keptPaymentPage(context);
   if (kept) return kept;
   const response = await next();
-  // A page rendered once for many views (src/api/rendered-pages.ts): kept, then filled in.
+  // A page rendered once for many views (src/api/page-cache.ts): kept, then filled in.
   if (context.locals.renderOnce) return keepRendered(context.locals.renderOnce, response);
   // Console pages show account data: never kept by a browser or proxy cache.
   if (context.url.pathname === '/console' || context.url.pathname.startsWith('/console/')) response.headers.set('cache-control', 'no-store');

@@ -41,10 +41,10 @@ export async function authenticate(app: PaylinkApp, request: Request): Promise<I
   }
   if (isLinkKeyShaped(token)) {
     // Only a key that opens an integrator is told apart; any other is unknown, like a wrong token.
-    const owner = await app.integratorTokens.findByLinkKey(token, app.now());
+    const owner = await app.tokenCache.findByLinkKey(token, app.now());
     if (owner) throw new LinkKeyInApiError(owner.id);
   }
-  const integrator = await app.integratorTokens.find(token, app.now());
+  const integrator = await app.tokenCache.find(token, app.now());
   if (!integrator) throw new DomainError('ER.01.00', 'Unknown Authorization token', { messages: { authorization: ['does not match any integrator'] } });
   return integrator;
 }

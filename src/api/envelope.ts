@@ -40,7 +40,7 @@ export function buildEnvelope(opts: {
 /**
  * A JSON body as a response, with its length: the HTTP layer compresses only bodies of 1 KB and more,
  * and can tell only by this header (Astro streams the body). Without it every envelope, most of them a
- * few hundred bytes, was brotli-compressed: 3–5 % of the server's CPU for a refund.
+ * few hundred bytes, would be compressed for nothing (docs/architecture.md, "Measurements behind the code").
  */
 export function jsonResponse(body: string, status: number, headers: Record<string, string> = {}): Response {
   return new Response(body, {

@@ -5,16 +5,16 @@ import { providerCardForm } from '../domain/checkout/provider-pay.ts';
 import { type CheckoutView, issueStaticTicket, loadCheckout } from '../domain/checkout/sessions.ts';
 import { acquirerMisfits, type LinkAcquirer, type LinkMoney } from '../domain/links/acquirer-fit.ts';
 import { type LinkPageView, loadLinkPage } from '../domain/links/lifecycle.ts';
+import { pageKey, type RenderOnce } from './page-cache.ts';
 import { type PageContext, pageLocale } from './page-locale.ts';
-import { pageKey, type RenderOnce } from './rendered-pages.ts';
 
 /**
  * What the two payment pages are drawn from, worked out in one place for two callers: the page
  * route, which renders from it (src/pages/pay/[slug].astro, src/pages/checkout/[token].astro), and
- * the middleware, which answers a view from the kept rendering (src/api/rendered-pages.ts) before
+ * the middleware, which answers a view from the kept rendering (src/api/page-cache.ts) before
  * the page runs at all (keptPaymentPage). Astro's page machinery (its render context, the Astro
- * global, the component call) cost ~75 µs of a ~400 µs view of /pay/{slug}, measured: for a view
- * whose rendering is kept, none of it is needed.
+ * global, the component call) is a good part of a view's cost (docs/architecture.md, "Measurements
+ * behind the code"): for a view whose rendering is kept, none of it is needed.
  */
 
 /**
@@ -40,7 +40,7 @@ export async function payPageInputs(app: PaylinkApp, ctx: PageContext & { locals
   const provider = providerCardForm(connector, `/pay/${view.found.link.slug}/provider`, view.found.link.currency);
   const brands = connector.capabilities.cardBrands;
   const form: RenderOnce = {
-    pages: app.renderedPages,
+    pages: app.pageCache,
     key: pageKey('/pay/{slug}', [view.found, provider, brands, locale, ctx.url.search]),
     ticket: issueStaticTicket(app, view.found.link.id),
   };
@@ -65,7 +65,7 @@ export async function checkoutPageInputs(app: PaylinkApp, ctx: PageContext & { l
   const provider = providerCardForm(connector, `/checkout/${token}/provider`, view.session.currency);
   const brands = connector.capabilities.cardBrands;
   const form: RenderOnce = {
-    pages: app.renderedPages,
+    pages: app.pageCache,
     key: pageKey('/checkout/{token}', [view.session, view.link, provider, brands, locale, ctx.url.search]),
     ticket: '',
   };
@@ -109,7 +109,7 @@ export async function keptPaymentPage(context: APIContext): Promise<Response | u
   const ctx = { url: context.url, request: context.request, cookies: context.cookies, response: { headers: new Headers() }, locals: context.locals };
   const param = (route === '/pay/[slug]' ? context.params.slug : context.params.token) ?? '';
   const { view, form } = route === '/pay/[slug]' ? await payPageInputs(app, ctx, param) : await checkoutPageInputs(app, ctx, param);
-  const kept = form && app.renderedPages.find(form.key, form.ticket);
+  const kept = form && app.pageCache.find(form.key, form.ticket);
   if (!kept) context.locals.paymentPageLoaded = { route, param, view } as LoadedPaymentPage;
   return kept;
 }

@@ -1,5 +1,5 @@
 /**
- * CardForm — the card entry island, reused by checkout (issue 3) and hosted card registration.
+ * CardForm — the card entry island, shared by checkout and hosted card registration.
  *
  * Props:
  *   submitUrl    same-origin URL the form POSTs JSON to (e.g. /checkout/{token}/pay).

@@ -1,6 +1,6 @@
 /**
  * Reads kept in memory for a short time, emptied whenever the rows behind them change: the
- * pattern of LinkViews (payment pages) and IntegratorTokens (API authentication).
+ * pattern of LinkCache (payment pages) and TokenCache (API authentication).
  * - `changed()` empties it at once: a write through this process calls it, and a NOTIFY from any
  *   process (a trigger, see migration 0012) calls it in every process that listens;
  * - an entry is used for `ttlMs` at most, should a notification be lost while the listening

@@ -24,10 +24,10 @@ import {
  *    the data files are still cached by the operating system's page cache.
  *  - No optimising tier for PGlite's WebAssembly: V8 would, once queries run, recompile hot
  *    functions of postgres with TurboFan, and one of them (the SQL grammar's size) alone takes
- *    ~600 MB of compiler memory for half a second. Postgres runs on V8's baseline compiler
+ *    hundreds of MB of compiler memory. Postgres runs on V8's baseline compiler
  *    (Liftoff) instead; the tier-up is switched off only while PGlite's module is compiled, so
  *    other WebAssembly still gets optimised; and its compiled code is kept
- *    through memory-reducing collections (recompiling it spiked the process by ~500 MB).
+ *    through memory-reducing collections (recompiling it spikes the process's memory).
  *  - No initdb at first start: initdb runs a second PGlite with its own heap. The build prepares
  *    a template (the output of initdb, scripts/build.mjs) and a fresh data directory is unpacked
  *    from it.
@@ -53,7 +53,7 @@ export async function createPglite(options: PGliteOptions, settings: PgliteSetti
   setFlagsFromString('--no-wasm-dynamic-tiering');
   setFlagsFromString('--no-wasm-tier-up');
   // And for good: a memory-reducing collection (src/idle-memory.ts, or memory pressure) would
-  // otherwise drop PGlite's compiled code, and compiling it again took the process ~500 MB higher.
+  // otherwise drop PGlite's compiled code, and compiling it again spikes the process's memory.
   setFlagsFromString('--no-flush-liftoff-code');
   try {
     return await PGlite.create({ ...options, startParams: startParams(settings) });
@@ -79,11 +79,11 @@ function isDrizzleTextParsers(parsers: ParserOptions): boolean {
 }
 
 /**
- * The PGlite client as Drizzle should see it. Two things, both measured on refunds:
+ * The PGlite client as Drizzle should see it (docs/deploy.md, "How PGlite runs paylink's queries"):
  *  - Drizzle's driver passes its parsers (TEXT_TYPES as text) with every query, and PGlite then
  *    copies its whole parser table (a parser per type and per array type: hundreds) to merge them
- *    in, on every query: 92 -> 211 µs for `select 1, now()`. The same parsers are set once on the
- *    instance instead, and a query that carries exactly those has them taken off on the way in.
+ *    in, on every query. The same parsers are set once on the instance instead, and a query that
+ *    carries exactly those has them taken off on the way in.
  *  - Every statement with parameters is a prepared statement (PreparedStatements below): PostgreSQL
  *    parses and plans its text once, and each run is one message to the database instead of PGlite's
  *    six.
@@ -163,9 +163,9 @@ interface Prepared {
  * describe, bind, describe, execute, sync), and PostgreSQL parses, analyses and plans the text every
  * time; on V8's baseline compiler, which PGlite's WebAssembly runs on here (createPglite), that is
  * most of a short statement's cost. Here each text is parsed and described once under a name, and a
- * run is Bind + Execute + Sync in one message: a refund's reservation statement took 0.33 ms one way
- * and 0.07 ms the other, measured in memory. PostgreSQL then plans as for any prepared statement
- * (plan_cache_mode auto: custom plans first, a generic one only when it is not dearer).
+ * run is Bind + Execute + Sync in one message (docs/deploy.md has the figures). PostgreSQL then
+ * plans as for any prepared statement (plan_cache_mode auto: custom plans first, a generic one only
+ * when it is not dearer).
  * What this keeps as PGlite's query does: its mutexes (a statement outside a transaction waits for
  * one in progress), its serialisers for parameters, its parsers and row modes for results, its
  * errors (with the query attached), and the file sync after a statement outside a transaction.
@@ -268,8 +268,8 @@ const EXECUTE_SYNC = new Uint8Array([0x45, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0x53, 0, 0
  * `prefix` (Close messages), then Bind (`statement` into the unnamed portal, every parameter and
  * result in text, a null as length -1), Execute and Sync, written into one buffer. What PGlite's
  * serialize.bind sends, except that "all text" is said once instead of once per parameter; it builds
- * each message in buffers that grow and are copied (three times over for a Bind), which was 5 % of a
- * refund's CPU on PGlite.
+ * each message in buffers that grow and are copied (three times over for a Bind), a cost a refund
+ * on PGlite feels.
  */
 export function bindExecuteSync(prefix: Uint8Array[], statement: string, values: (string | null)[]): Uint8Array {
   // Room for the worst case: three UTF-8 bytes per UTF-16 code unit.

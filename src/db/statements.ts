@@ -74,9 +74,8 @@ class ColumnPlaceholder extends Placeholder {
  * a placeholder for each value, `p(name)`, anywhere a value goes; setClause and insertSelect take
  * placeholders too, and remember their columns. Each run then only encodes the values (through the
  * column's encoder, as the builders do: null stays null) and runs the same text, named on
- * PostgreSQL (each connection parses and plans it once: 300 -> 175 µs of the server's CPU for a
- * refund's tx1, measured). Building the statement with Drizzle on every run was ~10 % of a
- * refund's CPU on PGlite and ~7 % on PostgreSQL.
+ * PostgreSQL (each connection parses and plans it once). Building the statement with Drizzle on
+ * every run costs a refund noticeably (docs/architecture.md, "Measurements behind the code").
  */
 export function prepareStatement<K extends string>(build: (p: (name: K) => Placeholder) => SQL) {
   const placeholders = new Map<string, ColumnPlaceholder>();
@@ -133,8 +132,9 @@ function shapeOf(table: PgTable) {
  * scheduler's batches, built in one loop: every value through its column's own encoder, as
  * Drizzle's builder sends it (a column a row leaves out gets its default), and every returned row
  * decoded by its columns, as `.returning()` gives it (`returning: false`: none, and [] is returned).
- * Drizzle's builder checks the type of every piece of a statement as it walks it: for a batch of 100
- * payments and their events that was ~40 % of the process's CPU in the scheduler bench. Rows come back in no particular order.
+ * Drizzle's builder checks the type of every piece of a statement as it walks it, which for a batch
+ * of payments and their events dominates the scheduler's CPU (docs/architecture.md, "Measurements
+ * behind the code"). Rows come back in no particular order.
  */
 export async function insertRows<T extends PgTable>(
   db: DbOrTx,

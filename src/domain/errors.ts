@@ -15,7 +15,7 @@ export class DomainError extends Error {
   /**
    * Recognised by a registered symbol, not by class identity: the process entry and the Astro
    * build each bundle their own copy of this module, and objects built at start (the rate
-   * limits on PaylinkApp) throw errors the routes must still know as refusals, not crashes.
+   * limits, `cardVelocity` on the context) throw errors the routes must still know as refusals, not crashes.
    */
   static [Symbol.hasInstance](value: unknown): boolean {
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[DOMAIN_ERROR] === true;

@@ -726,7 +726,7 @@ describe('what a checkout address shows (loadCheckout)', () => {
     const { token } = await dynamicLink('acme-switch');
     expect(await loadCheckout(t.app, token)).toMatchObject({ state: 'open', link: { link: { slug: 'acme-switch' } } });
     await t.app.db.update(links).set({ active: false }).where(eq(links.slug, 'acme-switch'));
-    t.app.linkViews.changed();
+    t.app.linkCache.changed();
     expect(await loadCheckout(t.app, token)).toEqual({ state: 'not_found' });
     await expect(payCheckout(t.app, { token, input: { fields: customer, card: card() } })).rejects.toMatchObject({
       code: 'ER.03.20',

@@ -3,11 +3,11 @@ import { describe, expect, it } from 'vitest';
 import { integrators } from '../../src/db/schema.ts';
 import { rotateApiToken } from '../../src/domain/integrators/credentials.ts';
 import { hashToken } from '../../src/domain/integrators/service.ts';
-import { IntegratorTokens } from '../../src/domain/integrators/tokens.ts';
+import { TokenCache } from '../../src/domain/integrators/token-cache.ts';
 import { call, TEST_TOKEN, useServedApp } from '../support/app.ts';
 
 /**
- * API tokens are kept in memory after a request used them (src/domain/integrators/tokens.ts), so
+ * API tokens are kept in memory after a request used them (src/domain/integrators/token-cache.ts), so
  * authentication costs no round trip. What must hold: a token that stopped working is refused at
  * once in this process, and soon after (NOTIFY) when another process changed it; a replaced token
  * stops at the end of its overlap without any write; unknown tokens are never kept.
@@ -35,7 +35,7 @@ async function acmeId() {
 
 describe('API tokens kept in memory', () => {
   it('reads a token once, then from memory; unknown tokens are not kept', async () => {
-    const tokens = new IntegratorTokens(served.t.app.db, () => 0);
+    const tokens = new TokenCache(served.t.app.db, () => 0);
     const now = new Date();
     const first = await tokens.find(TEST_TOKEN, now);
     expect(first?.tokenHash).toBe(hashToken(TEST_TOKEN));
@@ -88,7 +88,7 @@ describe('API tokens kept in memory', () => {
     const id = await acmeId();
     const rotated = await rotateApiToken(served.t.app, id, '1h', actor);
     const end = rotated.previousValidUntil!;
-    const tokens = new IntegratorTokens(served.t.app.db, () => 0);
+    const tokens = new TokenCache(served.t.app.db, () => 0);
     const before = new Date(end.getTime() - 1_000);
     expect((await tokens.find(TEST_TOKEN, before))?.id).toBe(id);
     expect((await tokens.find(TEST_TOKEN, before))?.id).toBe(id);

@@ -134,7 +134,7 @@ describe('link key › issue and rotation', () => {
     const [row] = await served.t.app.db.select().from(integrators).where(eq(integrators.email, 'ops@other.example'));
     const old = await linkKeyOf(OTHER_TOKEN);
     await served.t.app.db.update(integrators).set({ linkKeyHash: null, linkKeyEnc: null }).where(eq(integrators.id, row!.id));
-    served.t.app.integratorTokens.changed();
+    served.t.app.tokenCache.changed();
     expect((await dynamicLink(old, 'other-shop')).status).toBe(401);
     const issued = await linkKeyOf(OTHER_TOKEN);
     expect(issued).toMatch(/^pk_link_[A-Za-z0-9_-]{43}$/);
@@ -212,7 +212,7 @@ describe('link key › demo credentials', () => {
       const credentials = result.demo!.credentials;
       expect(credentials.link_key).toMatch(/^pk_link_[A-Za-z0-9_-]{43}$/);
       expect(Object.keys(credentials).indexOf('link_key')).toBeLessThan(Object.keys(credentials).indexOf('token'));
-      const owner = await t.app.integratorTokens.findByLinkKey(credentials.link_key, t.app.now());
+      const owner = await t.app.tokenCache.findByLinkKey(credentials.link_key, t.app.now());
       expect(owner?.email).toBe('demo@paylink.localhost');
     } finally {
       await t.close();

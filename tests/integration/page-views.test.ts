@@ -1,17 +1,17 @@
 import type { APIContext } from 'astro';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PageCache, pageKey, TICKET_PLACEHOLDER } from '../../src/api/page-cache.ts';
 import { keptPaymentPage } from '../../src/api/payment-pages.ts';
-import { pageKey, RenderedPages, TICKET_PLACEHOLDER } from '../../src/api/rendered-pages.ts';
 import { links } from '../../src/db/schema.ts';
-import { LinkViews } from '../../src/domain/links/link-views.ts';
+import { LinkCache } from '../../src/domain/links/link-cache.ts';
 import { call, createTestApp, provision, startTestServer, TEST_TOKEN, type TestApp } from '../support/app.ts';
 import { CARD_EXPIRY } from '../support/cards.ts';
 
 /**
  * Payment pages cost no database round trip and no rendering on a repeated view: the link comes
- * from memory (src/domain/links/link-views.ts) and the markup is rendered once per link version
- * (src/api/rendered-pages.ts). What must hold: every view gets its own working ticket, and a change
+ * from memory (src/domain/links/link-cache.ts) and the markup is rendered once per link version
+ * (src/api/page-cache.ts). What must hold: every view gets its own working ticket, and a change
  * to the link shows at once — made through the API, or by any process (NOTIFY).
  */
 let t: TestApp;
@@ -80,14 +80,14 @@ describe('payment page rendered once per link version', () => {
 
   it('shows a change written by another process (any SQL write to links) well before the kept view would expire', async () => {
     expect((await page('/pay/acme-books')).html).not.toContain('Third edition');
-    const kept = await t.app.linkViews.find('acme-books');
-    expect(await t.app.linkViews.find('acme-books')).toBe(kept);
+    const kept = await t.app.linkCache.find('acme-books');
+    expect(await t.app.linkCache.find('acme-books')).toBe(kept);
     await t.app.db.update(links).set({ title: 'Third edition' }).where(eq(links.slug, 'acme-books'));
     expect(await waitFor(async () => (await page('/pay/acme-books')).html.includes('Third edition'), 2_000)).toBe(true);
   });
 
   it('keeps at most a fixed number of renderings, dropping the least recently used', () => {
-    const pages = new RenderedPages(2);
+    const pages = new PageCache(2);
     const rendered = (body: string) => ({ body, status: 200, headers: [] as [string, string][] });
     pages.keep('a', rendered('A'), 't');
     pages.keep('b', rendered('B'), 't');
@@ -99,7 +99,7 @@ describe('payment page rendered once per link version', () => {
   });
 
   it('fills every place the ticket goes, in the first view and each later one, with the text around it intact', async () => {
-    const pages = new RenderedPages();
+    const pages = new PageCache();
     const body = `<p>₱250.00 — Zoë</p><input value="${TICKET_PLACEHOLDER}"><a href="/x?t=${TICKET_PLACEHOLDER}">ü</a>`;
     const first = pages.keep('k', { body, status: 201, headers: [['x-kept', 'yes']] }, 'tkt_1');
     expect(await first.text()).toBe('<p>₱250.00 — Zoë</p><input value="tkt_1"><a href="/x?t=tkt_1">ü</a>');
@@ -150,7 +150,7 @@ describe('a kept rendering answered before the page runs (src/api/payment-pages.
   });
 
   it('hands what it read to the page when it cannot answer: an unknown link is looked up once per view', async () => {
-    const views = t.app.linkViews;
+    const views = t.app.linkCache;
     const find = views.find.bind(views);
     let lookups = 0;
     views.find = (slug) => {
@@ -205,7 +205,7 @@ describe('the key of a kept rendering', () => {
 describe('active links kept in memory', () => {
   it('reads a link once, then from memory until the view expires', async () => {
     let clock = 0;
-    const views = new LinkViews(t.app.db, () => clock, 1_000);
+    const views = new LinkCache(t.app.db, () => clock, 1_000);
     const first = await views.find('acme-books');
     expect(first?.link.slug).toBe('acme-books');
     clock = 999;
@@ -217,7 +217,7 @@ describe('active links kept in memory', () => {
   });
 
   it('keeps links by id too (checkout pages), and forgets them on a change like the rest', async () => {
-    const views = new LinkViews(t.app.db, () => 0, 60_000);
+    const views = new LinkCache(t.app.db, () => 0, 60_000);
     const bySlug = await views.find('acme-books');
     const byId = await views.findById(bySlug!.link.id);
     expect(byId?.link.slug).toBe('acme-books');
@@ -228,7 +228,7 @@ describe('active links kept in memory', () => {
   });
 
   it('does not keep a lookup that began before a change, nor unknown addresses', async () => {
-    const views = new LinkViews(t.app.db, () => 0, 60_000);
+    const views = new LinkCache(t.app.db, () => 0, 60_000);
     const pending = views.find('acme-books');
     views.changed();
     const raced = await pending;
@@ -237,7 +237,7 @@ describe('active links kept in memory', () => {
   });
 
   it('forgets every kept link when told of a change by NOTIFY paylink_links', async () => {
-    const views = new LinkViews(t.app.db, () => 0, 60_000);
+    const views = new LinkCache(t.app.db, () => 0, 60_000);
     const stop = await views.watch(t.app.database);
     try {
       const kept = await views.find('acme-books');

@@ -41,7 +41,7 @@ describe('refund round trips', () => {
     const listed = statements.map((s, i) => `${i + 1}. ${s.replace(/\s+/g, ' ').slice(0, 100)}`).join('\n');
     expect(statements.length, listed).toBeLessThanOrEqual(BUDGET);
     // The per-integrator request limit, the payment, tx1, the sandbox, tx2: the API token was
-    // read by the warm-up and is kept in memory (src/domain/integrators/tokens.ts), and so is the
+    // read by the warm-up and is kept in memory (src/domain/integrators/token-cache.ts), and so is the
     // read that found the client's address below its failed-authentication limit (src/api/rate-limits.ts).
     expect(statements.length, listed).toBe(5);
     expect(

@@ -6,7 +6,7 @@ import { call, createTestApp, provision, startTestServer, TEST_TOKEN, type TestA
 import { CARD_EXPIRY } from '../support/cards.ts';
 
 /**
- * The checkout page's sessions kept in memory (src/domain/checkout/session-views.ts): on PGlite a
+ * The checkout page's sessions kept in memory (src/domain/checkout/session-cache.ts): on PGlite a
  * view is served from memory until any session changes; on PostgreSQL every view reads the row.
  */
 let t: TestApp;

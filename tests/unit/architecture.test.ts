@@ -48,8 +48,21 @@ describe('architecture › the layer map holds', () => {
 
   it('the domain knows nothing of HTTP, Astro, the API layer, pages or workers', () => {
     const outer = ['api', 'pages', 'http', 'workers', 'components', 'layouts'].map(under);
+    expect(violations(under('domain'), (i) => outer.some((o) => o(i.target)) || i.target.startsWith('astro'))).toEqual([]);
+  });
+
+  it('the domain depends on the context it defines, never on the app (not even for a type)', () => {
+    expect(violations(under('domain'), (i) => i.target === 'src/app.ts')).toEqual([]);
+  });
+
+  it('the domain context imports nothing from the API layer, pages or the app', () => {
+    const context = 'src/domain/context.ts';
+    expect(imports.some((i) => i.file === context)).toBe(true);
     expect(
-      violations(under('domain'), (i) => outer.some((o) => o(i.target)) || i.target.startsWith('astro') || (i.target === 'src/app.ts' && !i.typeOnly)),
+      violations(
+        (file) => file === context,
+        (i) => under('api')(i.target) || under('pages')(i.target) || i.target === 'src/app.ts',
+      ),
     ).toEqual([]);
   });
 

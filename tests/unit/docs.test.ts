@@ -46,3 +46,19 @@ describe('docs › README and docs/ stand on their own', () => {
     for (const file of documents) expect(readFileSync(join(root, file), 'utf8'), file).not.toMatch(/\.\.\/shared|spec\/interface\.md/);
   });
 });
+
+describe('docs › the code says why, the docs keep the figures', () => {
+  const sources = (dir: string): string[] =>
+    readdirSync(join(root, dir), { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? sources(`${dir}/${entry.name}`) : /\.(ts|tsx|astro|mjs)$/.test(entry.name) ? [`${dir}/${entry.name}`] : [],
+    );
+
+  it('no source file carries a timing in microseconds or an issue number', () => {
+    const found = sources('src').flatMap((file) =>
+      readFileSync(join(root, file), 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (/\d\s*µs\b|\bissue #?\d+/i.test(line) ? [`${file}:${i + 1}`] : [])),
+    );
+    expect(found).toEqual([]);
+  });
+});

@@ -1,5 +1,5 @@
-import type { PaylinkApp } from '../../app.ts';
 import type { Integrator } from '../../db/schema.ts';
+import type { DomainContext } from '../context.ts';
 import { findIntegratorById } from '../integrators/service.ts';
 import type { Actor } from './audit.ts';
 import type { ConsoleIdentity, RequestOrigin } from './sessions.ts';
@@ -13,7 +13,7 @@ export interface ConsoleAction {
   actor: Actor;
 }
 
-export async function consoleAction(app: PaylinkApp, identity: ConsoleIdentity, from: RequestOrigin): Promise<ConsoleAction> {
+export async function consoleAction(app: DomainContext, identity: ConsoleIdentity, from: RequestOrigin): Promise<ConsoleAction> {
   const integrator = await findIntegratorById(app.db, identity.user.integratorId);
   // A session outlives nothing it belongs to: users are deleted with their integrator's seed entry.
   if (!integrator) throw new Error('invariant: a console session names an integrator that does not exist');

@@ -1,9 +1,9 @@
 import { and, asc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
 import { escape as escapeHtml } from 'html-escaper';
-import type { PaylinkApp } from '../../app.ts';
 import { newId } from '../../crypto.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { type ConsoleMail, consoleMail } from '../../db/schema.ts';
+import type { DomainContext } from '../context.ts';
 import type { MailOutcome } from '../notifications/mail.ts';
 import { nextRetry } from '../notifications/retry.ts';
 
@@ -37,7 +37,7 @@ type ConsoleMailKind = ConsoleMail['kind'];
 type ConsoleMailOf<K extends ConsoleMailKind> = K extends 'invite' ? InviteMail : K extends 'locked' ? LockedMail : AddressTakenMail;
 
 async function queueConsoleMail<K extends ConsoleMailKind>(
-  app: PaylinkApp,
+  app: DomainContext,
   tx: DbOrTx,
   kind: K,
   row: { integratorId: string; userId: string | null; to: string; mail: ConsoleMailOf<K>; now: Date },
@@ -54,12 +54,12 @@ async function queueConsoleMail<K extends ConsoleMailKind>(
   });
 }
 
-export const queueInviteMail = (app: PaylinkApp, tx: DbOrTx, row: { integratorId: string; userId: string; to: string; mail: InviteMail; now: Date }) =>
+export const queueInviteMail = (app: DomainContext, tx: DbOrTx, row: { integratorId: string; userId: string; to: string; mail: InviteMail; now: Date }) =>
   queueConsoleMail(app, tx, 'invite', row);
-export const queueLockedMail = (app: PaylinkApp, tx: DbOrTx, row: { integratorId: string; userId: string; to: string; mail: LockedMail; now: Date }) =>
+export const queueLockedMail = (app: DomainContext, tx: DbOrTx, row: { integratorId: string; userId: string; to: string; mail: LockedMail; now: Date }) =>
   queueConsoleMail(app, tx, 'locked', row);
 /** Queued under the inviting integrator, with no user: the address's holder belongs to another. */
-export const queueAddressTakenMail = (app: PaylinkApp, tx: DbOrTx, row: { integratorId: string; to: string; mail: AddressTakenMail; now: Date }) =>
+export const queueAddressTakenMail = (app: DomainContext, tx: DbOrTx, row: { integratorId: string; to: string; mail: AddressTakenMail; now: Date }) =>
   queueConsoleMail(app, tx, 'address_taken', { ...row, userId: null });
 
 export async function claimDueConsoleMail(db: Db, opts: { now: Date; leaseMs: number; limit: number }): Promise<ConsoleMail[]> {
@@ -114,7 +114,7 @@ export async function inviteMailStates(db: Db, userIds: string[]): Promise<Map<s
 }
 
 /** The message: subject, plain text and HTML (every value escaped). */
-export function renderConsoleMail(app: PaylinkApp, row: Pick<ConsoleMail, 'kind' | 'payloadEnc'>): { subject: string; text: string; html: string } {
+export function renderConsoleMail(app: DomainContext, row: Pick<ConsoleMail, 'kind' | 'payloadEnc'>): { subject: string; text: string; html: string } {
   if (row.kind === 'locked') return renderLockedMail(JSON.parse(app.secrets.open(row.payloadEnc)) as LockedMail);
   if (row.kind === 'address_taken') return renderAddressTakenMail(JSON.parse(app.secrets.open(row.payloadEnc)) as AddressTakenMail);
   const mail = JSON.parse(app.secrets.open(row.payloadEnc)) as InviteMail;

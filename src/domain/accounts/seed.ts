@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
-import type { PaylinkApp } from '../../app.ts';
 import { newId } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { consoleUsers } from '../../db/schema.ts';
 import type { SeedUser } from '../../schemas/provisioning.ts';
+import type { DomainContext } from '../context.ts';
 import { isArgon2idHash, passwordProblems } from './passwords.ts';
 import { normaliseEmail } from './rules.ts';
 import { endSessionsOf } from './sessions.ts';
@@ -16,7 +16,7 @@ export class SeedUserError extends Error {}
  * value changed since it was last applied (a keyed fingerprint is kept, never the password), so
  * a password changed in the console survives restarts with the same seed; the role likewise.
  */
-export async function upsertSeedUser(app: PaylinkApp, tx: DbOrTx, integratorId: string, seed: SeedUser): Promise<void> {
+export async function upsertSeedUser(app: DomainContext, tx: DbOrTx, integratorId: string, seed: SeedUser): Promise<void> {
   const email = normaliseEmail(seed.email);
   const where = `user ${email}:`;
   if (seed.password !== undefined) {

@@ -1,8 +1,8 @@
 import { and, eq, lte, or, sql } from 'drizzle-orm';
-import type { PaylinkApp } from '../../app.ts';
 import { newId, newUrlToken, sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { type ConsoleSession, type ConsoleUser, consoleSessions, consoleUsers, integrators } from '../../db/schema.ts';
+import type { DomainContext } from '../context.ts';
 import { type Actor, recordAudit } from './audit.ts';
 import { queueLockedMail } from './mail.ts';
 import { afterFailedSignIn, isLocked, normaliseEmail, SESSION_TOUCH_SECONDS, secondFactorExpiry, sessionExpiry, sessionState } from './rules.ts';
@@ -36,7 +36,7 @@ const actorOf = (user: Pick<ConsoleUser, 'id' | 'integratorId' | 'email'>, from:
   ...from,
 });
 
-async function startSession(app: PaylinkApp, tx: DbOrTx, user: ConsoleUser, stage: ConsoleSession['stage'], from: RequestOrigin): Promise<string> {
+async function startSession(app: DomainContext, tx: DbOrTx, user: ConsoleUser, stage: ConsoleSession['stage'], from: RequestOrigin): Promise<string> {
   const now = app.now();
   const token = newUrlToken();
   await tx.insert(consoleSessions).values({
@@ -61,7 +61,7 @@ async function startSession(app: PaylinkApp, tx: DbOrTx, user: ConsoleUser, stag
  * `refused` like it, so neither timing nor wording tells whether an address has an account or
  * whether it is locked. The lock is told to the account's owner only, by e-mail, when it starts.
  */
-export async function signIn(app: PaylinkApp, input: { email: string; password: string }, from: RequestOrigin): Promise<SignInOutcome> {
+export async function signIn(app: DomainContext, input: { email: string; password: string }, from: RequestOrigin): Promise<SignInOutcome> {
   app.passwords.assertRoom();
   const email = normaliseEmail(input.email);
   const [user] = await app.db.select().from(consoleUsers).where(eq(consoleUsers.email, email));
@@ -95,7 +95,7 @@ export async function signIn(app: PaylinkApp, input: { email: string; password: 
 }
 
 /** A lock starts: the audit log says so, and the account's owner is told by e-mail (nobody else is). */
-export async function accountLocked(app: PaylinkApp, tx: DbOrTx, user: ConsoleUser, until: Date, from: RequestOrigin, now: Date): Promise<void> {
+export async function accountLocked(app: DomainContext, tx: DbOrTx, user: ConsoleUser, until: Date, from: RequestOrigin, now: Date): Promise<void> {
   await recordAudit(tx, actorOf(user, from), 'account.locked', user.email, now);
   await queueLockedMail(app, tx, { integratorId: user.integratorId, userId: user.id, to: user.email, now, mail: { until: until.toISOString(), ip: from.ip } });
 }
@@ -104,7 +104,7 @@ export async function accountLocked(app: PaylinkApp, tx: DbOrTx, user: ConsoleUs
  * The second step for an account with TOTP: a right code turns the half-way session into a full
  * one (a new token: the half-way token is spent). Wrong codes count towards the same lockout.
  */
-export async function completeSecondFactor(app: PaylinkApp, token: string, code: string, from: RequestOrigin): Promise<SignInOutcome> {
+export async function completeSecondFactor(app: DomainContext, token: string, code: string, from: RequestOrigin): Promise<SignInOutcome> {
   return app.db.transaction(async (tx): Promise<SignInOutcome> => {
     const now = app.now();
     const [row] = await tx
@@ -143,7 +143,7 @@ export async function completeSecondFactor(app: PaylinkApp, token: string, code:
  * (TOTP not yet given), idle too long or past its absolute lifetime (then it is deleted).
  * Use refreshes the idle clock.
  */
-export async function resolveSession(app: PaylinkApp, token: string | undefined): Promise<ConsoleIdentity | undefined> {
+export async function resolveSession(app: DomainContext, token: string | undefined): Promise<ConsoleIdentity | undefined> {
   if (!token || token.length > 100) return undefined;
   const [row] = await app.db
     .select({ session: consoleSessions, user: consoleUsers, integratorName: integrators.name })
@@ -165,7 +165,7 @@ export async function resolveSession(app: PaylinkApp, token: string | undefined)
 }
 
 /** Signs out: the session is deleted, so its cookie is worthless even if it was copied. */
-export async function signOut(app: PaylinkApp, identity: ConsoleIdentity, from: RequestOrigin): Promise<void> {
+export async function signOut(app: DomainContext, identity: ConsoleIdentity, from: RequestOrigin): Promise<void> {
   await app.db.transaction(async (tx) => {
     await tx.delete(consoleSessions).where(eq(consoleSessions.id, identity.sessionId));
     await recordAudit(tx, actorOf(identity.user, from), 'sign_out', identity.user.email, app.now());
@@ -173,7 +173,7 @@ export async function signOut(app: PaylinkApp, identity: ConsoleIdentity, from: 
 }
 
 /** Deletes sessions past their lifetime or idle timeout (run by the workers with the other purges). */
-export async function purgeSessions(app: PaylinkApp): Promise<number> {
+export async function purgeSessions(app: DomainContext): Promise<number> {
   const now = app.now();
   const idleSince = new Date(now.getTime() - app.config.console.idleMinutes * 60_000);
   const gone = await app.db
@@ -194,7 +194,7 @@ export const identityActor = (identity: ConsoleIdentity, from: RequestOrigin): A
 export type SessionView = Pick<ConsoleSession, 'id' | 'createdAt' | 'lastSeenAt' | 'ip' | 'userAgent'> & { current: boolean };
 
 /** The user's signed-in sessions still in use (not idle, not past their lifetime), newest first. */
-export async function listSessionsOf(app: PaylinkApp, identity: ConsoleIdentity): Promise<SessionView[]> {
+export async function listSessionsOf(app: DomainContext, identity: ConsoleIdentity): Promise<SessionView[]> {
   const now = app.now();
   const rows = await app.db
     .select()
@@ -207,7 +207,7 @@ export async function listSessionsOf(app: PaylinkApp, identity: ConsoleIdentity)
 }
 
 /** "Sign out other sessions": every session of the user but this one ends. Returns how many. */
-export async function endOtherSessions(app: PaylinkApp, identity: ConsoleIdentity, from: RequestOrigin): Promise<number> {
+export async function endOtherSessions(app: DomainContext, identity: ConsoleIdentity, from: RequestOrigin): Promise<number> {
   return app.db.transaction(async (tx) => {
     const gone = await tx
       .delete(consoleSessions)

@@ -1,8 +1,8 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
-import type { PaylinkApp } from '../../app.ts';
 import { newId, newUrlToken, sha256Hex } from '../../crypto.ts';
 import { type ConsoleRole, type ConsoleUser, consoleUsers } from '../../db/schema.ts';
 import { EMAIL_MESSAGE, isEmailAddress } from '../../schemas/email-rules.ts';
+import type { DomainContext } from '../context.ts';
 import { DomainError, invalidFields, notFound } from '../errors.ts';
 import { type Actor, recordAudit } from './audit.ts';
 import { inviteMailStates, queueAddressTakenMail, queueInviteMail } from './mail.ts';
@@ -33,7 +33,7 @@ function assertOwner(identity: ConsoleIdentity): void {
   if (!canManageAccount(identity.user.role)) throw notFound('(request)', 'This page');
 }
 
-export async function listUsers(app: PaylinkApp, identity: ConsoleIdentity): Promise<UserView[]> {
+export async function listUsers(app: DomainContext, identity: ConsoleIdentity): Promise<UserView[]> {
   assertOwner(identity);
   const rows = await app.db.select().from(consoleUsers).where(eq(consoleUsers.integratorId, identity.user.integratorId)).orderBy(asc(consoleUsers.createdAt));
   const mails = await inviteMailStates(
@@ -58,13 +58,13 @@ function parseRole(role: unknown): ConsoleRole {
   return role;
 }
 
-export const inviteUrl = (app: PaylinkApp, token: string) => `${app.origin()}/console/invite/${token}`;
+export const inviteUrl = (app: DomainContext, token: string) => `${app.origin()}/console/invite/${token}`;
 
 /**
  * Invites someone: a user without a password and a one-time link (its token stored as sha256,
  * valid PAYLINK_CONSOLE_INVITE_HOURS) that lets them choose one. The link is returned once.
  */
-export async function inviteUser(app: PaylinkApp, identity: ConsoleIdentity, input: { email: string; role: string }, from: RequestOrigin) {
+export async function inviteUser(app: DomainContext, identity: ConsoleIdentity, input: { email: string; role: string }, from: RequestOrigin) {
   assertOwner(identity);
   const email = normaliseEmail(input.email);
   if (!isEmailAddress(email)) throw invalidFields({ email: [EMAIL_MESSAGE] });
@@ -118,7 +118,7 @@ export async function inviteUser(app: PaylinkApp, identity: ConsoleIdentity, inp
 }
 
 /** The invitation behind a token, if it is still valid. */
-export async function findInvite(app: PaylinkApp, token: string): Promise<{ email: string } | undefined> {
+export async function findInvite(app: DomainContext, token: string): Promise<{ email: string } | undefined> {
   if (!token || token.length > 100) return undefined;
   const [row] = await app.db
     .select({ email: consoleUsers.email })
@@ -129,7 +129,7 @@ export async function findInvite(app: PaylinkApp, token: string): Promise<{ emai
 
 /** Sets the invited user's password; the link is spent. */
 export async function acceptInvite(
-  app: PaylinkApp,
+  app: DomainContext,
   token: string,
   input: { password: string; confirm: string },
   from: RequestOrigin,
@@ -158,7 +158,7 @@ export async function acceptInvite(
  * never wait on each other crosswise): two owners demoting or removing each other at once are
  * then taken one after the other, and the second sees that only one owner is left.
  */
-async function lockOwners(tx: Pick<PaylinkApp['db'], 'select'>, integratorId: string): Promise<number> {
+async function lockOwners(tx: Pick<DomainContext['db'], 'select'>, integratorId: string): Promise<number> {
   const owners = await tx
     .select({ id: consoleUsers.id, passwordHash: consoleUsers.passwordHash })
     .from(consoleUsers)
@@ -169,7 +169,7 @@ async function lockOwners(tx: Pick<PaylinkApp['db'], 'select'>, integratorId: st
 }
 
 /** Another user of the signed-in user's integrator, row-locked for a change; anyone else's is not found. */
-async function lockUserOf(tx: Pick<PaylinkApp['db'], 'select'>, identity: ConsoleIdentity, userId: string) {
+async function lockUserOf(tx: Pick<DomainContext['db'], 'select'>, identity: ConsoleIdentity, userId: string) {
   const [user] = await tx
     .select()
     .from(consoleUsers)
@@ -180,7 +180,7 @@ async function lockUserOf(tx: Pick<PaylinkApp['db'], 'select'>, identity: Consol
 }
 
 /** Changes a user's role; the last owner cannot be made staff (someone must be able to manage users). */
-export async function changeRole(app: PaylinkApp, identity: ConsoleIdentity, userId: string, input: { role: string }, from: RequestOrigin): Promise<void> {
+export async function changeRole(app: DomainContext, identity: ConsoleIdentity, userId: string, input: { role: string }, from: RequestOrigin): Promise<void> {
   assertOwner(identity);
   const role = parseRole(input.role);
   await app.db.transaction(async (tx) => {
@@ -198,7 +198,7 @@ export async function changeRole(app: PaylinkApp, identity: ConsoleIdentity, use
 }
 
 /** Removes a user and ends their sessions. Nobody removes themselves (the last owner would lock everyone out). */
-export async function removeUser(app: PaylinkApp, identity: ConsoleIdentity, userId: string, from: RequestOrigin): Promise<{ email: string }> {
+export async function removeUser(app: DomainContext, identity: ConsoleIdentity, userId: string, from: RequestOrigin): Promise<{ email: string }> {
   assertOwner(identity);
   return app.db.transaction(async (tx) => {
     const owners = await lockOwners(tx, identity.user.integratorId);
@@ -220,7 +220,7 @@ export async function removeUser(app: PaylinkApp, identity: ConsoleIdentity, use
  * also ends every session of it (the one in use too). A locked account checks nothing.
  */
 async function confirmIdentity(
-  app: PaylinkApp,
+  app: DomainContext,
   identity: ConsoleIdentity,
   proof: { password: string; passwordField: string; code?: string; codeField?: string },
   from: RequestOrigin,
@@ -268,7 +268,7 @@ async function confirmIdentity(
 
 /** Every user changes their own password with the current one; their other sessions end. */
 export async function changePassword(
-  app: PaylinkApp,
+  app: DomainContext,
   identity: ConsoleIdentity,
   input: { current: string; password: string; confirm: string },
   from: RequestOrigin,
@@ -291,7 +291,7 @@ export async function changePassword(
  * TOTP enrolment, step one: a new secret (sealed at rest) that is not yet used at sign-in. Only
  * owners may turn TOTP on (the issue's rule); the secret and its QR code are shown once here.
  */
-export async function startTotpEnrolment(app: PaylinkApp, identity: ConsoleIdentity): Promise<{ secret: string; uri: string; svg: string }> {
+export async function startTotpEnrolment(app: DomainContext, identity: ConsoleIdentity): Promise<{ secret: string; uri: string; svg: string }> {
   assertOwner(identity);
   if (identity.user.totpEnabledAt)
     throw new DomainError('ER.02.30', 'Two-step sign-in is already on', { httpStatus: 409, messages: { code: ['two-step sign-in is already on'] } });
@@ -304,7 +304,7 @@ export async function startTotpEnrolment(app: PaylinkApp, identity: ConsoleIdent
 }
 
 /** The pending secret's enrolment view again (after a wrong code), or undefined when none is pending. */
-export async function pendingTotpEnrolment(app: PaylinkApp, identity: ConsoleIdentity) {
+export async function pendingTotpEnrolment(app: DomainContext, identity: ConsoleIdentity) {
   const [user] = await app.db.select().from(consoleUsers).where(eq(consoleUsers.id, identity.user.id));
   if (!user?.totpSecretEnc || user.totpEnabledAt) return undefined;
   const secret = app.secrets.open(user.totpSecretEnc);
@@ -312,7 +312,7 @@ export async function pendingTotpEnrolment(app: PaylinkApp, identity: ConsoleIde
 }
 
 /** Step two: a valid code from the app turns TOTP on; from then on sign-in asks for a code. */
-export async function confirmTotpEnrolment(app: PaylinkApp, identity: ConsoleIdentity, input: { code: string }, from: RequestOrigin): Promise<void> {
+export async function confirmTotpEnrolment(app: DomainContext, identity: ConsoleIdentity, input: { code: string }, from: RequestOrigin): Promise<void> {
   assertOwner(identity);
   await app.db.transaction(async (tx) => {
     const [user] = await tx.select().from(consoleUsers).where(eq(consoleUsers.id, identity.user.id)).for('update');
@@ -330,7 +330,12 @@ export async function confirmTotpEnrolment(app: PaylinkApp, identity: ConsoleIde
  * proof (the password alone is what a stolen session plus a guessed password would give). Wrong
  * ones count towards the lockout.
  */
-export async function disableTotp(app: PaylinkApp, identity: ConsoleIdentity, input: { password: string; code: string }, from: RequestOrigin): Promise<void> {
+export async function disableTotp(
+  app: DomainContext,
+  identity: ConsoleIdentity,
+  input: { password: string; code: string },
+  from: RequestOrigin,
+): Promise<void> {
   const user = await confirmIdentity(
     app,
     identity,

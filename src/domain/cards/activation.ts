@@ -1,7 +1,7 @@
 import { and, eq, type SQL } from 'drizzle-orm';
 import type { CardSummary } from '../../acquirer/acquirer.ts';
-import type { PaylinkApp } from '../../app.ts';
 import { type CardRegistration, cardRegistrations } from '../../db/schema.ts';
+import type { DomainContext } from '../context.ts';
 import { recordEvent } from '../notifications/domain-events.ts';
 
 /** What an active card registration keeps of a card the acquirer verified: never the number. */
@@ -28,7 +28,7 @@ export function activeCardColumns(verified: CardSummary & { token: string }, hol
  * none matches).
  */
 export async function activateRegistration(
-  app: Pick<PaylinkApp, 'db' | 'presentEvent'>,
+  app: Pick<DomainContext, 'db' | 'presentEvent'>,
   which: SQL | undefined,
   columns: Partial<typeof cardRegistrations.$inferInsert> & { status: 'active' },
   now: Date,

@@ -1,6 +1,6 @@
 import { and, asc, eq, isNotNull, lte, sql } from 'drizzle-orm';
-import type { PaylinkApp } from '../../app.ts';
 import { type CardRegistration, cardRegistrations } from '../../db/schema.ts';
+import type { DomainContext } from '../context.ts';
 
 /**
  * A deleted registration's card is removed at the acquirer too (Stripe: the payment method is
@@ -28,7 +28,7 @@ export function forgetOnDelete(row: Pick<CardRegistration, 'cardToken'>, now: Da
 const errorText = (error: unknown) => (error instanceof Error ? error.message : 'unknown error');
 
 /** One attempt for a registration already claimed (attempt counted); clears the mark when done. */
-async function attemptForget(app: PaylinkApp, row: Pick<CardRegistration, 'reference' | 'integratorId' | 'cardToken' | 'cardCustomer' | 'forgetAttempts'>) {
+async function attemptForget(app: DomainContext, row: Pick<CardRegistration, 'reference' | 'integratorId' | 'cardToken' | 'cardCustomer' | 'forgetAttempts'>) {
   const done = () => app.db.update(cardRegistrations).set({ forgetNextAt: null }).where(eq(cardRegistrations.reference, row.reference));
   if (!row.cardToken) return done();
   const connector = await app.connectors.forIntegrator(row.integratorId);
@@ -61,7 +61,7 @@ async function attemptForget(app: PaylinkApp, row: Pick<CardRegistration, 'refer
 }
 
 /** Step 2: just after the deletion committed. Never throws: a failure is left for the loop. */
-export async function forgetDeletedCard(app: PaylinkApp, row: CardRegistration): Promise<void> {
+export async function forgetDeletedCard(app: DomainContext, row: CardRegistration): Promise<void> {
   if (!row.forgetNextAt) return;
   try {
     await attemptForget(app, row);
@@ -71,7 +71,7 @@ export async function forgetDeletedCard(app: PaylinkApp, row: CardRegistration):
 }
 
 /** Step 3, from the provider-reconcile loop: due removals claimed (attempt counted, next wait set) and tried. Returns how many. */
-export async function retryCardForgets(app: PaylinkApp, { limit }: { limit: number }): Promise<number> {
+export async function retryCardForgets(app: DomainContext, { limit }: { limit: number }): Promise<number> {
   const now = app.now();
   const claimed = await app.db.transaction(async (tx) => {
     const due = await tx

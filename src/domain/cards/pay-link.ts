@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import type { Connector } from '../../acquirer/connector.ts';
-import type { PaylinkApp } from '../../app.ts';
 import type { CardRegistration } from '../../db/schema.ts';
 import { cardRegistrations } from '../../db/schema.ts';
 import type { Locale } from '../../i18n/index.ts';
 import type { CardRegistrationCreate } from '../../schemas/card-registration.ts';
+import type { DomainContext } from '../context.ts';
 import { invalidFields } from '../errors.ts';
 import { activateRegistration } from './activation.ts';
 import { registrationForPage } from './service.ts';
@@ -33,7 +33,7 @@ export function registrationCollection(connector: Pick<Connector, 'capabilities'
  * active, with no card, and `card_registration.completed` is written. Confirming again changes
  * nothing. Anything else (unknown, expired, a card registration) is answered by the page itself.
  */
-export async function confirmPayLinkRegistration(app: PaylinkApp, token: string, locale?: Locale): Promise<CardRegistration | undefined> {
+export async function confirmPayLinkRegistration(app: DomainContext, token: string, locale?: Locale): Promise<CardRegistration | undefined> {
   const page = await registrationForPage(app, token);
   if (page.state === 'completed') return page.row;
   if (page.state !== 'open' || page.row.collection !== 'pay_link') return undefined;

@@ -1,6 +1,5 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { type CardInput, declineMessages } from '../../acquirer/acquirer.ts';
-import type { PaylinkApp } from '../../app.ts';
 import { newUrlToken, newUuid, sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { CardRegistration, Integrator } from '../../db/schema.ts';
@@ -10,6 +9,7 @@ import { cardSchema, expiryInFuture, parseExpiry } from '../../schemas/card.ts';
 import type { CardRegistrationCreate, CardRegistrationsQuery } from '../../schemas/card-registration.ts';
 import { parseWith } from '../../schemas/parse.ts';
 import type { CardAttempt } from '../checkout/velocity.ts';
+import type { DomainContext } from '../context.ts';
 import { DomainError, invalidFields, notFound } from '../errors.ts';
 import { callbackUrlProblem } from '../notifications/callback-url.ts';
 import { recordEvent } from '../notifications/domain-events.ts';
@@ -32,7 +32,7 @@ export const isUuid = (value: string) => UUID.test(value);
 
 export const pageTokenHash = (token: string) => sha256Hex(`paylink-card-registration:${token}`);
 
-export async function createCardRegistration(app: PaylinkApp, integrator: Integrator, input: CardRegistrationCreate) {
+export async function createCardRegistration(app: DomainContext, integrator: Integrator, input: CardRegistrationCreate) {
   const connector = await app.connectors.forIntegrator(integrator.id);
   // No off-session charges with this acquirer: a registration without a card, paid by a link each cycle (pay-link.ts).
   // Otherwise the card goes into the acquirer's own fields in setup mode (Stripe, ./setup.ts) or the sandbox's vault.
@@ -74,7 +74,7 @@ async function findOwnRegistration(db: DbOrTx, integratorId: string, reference: 
   return row;
 }
 
-export async function getCardRegistration(app: PaylinkApp, integrator: Integrator, reference: string): Promise<CardRegistration> {
+export async function getCardRegistration(app: DomainContext, integrator: Integrator, reference: string): Promise<CardRegistration> {
   const row = await findOwnRegistration(app.db, integrator.id, reference);
   if (!row) throw notFound('reference', 'Card registration');
   return row;
@@ -93,14 +93,14 @@ export interface CardDeletion {
  * the card is removed at the acquirer (./forget.ts), which never undoes or fails the deletion.
  * Deleting twice is harmless.
  */
-export async function deleteCardRegistration(app: PaylinkApp, integrator: Integrator, reference: string): Promise<CardDeletion> {
+export async function deleteCardRegistration(app: DomainContext, integrator: Integrator, reference: string): Promise<CardDeletion> {
   const deletion = await deleteRegistrationTx(app, integrator, reference);
   // The card leaves the acquirer too, once the deletion stands (best effort, retried: ./forget.ts).
   if (deletion.deletedNow) await forgetDeletedCard(app, deletion.registration);
   return deletion;
 }
 
-function deleteRegistrationTx(app: PaylinkApp, integrator: Integrator, reference: string): Promise<CardDeletion> {
+function deleteRegistrationTx(app: DomainContext, integrator: Integrator, reference: string): Promise<CardDeletion> {
   const now = app.now();
   return app.db.transaction(async (tx) => {
     if (!isUuid(reference)) throw notFound('reference', 'Reference');
@@ -133,7 +133,7 @@ function deleteRegistrationTx(app: PaylinkApp, integrator: Integrator, reference
 }
 
 /** What the hosted page shows for a token (nothing that identifies the card before it exists). */
-export async function registrationForPage(app: PaylinkApp, token: string) {
+export async function registrationForPage(app: DomainContext, token: string) {
   const [row] = await app.db
     .select()
     .from(cardRegistrations)
@@ -150,7 +150,13 @@ export async function registrationForPage(app: PaylinkApp, token: string) {
  * The hosted page's submission as the browser sends it (`{ card: { number, expiry, cvc, name } }`),
  * checked with the card form's own rules and the expiry against our clock, then completed.
  */
-export async function submitRegistrationCard(app: PaylinkApp, token: string, input: unknown, clientIp = 'unknown', locale?: Locale): Promise<CardRegistration> {
+export async function submitRegistrationCard(
+  app: DomainContext,
+  token: string,
+  input: unknown,
+  clientIp = 'unknown',
+  locale?: Locale,
+): Promise<CardRegistration> {
   const parsed = parseWith(cardSchema, (input as { card?: unknown } | null)?.card ?? {}, 'card');
   if (!parsed.ok) throw invalidFields(parsed.messages);
   const expiry = parseExpiry(parsed.value.expiry)!;
@@ -177,7 +183,7 @@ export async function submitRegistrationCard(app: PaylinkApp, token: string, inp
  * written to the outbox. Submitting again after success changes nothing.
  */
 export async function completeCardRegistration(
-  app: PaylinkApp,
+  app: DomainContext,
   token: string,
   card: CardInput,
   clientIp = 'unknown',
@@ -243,7 +249,7 @@ export async function completeCardRegistration(
 }
 
 /** GET /api/v1/card-registrations: newest first, by state or customer e-mail. */
-export function listCardRegistrations(app: PaylinkApp, integrator: Pick<Integrator, 'id'>, query: CardRegistrationsQuery): Promise<Page<CardRegistration>> {
+export function listCardRegistrations(app: DomainContext, integrator: Pick<Integrator, 'id'>, query: CardRegistrationsQuery): Promise<Page<CardRegistration>> {
   return keysetPage(
     app.db,
     {

@@ -1,8 +1,8 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { CardSetupState, Connector } from '../../acquirer/connector.ts';
-import type { PaylinkApp } from '../../app.ts';
 import { type CardRegistration, cardRegistrations } from '../../db/schema.ts';
 import type { Locale } from '../../i18n/index.ts';
+import type { DomainContext } from '../context.ts';
 import { activateRegistration, activeCardColumns } from './activation.ts';
 
 /**
@@ -44,7 +44,7 @@ export type OpenedSetup =
  * setup under the registration's key, so concurrent first views get the same ones) and read
  * again afterwards. A setup that already succeeded activates the registration here.
  */
-export async function openCardSetup(app: PaylinkApp, row: CardRegistration, token: string, locale?: Locale): Promise<OpenedSetup | undefined> {
+export async function openCardSetup(app: DomainContext, row: CardRegistration, token: string, locale?: Locale): Promise<OpenedSetup | undefined> {
   const connector = setupConnector(await app.connectors.forIntegrator(row.integratorId));
   if (!connector || !('publicKey' in connector)) return undefined;
   const publishableKey = String((connector as unknown as { publicKey: string }).publicKey);
@@ -98,7 +98,7 @@ export async function openCardSetup(app: PaylinkApp, row: CardRegistration, toke
  * no registration has this setup.
  */
 export async function activateCardSetup(
-  app: PaylinkApp,
+  app: DomainContext,
   integratorId: string,
   state: Extract<CardSetupState, { status: 'succeeded' }>,
   locale?: Locale,
@@ -115,7 +115,7 @@ export async function activateCardSetup(
 }
 
 /** Step 3 from the return address: the registration's setup read again; the state says what the page shows. */
-export async function syncRegistrationSetup(app: PaylinkApp, row: CardRegistration, locale?: Locale): Promise<CardSetupState | undefined> {
+export async function syncRegistrationSetup(app: DomainContext, row: CardRegistration, locale?: Locale): Promise<CardSetupState | undefined> {
   if (!row.cardSetupId || row.status !== 'pending') return undefined;
   const connector = setupConnector(await app.connectors.forIntegrator(row.integratorId));
   if (!connector) return undefined;
@@ -128,7 +128,7 @@ export async function syncRegistrationSetup(app: PaylinkApp, row: CardRegistrati
  * Step 3 from a verified webhook about a setup: only a success is acted on, after reading the setup
  * again (an event carries no card details). A failure or a late event changes nothing.
  */
-export async function settleCardSetupEvent(app: PaylinkApp, integratorId: string, connector: Connector, setupId: string): Promise<void> {
+export async function settleCardSetupEvent(app: DomainContext, integratorId: string, connector: Connector, setupId: string): Promise<void> {
   const setup = setupConnector(connector);
   if (!setup) return;
   const state = await setup.syncCardSetup(setupId);

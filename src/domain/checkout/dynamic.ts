@@ -1,7 +1,7 @@
-import type { PaylinkApp } from '../../app.ts';
 import type { DynamicLinkBody } from '../../schemas/dynamic-link.ts';
 import { type FieldPath, fieldPaths } from '../../schemas/fields.ts';
 import { emptyMessages } from '../../schemas/parse.ts';
+import type { DomainContext } from '../context.ts';
 import { DomainError, invalidFields, type Messages } from '../errors.ts';
 import { isLinkKeyShaped } from '../integrators/link-keys.ts';
 import { acquirerMisfits } from '../links/acquirer-fit.ts';
@@ -21,7 +21,7 @@ import { checkoutPath, insertSession, newSessionToken } from './sessions.ts';
  */
 
 /** The link at the address, or ER.03.10 (404). */
-export async function requireLink(app: PaylinkApp, slug: string): Promise<LinkWithMerchant> {
+export async function requireLink(app: DomainContext, slug: string): Promise<LinkWithMerchant> {
   const found = await findActiveLink(app.db, slug);
   // paylink's own links (the scheduled payments' link) take no dynamic POST: only paylink opens checkouts on them.
   if (!found || found.link.system) {
@@ -36,7 +36,7 @@ export async function requireLink(app: PaylinkApp, slug: string): Promise<LinkWi
  * missing key is ER.01.01 (401); the owner, or undefined for a key that is not the owner's (the
  * caller refuses it and counts the failure against the client's address).
  */
-export async function authenticateLinkKey(app: PaylinkApp, link: LinkWithMerchant, key: unknown) {
+export async function authenticateLinkKey(app: DomainContext, link: LinkWithMerchant, key: unknown) {
   if (typeof key !== 'string' || key.trim() === '') {
     throw new DomainError('ER.01.01', 'Missing link key', {
       messages: { key: ['is required: send your link key (pk_link_…, Console → Developers) in the body field `key`'] },
@@ -44,7 +44,7 @@ export async function authenticateLinkKey(app: PaylinkApp, link: LinkWithMerchan
   }
   const value = key.trim();
   const integrator =
-    (isLinkKeyShaped(value) ? await app.integratorTokens.findByLinkKey(value, app.now()) : undefined) ?? (await app.integratorTokens.find(value, app.now()));
+    (isLinkKeyShaped(value) ? await app.tokenCache.findByLinkKey(value, app.now()) : undefined) ?? (await app.tokenCache.find(value, app.now()));
   return integrator && integrator.id === link.link.integratorId ? integrator : undefined;
 }
 
@@ -62,7 +62,7 @@ export function flattenBody(body: DynamicLinkBody): Partial<Record<FieldPath, st
 }
 
 export async function createDynamicLink(
-  app: PaylinkApp,
+  app: DomainContext,
   link: LinkWithMerchant,
   body: DynamicLinkBody,
 ): Promise<{ url: string; token: string; sessionId: string }> {

@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { type ChargeResult, declineMessages } from '../../acquirer/acquirer.ts';
-import type { PaylinkApp } from '../../app.ts';
 import type { CheckoutSession, Payment } from '../../db/schema.ts';
 import { checkoutSessions } from '../../db/schema.ts';
 import type { Locale } from '../../i18n/index.ts';
 import { expiryInFuture, parseExpiry } from '../../schemas/card.ts';
 import { type CheckoutSubmission, checkCustomerFields, checkoutCustomerSchema, checkoutSubmissionSchema } from '../../schemas/checkout.ts';
 import { emptyMessages, parseWith } from '../../schemas/parse.ts';
+import type { DomainContext } from '../context.ts';
 import { DomainError, invalidFields, type Messages } from '../errors.ts';
 import { askedFields, isDynamicOnly } from '../links/form.ts';
 import { linkAvailability, linkDateState, linkUnavailableError, reservePlace } from '../links/lifecycle.ts';
@@ -97,7 +97,7 @@ export interface ResolvedSession {
   link: LinkWithMerchant;
 }
 
-export async function resolveSession(app: PaylinkApp, req: PayRequest, pageToken: unknown): Promise<ResolvedSession> {
+export async function resolveSession(app: DomainContext, req: PayRequest, pageToken: unknown): Promise<ResolvedSession> {
   if (req.slug !== undefined) {
     const found = await findActiveLink(app.db, req.slug);
     const link = found && !isDynamicOnly(found.link) ? found : undefined;
@@ -130,7 +130,7 @@ export async function resolveSession(app: PaylinkApp, req: PayRequest, pageToken
 }
 
 /** A static link's session, created on the customer's first submit (see docs/payment-links.md). */
-export function staticSession(app: PaylinkApp, found: LinkWithMerchant, token: string) {
+export function staticSession(app: DomainContext, found: LinkWithMerchant, token: string) {
   const l = found.link;
   return insertSession(app, app.db, token, {
     linkId: l.id,
@@ -152,7 +152,7 @@ export function ensurePayable(session: CheckoutSession, token: string, now: Date
   if (state === 'locked') throw lockedError();
 }
 
-export async function payCheckout(app: PaylinkApp, req: PayRequest): Promise<PayOutcome> {
+export async function payCheckout(app: DomainContext, req: PayRequest): Promise<PayOutcome> {
   const raw = isRecord(req.input) ? req.input : {};
   const target = await resolveSession(app, req, raw.session);
   if (target.session) ensurePayable(target.session, target.token, app.now());
@@ -201,7 +201,7 @@ export interface ValidSubmission {
  * attempt counted: the card, the asked fields, the amount on an open-amount link, the expiry
  * against our clock. Throws ER.02.30 with every message.
  */
-export function validateSubmission(app: PaylinkApp, target: ResolvedSession, input: unknown): ValidSubmission {
+export function validateSubmission(app: DomainContext, target: ResolvedSession, input: unknown): ValidSubmission {
   const checked = validateCustomer(app, target, input, true);
   return checked as ValidSubmission;
 }
@@ -211,7 +211,7 @@ export function validateSubmission(app: PaylinkApp, target: ResolvedSession, inp
  * acquirer (PayMongo, src/domain/checkout/provider-pay.ts): then `card` and `expiry` are absent.
  */
 export function validateCustomer(
-  app: PaylinkApp,
+  app: DomainContext,
   target: ResolvedSession,
   input: unknown,
   withCard: boolean,
@@ -248,7 +248,7 @@ export interface AttemptClaim {
  * the attempt and mark the session as processing — or resume an attempt that never got its
  * answer recorded.
  */
-export function claimAttempt(app: PaylinkApp, session: CheckoutSession, token: string, locale?: Locale): Promise<AttemptClaim> {
+export function claimAttempt(app: DomainContext, session: CheckoutSession, token: string, locale?: Locale): Promise<AttemptClaim> {
   const now = app.now();
   return app.db.transaction(async (tx) => {
     const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id)).for('update');
@@ -278,7 +278,7 @@ export function claimAttempt(app: PaylinkApp, session: CheckoutSession, token: s
 export const attemptKey = (session: CheckoutSession, claim: AttemptClaim) => `checkout:${session.id}:${claim.attempt}`;
 
 /** The acquirer call, outside any transaction, under the attempt's own idempotency key. */
-async function chargeAttempt(app: PaylinkApp, session: CheckoutSession, claim: AttemptClaim, submission: ValidSubmission): Promise<ChargeResult> {
+async function chargeAttempt(app: DomainContext, session: CheckoutSession, claim: AttemptClaim, submission: ValidSubmission): Promise<ChargeResult> {
   const { card, expiry } = submission;
   try {
     return await app.acquirer.charge(
@@ -309,7 +309,7 @@ async function chargeAttempt(app: PaylinkApp, session: CheckoutSession, claim: A
 
 /** tx2: record the outcome and its event together; mark the session paid, or count the decline. */
 export function recordAttempt(
-  app: PaylinkApp,
+  app: DomainContext,
   session: CheckoutSession,
   target: ResolvedSession,
   claim: AttemptClaim,

@@ -8,9 +8,9 @@ import {
   isWebhookVerificationError,
   type PaymentState,
 } from '../../acquirer/connector.ts';
-import type { PaylinkApp } from '../../app.ts';
 import { type CheckoutSession, checkoutSessions, providerWebhookEvents } from '../../db/schema.ts';
 import { settleCardSetupEvent } from '../cards/setup.ts';
+import type { DomainContext } from '../context.ts';
 import { DomainError, invalidFields } from '../errors.ts';
 import { acquirerByWebhookId } from '../integrators/acquirer.ts';
 import { acquirerMinimum } from '../links/acquirer-fit.ts';
@@ -49,7 +49,7 @@ const wrongModeError = () =>
 
 /** Step 1. Throws like the on-page card flow (paid, expired, locked, in progress, invalid fields). */
 export async function startProviderAttempt(
-  app: PaylinkApp,
+  app: DomainContext,
   req: PayRequest,
 ): Promise<ProviderAttempt | { settled: true; receiptPath: string } | { nextActionUrl: string }> {
   const raw = typeof req.input === 'object' && req.input !== null ? (req.input as Record<string, unknown>) : {};
@@ -172,7 +172,7 @@ const toChargeResult = (state: PaymentState): ChargeResult | undefined => {
  * Records a final provider state on the attempt that started it, once. Anything not final, an
  * attempt already recorded, or a payment of another attempt changes nothing.
  */
-export async function settleProviderPayment(app: PaylinkApp, integratorId: string, state: PaymentState): Promise<'recorded' | 'unchanged'> {
+export async function settleProviderPayment(app: DomainContext, integratorId: string, state: PaymentState): Promise<'recorded' | 'unchanged'> {
   const result = toChargeResult(state);
   if (!result || !state.providerPaymentId || !finalPaymentStatuses.has(state.status)) return 'unchanged';
   const [session] = await app.db
@@ -208,7 +208,7 @@ const isUniqueViolation = (error: unknown): boolean => {
 };
 
 /** The return page (and the reconciler): ask the provider where the session's attempt stands. */
-export async function syncProviderSession(app: PaylinkApp, session: CheckoutSession): Promise<PaymentState | undefined> {
+export async function syncProviderSession(app: DomainContext, session: CheckoutSession): Promise<PaymentState | undefined> {
   if (!session.providerPaymentId) return undefined;
   const connector = await app.connectors.forIntegrator(session.integratorId);
   if (connector === app.connectors.sandbox) return undefined;
@@ -221,7 +221,7 @@ export async function syncProviderSession(app: PaylinkApp, session: CheckoutSess
  * Attempts still in processing after `olderThanSeconds` (the webhook never came, the customer
  * never returned): synced with the provider and recorded when final. Returns how many were asked.
  */
-export async function reconcileProviderPayments(app: PaylinkApp, opts: { olderThanSeconds?: number; limit?: number } = {}): Promise<number> {
+export async function reconcileProviderPayments(app: DomainContext, opts: { olderThanSeconds?: number; limit?: number } = {}): Promise<number> {
   const cutoff = new Date(app.now().getTime() - (opts.olderThanSeconds ?? 60) * 1000);
   const stuck = await app.db
     .select()
@@ -252,7 +252,7 @@ export async function reconcileProviderPayments(app: PaylinkApp, opts: { olderTh
  * moves a payment or refund backwards, because only a still-open attempt or pending refund is settled).
  */
 export async function receiveProviderWebhook(
-  app: PaylinkApp,
+  app: DomainContext,
   req: { provider: string; webhookId: string; rawBody: string; headers: Headers },
 ): Promise<'applied' | 'duplicate' | 'ignored'> {
   const found = await acquirerByWebhookId(app, req.provider, req.webhookId);
@@ -300,7 +300,7 @@ export async function receiveProviderWebhook(
 }
 
 /** For a payment or registration page: the card brands the merchant's acquirer takes (the accepted-cards strip). */
-export async function acceptedBrands(app: PaylinkApp, integratorId: string): Promise<readonly AcceptedBrand[]> {
+export async function acceptedBrands(app: DomainContext, integratorId: string): Promise<readonly AcceptedBrand[]> {
   return (await app.connectors.forIntegrator(integratorId)).capabilities.cardBrands;
 }
 
@@ -337,7 +337,7 @@ export function providerCardForm(connector: Connector, startUrl: string, currenc
  * The provider gave no answer when the attempt was started (no intent or checkout): the attempt may
  * be started again at once, and the same idempotency key finds whatever the provider did make.
  */
-async function releaseAttempt(app: PaylinkApp, sessionId: string): Promise<void> {
+async function releaseAttempt(app: DomainContext, sessionId: string): Promise<void> {
   await app.db
     .update(checkoutSessions)
     .set({ processingAt: new Date(0) })

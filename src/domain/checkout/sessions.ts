@@ -1,9 +1,9 @@
 import { eq, sql } from 'drizzle-orm';
-import type { PaylinkApp } from '../../app.ts';
 import { newId, newUrlToken, sha256Hex } from '../../crypto.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { CheckoutSession, Payment } from '../../db/schema.ts';
 import { checkoutSessions, payments } from '../../db/schema.ts';
+import type { DomainContext } from '../context.ts';
 import { linkAvailability } from '../links/lifecycle.ts';
 import type { LinkWithMerchant } from '../links/service.ts';
 
@@ -37,7 +37,7 @@ const TICKET_CLOCK_SKEW_SECONDS = 300;
 
 const ticketData = (linkId: string, token: string, issuedAt: string) => `static-session/v1|${linkId}|${token}|${issuedAt}`;
 
-export function issueStaticTicket(app: PaylinkApp, linkId: string): string {
+export function issueStaticTicket(app: DomainContext, linkId: string): string {
   const token = newSessionToken();
   const issuedAt = String(Math.floor(app.now().getTime() / 1000));
   return `${token}.${issuedAt}.${app.staticSessionMac.sign(ticketData(linkId, token, issuedAt))}`;
@@ -46,7 +46,7 @@ export function issueStaticTicket(app: PaylinkApp, linkId: string): string {
 export type OpenedTicket = { ok: true; token: string; stale: boolean } | { ok: false; reason: 'malformed' | 'not_issued' };
 
 /** Checks a ticket against the link it is presented to. */
-export function openStaticTicket(app: PaylinkApp, linkId: string, ticket: string): OpenedTicket {
+export function openStaticTicket(app: DomainContext, linkId: string, ticket: string): OpenedTicket {
   const match = STATIC_TICKET.exec(ticket);
   if (!match) return { ok: false, reason: 'malformed' };
   const [, token, issuedAt, mac] = match as unknown as [string, string, string, string];
@@ -101,7 +101,7 @@ export interface NewSession {
 }
 
 /** Inserts a session for `token` unless one exists already (two first submits at once make one). */
-export async function insertSession(app: PaylinkApp, db: DbOrTx, token: string, values: NewSession): Promise<CheckoutSession> {
+export async function insertSession(app: DomainContext, db: DbOrTx, token: string, values: NewSession): Promise<CheckoutSession> {
   const now = app.now();
   const tokenHash = hashSessionToken(token);
   await db
@@ -141,10 +141,10 @@ export type CheckoutView =
   | { state: 'open' | 'expired' | 'locked' | 'used_up' | 'not_accepted'; session: CheckoutSession; link: LinkWithMerchant }
   | { state: 'paid'; session: CheckoutSession; link: LinkWithMerchant; payment: Payment };
 
-export async function loadCheckout(app: PaylinkApp, token: string): Promise<CheckoutView> {
-  const session = await app.sessionViews.find(token);
+export async function loadCheckout(app: DomainContext, token: string): Promise<CheckoutView> {
+  const session = await app.sessionCache.find(token);
   if (!session) return { state: 'not_found' };
-  const link = await app.linkViews.findById(session.linkId);
+  const link = await app.linkCache.findById(session.linkId);
   if (!link) return { state: 'not_found' };
   const state = sessionState(session, app.now());
   if (state === 'paid') {

@@ -1,13 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import type { AcquirerProvider, AcquirerSettings } from '../../acquirer/registry.ts';
-import type { PaylinkApp } from '../../app.ts';
 import type { Sealer } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { type IntegratorAcquirer, integratorAcquirers } from '../../db/schema.ts';
 import { type AcquirerInput, acquirerInputSchema, defaultApiBaseUrls } from '../../schemas/acquirer.ts';
 import { parseWith } from '../../schemas/parse.ts';
 import { type Actor, recordAudit } from '../accounts/audit.ts';
+import type { DomainContext } from '../context.ts';
 import { invalidFields } from '../errors.ts';
 
 /**
@@ -36,7 +36,7 @@ export function settingsOf(row: IntegratorAcquirer | undefined, secrets: Sealer)
 }
 
 /** The integrator named by a provider webhook address, with its settings. */
-export async function acquirerByWebhookId(app: PaylinkApp, provider: string, webhookId: string) {
+export async function acquirerByWebhookId(app: DomainContext, provider: string, webhookId: string) {
   const [row] = await app.db.select().from(integratorAcquirers).where(eq(integratorAcquirers.webhookId, webhookId));
   if (!row || row.provider !== provider) return undefined;
   return { integratorId: row.integratorId, settings: settingsOf(row, app.secrets) };
@@ -55,7 +55,7 @@ export interface AcquirerView {
   hostedCheckout: boolean;
 }
 
-export async function acquirerView(app: PaylinkApp, integratorId: string): Promise<AcquirerView> {
+export async function acquirerView(app: DomainContext, integratorId: string): Promise<AcquirerView> {
   const [row] = await app.db.select().from(integratorAcquirers).where(eq(integratorAcquirers.integratorId, integratorId));
   if (!row || row.provider === 'sandbox')
     return { provider: 'sandbox', publicKey: null, secretKeyHint: null, webhookSecretSet: false, apiBaseUrl: null, webhookPath: null, hostedCheckout: false };
@@ -79,7 +79,7 @@ const seedHash = (input: AcquirerInput) => createHash('sha256').update(JSON.stri
  * `apiBaseUrl` comes only from the operator's seed: the console cannot point keys elsewhere.
  */
 export async function setAcquirer(
-  app: Pick<PaylinkApp, 'secrets' | 'now' | 'config'>,
+  app: Pick<DomainContext, 'secrets' | 'now' | 'config'>,
   tx: DbOrTx,
   integratorId: string,
   input: AcquirerInput,
@@ -123,7 +123,7 @@ export async function setAcquirer(
  * The console's Developers page (owners): parses the form, saves the acquirer and its audit entry
  * in one transaction, and makes this process read the new settings at once.
  */
-export async function changeAcquirer(app: PaylinkApp, integratorId: string, fields: Record<string, string>, actor: Actor): Promise<AcquirerInput> {
+export async function changeAcquirer(app: DomainContext, integratorId: string, fields: Record<string, string>, actor: Actor): Promise<AcquirerInput> {
   const provider = fields.provider ?? '';
   const keys = { public_key: fields.public_key ?? '', secret_key: fields.secret_key ?? '', webhook_secret: fields.webhook_secret ?? '' };
   const input =

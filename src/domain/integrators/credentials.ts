@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
-import type { PaylinkApp } from '../../app.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { type Integrator, integrators } from '../../db/schema.ts';
 import { type Actor, recordAudit } from '../accounts/audit.ts';
+import type { DomainContext } from '../context.ts';
 import { invalidFields, theRow } from '../errors.ts';
 import { linkKeyColumns, newLinkKey } from './link-keys.ts';
 import { hashToken } from './service.ts';
@@ -51,7 +51,7 @@ const until = (now: Date, overlap: RotationOverlap) => {
  * the replaced value kept as "previous" with its end, audited in the same transaction.
  */
 async function rotate(
-  app: PaylinkApp,
+  app: DomainContext,
   integratorId: string,
   overlap: RotationOverlap,
   actor: Actor,
@@ -68,13 +68,13 @@ async function rotate(
       .where(eq(integrators.id, integratorId));
     await recordAudit(tx, actor, action, `overlap ${overlap}`, now);
   });
-  // This process stops taking a replaced token at once; the others on NOTIFY (src/domain/integrators/tokens.ts).
-  app.integratorTokens.changed();
+  // This process stops taking a replaced token at once; the others on NOTIFY (src/domain/integrators/token-cache.ts).
+  app.tokenCache.changed();
   return validUntil;
 }
 
 /** A new API token; the old one answers until the overlap ends (or never again with `none`). */
-export async function rotateApiToken(app: PaylinkApp, integratorId: string, overlap: RotationOverlap, actor: Actor): Promise<Rotated> {
+export async function rotateApiToken(app: DomainContext, integratorId: string, overlap: RotationOverlap, actor: Actor): Promise<Rotated> {
   const token = newApiToken();
   const previousValidUntil = await rotate(app, integratorId, overlap, actor, 'api_token.rotated', (current, validUntil) => ({
     tokenHash: hashToken(token),
@@ -88,7 +88,7 @@ export async function rotateApiToken(app: PaylinkApp, integratorId: string, over
  * A new publishable link key; the old one still creates checkouts until the overlap ends. The
  * integrator's pages and apps that carry the old key keep working while they are redeployed.
  */
-export async function rotateLinkKey(app: PaylinkApp, integratorId: string, overlap: RotationOverlap, actor: Actor): Promise<Rotated> {
+export async function rotateLinkKey(app: DomainContext, integratorId: string, overlap: RotationOverlap, actor: Actor): Promise<Rotated> {
   const key = newLinkKey();
   const previousValidUntil = await rotate(app, integratorId, overlap, actor, 'link_key.rotated', (current, validUntil) => ({
     ...linkKeyColumns(app, key),
@@ -99,7 +99,7 @@ export async function rotateLinkKey(app: PaylinkApp, integratorId: string, overl
 }
 
 /** A new HS256 secret for POST /schedule payloads; the old one verifies until the overlap ends. */
-export async function rotateJwtSecret(app: PaylinkApp, integratorId: string, overlap: RotationOverlap, actor: Actor): Promise<Rotated> {
+export async function rotateJwtSecret(app: DomainContext, integratorId: string, overlap: RotationOverlap, actor: Actor): Promise<Rotated> {
   const secret = newJwtSecret();
   const previousValidUntil = await rotate(app, integratorId, overlap, actor, 'jwt_secret.rotated', (current, validUntil) => ({
     secretEnc: app.secrets.seal(secret),
@@ -110,7 +110,7 @@ export async function rotateJwtSecret(app: PaylinkApp, integratorId: string, ove
 }
 
 /** The secrets a schedule payload may be signed with now: the current one first, then the previous one during its overlap. */
-export function schedulingSecrets(app: PaylinkApp, integrator: Integrator, now: Date): string[] {
+export function schedulingSecrets(app: DomainContext, integrator: Integrator, now: Date): string[] {
   const secrets = [app.secrets.open(integrator.secretEnc)];
   if (integrator.previousSecretEnc && integrator.previousSecretValidUntil && integrator.previousSecretValidUntil > now) {
     secrets.push(app.secrets.open(integrator.previousSecretEnc));

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull, or } from 'drizzle-orm';
-import type { PaylinkApp } from '../../app.ts';
 import { sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { type Integrator, integrators } from '../../db/schema.ts';
 import { LINK_KEY_PREFIX } from '../../schemas/link-key.ts';
+import type { DomainContext } from '../context.ts';
 
 /**
  * The publishable link key (docs/security.md, "Link keys"): what an integrator puts in a dynamic
@@ -49,13 +49,13 @@ export const linkKeyOpens = (integrator: Integrator, hash: string, now: Date) =>
   (integrator.previousLinkKeyHash === hash && integrator.previousLinkKeyValidUntil !== null && integrator.previousLinkKeyValidUntil > now);
 
 /** The columns that make `key` an integrator's current link key. */
-export const linkKeyColumns = (app: PaylinkApp, key: string) => ({ linkKeyHash: hashLinkKey(key), linkKeyEnc: app.secrets.seal(key) });
+export const linkKeyColumns = (app: DomainContext, key: string) => ({ linkKeyHash: hashLinkKey(key), linkKeyEnc: app.secrets.seal(key) });
 
 /**
  * The integrator's link key, issued now when it has none yet (an integrator made before link
  * keys). Under the row lock, so two first reads issue one key, not two.
  */
-export async function ensureLinkKey(app: PaylinkApp, integratorId: string): Promise<string> {
+export async function ensureLinkKey(app: DomainContext, integratorId: string): Promise<string> {
   const issued = await app.db.transaction(async (tx) => {
     const [row] = await tx.select().from(integrators).where(eq(integrators.id, integratorId)).for('update');
     if (!row) throw new Error(`integrator ${integratorId} does not exist`);
@@ -64,12 +64,12 @@ export async function ensureLinkKey(app: PaylinkApp, integratorId: string): Prom
     await tx.update(integrators).set(linkKeyColumns(app, key)).where(eq(integrators.id, integratorId));
     return { key, changed: true };
   });
-  if (issued.changed) app.integratorTokens.changed();
+  if (issued.changed) app.tokenCache.changed();
   return issued.key;
 }
 
 /** The integrator's link key to show (it is publishable): from the row when it has one, else issued now. */
-export const linkKeyFor = (app: PaylinkApp, integrator: Pick<Integrator, 'id' | 'linkKeyEnc'>): Promise<string> =>
+export const linkKeyFor = (app: DomainContext, integrator: Pick<Integrator, 'id' | 'linkKeyEnc'>): Promise<string> =>
   integrator.linkKeyEnc ? Promise.resolve(app.secrets.open(integrator.linkKeyEnc)) : ensureLinkKey(app, integrator.id);
 
 /**
@@ -77,7 +77,7 @@ export const linkKeyFor = (app: PaylinkApp, integrator: Pick<Integrator, 'id' | 
  * last applied (a key rotated in the console survives restarts with the same seed); otherwise a
  * new key for an integrator that has none. In the seed's own transaction.
  */
-export async function applySeedLinkKey(app: PaylinkApp, tx: DbOrTx, integratorId: string, seedKey: string | undefined): Promise<void> {
+export async function applySeedLinkKey(app: DomainContext, tx: DbOrTx, integratorId: string, seedKey: string | undefined): Promise<void> {
   if (seedKey) {
     const fingerprint = linkKeySeedSha256(seedKey);
     const [row] = await tx.select().from(integrators).where(eq(integrators.id, integratorId));

@@ -1,15 +1,15 @@
 import { and, count, eq } from 'drizzle-orm';
-import type { PaylinkApp } from '../../app.ts';
 import { type Integrator, integrators, links } from '../../db/schema.ts';
 import { type IntegratorUpdate, integratorUpdateSchema } from '../../schemas/integrator.ts';
 import { parseWith } from '../../schemas/parse.ts';
 import { type Actor, recordAudit } from '../accounts/audit.ts';
+import type { DomainContext } from '../context.ts';
 import { invalidFields, theRow } from '../errors.ts';
 import { callbackUrlProblem } from '../notifications/callback-url.ts';
 import { linkKeyFor } from './link-keys.ts';
 
 /** What an integrator may see of its own account (never secrets; the link key is publishable), and how many links it has. */
-export async function integratorProfile(app: PaylinkApp, integrator: Integrator): Promise<{ integrator: Integrator; linkCount: number; linkKey: string }> {
+export async function integratorProfile(app: DomainContext, integrator: Integrator): Promise<{ integrator: Integrator; linkCount: number; linkKey: string }> {
   const [row] = await app.db
     .select({ n: count() })
     .from(links)
@@ -21,7 +21,7 @@ export async function integratorProfile(app: PaylinkApp, integrator: Integrator)
  * PATCH /api/v1/integrator and the console's Developers page: settings the integrator changes
  * itself; a callback URL is checked as any other. The console passes who acted, for the audit log.
  */
-export async function updateIntegratorSettings(app: PaylinkApp, integrator: Integrator, input: IntegratorUpdate, actor?: Actor) {
+export async function updateIntegratorSettings(app: DomainContext, integrator: Integrator, input: IntegratorUpdate, actor?: Actor) {
   const url = input.default_callback_url;
   const support = input.support_email;
   if (url) {
@@ -49,14 +49,14 @@ export async function updateIntegratorSettings(app: PaylinkApp, integrator: Inte
 }
 
 /** The console's form: an address, or nothing to clear it, read with the API's own schema. */
-export async function changeSupportEmail(app: PaylinkApp, integrator: Integrator, raw: string, actor: Actor) {
+export async function changeSupportEmail(app: DomainContext, integrator: Integrator, raw: string, actor: Actor) {
   const parsed = parseWith(integratorUpdateSchema, { support_email: raw.trim() === '' ? null : raw.trim() });
   if (!parsed.ok) throw invalidFields(parsed.messages);
   return updateIntegratorSettings(app, integrator, parsed.value, actor);
 }
 
 /** The console's form: a URL, or nothing to clear it, read with the API's own schema. */
-export async function changeDefaultCallbackUrl(app: PaylinkApp, integrator: Integrator, raw: string, actor: Actor) {
+export async function changeDefaultCallbackUrl(app: DomainContext, integrator: Integrator, raw: string, actor: Actor) {
   const parsed = parseWith(integratorUpdateSchema, { default_callback_url: raw.trim() === '' ? null : raw.trim() });
   if (!parsed.ok) throw invalidFields(parsed.messages);
   return updateIntegratorSettings(app, integrator, parsed.value, actor);

@@ -2,7 +2,6 @@ import { randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
-import type { PaylinkApp } from '../../app.ts';
 import { newId, sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { cardRegistrations, integrators, links } from '../../db/schema.ts';
@@ -12,6 +11,7 @@ import { type Seed, type SeedIntegrator, type SeedLink, seedSchema } from '../..
 import { generatePassword } from '../accounts/passwords.ts';
 import { SeedUserError, upsertSeedUser } from '../accounts/seed.ts';
 import { activeCardColumns } from '../cards/activation.ts';
+import type { DomainContext } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { linkValues } from '../links/editor.ts';
 import { readAcquirerSettings, setAcquirer } from './acquirer.ts';
@@ -109,7 +109,7 @@ function seedProfile(seed: SeedIntegrator, previous: Record<string, string> | un
   return { values, seedFields };
 }
 
-async function upsertIntegrator(app: PaylinkApp, tx: DbOrTx, seed: SeedIntegrator, generated: Record<string, string>): Promise<string> {
+async function upsertIntegrator(app: DomainContext, tx: DbOrTx, seed: SeedIntegrator, generated: Record<string, string>): Promise<string> {
   const [existing] = await tx.select().from(integrators).where(eq(integrators.email, seed.email));
   const profile = seedProfile(seed, existing?.seedFields);
   const values = { ...profile.values, seedFields: profile.seedFields, updatedAt: app.now() };
@@ -168,7 +168,7 @@ async function upsertIntegrator(app: PaylinkApp, tx: DbOrTx, seed: SeedIntegrato
  * when it is new, or when its seed entry changed since it was last applied: an unchanged seed
  * leaves alone a link edited through the API since (docs/provisioning.md).
  */
-async function upsertLink(app: PaylinkApp, tx: DbOrTx, integratorId: string, link: SeedLink, baseDir: string): Promise<void> {
+async function upsertLink(app: DomainContext, tx: DbOrTx, integratorId: string, link: SeedLink, baseDir: string): Promise<void> {
   const where = `link ${link.slug}:`;
   const seedSha256 = sha256Hex(`paylink-link-seed:${JSON.stringify(link)}`);
   const [existing] = await tx.select().from(links).where(eq(links.slug, link.slug));
@@ -219,7 +219,7 @@ async function upsertLink(app: PaylinkApp, tx: DbOrTx, integratorId: string, lin
   else await tx.insert(links).values({ id: newId('lnk'), slug: link.slug, integratorId, ...values, seedSha256 });
 }
 
-async function upsertCard(app: PaylinkApp, integratorId: string, card: SeedIntegrator['cards'][number]): Promise<void> {
+async function upsertCard(app: DomainContext, integratorId: string, card: SeedIntegrator['cards'][number]): Promise<void> {
   const [existing] = await app.db.select().from(cardRegistrations).where(eq(cardRegistrations.reference, card.reference));
   if (existing) {
     if (existing.integratorId !== integratorId) throw new ProvisioningError(`card ${card.reference}: the reference belongs to another integrator`);
@@ -244,7 +244,7 @@ function writeSecretFile(path: string, value: unknown) {
   chmodSync(path, 0o600);
 }
 
-export async function applyProvisioning(app: PaylinkApp, seedPath = app.config.seedPath): Promise<ProvisioningResult> {
+export async function applyProvisioning(app: DomainContext, seedPath = app.config.seedPath): Promise<ProvisioningResult> {
   if (seedPath) {
     const seed = readSeedFile(seedPath);
     const baseDir = dirname(resolve(seedPath));
@@ -269,8 +269,8 @@ export async function applyProvisioning(app: PaylinkApp, seedPath = app.config.s
         }
       }
     });
-    app.linkViews.changed();
-    app.integratorTokens.changed();
+    app.linkCache.changed();
+    app.tokenCache.changed();
     for (const id of ids.values()) app.connectors.forget(id);
     let cards = 0;
     for (const integrator of seed.integrators) {
@@ -299,7 +299,7 @@ export async function applyProvisioning(app: PaylinkApp, seedPath = app.config.s
   return createDemoIfEmpty(app);
 }
 
-async function createDemoIfEmpty(app: PaylinkApp): Promise<ProvisioningResult> {
+async function createDemoIfEmpty(app: DomainContext): Promise<ProvisioningResult> {
   const credentials = await app.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(7450231002)`);
     const [any] = await tx.select({ id: integrators.id }).from(integrators).limit(1);

@@ -1,9 +1,9 @@
-import type { PaylinkApp } from '../../app.ts';
 import type { Link } from '../../db/schema.ts';
 import type { LinkCreate, LinksQuery, LinkUpdate } from '../../schemas/link.ts';
 import { type Actor, recordAudit } from '../accounts/audit.ts';
 import { canManageAccount } from '../accounts/rules.ts';
 import type { ConsoleIdentity, RequestOrigin } from '../accounts/sessions.ts';
+import type { DomainContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import type { Page } from '../pagination.ts';
 import { createLink, type LinkSettings, updateLink } from './editor.ts';
@@ -35,7 +35,7 @@ export interface ConsoleLinkPage {
 }
 
 /** /console/links: one page of the integrator's links, newest first, with their paid counts (two queries). */
-export async function listConsoleLinks(app: PaylinkApp, identity: ConsoleIdentity, query: LinksQuery): Promise<ConsoleLinkPage> {
+export async function listConsoleLinks(app: DomainContext, identity: ConsoleIdentity, query: LinksQuery): Promise<ConsoleLinkPage> {
   assertOwner(identity);
   const page = await listLinks(app.db, integratorOf(identity), query);
   return {
@@ -47,17 +47,17 @@ export async function listConsoleLinks(app: PaylinkApp, identity: ConsoleIdentit
   };
 }
 
-export async function getConsoleLink(app: PaylinkApp, identity: ConsoleIdentity, slug: string): Promise<Link> {
+export async function getConsoleLink(app: DomainContext, identity: ConsoleIdentity, slug: string): Promise<Link> {
   assertOwner(identity);
   return getLink(app.db, integratorOf(identity), slug);
 }
 
-export async function createConsoleLink(app: PaylinkApp, identity: ConsoleIdentity, input: LinkCreate, from: RequestOrigin): Promise<Link> {
+export async function createConsoleLink(app: DomainContext, identity: ConsoleIdentity, input: LinkCreate, from: RequestOrigin): Promise<Link> {
   assertOwner(identity);
   return createLink(app, integratorOf(identity), input, (tx, link) => recordAudit(tx, actor(identity, from), 'link.created', link.slug, app.now()));
 }
 
-export async function updateConsoleLink(app: PaylinkApp, identity: ConsoleIdentity, slug: string, patch: LinkUpdate, from: RequestOrigin): Promise<Link> {
+export async function updateConsoleLink(app: DomainContext, identity: ConsoleIdentity, slug: string, patch: LinkUpdate, from: RequestOrigin): Promise<Link> {
   assertOwner(identity);
   return updateLink(app, integratorOf(identity), slug, patch, (tx, link) => recordAudit(tx, actor(identity, from), 'link.updated', link.slug, app.now()));
 }
@@ -66,7 +66,7 @@ export async function updateConsoleLink(app: PaylinkApp, identity: ConsoleIdenti
  * The editor's live preview: the draft as its payment page would show it, written nowhere.
  * `slug` names the link being edited (its stored logo shows until a new one is chosen).
  */
-export async function previewConsoleLink(app: PaylinkApp, identity: ConsoleIdentity, slug: string | undefined, settings: LinkSettings): Promise<LinkDraft> {
+export async function previewConsoleLink(app: DomainContext, identity: ConsoleIdentity, slug: string | undefined, settings: LinkSettings): Promise<LinkDraft> {
   assertOwner(identity);
   const current = slug ? await getLink(app.db, integratorOf(identity), slug) : undefined;
   return draftLink(app, identity.user.integratorId, settings, current);

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import type { PaylinkApp } from '../../app.ts';
 import { newId, sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, type FieldMode, type Link, links } from '../../db/schema.ts';
 import type { FieldPath } from '../../schemas/fields.ts';
 import type { LinkCreate, LinkUpdate } from '../../schemas/link.ts';
 import { emptyMessages } from '../../schemas/parse.ts';
+import type { DomainContext } from '../context.ts';
 import { invalidFields, type Messages, notFound, theRow } from '../errors.ts';
 import { formatDecimal, isCurrency, MoneyError, parseAmount } from '../money.ts';
 import { callbackUrlProblem } from '../notifications/callback-url.ts';
@@ -52,7 +52,7 @@ type LinkValues = Omit<typeof links.$inferInsert, 'id' | 'slug' | 'integratorId'
  * connection is held by that transaction).
  */
 export async function linkValues(
-  app: PaylinkApp,
+  app: DomainContext,
   tx: DbOrTx,
   integratorId: string,
   s: LinkSettings,
@@ -169,16 +169,16 @@ const dataLogo = (logo: string | null | undefined) => (logo === undefined ? unde
 export type OnLinkSaved = (tx: DbOrTx, link: Link) => Promise<void>;
 
 /** One link write in its own transaction; then the payment pages of this process forget kept links. */
-async function savingLink(app: PaylinkApp, write: (tx: DbOrTx) => Promise<Link>): Promise<Link> {
+async function savingLink(app: DomainContext, write: (tx: DbOrTx) => Promise<Link>): Promise<Link> {
   try {
     return await app.db.transaction(write);
   } finally {
-    app.linkViews.changed();
+    app.linkCache.changed();
   }
 }
 
 /** POST /api/v1/links: a new link; the slug is generated when not given. */
-export async function createLink(app: PaylinkApp, integrator: { id: string }, input: LinkCreate, onSaved?: OnLinkSaved): Promise<Link> {
+export async function createLink(app: DomainContext, integrator: { id: string }, input: LinkCreate, onSaved?: OnLinkSaved): Promise<Link> {
   const slug = input.slug ?? `link-${randomBytes(5).toString('hex')}`;
   const settings: LinkSettings = {
     title: input.title,
@@ -215,7 +215,7 @@ export async function createLink(app: PaylinkApp, integrator: { id: string }, in
 }
 
 /** PATCH /api/v1/links/{slug}: changes the given settings (null clears one); the rest stay. */
-export async function updateLink(app: PaylinkApp, integrator: { id: string }, slug: string, patch: LinkUpdate, onSaved?: OnLinkSaved): Promise<Link> {
+export async function updateLink(app: DomainContext, integrator: { id: string }, slug: string, patch: LinkUpdate, onSaved?: OnLinkSaved): Promise<Link> {
   const acquirer = await app.connectors.forIntegrator(integrator.id);
   return savingLink(app, async (tx) => {
     const [current] = await tx

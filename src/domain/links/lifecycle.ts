@@ -4,7 +4,7 @@ import type { Link } from '../../db/schema.ts';
 import { checkoutSessions, links } from '../../db/schema.ts';
 import { DomainError } from '../errors.ts';
 import { isDynamicOnly } from './form.ts';
-import type { LinkViews } from './link-views.ts';
+import type { LinkCache } from './link-cache.ts';
 import type { LinkWithMerchant } from './service.ts';
 
 /**
@@ -84,9 +84,9 @@ export async function reservePlace(tx: DbOrTx, linkId: string, sessionId: string
 export type LinkPageView = { state: 'not_found' } | { state: 'dynamic_only' | 'expired' | 'used_up' | 'not_accepted' | 'open'; found: LinkWithMerchant };
 
 /** What GET /pay/{slug} shows: the form, or why the link cannot be paid (the link from `views`). */
-export async function loadLinkPage(app: { db: Db; linkViews: LinkViews }, slug: string, now: Date): Promise<LinkPageView> {
+export async function loadLinkPage(app: { db: Db; linkCache: LinkCache }, slug: string, now: Date): Promise<LinkPageView> {
   if (!/^[a-z0-9-]{1,64}$/.test(slug)) return { state: 'not_found' };
-  const found = await app.linkViews.find(slug);
+  const found = await app.linkCache.find(slug);
   if (!found) return { state: 'not_found' };
   // A link with system-filled fields is paid only through the dynamic links its integrator creates.
   if (isDynamicOnly(found.link)) return { state: 'dynamic_only', found };

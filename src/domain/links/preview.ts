@@ -1,6 +1,6 @@
-import type { PaylinkApp } from '../../app.ts';
 import type { Link } from '../../db/schema.ts';
 import { type FieldMode, type FieldPath, fieldModes, fieldPaths } from '../../schemas/fields.ts';
+import type { DomainContext } from '../context.ts';
 import { isCurrency, MoneyError, parseAmount } from '../money.ts';
 import type { LinkSettings } from './editor.ts';
 import { readLogoSource, validateLogo } from './logos.ts';
@@ -21,7 +21,7 @@ export interface LinkDraft {
 
 export const PREVIEW_LINK_ID = 'lnk_preview';
 
-export async function draftLink(app: PaylinkApp, integratorId: string, s: LinkSettings, current?: Link): Promise<LinkDraft> {
+export async function draftLink(app: DomainContext, integratorId: string, s: LinkSettings, current?: Link): Promise<LinkDraft> {
   const currency = isCurrency(s.currency) ? s.currency : (current?.currency ?? 'USD');
   const minor = (value: string | null) => {
     if (value === null) return null;

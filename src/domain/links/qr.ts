@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import QRCode from 'qrcode';
-import type { PaylinkApp } from '../../app.ts';
+import type { DomainContext } from '../context.ts';
 import { isDynamicOnly } from './form.ts';
 
 /**
@@ -22,7 +22,7 @@ export const QR_PNG_WIDTH = 512;
 /** Bytes of drawn codes kept per process (a PNG is ~3 KB, an SVG ~7 KB: about a thousand codes). */
 export const QR_CACHE_BYTES = 8 * 1024 * 1024;
 
-export const linkPublicUrl = (app: Pick<PaylinkApp, 'origin'>, slug: string) => `${app.origin()}/pay/${slug}`;
+export const linkPublicUrl = (app: Pick<DomainContext, 'origin'>, slug: string) => `${app.origin()}/pay/${slug}`;
 
 export interface QrImage {
   body: Uint8Array<ArrayBuffer>;
@@ -79,8 +79,8 @@ export interface QrCode {
 }
 
 /** The code of the active static link at `slug`, or undefined when it has none. Draws nothing. */
-export async function findQrCode(app: PaylinkApp, slug: string, format: QrFormat): Promise<QrCode | undefined> {
-  const found = await app.linkViews.find(slug);
+export async function findQrCode(app: DomainContext, slug: string, format: QrFormat): Promise<QrCode | undefined> {
+  const found = await app.linkCache.find(slug);
   if (!found || isDynamicOnly(found.link)) return undefined;
   const url = linkPublicUrl(app, found.link.slug);
   const size = format === 'png' ? QR_PNG_WIDTH : 0;
@@ -90,10 +90,10 @@ export async function findQrCode(app: PaylinkApp, slug: string, format: QrFormat
 }
 
 /** The kept drawing of `code`, or undefined when it has to be drawn. */
-export const keptQrImage = (app: Pick<PaylinkApp, 'qrCache'>, code: QrCode): QrImage | undefined => app.qrCache.find(code.key);
+export const keptQrImage = (app: Pick<DomainContext, 'qrCache'>, code: QrCode): QrImage | undefined => app.qrCache.find(code.key);
 
 /** Draws `code` and keeps the drawing. */
-export async function drawQrImage(app: Pick<PaylinkApp, 'qrCache'>, code: QrCode): Promise<QrImage> {
+export async function drawQrImage(app: Pick<DomainContext, 'qrCache'>, code: QrCode): Promise<QrImage> {
   const body =
     code.format === 'svg'
       ? new TextEncoder().encode(await QRCode.toString(code.url, { ...QR_OPTIONS, type: 'svg' }))

@@ -1,8 +1,8 @@
 import { and, asc, eq, gt, inArray, or, type SQL, sql } from 'drizzle-orm';
-import type { PaylinkApp } from '../../app.ts';
 import { type Integrator, type OutboxEvent, outboxEvents, type WebhookAttempt, webhookAttempts } from '../../db/schema.ts';
 import type { EventsQuery, LegacyEventsQuery } from '../../schemas/events.ts';
 import { type Actor, recordAudit } from '../accounts/audit.ts';
+import type { DomainContext } from '../context.ts';
 import { DomainError, invalidFields, notFound } from '../errors.ts';
 import { keysetPage, type Page } from '../pagination.ts';
 import { callbackUrlProblem } from './callback-url.ts';
@@ -17,7 +17,7 @@ export interface EventPage {
   hasMore: boolean;
 }
 
-export async function listEventsAfter(app: PaylinkApp, integrator: Pick<Integrator, 'id'>, query: LegacyEventsQuery): Promise<EventPage> {
+export async function listEventsAfter(app: DomainContext, integrator: Pick<Integrator, 'id'>, query: LegacyEventsQuery): Promise<EventPage> {
   const db = app.db;
   const conditions: SQL[] = [eq(outboxEvents.integratorId, integrator.id)];
   if (query.type) conditions.push(eq(outboxEvents.type, query.type));
@@ -44,7 +44,7 @@ export async function listEventsAfter(app: PaylinkApp, integrator: Pick<Integrat
 export type EventWithAttempts = EventPage['events'][number];
 
 /** GET /api/v1/events: the integrator's events newest first, the list every endpoint shares. */
-export async function listEvents(app: PaylinkApp, integrator: Pick<Integrator, 'id'>, query: EventsQuery): Promise<Page<EventWithAttempts>> {
+export async function listEvents(app: DomainContext, integrator: Pick<Integrator, 'id'>, query: EventsQuery): Promise<Page<EventWithAttempts>> {
   const page = await keysetPage(
     app.db,
     { table: outboxEvents, id: outboxEvents.id, createdAt: outboxEvents.createdAt, scope: eq(outboxEvents.integratorId, integrator.id) },
@@ -54,7 +54,7 @@ export async function listEvents(app: PaylinkApp, integrator: Pick<Integrator, '
   return { ...page, items: await withAttempts(app.db, page.items) };
 }
 
-async function withAttempts(db: PaylinkApp['db'], page: OutboxEvent[]): Promise<EventWithAttempts[]> {
+async function withAttempts(db: DomainContext['db'], page: OutboxEvent[]): Promise<EventWithAttempts[]> {
   const log = page.length
     ? await db
         .select()
@@ -78,7 +78,7 @@ async function withAttempts(db: PaylinkApp['db'], page: OutboxEvent[]): Promise<
  * none, is checked again like any callback URL (and again after DNS at delivery).
  */
 export async function resendEvent(
-  app: PaylinkApp,
+  app: DomainContext,
   integrator: Pick<Integrator, 'id' | 'defaultCallbackUrl'>,
   eventId: string,
   opts: { actor?: Actor } = {},
@@ -113,7 +113,7 @@ export async function resendEvent(
  * first, with every callback attempt: a payment's timeline in the console. The transaction id
  * is the `transaction_id` of the event's data, as integrators receive it.
  */
-export async function eventsOfTransaction(app: PaylinkApp, integrator: Pick<Integrator, 'id'>, transactionId: string): Promise<EventWithAttempts[]> {
+export async function eventsOfTransaction(app: DomainContext, integrator: Pick<Integrator, 'id'>, transactionId: string): Promise<EventWithAttempts[]> {
   const rows = await app.db
     .select()
     .from(outboxEvents)

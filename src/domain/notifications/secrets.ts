@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
-import type { PaylinkApp } from '../../app.ts';
 import { type Integrator, integrators } from '../../db/schema.ts';
 import { type Actor, recordAudit } from '../accounts/audit.ts';
+import type { DomainContext } from '../context.ts';
 import { newWebhookSecret } from '../integrators/provisioning.ts';
 import { ROTATION_GRACE_MS } from './signing.ts';
 
@@ -12,7 +12,7 @@ import { ROTATION_GRACE_MS } from './signing.ts';
  * the window retires the older secret at once: only one previous secret is kept.
  */
 export async function rotateWebhookSecret(
-  app: PaylinkApp,
+  app: DomainContext,
   integrator: Pick<Integrator, 'id'>,
   /** Who rotated it from the console, for the audit log (the API's rotation is the integrator's own). */
   actor?: Actor,

@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
-import type { PaylinkApp } from '../../app.ts';
 import type { Integrator } from '../../db/schema.ts';
+import type { DomainContext } from '../context.ts';
 
 /**
  * Standard Webhooks 1.0 signatures: `v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed by
@@ -28,7 +28,7 @@ export function signatureHeader(secrets: readonly string[], id: string, timestam
 
 /** The secrets an integrator's messages are signed with now: the current one, plus the previous one for 24 h after a rotation. */
 export function signingSecrets(
-  app: Pick<PaylinkApp, 'secrets'>,
+  app: Pick<DomainContext, 'secrets'>,
   integrator: Pick<Integrator, 'webhookSecretEnc' | 'previousWebhookSecretEnc' | 'webhookSecretRotatedAt'>,
   now: Date,
 ): string[] {

@@ -1,7 +1,7 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
-import type { PaylinkApp } from '../../app.ts';
 import { type Integrator, type OutboxEvent, outboxEvents, type WebhookAttempt, webhookAttempts } from '../../db/schema.ts';
 import { type Actor, recordAudit } from '../accounts/audit.ts';
+import type { DomainContext } from '../context.ts';
 import { DomainError, invalidFields } from '../errors.ts';
 import { callbackUrlProblem } from './callback-url.ts';
 import { enqueueEvent } from './outbox.ts';
@@ -14,7 +14,7 @@ import { enqueueEvent } from './outbox.ts';
 export const TEST_EVENT_TYPE = 'webhook.test' as const;
 
 export async function sendTestEvent(
-  app: PaylinkApp,
+  app: DomainContext,
   integrator: Pick<Integrator, 'id' | 'defaultCallbackUrl'>,
   actor?: Actor,
 ): Promise<{ id: string; callbackUrl: string }> {
@@ -43,7 +43,11 @@ export async function sendTestEvent(
 }
 
 /** The integrator's latest test events with their delivery attempts, newest first. */
-export async function recentTestEvents(app: PaylinkApp, integratorId: string, limit = 5): Promise<Array<{ event: OutboxEvent; attempts: WebhookAttempt[] }>> {
+export async function recentTestEvents(
+  app: DomainContext,
+  integratorId: string,
+  limit = 5,
+): Promise<Array<{ event: OutboxEvent; attempts: WebhookAttempt[] }>> {
   const events = await app.db
     .select()
     .from(outboxEvents)

@@ -1,8 +1,8 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { PaylinkApp } from '../../app.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { cardRegistrations, type Integrator, links, type Payment, payments, type Refund, refunds, scheduleRuns } from '../../db/schema.ts';
 import type { RefundsQuery, TransactionsQuery } from '../../schemas/transaction.ts';
+import type { DomainContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { keysetPage, type Page } from '../pagination.ts';
 
@@ -57,7 +57,7 @@ const noOrigin: PaymentOrigin = { linkSlug: null, scheduleReference: null, cardE
  * One of the integrator's transactions with its refunds (GET /transactions/{transaction_id}).
  * Another integrator's transaction is answered exactly like a missing one.
  */
-export async function findTransaction(app: PaylinkApp, integrator: Pick<Integrator, 'id'>, transactionId: string): Promise<TransactionRecord> {
+export async function findTransaction(app: DomainContext, integrator: Pick<Integrator, 'id'>, transactionId: string): Promise<TransactionRecord> {
   const [payment] = await app.db
     .select()
     .from(payments)
@@ -84,7 +84,7 @@ const emptyPage = <T>(): Page<T> => ({ items: [], hasMore: false, olderExists: f
 export type TransactionFilters = TransactionsQuery & { transaction_id?: string };
 
 /** GET /api/v1/transactions and the console's Payments: newest first, filtered; each with its refunds and origin. */
-export async function listTransactions(app: PaylinkApp, integrator: Pick<Integrator, 'id'>, query: TransactionFilters): Promise<Page<TransactionRecord>> {
+export async function listTransactions(app: DomainContext, integrator: Pick<Integrator, 'id'>, query: TransactionFilters): Promise<Page<TransactionRecord>> {
   const db = app.db;
   const linkId = await linkIdOf(db, integrator.id, query.link);
   // A slug that names none of the integrator's links matches nothing (as an unknown value of any filter).
@@ -122,7 +122,7 @@ export interface RefundRecord {
 }
 
 /** GET /api/v1/refunds: newest first, filtered by state or transaction. */
-export async function listRefunds(app: PaylinkApp, integrator: Pick<Integrator, 'id'>, query: RefundsQuery): Promise<Page<RefundRecord>> {
+export async function listRefunds(app: DomainContext, integrator: Pick<Integrator, 'id'>, query: RefundsQuery): Promise<Page<RefundRecord>> {
   const db = app.db;
   const page = await keysetPage(
     db,

@@ -1,10 +1,10 @@
 import type { ChargeResult } from '../../acquirer/acquirer.ts';
-import type { PaylinkApp } from '../../app.ts';
 import { newId } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import type { Payment } from '../../db/schema.ts';
 import { outboxEvents, payments } from '../../db/schema.ts';
 import { insertRows } from '../../db/statements.ts';
+import type { DomainContext } from '../context.ts';
 import { theRow } from '../errors.ts';
 import { type CheckoutContext, type DomainEvent, defaultCallbackUrls, presentedEvent, type ScheduleRunContext } from '../notifications/domain-events.ts';
 import { outboxRow } from '../notifications/outbox.ts';
@@ -41,7 +41,7 @@ export interface RecordChargeInput {
   now: Date;
 }
 
-export async function recordCharge(app: Pick<PaylinkApp, 'presentEvent'>, tx: DbOrTx, input: RecordChargeInput): Promise<Payment> {
+export async function recordCharge(app: Pick<DomainContext, 'presentEvent'>, tx: DbOrTx, input: RecordChargeInput): Promise<Payment> {
   return theRow(await recordCharges(app, tx, [input]), 'the recorded payment');
 }
 
@@ -49,7 +49,7 @@ export async function recordCharge(app: Pick<PaylinkApp, 'presentEvent'>, tx: Db
  * Several charges at once (the scheduler records a batch): one multi-row insert of the payments and
  * one of their events, in input order.
  */
-export async function recordCharges(app: Pick<PaylinkApp, 'presentEvent'>, tx: DbOrTx, inputs: RecordChargeInput[]): Promise<Payment[]> {
+export async function recordCharges(app: Pick<DomainContext, 'presentEvent'>, tx: DbOrTx, inputs: RecordChargeInput[]): Promise<Payment[]> {
   if (inputs.length === 0) return [];
   const rows = inputs.map((input) => {
     const succeeded = input.result.status === 'succeeded';

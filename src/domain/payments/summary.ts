@@ -1,6 +1,6 @@
 import { and, eq, gte, sql } from 'drizzle-orm';
-import type { PaylinkApp } from '../../app.ts';
 import { payments, refunds } from '../../db/schema.ts';
+import type { DomainContext } from '../context.ts';
 
 /**
  * The console's Home figures: succeeded payments and refunds of the last 30 days (today
@@ -34,7 +34,7 @@ export interface PaymentSummary {
 
 const dayOf = (d: Date) => d.toISOString().slice(0, 10);
 
-export async function paymentSummary(app: PaylinkApp, integratorId: string): Promise<PaymentSummary> {
+export async function paymentSummary(app: DomainContext, integratorId: string): Promise<PaymentSummary> {
   const now = app.now();
   const today = new Date(`${dayOf(now)}T00:00:00Z`);
   const start = new Date(today.getTime() - (SUMMARY_DAYS - 1) * 86_400_000);

@@ -1,13 +1,13 @@
 import { and, asc, desc, eq, gt, lt, sql } from 'drizzle-orm';
 import type { RefundResult } from '../../acquirer/acquirer.ts';
 import { type RefundState, refundAllowed } from '../../acquirer/connector.ts';
-import type { PaylinkApp } from '../../app.ts';
 import { newId } from '../../crypto.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Integrator, Payment, Refund } from '../../db/schema.ts';
 import { outboxEvents, payments, refunds } from '../../db/schema.ts';
 import { insertSelect, prefixed, prepareStatement, rowsOf, setClause } from '../../db/statements.ts';
 import { type Actor, recordAudit } from '../accounts/audit.ts';
+import type { DomainContext } from '../context.ts';
 import { DomainError, notFound, theRow } from '../errors.ts';
 import { refundCapabilityFor } from '../integrators/service.ts';
 import { formatDecimal } from '../money.ts';
@@ -54,7 +54,7 @@ export interface RefundOutcome {
 /** The acquirer's idempotency key for a refund: one refund id, one movement of money. */
 export const acquirerRefundKey = (refundId: string) => `paylink-refund:${refundId}`;
 
-export async function refundPayment(app: PaylinkApp, integrator: Integrator, request: RefundRequest): Promise<RefundOutcome> {
+export async function refundPayment(app: DomainContext, integrator: Integrator, request: RefundRequest): Promise<RefundOutcome> {
   const { refund, payment, reserved } = await beginRefund(app, integrator, request);
   if (refund.status !== 'pending') return current(app, refund.id);
   return completeRefund(app, refund, payment, reserved && { payment: reserved, defaultCallbackUrl: integrator.defaultCallbackUrl });
@@ -66,7 +66,7 @@ export async function refundPayment(app: PaylinkApp, integrator: Integrator, req
  * Idempotency-Key started (pending or settled).
  */
 export async function beginRefund(
-  app: PaylinkApp,
+  app: DomainContext,
   integrator: Integrator,
   request: RefundRequest,
 ): Promise<{ refund: Refund; payment: Payment; reserved?: Payment }> {
@@ -201,7 +201,7 @@ const pendingRefund = (values: Omit<Refund, 'acquirerReference' | 'failureCode' 
  * Finishes refunds left pending longer than PAYLINK_REFUND_RECOVERY_SECONDS (a crash or a lost
  * acquirer reply between tx1 and tx2), oldest first. Safe to run from any number of processes.
  */
-export async function recoverPendingRefunds(app: PaylinkApp, opts: { paymentId?: string; limit?: number } = {}): Promise<number> {
+export async function recoverPendingRefunds(app: DomainContext, opts: { paymentId?: string; limit?: number } = {}): Promise<number> {
   const cutoff = new Date(app.now().getTime() - app.config.refundRecoverySeconds * 1000);
   const stale = await app.db
     .select()
@@ -229,7 +229,7 @@ export async function recoverPendingRefunds(app: PaylinkApp, opts: { paymentId?:
  * when this request made tx1: tx2 then tries its one-statement form first.
  */
 async function completeRefund(
-  app: PaylinkApp,
+  app: DomainContext,
   refund: Refund,
   payment: Payment,
   reserved?: { payment: Payment; defaultCallbackUrl: string | null },
@@ -244,7 +244,7 @@ async function completeRefund(
  * (`paylink_sandbox_refund`); a real connector gets the general call, or, once the provider has
  * accepted the refund (its id is on the row), a sync of that refund.
  */
-async function callAcquirer(app: PaylinkApp, refund: Refund, payment: Payment): Promise<RefundResult | RefundState> {
+async function callAcquirer(app: DomainContext, refund: Refund, payment: Payment): Promise<RefundResult | RefundState> {
   const connector = await app.connectors.forIntegrator(refund.integratorId);
   if (connector === app.connectors.sandbox) {
     return app.acquirer.refund(
@@ -272,7 +272,7 @@ async function callAcquirer(app: PaylinkApp, refund: Refund, payment: Payment): 
  * amount reserved, and keeps the provider's id, so the provider's webhook or the recovery pass
  * (a sync) finishes it. The answer says pending (OK.02.01 / OK.04.01).
  */
-async function acceptedAtProvider(app: PaylinkApp, refund: Refund, providerRefundId: string): Promise<RefundOutcome> {
+async function acceptedAtProvider(app: DomainContext, refund: Refund, providerRefundId: string): Promise<RefundOutcome> {
   await app.db
     .update(refunds)
     .set({ acquirerReference: providerRefundId })
@@ -284,7 +284,7 @@ async function acceptedAtProvider(app: PaylinkApp, refund: Refund, providerRefun
  * What the integrator's acquirer cannot refund at all (its own window, whole payments only) is
  * refused before anything is reserved: ER.20.27.
  */
-async function assertAcquirerCanRefund(app: PaylinkApp, integratorId: string, payment: Payment, amountMinor: bigint | undefined): Promise<void> {
+async function assertAcquirerCanRefund(app: DomainContext, integratorId: string, payment: Payment, amountMinor: bigint | undefined): Promise<void> {
   const connector = await app.connectors.forIntegrator(integratorId);
   if (connector === app.connectors.sandbox || !payment.paidAt) return;
   const amount = amountMinor ?? refundableMinor(payment);
@@ -299,7 +299,7 @@ async function assertAcquirerCanRefund(app: PaylinkApp, integratorId: string, pa
  * pending refund once; a duplicate or a refund already settled changes nothing.
  */
 export async function settleProviderRefund(
-  app: PaylinkApp,
+  app: DomainContext,
   integratorId: string,
   state: RefundState & { refundId: string },
 ): Promise<'settled' | 'unchanged' | 'unknown'> {
@@ -321,7 +321,7 @@ export async function settleProviderRefund(
  * customer, so the refund becomes failed and its amount is refundable again (refund.failed event),
  * in one transaction under the payment's row lock. False when it was already reversed.
  */
-async function reverseRefund(app: PaylinkApp, recorded: Refund, state: Extract<RefundState, { status: 'failed' }>): Promise<boolean> {
+async function reverseRefund(app: DomainContext, recorded: Refund, state: Extract<RefundState, { status: 'failed' }>): Promise<boolean> {
   const now = app.now();
   return app.db.transaction(async (tx) => {
     const p = theRow(await tx.select().from(payments).where(eq(payments.id, recorded.paymentId)).for('update'), 'the refunded payment');
@@ -402,7 +402,7 @@ const refundEvent = (s: RefundOutcome, callbackUrl: string | null, now: Date) =>
  * payment meanwhile; the caller then settles under the row lock.
  */
 async function settleUnlocked(
-  app: PaylinkApp,
+  app: DomainContext,
   refund: Refund,
   reserved: { payment: Payment; defaultCallbackUrl: string | null },
   result: RefundResult | SettledRefundState,
@@ -470,7 +470,7 @@ const settleStatement = prepareStatement(
 );
 
 /** tx2 under the payment row lock: record the acquirer's answer on a still-pending refund, move the money and write the event. */
-async function settleRefund(app: PaylinkApp, refundId: string, paymentId: string, result: RefundResult | SettledRefundState): Promise<RefundOutcome> {
+async function settleRefund(app: DomainContext, refundId: string, paymentId: string, result: RefundResult | SettledRefundState): Promise<RefundOutcome> {
   const now = app.now();
   return app.db.transaction(async (tx) => {
     const p = theRow(await tx.select().from(payments).where(eq(payments.id, paymentId)).for('update'), 'the refunded payment');
@@ -500,7 +500,7 @@ const prepareOwnPayment = (db: Db) =>
     .where(and(eq(payments.id, sql.placeholder('id')), eq(payments.integratorId, sql.placeholder('integratorId'))))
     .prepare('paylink_refund_payment');
 
-async function findOwnPayment(app: PaylinkApp, integratorId: string, transactionId: string): Promise<Payment> {
+async function findOwnPayment(app: DomainContext, integratorId: string, transactionId: string): Promise<Payment> {
   let statement = ownPayment.get(app.db);
   if (!statement) ownPayment.set(app.db, (statement = prepareOwnPayment(app.db)));
   const [payment] = await statement.execute({ id: transactionId, integratorId });
@@ -510,7 +510,7 @@ async function findOwnPayment(app: PaylinkApp, integratorId: string, transaction
 }
 
 /** The refund an earlier request with this Idempotency-Key started, while the key is still valid. */
-async function findByIdempotencyKey(tx: DbOrTx, app: PaylinkApp, paymentId: string, key: string, now: Date): Promise<Refund | undefined> {
+async function findByIdempotencyKey(tx: DbOrTx, app: DomainContext, paymentId: string, key: string, now: Date): Promise<Refund | undefined> {
   const since = new Date(now.getTime() - app.config.idempotencyTtlSeconds * 1000);
   const [refund] = await tx
     .select()
@@ -521,7 +521,7 @@ async function findByIdempotencyKey(tx: DbOrTx, app: PaylinkApp, paymentId: stri
   return refund;
 }
 
-async function current(app: PaylinkApp, refundId: string): Promise<RefundOutcome> {
+async function current(app: DomainContext, refundId: string): Promise<RefundOutcome> {
   const refund = theRow(await app.db.select().from(refunds).where(eq(refunds.id, refundId)), 'the refund');
   const payment = theRow(await app.db.select().from(payments).where(eq(payments.id, refund.paymentId)), 'the refunded payment');
   return { refund, payment };

@@ -1,7 +1,7 @@
 import { and, eq, inArray, ne } from 'drizzle-orm';
-import type { PaylinkApp } from '../../app.ts';
 import type { Tx } from '../../db/client.ts';
 import { scheduleRuns, schedules } from '../../db/schema.ts';
+import type { DomainContext } from '../context.ts';
 import { recordEvent } from '../notifications/domain-events.ts';
 import { closeWaitingLinks } from './pay-links.ts';
 
@@ -13,7 +13,7 @@ import { closeWaitingLinks } from './pay-links.ts';
  * Returns the references cancelled now (already-cancelled ones are left as they are).
  */
 export async function cancelSchedulesTx(
-  app: Pick<PaylinkApp, 'presentEvent'>,
+  app: Pick<DomainContext, 'presentEvent'>,
   tx: Tx,
   opts: { integratorId: string; scheduleId?: string; cardRegistrationReference?: string; now: Date; reason: 'requested' | 'card_registration_deleted' },
 ): Promise<string[]> {

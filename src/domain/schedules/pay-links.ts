@@ -1,10 +1,10 @@
 import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { ChargeResult } from '../../acquirer/acquirer.ts';
-import type { PaylinkApp } from '../../app.ts';
 import { newId, sha256Hex } from '../../crypto.ts';
 import type { Tx } from '../../db/client.ts';
 import { type CheckoutSession, cardRegistrations, checkoutSessions, links, scheduleRuns, schedules } from '../../db/schema.ts';
 import { checkoutPath, insertSession, newSessionToken } from '../checkout/sessions.ts';
+import type { DomainContext } from '../context.ts';
 import { recordEvent, type ScheduleRunContext } from '../notifications/domain-events.ts';
 import { nextOccurrence, parseTimeOffset } from './recurrence.ts';
 import { lockPendingRuns } from './run-locks.ts';
@@ -106,7 +106,7 @@ const runContext = (claim: Pick<ClaimedCharge, 'scheduleId' | 'runId' | 'dueAt' 
  * `schedule.payment_link_sent` event that e-mails the customer, all in one transaction; runs no
  * longer pending at their attempt (sent by another runner) are left alone.
  */
-export async function sendPaymentLinks(app: PaylinkApp, items: PayLinkItem[]): Promise<Array<'awaiting_customer' | 'already_recorded'>> {
+export async function sendPaymentLinks(app: DomainContext, items: PayLinkItem[]): Promise<Array<'awaiting_customer' | 'already_recorded'>> {
   if (items.length === 0) return [];
   const now = app.now();
   return app.db.transaction(async (tx) => {
@@ -177,7 +177,7 @@ export async function sendPaymentLinks(app: PaylinkApp, items: PayLinkItem[]): P
  * written, and counted towards suspension like a declined occurrence. A payment still in progress
  * at that moment is recorded when it settles and still pays the run (`runPaidThroughSession`).
  */
-export async function expireUnpaidLinks(app: PaylinkApp, opts: { limit: number }): Promise<{ missed: number; suspended: number }> {
+export async function expireUnpaidLinks(app: DomainContext, opts: { limit: number }): Promise<{ missed: number; suspended: number }> {
   const now = app.now();
   const result = { missed: 0, suspended: 0 };
   await app.db.transaction(async (tx) => {

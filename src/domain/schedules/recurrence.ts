@@ -153,8 +153,8 @@ export function minimumGapSeconds(cronPattern: string, offsetMinutes: number, no
 
 /**
  * Parsed recurrences, for the scheduler, which computes two occurrences of every schedule it claims:
- * parsing a pattern cost more than finding its runs (croner's parse was 5 % of the scheduler bench's
- * CPU). A Cron without a callback keeps no state between calls. At most CRON_CACHE_MAX, oldest out first.
+ * parsing a pattern costs more than finding its runs. A Cron without a callback keeps no state
+ * between calls. At most CRON_CACHE_MAX, oldest out first.
  */
 const CRON_CACHE_MAX = 1000;
 const crons = new Map<string, Cron>();

@@ -1,8 +1,8 @@
 import { and, eq } from 'drizzle-orm';
-import type { PaylinkApp } from '../../app.ts';
 import type { Integrator } from '../../db/schema.ts';
 import { cardRegistrations, schedules } from '../../db/schema.ts';
 import { type Actor, recordAudit } from '../accounts/audit.ts';
+import type { DomainContext } from '../context.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { nextOccurrence, parseTimeOffset } from './recurrence.ts';
 
@@ -25,7 +25,7 @@ const notSuspended = (detail: string) => new DomainError('ER.12.34', 'Schedule i
  * was deleted stays as it is.
  */
 export async function resumeSchedule(
-  app: PaylinkApp,
+  app: DomainContext,
   integrator: Pick<Integrator, 'id'>,
   reference: string,
   opts: { actor?: Actor } = {},

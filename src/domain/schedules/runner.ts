@@ -1,11 +1,11 @@
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import pMap from 'p-map';
 import type { ChargeResult } from '../../acquirer/acquirer.ts';
-import type { PaylinkApp } from '../../app.ts';
 import { newId } from '../../crypto.ts';
 import type { Tx } from '../../db/client.ts';
 import { cardRegistrations, scheduleRuns, schedules } from '../../db/schema.ts';
 import { insertRows, rowsOf } from '../../db/statements.ts';
+import type { DomainContext } from '../context.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { recordEvent } from '../notifications/domain-events.ts';
 import { type Payment, recordCharges } from '../payments/record.ts';
@@ -69,7 +69,7 @@ const DUE_SCHEDULE = sql`${schedules.status} = 'active'`;
 const OPEN_RUN = sql`${scheduleRuns.status} in ('pending', 'retrying')`;
 const AWAITING_RUN = sql`${scheduleRuns.status} = 'awaiting_customer'`;
 
-const leaseEnd = (app: PaylinkApp, now: Date) => new Date(now.getTime() + app.config.scheduleLeaseSeconds * 1000);
+const leaseEnd = (app: DomainContext, now: Date) => new Date(now.getTime() + app.config.scheduleLeaseSeconds * 1000);
 
 const scheduleColumns = {
   scheduleId: schedules.id,
@@ -128,7 +128,7 @@ const collectingToken = (s: { cardToken: string | null; collection: 'saved_card'
   s.collection === 'pay_link' ? (s.cardToken ?? '') : s.cardToken;
 
 /** tx1 for new occurrences: claims up to `limit` due schedules and records one occurrence each. */
-export async function claimDueOccurrences(app: PaylinkApp, opts: { limit: number }): Promise<ClaimedCharge[]> {
+export async function claimDueOccurrences(app: DomainContext, opts: { limit: number }): Promise<ClaimedCharge[]> {
   const now = app.now();
   const lease = leaseEnd(app, now);
   return app.db.transaction(async (tx) => {
@@ -192,7 +192,7 @@ async function advanceNextRuns(tx: Tx, rows: { id: string; next: string | null }
  * lease lapsed (a crash between claim and record). A retry is a new attempt (new key); a
  * recovery re-issues the interrupted attempt with the same key.
  */
-export async function claimDueAttempts(app: PaylinkApp, opts: { limit: number }): Promise<ClaimedCharge[]> {
+export async function claimDueAttempts(app: DomainContext, opts: { limit: number }): Promise<ClaimedCharge[]> {
   const now = app.now();
   const lease = leaseEnd(app, now);
   return app.db.transaction(async (tx) => {
@@ -230,7 +230,7 @@ export async function claimDueAttempts(app: PaylinkApp, opts: { limit: number })
  * occurrences never come here). An answer that is not
  * final is thrown, so the run is retried under the same key like any call without an answer.
  */
-export async function chargeClaim(app: PaylinkApp, claim: ClaimedCharge): Promise<ChargeResult> {
+export async function chargeClaim(app: DomainContext, claim: ClaimedCharge): Promise<ChargeResult> {
   const connector = await app.connectors.forIntegrator(claim.integratorId);
   if (connector === app.connectors.sandbox) {
     return app.acquirer.charge(
@@ -270,7 +270,7 @@ export type RecordOutcome = 'succeeded' | 'retrying' | 'failed' | 'suspended' | 
 export type LinkOutcome = 'awaiting_customer' | 'missed';
 
 /** Step 3 (tx2): records the payment and closes (or reschedules) the run, once. */
-export async function recordClaimOutcome(app: PaylinkApp, claim: ClaimedCharge, result: ChargeResult): Promise<RecordOutcome> {
+export async function recordClaimOutcome(app: DomainContext, claim: ClaimedCharge, result: ChargeResult): Promise<RecordOutcome> {
   const [outcome] = await recordClaimOutcomes(app, [{ claim, result }]);
   return outcome!;
 }
@@ -281,7 +281,7 @@ export async function recordClaimOutcome(app: PaylinkApp, claim: ClaimedCharge, 
  * written with one insert each, the runs closed or rescheduled with one update. Failed occurrences
  * count towards suspending their schedule.
  */
-export async function recordClaimOutcomes(app: PaylinkApp, items: Array<{ claim: ClaimedCharge; result: ChargeResult }>): Promise<RecordOutcome[]> {
+export async function recordClaimOutcomes(app: DomainContext, items: Array<{ claim: ClaimedCharge; result: ChargeResult }>): Promise<RecordOutcome[]> {
   if (items.length === 0) return [];
   const now = app.now();
   const retries = app.config.scheduleRetrySeconds;
@@ -364,7 +364,7 @@ export async function recordClaimOutcomes(app: PaylinkApp, items: Array<{ claim:
 
 /** A failed occurrence: one more in a row; PAYLINK_SCHEDULE_MAX_FAILED_RUNS of them suspend the schedule (true). */
 export async function countFailedOccurrence(
-  app: PaylinkApp,
+  app: DomainContext,
   tx: Tx,
   claim: Pick<ClaimedCharge, 'scheduleId' | 'integratorId' | 'callbackUrl' | 'notifyUser' | 'customerEmail'>,
   failed: { payment: Payment } | { payment: null; failure: { code: string; message: string } },
@@ -403,7 +403,7 @@ export interface TickResult {
  * One pass: claims due attempts (retries, recoveries) and due occurrences, charges and records
  * them. The worker loop calls it again at once while it finds work; tests call it directly.
  */
-export async function runSchedulerTick(app: PaylinkApp, opts: { batchSize?: number; concurrency?: number } = {}): Promise<TickResult> {
+export async function runSchedulerTick(app: DomainContext, opts: { batchSize?: number; concurrency?: number } = {}): Promise<TickResult> {
   const batchSize = opts.batchSize ?? app.config.schedulerBatch;
   // PGlite is one connection: concurrent charges would only queue behind each other.
   const concurrency = opts.concurrency ?? (app.database.kind === 'pglite' ? 1 : Math.max(1, Math.min(8, app.config.databasePoolSize - 2)));
@@ -489,7 +489,7 @@ export async function runSchedulerTick(app: PaylinkApp, opts: { batchSize?: numb
  * an open run, or expiry of a payment link awaiting its customer; undefined when nothing is scheduled.
  * Each part is the first entry of its partial index.
  */
-export async function nextSchedulerWorkAt(app: PaylinkApp): Promise<Date | undefined> {
+export async function nextSchedulerWorkAt(app: DomainContext): Promise<Date | undefined> {
   // As milliseconds since the epoch: one number on both drivers (timestamps come back as text in their own formats).
   const [row] = rowsOf<{ next_ms: string | number | null }>(
     await app.db.execute(sql`select (extract(epoch from least(
@@ -501,7 +501,7 @@ export async function nextSchedulerWorkAt(app: PaylinkApp): Promise<Date | undef
 }
 
 /** Claims whose integrator takes payments through the sandbox, and the rest. */
-async function bySandbox(app: PaylinkApp, claims: ClaimedCharge[]): Promise<{ sandbox: ClaimedCharge[]; others: ClaimedCharge[] }> {
+async function bySandbox(app: DomainContext, claims: ClaimedCharge[]): Promise<{ sandbox: ClaimedCharge[]; others: ClaimedCharge[] }> {
   const sandbox: ClaimedCharge[] = [];
   const others: ClaimedCharge[] = [];
   for (const claim of claims) ((await app.connectors.forIntegrator(claim.integratorId)) === app.connectors.sandbox ? sandbox : others).push(claim);
@@ -524,7 +524,7 @@ export interface RunNowResult {
  * transaction that advances next_run_at, then charged with the run's key and recorded once, with
  * the usual events. The acquirer says whether it allows this (`capabilities.runSchedulesNow`).
  */
-export async function runScheduleNow(app: PaylinkApp, integrator: { id: string }, reference: string): Promise<RunNowResult> {
+export async function runScheduleNow(app: DomainContext, integrator: { id: string }, reference: string): Promise<RunNowResult> {
   const connector = await app.connectors.forIntegrator(integrator.id);
   if (!connector.capabilities.runSchedulesNow) {
     throw new DomainError('ER.12.32', 'Only the sandbox acquirer can run a schedule now', {

@@ -1,5 +1,4 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
-import type { PaylinkApp } from '../../app.ts';
 import { newId } from '../../crypto.ts';
 import type { Integrator, Payment, Schedule, ScheduleRun } from '../../db/schema.ts';
 import { cardRegistrations, payments, scheduleRuns, schedules } from '../../db/schema.ts';
@@ -8,6 +7,7 @@ import { type SchedulesQuery, scheduleDataSchema } from '../../schemas/schedule.
 import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from '../../schemas/text.ts';
 import { type Actor, recordAudit } from '../accounts/audit.ts';
 import { isUuid } from '../cards/service.ts';
+import type { DomainContext } from '../context.ts';
 import { DomainError, invalidFields, type Messages, notFound } from '../errors.ts';
 import { schedulingSecrets } from '../integrators/credentials.ts';
 import { isCurrency, MoneyError, parseAmount } from '../money.ts';
@@ -62,7 +62,7 @@ function replayOf(seen: { id: string; status: string }) {
  * byte-for-byte the first reply's data; a replay of a payload whose schedule was cancelled is
  * refused (ER.12.31) rather than answered as if it had scheduled something.
  */
-export async function createSchedule(app: PaylinkApp, integrator: Integrator, token: string): Promise<{ reference: string; replayed: boolean }> {
+export async function createSchedule(app: DomainContext, integrator: Integrator, token: string): Promise<{ reference: string; replayed: boolean }> {
   const hash = signedContentHash(token);
   const secret = await signingSecretOf(token, schedulingSecrets(app, integrator, app.now()));
   const [seen] = await app.db
@@ -184,7 +184,12 @@ export interface ScheduleCancellation {
 }
 
 /** DELETE /schedule with a schedule reference. Cancelling twice is harmless. */
-export async function cancelSchedule(app: PaylinkApp, integrator: Integrator, reference: string, opts: { actor?: Actor } = {}): Promise<ScheduleCancellation> {
+export async function cancelSchedule(
+  app: DomainContext,
+  integrator: Integrator,
+  reference: string,
+  opts: { actor?: Actor } = {},
+): Promise<ScheduleCancellation> {
   const now = app.now();
   return app.db.transaction(async (tx) => {
     const [row] = await tx
@@ -213,7 +218,7 @@ export interface ScheduleRecord extends ScheduleListRecord {
 
 /** GET /schedules/{reference}: the schedule and its runs. */
 export async function getSchedule(
-  app: PaylinkApp,
+  app: DomainContext,
   integrator: Pick<Integrator, 'id'>,
   reference: string,
   opts: { runLimit?: number } = {},
@@ -238,7 +243,7 @@ export async function getSchedule(
 }
 
 /** GET /api/v1/schedules: newest first, by state, reference, card or the card's customer e-mail. */
-export async function listSchedules(app: PaylinkApp, integrator: Pick<Integrator, 'id'>, query: SchedulesQuery): Promise<Page<ScheduleListRecord>> {
+export async function listSchedules(app: DomainContext, integrator: Pick<Integrator, 'id'>, query: SchedulesQuery): Promise<Page<ScheduleListRecord>> {
   const db = app.db;
   const page = await keysetPage(
     db,

@@ -40,7 +40,7 @@ async function linkFromBefore(slug: string, values: { currency: string; amountMi
     amountMinor: null,
     ...values,
   });
-  app.linkViews.changed();
+  app.linkCache.changed();
 }
 
 describe("links › the merchant's acquirer must take their money", () => {
@@ -85,7 +85,7 @@ describe("links › the merchant's acquirer must take their money", () => {
     expect((await page('/pay/fit-old-max')).status).toBe(409);
     await linkFromBefore('fit-old-min', { currency: 'PHP' });
     await provider.t.app.db.update(links).set({ minAmountMinor: 500n }).where(eq(links.slug, 'fit-old-min'));
-    provider.t.app.linkViews.changed();
+    provider.t.app.linkCache.changed();
     const open = await page('/pay/fit-old-min');
     expect(open.status).toBe(200);
     // The amount hint says PayMongo's minimum, not the link's lower one.
@@ -110,7 +110,7 @@ describe("links › the merchant's acquirer must take their money", () => {
     const created = await call(provider.server.url, 'POST', '/pay/acme-open', { token: null, body: { key: TEST_TOKEN, payment: { amount: '25.00' } } });
     const token = new URL(created.json.link).pathname.split('/')[2]!;
     await provider.t.app.db.update(checkoutSessions).set({ currency: 'USD' }).where(eq(checkoutSessions.amountMinor, 2500n));
-    provider.t.app.sessionViews.changed();
+    provider.t.app.sessionCache.changed();
     const shown = await page(`/checkout/${token}`);
     expect(shown.status).toBe(409);
     expect(shown.html).toContain('data-testid="link-not_accepted"');

@@ -12,17 +12,17 @@ import { findActiveLink, findLinkById, type LinkWithMerchant } from './service.t
  * trigger on links and integrators, migration 0012), which empties it in every process that
  * `watch`es, and an entry is used for `ttlMs` at most.
  */
-export const LINK_VIEW_TTL_MS = 5_000;
+export const LINK_CACHE_TTL_MS = 5_000;
 /** Unknown slugs are not kept, so a scan of random addresses cannot grow it; links are few. */
 const MAX_LINKS = 10_000;
 
-export class LinkViews {
+export class LinkCache {
   private readonly kept: KeptReads<LinkWithMerchant>;
 
   constructor(
     private readonly db: Db,
     clock: () => number = () => performance.now(),
-    ttlMs = LINK_VIEW_TTL_MS,
+    ttlMs = LINK_CACHE_TTL_MS,
   ) {
     this.kept = new KeptReads(ttlMs, MAX_LINKS, clock);
   }

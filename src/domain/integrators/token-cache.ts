@@ -17,7 +17,7 @@ import { findIntegratorByToken, hashToken, type Integrator } from './service.ts'
 const TOKEN_TTL_MS = 5_000;
 const MAX_TOKENS = 10_000;
 
-export class IntegratorTokens {
+export class TokenCache {
   private readonly kept: KeptReads<Integrator>;
 
   constructor(

@@ -15,18 +15,18 @@ import { type CheckoutSession, findSessionByToken } from './sessions.ts';
  * so there every view reads the session (one indexed statement, cheap on a server). An entry is used
  * for `ttlMs` at most, and a read that started before a change is not kept (src/db/kept-reads.ts).
  */
-export const SESSION_VIEW_TTL_MS = 5_000;
+export const SESSION_CACHE_TTL_MS = 5_000;
 /** Sessions viewed in the last few seconds; unknown tokens are never kept. */
 const MAX_SESSIONS = 10_000;
 
-export class SessionViews {
+export class SessionCache {
   private kept: KeptReads<CheckoutSession> | undefined;
 
   constructor(
     private readonly db: Db,
     opts: { keep: boolean; clock?: () => number; ttlMs?: number },
   ) {
-    this.kept = opts.keep ? new KeptReads(opts.ttlMs ?? SESSION_VIEW_TTL_MS, MAX_SESSIONS, opts.clock) : undefined;
+    this.kept = opts.keep ? new KeptReads(opts.ttlMs ?? SESSION_CACHE_TTL_MS, MAX_SESSIONS, opts.clock) : undefined;
   }
 
   /** The session with `token` (as findSessionByToken), from memory when kept. */

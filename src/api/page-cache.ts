@@ -7,7 +7,7 @@
  * it) under a key that holds everything the page is drawn from, and every later view fills in
  * its own ticket. A changed link, merchant name or logo is a new key, so nothing stale is ever
  * shown; the least recently used renderings are dropped beyond a fixed count, so memory stays
- * bounded. One per process (PaylinkApp.renderedPages).
+ * bounded. One per process (PaylinkApp.pageCache).
  */
 
 /** Stands where the view's ticket goes; made of characters no escaping changes. */
@@ -31,7 +31,7 @@ interface KeptPage {
 
 /** What the page route asks the middleware to keep: under `key`, then filled with `ticket`. */
 export interface RenderOnce {
-  pages: RenderedPages;
+  pages: PageCache;
   key: string;
   ticket: string;
 }
@@ -40,7 +40,7 @@ const json = (value: unknown) => JSON.stringify(value, (_, v) => (typeof v === '
 
 /**
  * Each object's text, by identity: the rows a page is drawn from come from memory kept for many
- * views (LinkViews, SessionViews), so the same object is written out once, not once per view.
+ * views (LinkCache, SessionCache), so the same object is written out once, not once per view.
  * Kept objects are never changed in place (a change is a new row read from the database).
  */
 const written = new WeakMap<object, string>();
@@ -71,7 +71,7 @@ const respond = (page: KeptPage, ticket: string): Response => {
   return new Response(Buffer.concat(chunks), { status: page.status, headers: page.headers });
 };
 
-export class RenderedPages {
+export class PageCache {
   private readonly pages = new Map<string, KeptPage>();
 
   constructor(private readonly max = MAX_PAGES) {}
