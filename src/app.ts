@@ -1,5 +1,4 @@
 import { RateLimiterDrizzle, RateLimiterMemory } from 'rate-limiter-flexible';
-import type { Acquirer } from './acquirer/acquirer.ts';
 import { PaymongoConnector } from './acquirer/paymongo/connector.ts';
 import { type AcquirerSettings, ConnectorRegistry } from './acquirer/registry.ts';
 import { SandboxAcquirer } from './acquirer/sandbox.ts';
@@ -32,9 +31,10 @@ export interface PaylinkApp {
   /** Shorthand for database.db. */
   db: Database['db'];
   log: Logger;
-  /** The sandbox acquirer (server-side card entry and its vault); integrators on a real acquirer go through `connectors`. */
-  acquirer: Acquirer;
-  /** The connector each integrator takes payments through (src/acquirer/registry.ts); the sandbox by default. */
+  /**
+   * The connector each integrator takes payments through (src/acquirer/registry.ts); the sandbox by
+   * default. What only some connectors can do (a card vault, ...) is a capability they declare.
+   */
   connectors: ConnectorRegistry;
   /** Seals integrator secrets (JWT and webhook secrets) at rest. */
   secrets: Sealer;
@@ -142,7 +142,6 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     consoleMac: createMac(master.key, keyPurposes.console),
     rateLimits: limits,
     cardVelocity: limits,
-    acquirer: sandbox,
     connectors,
     linkViews,
     integratorTokens,

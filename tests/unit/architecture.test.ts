@@ -85,3 +85,33 @@ describe('architecture › the layer map holds', () => {
     ).toEqual([]);
   });
 });
+
+/** Every source file with its text, for rules about what code does rather than what it imports. */
+const sources = sourceFiles(src).map((path) => ({ file: relative(root, path), text: readFileSync(path, 'utf8') }));
+const matches = (files: typeof sources, pattern: RegExp) =>
+  files.flatMap(({ file, text }) => [...text.matchAll(new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`))].map((m) => `${file}: ${m[0]}`));
+
+describe('architecture › one way to reach an acquirer', () => {
+  const outsideAcquirer = sources.filter((s) => !under('acquirer')(s.file));
+
+  it('no module outside src/acquirer names the sandbox connector or compares a connector with it', () => {
+    expect(matches(outsideAcquirer, /\bconnectors\s*\.\s*sandbox\b|\.name\s*[!=]==?\s*['"]sandbox['"]|['"]sandbox['"]\s*[!=]==?\s*\w+\.name\b/)).toEqual([]);
+  });
+
+  it('the app has no acquirer beside its connectors: the sandbox is reached as a connector', () => {
+    expect(matches(outsideAcquirer, /\bapp\s*\.\s*acquirer\b/)).toEqual([]);
+    const app = sources.find((s) => s.file === 'src/app.ts')!.text;
+    const appInterface = app.slice(app.indexOf('export interface PaylinkApp'), app.indexOf('\n}\n', app.indexOf('export interface PaylinkApp')));
+    expect(appInterface).toContain('connectors: ConnectorRegistry');
+    expect(appInterface).not.toMatch(/^\s+acquirer\??:/m);
+  });
+
+  it('only the app builds the sandbox: no other module imports the sandbox acquirer or connector', () => {
+    expect(
+      violations(
+        (file) => file !== 'src/app.ts' && !under('acquirer')(file),
+        (i) => !i.typeOnly && /^src\/acquirer\/sandbox(-connector)?\.ts$/.test(i.target),
+      ),
+    ).toEqual([]);
+  });
+});

@@ -211,7 +211,8 @@ const isUniqueViolation = (error: unknown): boolean => {
 export async function syncProviderSession(app: PaylinkApp, session: CheckoutSession): Promise<PaymentState | undefined> {
   if (!session.providerPaymentId) return undefined;
   const connector = await app.connectors.forIntegrator(session.integratorId);
-  if (connector === app.connectors.sandbox) return undefined;
+  // A card vault answers in the request: there is no provider payment to ask about.
+  if (connector.vault) return undefined;
   const state = await connector.syncPayment(session.providerPaymentId);
   await settleProviderPayment(app, session.integratorId, state);
   return state;

@@ -228,7 +228,10 @@ async function upsertCard(app: PaylinkApp, integratorId: string, card: SeedInteg
   const expiry = parseExpiry(card.expiry);
   if (!expiry) throw new ProvisioningError(`card ${card.reference}: expiry must be MM/YY`);
   // The acquirer call happens outside any transaction; its idempotency key makes a retry safe.
-  const verified = await app.acquirer.verifyCard(
+  // Seed cards are sandbox cards (docs/provisioning.md), whichever acquirer the integrator uses.
+  const { vault } = app.connectors.forSettings(integratorId, { provider: 'sandbox' });
+  if (!vault) throw new ProvisioningError(`card ${card.reference}: the sandbox keeps no cards`);
+  const verified = await vault.verifyCard(
     { number: card.number, expMonth: expiry.month, expYear: expiry.year, holderName: card.holder },
     { idempotencyKey: `seed-card:${card.reference}` },
   );

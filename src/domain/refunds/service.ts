@@ -240,14 +240,14 @@ async function completeRefund(
 }
 
 /**
- * The refund at the integrator's acquirer. The sandbox keeps its one-call fast path
- * (`paylink_sandbox_refund`); a real connector gets the general call, or, once the provider has
- * accepted the refund (its id is on the row), a sync of that refund.
+ * The refund at the integrator's acquirer: its one-call refund where it offers one (the sandbox),
+ * else the general call, or, once the provider has accepted the refund (its id is on the row), a
+ * sync of that refund.
  */
 async function callAcquirer(app: PaylinkApp, refund: Refund, payment: Payment): Promise<RefundResult | RefundState> {
   const connector = await app.connectors.forIntegrator(refund.integratorId);
-  if (connector === app.connectors.sandbox) {
-    return app.acquirer.refund(
+  if (connector.refundAtOnce) {
+    return connector.refundAtOnce(
       { chargeId: payment.acquirerReference!, amountMinor: refund.amountMinor, currency: refund.currency },
       { idempotencyKey: acquirerRefundKey(refund.id) },
     );
@@ -286,7 +286,7 @@ async function acceptedAtProvider(app: PaylinkApp, refund: Refund, providerRefun
  */
 async function assertAcquirerCanRefund(app: PaylinkApp, integratorId: string, payment: Payment, amountMinor: bigint | undefined): Promise<void> {
   const connector = await app.connectors.forIntegrator(integratorId);
-  if (connector === app.connectors.sandbox || !payment.paidAt) return;
+  if (!payment.paidAt) return;
   const amount = amountMinor ?? refundableMinor(payment);
   const allowed = refundAllowed(connector.capabilities, { amountMinor: amount, paymentAmountMinor: payment.amountMinor, paidAt: payment.paidAt }, app.now());
   if (!allowed.ok) {

@@ -1,6 +1,7 @@
 import { and, eq, inArray, lte, sql } from 'drizzle-orm';
 import pMap from 'p-map';
 import type { ChargeResult } from '../../acquirer/acquirer.ts';
+import type { Connector } from '../../acquirer/connector.ts';
 import type { PaylinkApp } from '../../app.ts';
 import { newId } from '../../crypto.ts';
 import type { Tx } from '../../db/client.ts';
@@ -224,16 +225,16 @@ export async function claimDueAttempts(app: PaylinkApp, opts: { limit: number })
 }
 
 /**
- * Step 2: the acquirer call, outside any transaction. The sandbox charges its vaulted token
- * directly; another connector charges the saved card off-session (a saved card is scheduled only with
+ * Step 2: the acquirer call, outside any transaction. A connector with a card vault charges its
+ * vaulted token directly; another connector charges the saved card off-session (a saved card is scheduled only with
  * connectors with native off-session charges: POST /schedule refuses the others; pay-by-link
  * occurrences never come here). An answer that is not
  * final is thrown, so the run is retried under the same key like any call without an answer.
  */
 export async function chargeClaim(app: PaylinkApp, claim: ClaimedCharge): Promise<ChargeResult> {
   const connector = await app.connectors.forIntegrator(claim.integratorId);
-  if (connector === app.connectors.sandbox) {
-    return app.acquirer.charge(
+  if (connector.vault) {
+    return connector.vault.charge(
       { source: { token: claim.cardToken }, amountMinor: claim.amountMinor, currency: claim.currency, description: claim.description ?? undefined },
       { idempotencyKey: chargeKey(claim) },
     );
@@ -433,20 +434,22 @@ export async function runSchedulerTick(app: PaylinkApp, opts: { batchSize?: numb
       toLink.push({ claim, reason: 'authentication_required', failure: { code: 'authentication_required', message: result.message } });
     } else charged.push({ claim, result });
   };
-  // The sandbox takes the batch's charges of its vaulted cards in one call; other acquirers, or a
-  // batch the sandbox refused as a whole, one charge at a time.
-  const { sandbox: sandboxClaims, others } = await bySandbox(
+  // A connector that offers a batch charge (the sandbox) takes its share of the claims in one call;
+  // other connectors, or a batch refused as a whole, one charge at a time.
+  const { batches, others } = await byBatchConnector(
     app,
     claims.filter((c) => c.collection !== 'pay_link'),
   );
-  try {
-    const results = await app.acquirer.chargeSavedCards(
-      sandboxClaims.map((claim) => ({ token: claim.cardToken, amountMinor: claim.amountMinor, currency: claim.currency, idempotencyKey: chargeKey(claim) })),
-    );
-    for (const [n, claim] of sandboxClaims.entries()) answered(claim, results[n]!);
-  } catch (error) {
-    log.warn('scheduled charges not taken as a batch; charging them one at a time', { runs: sandboxClaims.length, error });
-    others.push(...sandboxClaims);
+  for (const [connector, batch] of batches) {
+    try {
+      const results = await connector.chargeSavedCards!(
+        batch.map((claim) => ({ token: claim.cardToken, amountMinor: claim.amountMinor, currency: claim.currency, idempotencyKey: chargeKey(claim) })),
+      );
+      for (const [n, claim] of batch.entries()) answered(claim, results[n]!);
+    } catch (error) {
+      log.warn('scheduled charges not taken as a batch; charging them one at a time', { runs: batch.length, error });
+      others.push(...batch);
+    }
   }
   await pMap(
     others,
@@ -500,12 +503,17 @@ export async function nextSchedulerWorkAt(app: PaylinkApp): Promise<Date | undef
   return row?.next_ms == null ? undefined : new Date(Number(row.next_ms));
 }
 
-/** Claims whose integrator takes payments through the sandbox, and the rest. */
-async function bySandbox(app: PaylinkApp, claims: ClaimedCharge[]): Promise<{ sandbox: ClaimedCharge[]; others: ClaimedCharge[] }> {
-  const sandbox: ClaimedCharge[] = [];
+/** Claims grouped by a connector that charges saved cards in a batch, and the rest. */
+async function byBatchConnector(app: PaylinkApp, claims: ClaimedCharge[]): Promise<{ batches: Map<Connector, ClaimedCharge[]>; others: ClaimedCharge[] }> {
+  const batches = new Map<Connector, ClaimedCharge[]>();
   const others: ClaimedCharge[] = [];
-  for (const claim of claims) ((await app.connectors.forIntegrator(claim.integratorId)) === app.connectors.sandbox ? sandbox : others).push(claim);
-  return { sandbox, others };
+  for (const claim of claims) {
+    const connector = await app.connectors.forIntegrator(claim.integratorId);
+    if (!connector.chargeSavedCards) others.push(claim);
+    else if (batches.has(connector)) batches.get(connector)!.push(claim);
+    else batches.set(connector, [claim]);
+  }
+  return { batches, others };
 }
 
 /** What POST /schedules/{reference}/run did: the occurrence charged now and how it ended. */
