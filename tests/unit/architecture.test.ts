@@ -115,3 +115,24 @@ describe('architecture › one way to reach an acquirer', () => {
     ).toEqual([]);
   });
 });
+
+describe('architecture › links are written only through the links editor', () => {
+  /** Drizzle's builders on the links table, and SQL written by hand that changes it. */
+  const LINK_WRITE =
+    /\.\s*(insert|update|delete)\(\s*links\s*\)|\b(insert\s+into|update|delete\s+from)\s+(\$\{\s*links\s*\}|"?links"?\s+(set|where|values)\b|"?links"?\s*\()/i;
+
+  it('the pattern sees each way of writing the links table', () => {
+    const written = ['tx.insert(links).values(v)', 'db.update( links ).set(v)', `sql\`update \${links} set title = 1\``, 'insert into links (id) values (1)'];
+    expect(written.filter((code) => LINK_WRITE.test(code))).toEqual(written);
+    expect(['tx.select().from(links)', 'the update links the two', 'insert(linkKeys)'].filter((code) => LINK_WRITE.test(code))).toEqual([]);
+  });
+
+  it('no module but src/domain/links/editor.ts inserts, updates or deletes links (seed and system links included)', () => {
+    expect(
+      matches(
+        sources.filter((s) => s.file !== 'src/domain/links/editor.ts'),
+        LINK_WRITE,
+      ),
+    ).toEqual([]);
+  });
+});

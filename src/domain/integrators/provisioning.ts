@@ -13,7 +13,7 @@ import { generatePassword } from '../accounts/passwords.ts';
 import { SeedUserError, upsertSeedUser } from '../accounts/seed.ts';
 import { activeCardColumns } from '../cards/activation.ts';
 import { DomainError } from '../errors.ts';
-import { linkValues } from '../links/editor.ts';
+import { linkValues, writeSeedLink } from '../links/editor.ts';
 import { readAcquirerSettings, setAcquirer } from './acquirer.ts';
 import { applySeedLinkKey, newLinkKey } from './link-keys.ts';
 import { hashToken } from './service.ts';
@@ -211,12 +211,7 @@ async function upsertLink(app: PaylinkApp, tx: DbOrTx, integratorId: string, lin
         .join('; ')}`,
     );
   }
-  if (existing)
-    await tx
-      .update(links)
-      .set({ ...values, seedSha256 })
-      .where(eq(links.id, existing.id));
-  else await tx.insert(links).values({ id: newId('lnk'), slug: link.slug, integratorId, ...values, seedSha256 });
+  await writeSeedLink(tx, { integratorId, slug: link.slug, existing }, { ...values, seedSha256 });
 }
 
 async function upsertCard(app: PaylinkApp, integratorId: string, card: SeedIntegrator['cards'][number]): Promise<void> {

@@ -1,10 +1,11 @@
 import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { ChargeResult } from '../../acquirer/acquirer.ts';
 import type { PaylinkApp } from '../../app.ts';
-import { newId, sha256Hex } from '../../crypto.ts';
+import { sha256Hex } from '../../crypto.ts';
 import type { Tx } from '../../db/client.ts';
-import { type CheckoutSession, cardRegistrations, checkoutSessions, links, scheduleRuns, schedules } from '../../db/schema.ts';
+import { type CheckoutSession, cardRegistrations, checkoutSessions, scheduleRuns, schedules } from '../../db/schema.ts';
 import { checkoutPath, insertSession, newSessionToken } from '../checkout/sessions.ts';
+import { ensureSystemLink } from '../links/editor.ts';
 import { recordEvent, type ScheduleRunContext } from '../notifications/domain-events.ts';
 import { nextOccurrence, parseTimeOffset } from './recurrence.ts';
 import { lockPendingRuns } from './run-locks.ts';
@@ -63,26 +64,14 @@ export function payLinkExpiry(claim: Pick<ClaimedCharge, 'cronPattern' | 'timeOf
  */
 async function scheduleLink(tx: Tx, integratorId: string, currency: string, now: Date): Promise<string> {
   const slug = `scheduled-payments-${sha256Hex(`paylink-schedule-link:${integratorId}`).slice(0, 16)}`;
-  await tx
-    .insert(links)
-    .values({
-      id: newId('lnk'),
-      integratorId,
-      slug,
-      title: 'Scheduled payment',
-      currency,
-      fields: { 'customer.contact.email': 'system' },
-      system: true,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflictDoNothing({ target: links.slug });
-  const [row] = await tx
-    .select({ id: links.id })
-    .from(links)
-    .where(and(eq(links.slug, slug), eq(links.integratorId, integratorId), eq(links.system, true)));
-  if (!row) throw new Error(`the scheduled payments link ${slug} is not this integrator's system link`);
-  return row.id;
+  return ensureSystemLink(tx, {
+    integratorId,
+    slug,
+    title: 'Scheduled payment',
+    currency,
+    fields: { 'customer.contact.email': 'system' },
+    now,
+  });
 }
 
 /** The registration's name as the form's first and last name (the last word is the last name). */
