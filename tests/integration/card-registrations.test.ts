@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { declineMessages } from '../../src/acquirer/acquirer.ts';
 import { cardRegistrations, outboxEvents, sandboxVault } from '../../src/db/schema.ts';
-import { runSchedulerTick } from '../../src/domain/schedules/runner.ts';
+import { runSchedulerTick } from '../../src/domain/schedules/tick.ts';
 import { call, OTHER_TOKEN, sandboxOf, TEST_TOKEN, useServedApp } from '../support/app.ts';
 import { CARD_EXP, CARD_EXPIRY } from '../support/cards.ts';
 import { scheduleData, signSchedule, testClock } from '../support/schedules.ts';

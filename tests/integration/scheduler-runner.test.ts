@@ -7,16 +7,12 @@ import { sha256Hex } from '../../src/crypto.ts';
 import { cardRegistrations, integrators, links, outboxEvents, payments, sandboxCharges, scheduleRuns, schedules } from '../../src/db/schema.ts';
 import { completeCardRegistration, createCardRegistration } from '../../src/domain/cards/service.ts';
 import { findIntegratorByToken } from '../../src/domain/integrators/service.ts';
-import {
-  chargeClaim,
-  claimDueAttempts,
-  claimDueOccurrences,
-  recordClaimOutcome,
-  recordClaimOutcomes,
-  runScheduleNow,
-  runSchedulerTick,
-} from '../../src/domain/schedules/runner.ts';
+import { chargeClaim } from '../../src/domain/schedules/charge.ts';
+import { claimDueAttempts, claimDueOccurrences } from '../../src/domain/schedules/claim.ts';
+import { recordClaimOutcome, recordClaimOutcomes } from '../../src/domain/schedules/record.ts';
+import { runScheduleNow } from '../../src/domain/schedules/run-now.ts';
 import { cancelSchedule, createSchedule } from '../../src/domain/schedules/service.ts';
+import { runSchedulerTick } from '../../src/domain/schedules/tick.ts';
 import { createTestApp, defaultSeed, OTHER_SECRET, provision, sandboxOf, TEST_TOKEN, type TestApp, testDb } from '../support/app.ts';
 import { CARD_EXP } from '../support/cards.ts';
 import { browserConfirmsSetup, type FakeStripe, startFakeStripe } from '../support/fakes/stripe.ts';

@@ -7,9 +7,10 @@ import { type CheckoutSession, cardRegistrations, checkoutSessions, scheduleRuns
 import { checkoutPath, insertSession, newSessionToken } from '../checkout/sessions.ts';
 import { ensureSystemLink } from '../links/editor.ts';
 import { recordEvent, type ScheduleRunContext } from '../notifications/domain-events.ts';
+import type { ClaimedCharge } from './claim.ts';
+import { countFailedOccurrence } from './record.ts';
 import { nextOccurrence, parseTimeOffset } from './recurrence.ts';
 import { lockPendingRuns } from './run-locks.ts';
-import { type ClaimedCharge, countFailedOccurrence } from './runner.ts';
 
 /**
  * A payment link e-mailed each cycle (docs/acquirers.md, "Schedules"): for a registration whose
@@ -17,7 +18,7 @@ import { type ClaimedCharge, countFailedOccurrence } from './runner.ts';
  * checkout session for exactly its amount, and the customer is e-mailed its address. paylink keeps
  * the recurrence, the runs, refunds and callbacks as for a saved card.
  *
- * Exactly once per occurrence: the run is claimed as any other (runner.ts); the session, the run's
+ * Exactly once per occurrence: the run is claimed as any other (claim.ts); the session, the run's
  * move to `awaiting_customer` and the `schedule.payment_link_sent` event (whose e-mail is the link)
  * are written in one transaction that first checks the run is still pending at its attempt. A
  * crash before it commits leaves the run pending, and the next claim after its lease writes them
