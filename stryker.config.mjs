@@ -13,6 +13,9 @@ export default {
   mutate: [
     'src/domain/refunds/rules.ts',
     'src/domain/refunds/service.ts',
+    'src/domain/refunds/reserve.ts',
+    'src/domain/refunds/settle.ts',
+    'src/domain/refunds/recovery.ts',
     'src/domain/checkout/pay.ts',
     'src/domain/checkout/sessions.ts',
     'src/domain/checkout/amount.ts',

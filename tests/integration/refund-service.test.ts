@@ -6,7 +6,9 @@ import { auditLog, integrators, outboxEvents, payments, refunds, sandboxCharges 
 import type { Actor } from '../../src/domain/accounts/audit.ts';
 import { findIntegratorByToken } from '../../src/domain/integrators/service.ts';
 import type { Payment } from '../../src/domain/payments/record.ts';
-import { beginRefund, type RefundRequest, recoverPendingRefunds, refundPayment, settleProviderRefund } from '../../src/domain/refunds/service.ts';
+import { recoverPendingRefunds, settleProviderRefund } from '../../src/domain/refunds/recovery.ts';
+import { beginRefund } from '../../src/domain/refunds/reserve.ts';
+import { type RefundRequest, refundPayment } from '../../src/domain/refunds/service.ts';
 import { createTestApp, defaultSeed, OTHER_TOKEN, provision, sandboxOf, TEST_TOKEN, type TestApp } from '../support/app.ts';
 import { CARDS, createPayment } from '../support/payments.ts';
 

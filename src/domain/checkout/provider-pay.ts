@@ -17,7 +17,7 @@ import { acquirerMinimum } from '../links/acquirer-fit.ts';
 import { linkAvailability, linkUnavailableError } from '../links/lifecycle.ts';
 import { findLinkById } from '../links/service.ts';
 import { formatDecimal } from '../money.ts';
-import { settleProviderRefund } from '../refunds/service.ts';
+import { settleProviderRefund } from '../refunds/recovery.ts';
 import { attemptKey, claimAttempt, ensurePayable, type PayRequest, recordAttempt, resolveSession, staticSession, validateCustomer } from './pay.ts';
 import { checkoutPath } from './sessions.ts';
 
