@@ -38,31 +38,16 @@ export async function beginRefund(
   if (payment.refundReservedMinor > 0n) await recoverPendingRefunds(app, { paymentId: payment.id });
 
   const now = app.now();
-  const valuesOn = (locked: Payment) => ({
-    id: newId('rfd'),
+  const reservationFor = refundReservation(app, integrator, {
     paymentId: payment.id,
-    integratorId: integrator.id,
-    type,
-    status: 'pending' as const,
-    amountMinor: checkRefund(
-      locked,
-      { type, amountMinor },
-      {
-        capability: refundCapabilityFor(integrator, locked.cardBrand),
-        limits: { maxCount: app.config.refundMaxCount, windowDays: app.config.refundWindowDays },
-        now,
-      },
-    ),
     currency: payment.currency,
+    type,
+    amountMinor,
     reason: request.reason,
     notifyUser: request.notifyUser,
     idempotencyKey: request.idempotencyKey ?? null,
-    createdAt: now,
+    now,
   });
-  const reservationFor = (locked: Payment): Reservation => {
-    const values = valuesOn(locked);
-    return { values, reserved: reservedOn(locked, values.amountMinor) };
-  };
 
   // Usually one statement: the rules on the payment as read, then a compare-and-set on its version.
   // A console refund takes the transaction below, which writes its audit entry with it.
@@ -78,6 +63,37 @@ export async function beginRefund(
     sameAs: (earlier) => sameRequest(earlier, type, amountMinor),
     now,
   });
+}
+
+/**
+ * What tx1 writes for a refund, computed on the payment as the step sees it (read, or locked):
+ * the refund rules (checkRefund) decide the amount, and the reservation follows from it.
+ */
+export function refundReservation(
+  app: PaylinkApp,
+  integrator: Integrator,
+  draft: Pick<Refund, 'paymentId' | 'currency' | 'type' | 'reason' | 'notifyUser' | 'idempotencyKey'> & { amountMinor: bigint | undefined; now: Date },
+): (payment: Payment) => Reservation {
+  const { amountMinor, now, ...refund } = draft;
+  return (payment) => {
+    const values: PendingRefundValues = {
+      id: newId('rfd'),
+      ...refund,
+      integratorId: integrator.id,
+      status: 'pending',
+      amountMinor: checkRefund(
+        payment,
+        { type: refund.type, amountMinor },
+        {
+          capability: refundCapabilityFor(integrator, payment.cardBrand),
+          limits: { maxCount: app.config.refundMaxCount, windowDays: app.config.refundWindowDays },
+          now,
+        },
+      ),
+      createdAt: now,
+    };
+    return { values, reserved: reservedOn(payment, values.amountMinor) };
+  };
 }
 
 /** What tx1 writes: the pending refund's row, and the payment as it is once the refund is reserved on it. */
