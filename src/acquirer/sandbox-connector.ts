@@ -97,7 +97,7 @@ export class SandboxConnector implements Connector {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  /** A batch of scheduled charges is one database call (`paylink_sandbox_charge` per card, together). */
+  /** A batch of scheduled charges in two round trips however many there are (the vault rows, then the ledger). */
   chargeSavedCards(reqs: SavedCardBatchItem[]): Promise<ChargeResult[]> {
     return this.acquirer.chargeSavedCards(reqs);
   }
