@@ -115,7 +115,6 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     passwords: new PasswordHasher(config.console.passwordCheckQueue),
     rateLimits: limits,
     cardVelocity: limits,
-    acquirer: sandbox,
     connectors,
     linkCache,
     tokenCache,

@@ -179,7 +179,7 @@ export interface Config {
   providerWebhookToleranceSeconds: number;
   /** Scheduler loops per process with PostgreSQL (src/workers/scheduler.ts). */
   schedulerLoops: number;
-  /** Due charges claimed, charged and recorded together by one scheduler pass (src/domain/schedules/runner.ts). */
+  /** Due charges claimed, charged and recorded together by one scheduler pass (src/domain/schedules/tick.ts). */
   schedulerBatch: number;
   /** Waits between e-mail attempts after a temporary failure; then the e-mail is failed. */
   mailRetrySeconds: number[];

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { CardInput, CardSummary, DeclineCode, VerifyResult } from './acquirer.ts';
+import type { CardInput, CardSummary, ChargeResult, DeclineCode, RefundResult, VerifyResult } from './acquirer.ts';
 
 /**
  * A connector is paylink's side of one acquirer (the sandbox, PayMongo, Stripe). Every integrator
@@ -269,20 +269,51 @@ export class ConnectorUnavailableError extends Error {
   }
 }
 
-/** Card entry on paylink's own page (the sandbox vault): fingerprints and verification server-side. */
-export interface ServerCardVault {
+/** What a card vault charges: a card typed on paylink's page now, or a card it keeps (its token). */
+export interface VaultChargeRequest {
+  source: { card: CardInput } | { token: string };
+  amountMinor: bigint;
+  currency: string;
+  description?: string;
+}
+
+/** A charge of a vaulted card in a batch, under its own idempotency key. */
+export interface SavedCardBatchItem {
+  token: string;
+  amountMinor: bigint;
+  currency: string;
+  idempotencyKey: string;
+}
+
+/**
+ * Card entry on paylink's own page (cardCollection 'server_vault'): the connector keeps card
+ * numbers itself, fingerprints and verifies them server-side, and charges them with a final answer.
+ */
+export interface CardVault {
   /** The same card always gives the same value; the number cannot be recovered from it. */
   fingerprint(cardNumber: string): string;
-  /** Verify a card and keep it in the vault; the token charges it later (chargeSavedCard). */
+  /** Verify a card and keep it in the vault; the token charges it later. */
   verifyCard(card: CardInput, opts: { idempotencyKey: string }): Promise<VerifyResult>;
+  /** Charges a typed card or a vaulted token; the answer is final (no 3-D Secure, no pending state). */
+  charge(req: VaultChargeRequest, opts: { idempotencyKey: string }): Promise<ChargeResult>;
 }
 
 export interface Connector {
   /** 'sandbox' | 'paymongo' | 'stripe'. */
   readonly name: string;
   readonly capabilities: ConnectorCapabilities;
-  /** Present only where cardCollection is 'server_vault'. */
-  readonly vault?: ServerCardVault;
+  /** Capability: a card vault of its own. Present only where cardCollection is 'server_vault'. */
+  readonly vault?: CardVault;
+  /**
+   * Capability: charges of vaulted cards (scheduled charges) in one call, each as `vault.charge`
+   * of its token under its own key. A throw means no answer for any of them.
+   */
+  chargeSavedCards?(reqs: SavedCardBatchItem[]): Promise<ChargeResult[]>;
+  /**
+   * Capability: a refund whose answer is final in one call (no pending state, nothing to sync).
+   * Where offered, the refund service calls it in place of `refund`.
+   */
+  refundAtOnce?(req: Pick<RefundRequest, 'chargeId' | 'amountMinor' | 'currency'>, opts: { idempotencyKey: string }): Promise<RefundResult>;
   /** The integrator chose the provider's own payment page (capabilities.hostedCheckout) over the card form. */
   readonly hostedCheckoutChosen?: boolean;
   /**

@@ -2,8 +2,9 @@ import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { sandboxCharges, sandboxOperations, sandboxVault } from '../db/schema.ts';
-import type { CardSummary, ChargeResult } from './acquirer.ts';
+import type { Acquirer, CardSummary, ChargeResult, RefundResult } from './acquirer.ts';
 import {
+  type CardVault,
   type Connector,
   type ConnectorCapabilities,
   type ConnectorEvent,
@@ -12,10 +13,10 @@ import {
   type RefundRequest,
   type RefundState,
   refundAllowed,
+  type SavedCardBatchItem,
   type SavedCardChargeRequest,
   WebhookVerificationError,
 } from './connector.ts';
-import type { SandboxAcquirer } from './sandbox.ts';
 
 /**
  * The sandbox as a connector. It keeps the sandbox acquirer's vault and ledger (charges and
@@ -79,14 +80,31 @@ export class SandboxConnector implements Connector {
     hostedCheckout: false,
     runSchedulesNow: true,
   };
-  readonly vault;
+  /** The sandbox acquirer's vault: a card typed on paylink's page, charged with a final answer. */
+  readonly vault: CardVault = {
+    fingerprint: (cardNumber) => this.acquirer.fingerprint(cardNumber),
+    verifyCard: (card, opts) => this.acquirer.verifyCard(card, opts),
+    charge: (req, opts) => this.acquirer.charge(req, opts),
+  };
 
+  /**
+   * @param acquirer the sandbox acquirer (src/acquirer/sandbox.ts), read at every call so a test
+   *   can stand in for it.
+   */
   constructor(
-    readonly acquirer: SandboxAcquirer,
+    public acquirer: Acquirer,
     private readonly db: Db,
     private readonly now: () => Date = () => new Date(),
-  ) {
-    this.vault = { fingerprint: (n: string) => acquirer.fingerprint(n), verifyCard: acquirer.verifyCard.bind(acquirer) };
+  ) {}
+
+  /** A batch of scheduled charges in two round trips however many there are (the vault rows, then the ledger). */
+  chargeSavedCards(reqs: SavedCardBatchItem[]): Promise<ChargeResult[]> {
+    return this.acquirer.chargeSavedCards(reqs);
+  }
+
+  /** A refund is one database call (`paylink_sandbox_refund`) and settles at once. */
+  refundAtOnce(req: { chargeId: string; amountMinor: bigint; currency: string }, opts: { idempotencyKey: string }): Promise<RefundResult> {
+    return this.acquirer.refund(req, opts);
   }
 
   private async stored<T>(key: string): Promise<T | undefined> {

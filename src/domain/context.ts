@@ -1,4 +1,3 @@
-import type { Acquirer } from '../acquirer/acquirer.ts';
 import type { ConnectorRegistry } from '../acquirer/registry.ts';
 import type { Config } from '../config.ts';
 import type { Mac, Sealer } from '../crypto.ts';
@@ -23,9 +22,10 @@ export interface DomainContext {
   db: Database['db'];
   log: Logger;
   now: () => Date;
-  /** The sandbox acquirer (server-side card entry and its vault); integrators on a real acquirer go through `connectors`. */
-  acquirer: Acquirer;
-  /** The connector each integrator takes payments through (src/acquirer/registry.ts); the sandbox by default. */
+  /**
+   * The connector each integrator takes payments through (src/acquirer/registry.ts); the sandbox by
+   * default. What only some connectors can do (a card vault, ...) is a capability they declare.
+   */
   connectors: ConnectorRegistry;
   /** Seals integrator secrets (JWT and webhook secrets) at rest. */
   secrets: Sealer;

@@ -1,5 +1,5 @@
 import type { PaylinkApp } from '../app.ts';
-import { recoverPendingRefunds } from '../domain/refunds/service.ts';
+import { recoverPendingRefunds } from '../domain/refunds/recovery.ts';
 import type { Logger } from '../log.ts';
 import { type Loop, startLoop } from './loop.ts';
 

@@ -1,10 +1,10 @@
 import type { PaylinkApp } from '../app.ts';
-import { nextSchedulerWorkAt, runSchedulerTick } from '../domain/schedules/runner.ts';
+import { nextSchedulerWorkAt, runSchedulerTick } from '../domain/schedules/tick.ts';
 import type { Logger } from '../log.ts';
 import { type Loop, startLoop } from './loop.ts';
 
 /**
- * The scheduler loops: charge due schedule occurrences (see src/domain/schedules/runner.ts).
+ * The scheduler loops: charge due schedule occurrences (see src/domain/schedules/tick.ts).
  * Work is claimed in the database (SKIP LOCKED), so several loops, in one process or several, share
  * it without charging anything twice. With PostgreSQL a process runs PAYLINK_SCHEDULER_LOOPS of
  * them (default 3): one loop waits on the database between its steps (claim, charge, record), and the

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxVault } from '../../src/db/schema.ts';
 import { findIntegratorByToken } from '../../src/domain/integrators/service.ts';
 import { recordCharge } from '../../src/domain/payments/record.ts';
-import { call, createTestApp, defaultSeed, provision, startTestServer, TEST_TOKEN, type TestApp } from '../support/app.ts';
+import { call, createTestApp, defaultSeed, provision, sandboxOf, startTestServer, TEST_TOKEN, type TestApp } from '../support/app.ts';
 import { CARD_EXP, CARD_EXPIRY } from '../support/cards.ts';
 import { dumpTablesOutsideVault } from '../support/scan.ts';
 
@@ -24,7 +24,7 @@ beforeAll(async () => {
   const acme = (await findIntegratorByToken(t.app.db, TEST_TOKEN))!;
   for (const [i, number] of PANS.entries()) {
     const key = `card-data-${i}`;
-    const result = await t.app.acquirer.charge(
+    const result = await sandboxOf(t.app).acquirer.charge(
       { source: { card: { number, ...CARD_EXP, cvc: CVC, holderName: 'Juan Dela Cruz' } }, amountMinor: 1000n, currency: 'PHP' },
       { idempotencyKey: key },
     );
@@ -59,11 +59,11 @@ describe('card data', () => {
     // does (500 ER.99.00, "request failed" with the error), and the error quotes the card, as a
     // careless acquirer client might.
     const server = await startTestServer(t.app);
-    const charge = t.app.acquirer.charge;
+    const charge = sandboxOf(t.app).acquirer.charge;
     try {
       const link = await call(server.url, 'POST', '/pay/acme-books', { token: null, body: { key: TEST_TOKEN } });
       const token = new URL(link.json.link).pathname.split('/')[2]!;
-      t.app.acquirer.charge = async (request) => {
+      sandboxOf(t.app).acquirer.charge = async (request) => {
         const card = 'card' in request.source ? request.source.card : undefined;
         throw new Error(`issuer timeout for ${card?.number.replace(/(\d{4})/g, '$1 ')}`, { cause: new Error(`request was ${JSON.stringify(request.source)}`) });
       };
@@ -82,7 +82,7 @@ describe('card data', () => {
       expect(lines.join('\n')).toContain(res.json.data.request_id);
       expect(lines.join('\n')).toContain('issuer timeout');
     } finally {
-      t.app.acquirer.charge = charge;
+      sandboxOf(t.app).acquirer.charge = charge;
       await server.close();
     }
     const logs = t.logs.join('\n');

@@ -2,8 +2,8 @@ import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { declineMessages } from '../../src/acquirer/acquirer.ts';
 import { cardRegistrations, outboxEvents, sandboxVault } from '../../src/db/schema.ts';
-import { runSchedulerTick } from '../../src/domain/schedules/runner.ts';
-import { call, OTHER_TOKEN, TEST_TOKEN, useServedApp } from '../support/app.ts';
+import { runSchedulerTick } from '../../src/domain/schedules/tick.ts';
+import { call, OTHER_TOKEN, sandboxOf, TEST_TOKEN, useServedApp } from '../support/app.ts';
 import { CARD_EXP, CARD_EXPIRY } from '../support/cards.ts';
 import { scheduleData, signSchedule, testClock } from '../support/schedules.ts';
 
@@ -76,7 +76,7 @@ describe('card registration', () => {
     expect(await vaulted()).toEqual([]);
     const [after] = await served.t.app.db.select().from(cardRegistrations).where(eq(cardRegistrations.reference, reference));
     expect(after).toMatchObject({ status: 'deleted', forgetNextAt: null, forgetAttempts: 1 });
-    const charged = await served.t.app.acquirer.charge(
+    const charged = await sandboxOf(served.t.app).acquirer.charge(
       { source: { token: row!.cardToken! }, amountMinor: 100n, currency: 'PHP' },
       { idempotencyKey: `after-forget:${reference}` },
     );
@@ -101,7 +101,7 @@ describe('card registration', () => {
       .set({ expMonth: lastMonth.getUTCMonth() + 1, expYear: lastMonth.getUTCFullYear() })
       .where(eq(sandboxVault.token, mastercard));
     const key = (n: number) => `vaulted-summary:${visa}:${n}`;
-    const results = await served.t.app.acquirer.chargeSavedCards([
+    const results = await sandboxOf(served.t.app).acquirer.chargeSavedCards([
       { token: mastercard, amountMinor: 100n, currency: 'PHP', idempotencyKey: key(1) },
       { token: visa, amountMinor: 100n, currency: 'PHP', idempotencyKey: key(2) },
       { token: 'tok_unknown', amountMinor: 100n, currency: 'PHP', idempotencyKey: key(3) },
@@ -115,7 +115,7 @@ describe('card registration', () => {
       expYear: vaultedVisa!.expYear,
       fingerprint: vaultedVisa!.fingerprint,
     });
-    expect(results[1]!.fingerprint).toBe(served.t.app.acquirer.fingerprint('4242424242424242'));
+    expect(results[1]!.fingerprint).toBe(sandboxOf(served.t.app).acquirer.fingerprint('4242424242424242'));
     expect(results[2]).toMatchObject({ status: 'declined', code: 'unknown_token' });
   });
 

@@ -6,7 +6,7 @@ import { type PayRequest, PROCESSING_LEASE_MS, payCheckout } from '../../src/dom
 import { issueStaticTicket, loadCheckout } from '../../src/domain/checkout/sessions.ts';
 import type { CardAttempt } from '../../src/domain/checkout/velocity.ts';
 import { findActiveLink } from '../../src/domain/links/service.ts';
-import { call, createTestApp, defaultSeed, OTHER_TOKEN, provision, startTestServer, TEST_TOKEN, type TestApp } from '../support/app.ts';
+import { call, createTestApp, defaultSeed, OTHER_TOKEN, provision, sandboxOf, startTestServer, TEST_TOKEN, type TestApp } from '../support/app.ts';
 import { CARD_EXPIRY } from '../support/cards.ts';
 
 /**
@@ -326,11 +326,11 @@ describe('checkout', () => {
   it('never charges twice when the answer of a charge was lost: the next submit resumes that attempt', async () => {
     const { token } = await dynamicLink();
     const session = await sessionOf(token);
-    const sandbox = t.app.acquirer;
+    const sandbox = sandboxOf(t.app).acquirer;
     const charges = async () => (await t.app.db.select({ n: count() }).from(sandboxCharges))[0]!.n;
     const before = await charges();
     // The acquirer charges, then the connection drops before paylink hears the answer.
-    t.app.acquirer = Object.assign(Object.create(sandbox), {
+    sandboxOf(t.app).acquirer = Object.assign(Object.create(sandbox), {
       charge: async (...args: Parameters<typeof sandbox.charge>) => {
         await sandbox.charge(...args);
         throw new Error('connection reset after the charge');
@@ -339,7 +339,7 @@ describe('checkout', () => {
     try {
       await expect(payCheckout(t.app, { token, input: { fields: customer, card: card() } })).rejects.toThrow('connection reset');
     } finally {
-      t.app.acquirer = sandbox;
+      sandboxOf(t.app).acquirer = sandbox;
     }
     expect(await charges()).toBe(before + 1);
     expect((await sessionOf(token)).attempts).toBe(1);
@@ -609,9 +609,9 @@ describe('payCheckout: refusals, and what the acquirer, the velocity limits and 
   it('gives the acquirer the description and the attempt key, keeps the language, and writes the link and attempt into the event', async () => {
     const { token } = await dynamicLink('acme-books', { payment: { description: 'Order 77' } });
     const session = await sessionOf(token);
-    const sandbox = t.app.acquirer;
+    const sandbox = sandboxOf(t.app).acquirer;
     const calls: Parameters<typeof sandbox.charge>[] = [];
-    t.app.acquirer = Object.assign(Object.create(sandbox), {
+    sandboxOf(t.app).acquirer = Object.assign(Object.create(sandbox), {
       charge: (...args: Parameters<typeof sandbox.charge>) => {
         calls.push(args);
         return sandbox.charge(...args);
@@ -621,7 +621,7 @@ describe('payCheckout: refusals, and what the acquirer, the velocity limits and 
     try {
       outcome = await attempt(token, undefined, { locale: 'fil' });
     } finally {
-      t.app.acquirer = sandbox;
+      sandboxOf(t.app).acquirer = sandbox;
     }
     expect(calls).toHaveLength(1);
     expect(calls[0]![0]).toMatchObject({ amountMinor: 25000n, currency: 'PHP', description: 'Order 77' });
@@ -649,7 +649,7 @@ describe('payCheckout: refusals, and what the acquirer, the velocity limits and 
       expect(declined).toMatchObject({ status: 'declined', code: 'card_declined', message: declineMessages.card_declined, attemptsLeft: 4 });
       expect(declined.payment.failureCode).toBe('insufficient_funds');
       const books = (await findActiveLink(t.app.db, 'acme-books'))!.link.id;
-      const dynamicAttempt = { clientIp: 'unknown', scope: books, open: false, fingerprint: t.app.acquirer.fingerprint('4000000000009995') };
+      const dynamicAttempt = { clientIp: 'unknown', scope: books, open: false, fingerprint: sandboxOf(t.app).acquirer.fingerprint('4000000000009995') };
       expect(seen).toEqual([
         ['before', dynamicAttempt],
         ['after', dynamicAttempt],
@@ -659,7 +659,9 @@ describe('payCheckout: refusals, and what the acquirer, the velocity limits and 
       const ticket = issueStaticTicket(t.app, shelf);
       const paid = await payCheckout(t.app, { slug: 'acme-shelf', clientIp: '203.0.113.9', input: { session: ticket, fields: customer, card: card() } });
       expect(paid.status).toBe('succeeded');
-      expect(seen).toEqual([['before', { clientIp: '203.0.113.9', scope: shelf, open: true, fingerprint: t.app.acquirer.fingerprint('4242424242424242') }]]);
+      expect(seen).toEqual([
+        ['before', { clientIp: '203.0.113.9', scope: shelf, open: true, fingerprint: sandboxOf(t.app).acquirer.fingerprint('4242424242424242') }],
+      ]);
     } finally {
       t.app.cardVelocity = velocity;
     }

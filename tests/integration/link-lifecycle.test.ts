@@ -2,7 +2,7 @@ import { and, count, eq } from 'drizzle-orm';
 import QRCode from 'qrcode';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutSessions, links, payments } from '../../src/db/schema.ts';
-import { call, createTestApp, defaultSeed, provision, startTestServer, TEST_TOKEN, type TestApp } from '../support/app.ts';
+import { call, createTestApp, defaultSeed, provision, sandboxOf, startTestServer, TEST_TOKEN, type TestApp } from '../support/app.ts';
 import { CARD_EXPIRY } from '../support/cards.ts';
 
 /**
@@ -270,7 +270,7 @@ describe('trust cues', () => {
   });
 
   it('shows a Test mode badge on the pay, checkout, receipt, expired and card registration pages while the sandbox takes payments', async () => {
-    expect(t.app.acquirer.name).toBe('sandbox');
+    expect(sandboxOf(t.app).acquirer.name).toBe('sandbox');
     expect((await page('/pay/acme-open')).html).toContain('data-testid="test-mode"');
     const created = await dynamic('acme-books');
     const path = new URL(created.json.link).pathname;

@@ -1,7 +1,7 @@
 import { count, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutSessions, payments } from '../../src/db/schema.ts';
-import { call, createTestApp, defaultSeed, provision, startTestServer, type TestApp } from '../support/app.ts';
+import { call, createTestApp, defaultSeed, provision, sandboxOf, startTestServer, type TestApp } from '../support/app.ts';
 import { CARD_EXPIRY } from '../support/cards.ts';
 import { CHECKOUT_JS_BUDGET, measurePageScripts } from '../support/checkout-weight.ts';
 
@@ -205,8 +205,8 @@ describe('static link', () => {
     }
     // Paying logs nothing; a payment whose acquirer call fails unexpectedly logs the error, which
     // here quotes the card: the log line is there, and the card is not in it.
-    const charge = t.app.acquirer.charge;
-    t.app.acquirer.charge = async (request) => {
+    const charge = sandboxOf(t.app).acquirer.charge;
+    sandboxOf(t.app).acquirer.charge = async (request) => {
       throw new Error(`acquirer refused ${JSON.stringify(request.source)}`);
     };
     try {
@@ -226,7 +226,7 @@ describe('static link', () => {
       const requests = lines.filter(({ entry }) => entry.msg === 'request');
       expect(requests.map(({ entry }) => [entry.status, entry.request_id])).toEqual([[500, res.json.data.request_id]]);
     } finally {
-      t.app.acquirer.charge = charge;
+      sandboxOf(t.app).acquirer.charge = charge;
     }
     expect(t.logs.join('\n')).not.toMatch(/5555\s?5555|4242\s?4242|"987"|\b987\b/);
   });

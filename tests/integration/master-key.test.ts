@@ -13,7 +13,7 @@ import * as schema from '../../src/db/schema.ts';
 import { readAcquirerSettings } from '../../src/domain/integrators/acquirer.ts';
 import { applyProvisioning } from '../../src/domain/integrators/provisioning.ts';
 import { createLogger } from '../../src/log.ts';
-import { createTestDatabaseUrl, defaultSeed, TEST_SECRET, testDb } from '../support/app.ts';
+import { createTestDatabaseUrl, defaultSeed, sandboxOf, TEST_SECRET, testDb } from '../support/app.ts';
 
 /**
  * One deployment's database opened by process after process, each with the key it is given
@@ -185,7 +185,7 @@ describe('master key › rotation', () => {
     const seededNumbers = new Map(defaultSeed().integrators.flatMap((i) => i.cards.map((c) => [c.reference, c.number])));
     for (const card of await rotated.db.select().from(schema.cardRegistrations)) {
       const number = seededNumbers.get(card.reference)!;
-      const vaulted = await rotated.acquirer.verifyCard(
+      const vaulted = await sandboxOf(rotated).acquirer.verifyCard(
         { number, expMonth: card.expMonth!, expYear: card.expYear! },
         { idempotencyKey: `after-rotation:${card.reference}` },
       );

@@ -8,7 +8,7 @@ import { applyProvisioning } from '../../src/domain/integrators/provisioning.ts'
 import { findIntegratorByToken, hashToken } from '../../src/domain/integrators/service.ts';
 import { recordCharge } from '../../src/domain/payments/record.ts';
 import { startCallbackLoop } from '../../src/workers/callbacks.ts';
-import { CONSOLE_USERS, createTestApp, defaultSeed, provision, TEST_SECRET, TEST_TOKEN, type TestApp } from '../support/app.ts';
+import { CONSOLE_USERS, createTestApp, defaultSeed, provision, sandboxOf, TEST_SECRET, TEST_TOKEN, type TestApp } from '../support/app.ts';
 import { CARD_EXP } from '../support/cards.ts';
 
 let t: TestApp | undefined;
@@ -45,7 +45,7 @@ describe('provisioning', () => {
     t = await createTestApp();
     await provision(t);
     const acme = (await findIntegratorByToken(t.app.db, TEST_TOKEN))!;
-    const charge = await t.app.acquirer.charge(
+    const charge = await sandboxOf(t.app).acquirer.charge(
       { source: { card: { number: '4242424242424242', ...CARD_EXP, cvc: '123' } }, amountMinor: 100n, currency: 'PHP' },
       { idempotencyKey: 'prov-test' },
     );
@@ -210,7 +210,7 @@ describe('provisioning', () => {
       // Cleared through the API: said once, when it happens.
       expect(warnings()).toEqual([acme.id]);
       t.logs.length = 0;
-      const charge = await t.app.acquirer.charge(
+      const charge = await sandboxOf(t.app).acquirer.charge(
         { source: { card: { number: '4242424242424242', ...CARD_EXP, cvc: '123' } }, amountMinor: 100n, currency: 'PHP' },
         { idempotencyKey: 'no-destination' },
       );

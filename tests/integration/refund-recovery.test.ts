@@ -11,9 +11,12 @@ import { loadConfig } from '../../src/config.ts';
 import { outboxEvents, payments, refunds, sandboxCharges } from '../../src/db/schema.ts';
 import { findIntegratorByToken } from '../../src/domain/integrators/service.ts';
 import { findTransaction } from '../../src/domain/payments/query.ts';
-import { acquirerRefundKey, beginRefund, recoverPendingRefunds, refundPayment } from '../../src/domain/refunds/service.ts';
+import { recoverPendingRefunds } from '../../src/domain/refunds/recovery.ts';
+import { beginRefund } from '../../src/domain/refunds/reserve.ts';
+import { refundPayment } from '../../src/domain/refunds/service.ts';
+import { acquirerRefundKey } from '../../src/domain/refunds/settle.ts';
 import { createLogger } from '../../src/log.ts';
-import { createTestApp, provision, TEST_TOKEN, type TestApp, testDb } from '../support/app.ts';
+import { createTestApp, provision, sandboxOf, TEST_TOKEN, type TestApp, testDb } from '../support/app.ts';
 import { createPayment } from '../support/payments.ts';
 
 /**
@@ -128,7 +131,7 @@ describe('refund recovery', () => {
     const store = await newStore();
     const { t, integrator, payment } = await preparePayment(store);
     const { refund } = await beginRefund(t.app, integrator, { transactionId: payment.id, notifyUser: false, reason: 'Crash test', amount: '40.00' });
-    const acquirerResult = await t.app.acquirer.refund(
+    const acquirerResult = await sandboxOf(t.app).acquirer.refund(
       { chargeId: payment.acquirerReference!, amountMinor: refund.amountMinor, currency: refund.currency },
       { idempotencyKey: acquirerRefundKey(refund.id) },
     );
@@ -183,8 +186,8 @@ describe('refund recovery', () => {
   it('refund › an acquirer call that gets no answer leaves the refund pending, and recovery finishes it once', async () => {
     const store = await newStore();
     const { t, integrator, payment } = await preparePayment(store);
-    const acquirer = t.app.acquirer;
-    t.app.acquirer = {
+    const acquirer = sandboxOf(t.app).acquirer;
+    sandboxOf(t.app).acquirer = {
       ...acquirer,
       name: acquirer.name,
       verifyCard: acquirer.verifyCard.bind(acquirer),
@@ -199,7 +202,7 @@ describe('refund recovery', () => {
     await expect(refundPayment(t.app, integrator, { transactionId: payment.id, notifyUser: true, reason: 'Timeout', amount: '25.00' })).rejects.toThrow(
       'acquirer timeout',
     );
-    t.app.acquirer = acquirer;
+    sandboxOf(t.app).acquirer = acquirer;
     expect((await state(t, payment.id)).payment).toMatchObject({ refundedMinor: 0n, refundReservedMinor: 2_500n });
 
     afterRecoveryDelay();

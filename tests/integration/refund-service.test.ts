@@ -6,8 +6,10 @@ import { auditLog, integrators, outboxEvents, payments, refunds, sandboxCharges 
 import type { Actor } from '../../src/domain/accounts/audit.ts';
 import { findIntegratorByToken } from '../../src/domain/integrators/service.ts';
 import type { Payment } from '../../src/domain/payments/record.ts';
-import { beginRefund, type RefundRequest, recoverPendingRefunds, refundPayment, settleProviderRefund } from '../../src/domain/refunds/service.ts';
-import { createTestApp, defaultSeed, OTHER_TOKEN, provision, TEST_TOKEN, type TestApp } from '../support/app.ts';
+import { recoverPendingRefunds, settleProviderRefund } from '../../src/domain/refunds/recovery.ts';
+import { beginRefund } from '../../src/domain/refunds/reserve.ts';
+import { type RefundRequest, refundPayment } from '../../src/domain/refunds/service.ts';
+import { createTestApp, defaultSeed, OTHER_TOKEN, provision, sandboxOf, TEST_TOKEN, type TestApp } from '../support/app.ts';
 import { CARDS, createPayment } from '../support/payments.ts';
 
 /**
@@ -74,14 +76,14 @@ async function withAcquirerRefund<T>(
   refund: (real: Acquirer['refund'], ...args: Parameters<Acquirer['refund']>) => ReturnType<Acquirer['refund']>,
   body: () => Promise<T>,
 ) {
-  const real = app.acquirer;
-  app.acquirer = Object.assign(Object.create(Object.getPrototypeOf(real)), real, {
+  const real = sandboxOf(app).acquirer;
+  sandboxOf(app).acquirer = Object.assign(Object.create(Object.getPrototypeOf(real)), real, {
     refund: (...args: Parameters<Acquirer['refund']>) => refund(real.refund.bind(real), ...args),
   });
   try {
     return await body();
   } finally {
-    app.acquirer = real;
+    sandboxOf(app).acquirer = real;
   }
 }
 /** Opens a few pooled connections first (PostgreSQL), so requests started together also reach the database together. */
@@ -624,8 +626,8 @@ describe('refund service: recovery of interrupted refunds', () => {
     tick(1000);
     const next = await beginRefund(r.app, integrator, request(b.id, { amount: '10.00' }));
     tick(61_000);
-    const acquirer = r.app.acquirer;
-    r.app.acquirer = Object.assign(Object.create(Object.getPrototypeOf(acquirer)), acquirer, {
+    const acquirer = sandboxOf(r.app).acquirer;
+    sandboxOf(r.app).acquirer = Object.assign(Object.create(Object.getPrototypeOf(acquirer)), acquirer, {
       // The acquirer is unreachable for the first refund only.
       refund: (req: Parameters<typeof acquirer.refund>[0], opts: Parameters<typeof acquirer.refund>[1]) =>
         req.chargeId === a.acquirerReference ? Promise.reject(new Error('acquirer unreachable')) : acquirer.refund(req, opts),
@@ -633,7 +635,7 @@ describe('refund service: recovery of interrupted refunds', () => {
     try {
       expect(await recoverPendingRefunds(r.app)).toBe(1);
     } finally {
-      r.app.acquirer = acquirer;
+      sandboxOf(r.app).acquirer = acquirer;
     }
     expect(await refundRows(a.id, r)).toMatchObject([{ id: stuck.refund.id, status: 'pending' }]);
     expect(await refundRows(b.id, r)).toMatchObject([{ id: next.refund.id, status: 'succeeded' }]);

@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cardRegistrations, integrators, outboxEvents, payments, sandboxCharges, scheduleRuns, schedules } from '../../src/db/schema.ts';
 import { completeCardRegistration, createCardRegistration } from '../../src/domain/cards/service.ts';
 import { findIntegratorByToken } from '../../src/domain/integrators/service.ts';
-import { runScheduleNow } from '../../src/domain/schedules/runner.ts';
+import { runScheduleNow } from '../../src/domain/schedules/run-now.ts';
 import { cancelSchedule, createSchedule } from '../../src/domain/schedules/service.ts';
 import { createTestApp, defaultSeed, OTHER_TOKEN, provision, TEST_TOKEN, type TestApp } from '../support/app.ts';
 import { CARD_EXP } from '../support/cards.ts';

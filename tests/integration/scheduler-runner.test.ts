@@ -7,17 +7,13 @@ import { sha256Hex } from '../../src/crypto.ts';
 import { cardRegistrations, integrators, links, outboxEvents, payments, sandboxCharges, scheduleRuns, schedules } from '../../src/db/schema.ts';
 import { completeCardRegistration, createCardRegistration } from '../../src/domain/cards/service.ts';
 import { findIntegratorByToken } from '../../src/domain/integrators/service.ts';
-import {
-  chargeClaim,
-  claimDueAttempts,
-  claimDueOccurrences,
-  recordClaimOutcome,
-  recordClaimOutcomes,
-  runScheduleNow,
-  runSchedulerTick,
-} from '../../src/domain/schedules/runner.ts';
+import { chargeClaim } from '../../src/domain/schedules/charge.ts';
+import { claimDueAttempts, claimDueOccurrences } from '../../src/domain/schedules/claim.ts';
+import { recordClaimOutcome, recordClaimOutcomes } from '../../src/domain/schedules/record.ts';
+import { runScheduleNow } from '../../src/domain/schedules/run-now.ts';
 import { cancelSchedule, createSchedule } from '../../src/domain/schedules/service.ts';
-import { createTestApp, defaultSeed, OTHER_SECRET, provision, TEST_TOKEN, type TestApp, testDb } from '../support/app.ts';
+import { runSchedulerTick } from '../../src/domain/schedules/tick.ts';
+import { createTestApp, defaultSeed, OTHER_SECRET, provision, sandboxOf, TEST_TOKEN, type TestApp, testDb } from '../support/app.ts';
 import { CARD_EXP } from '../support/cards.ts';
 import { browserConfirmsSetup, type FakeStripe, startFakeStripe } from '../support/fakes/stripe.ts';
 import { acquirerSeed } from '../support/provider-app.ts';
@@ -368,8 +364,8 @@ describe('scheduler › a tick when something fails', () => {
   it('logs each recorded charge, and a batch the sandbox refuses, then charges it one at a time', async () => {
     const s = await setup();
     const id = await s.schedule();
-    const batchCharge = s.app.acquirer.chargeSavedCards.bind(s.app.acquirer);
-    s.app.acquirer.chargeSavedCards = async () => {
+    const batchCharge = sandboxOf(s.app).acquirer.chargeSavedCards.bind(sandboxOf(s.app).acquirer);
+    sandboxOf(s.app).acquirer.chargeSavedCards = async () => {
       throw new Error('batch refused');
     };
     try {
@@ -389,7 +385,7 @@ describe('scheduler › a tick when something fails', () => {
       expect(lines[0]).toMatchObject({ runs: 1, error: { message: 'batch refused' } });
       expect(lines[1]).toMatchObject({ run: run!.id, schedule: id, attempt: 1, outcome: 'succeeded' });
     } finally {
-      s.app.acquirer.chargeSavedCards = batchCharge;
+      sandboxOf(s.app).acquirer.chargeSavedCards = batchCharge;
     }
   });
 

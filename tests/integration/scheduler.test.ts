@@ -3,9 +3,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { outboxEvents, payments, sandboxCharges, scheduleRuns, schedules } from '../../src/db/schema.ts';
 import { completeCardRegistration, createCardRegistration } from '../../src/domain/cards/service.ts';
 import { findIntegratorByToken } from '../../src/domain/integrators/service.ts';
-import { chargeClaim, claimDueOccurrences, recordClaimOutcome, runSchedulerTick } from '../../src/domain/schedules/runner.ts';
+import { chargeClaim } from '../../src/domain/schedules/charge.ts';
+import { claimDueOccurrences } from '../../src/domain/schedules/claim.ts';
+import { recordClaimOutcome } from '../../src/domain/schedules/record.ts';
 import { cancelSchedule, createSchedule } from '../../src/domain/schedules/service.ts';
-import { createTestApp, provision, TEST_TOKEN, type TestApp } from '../support/app.ts';
+import { runSchedulerTick } from '../../src/domain/schedules/tick.ts';
+import { createTestApp, provision, sandboxOf, TEST_TOKEN, type TestApp } from '../support/app.ts';
 import { CARD_EXP } from '../support/cards.ts';
 import { scheduleData, signSchedule, testClock } from '../support/schedules.ts';
 
@@ -259,8 +262,8 @@ describe('scheduler', () => {
     ];
     const declinedId = await s.schedule({ schedule: EVERY_MINUTE, credit_card: { reference: declining } });
     const batches: number[] = [];
-    const batchCharge = s.app.acquirer.chargeSavedCards.bind(s.app.acquirer);
-    s.app.acquirer.chargeSavedCards = async (reqs) => {
+    const batchCharge = sandboxOf(s.app).acquirer.chargeSavedCards.bind(sandboxOf(s.app).acquirer);
+    sandboxOf(s.app).acquirer.chargeSavedCards = async (reqs) => {
       batches.push(reqs.length);
       return batchCharge(reqs);
     };
@@ -273,7 +276,7 @@ describe('scheduler', () => {
     expect(await s.count(sandboxCharges)).toBe(2);
 
     // A batch the sandbox refuses as a whole (here: any error) is charged one claim at a time.
-    s.app.acquirer.chargeSavedCards = async () => {
+    sandboxOf(s.app).acquirer.chargeSavedCards = async () => {
       throw new Error('batch refused');
     };
     s.clock.set('2026-03-02T00:02:00.100Z');

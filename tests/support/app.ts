@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
+import type { SandboxConnector } from '../../src/acquirer/sandbox-connector.ts';
 import { createApp, type PaylinkApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { applyProvisioning } from '../../src/domain/integrators/provisioning.ts';
@@ -226,3 +227,6 @@ export function useServedApp(opts: Parameters<typeof createTestApp>[0] = {}, see
   });
   return served;
 }
+
+/** The sandbox connector: tests charge its acquirer directly, or stand in for it (`sandboxOf(app).acquirer = …`). */
+export const sandboxOf = (app: PaylinkApp) => app.connectors.sandbox as SandboxConnector;

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import { integrators, links } from '../../src/db/schema.ts';
 import { parseAmount } from '../../src/domain/money.ts';
 import { type Payment, recordCharge } from '../../src/domain/payments/record.ts';
-import type { TestApp } from './app.ts';
+import { sandboxOf, type TestApp } from './app.ts';
 import { CARD_EXP } from './cards.ts';
 
 /** Test cards by what they do (numbers from src/acquirer/test-cards.ts). */
@@ -45,7 +45,7 @@ export async function createPayment(t: TestApp, opts: CreatePaymentOptions = {})
   const currency = opts.currency ?? 'PHP';
   const amountMinor = parseAmount(opts.amount ?? '100.00', currency).minor;
   const idempotencyKey = `test-charge-${randomBytes(8).toString('hex')}`;
-  const result = await app.acquirer.charge(
+  const result = await sandboxOf(app).acquirer.charge(
     { source: { card: { number: opts.card ?? CARDS.visa, ...CARD_EXP, cvc: '123' } }, amountMinor, currency },
     { idempotencyKey },
   );

@@ -43,7 +43,7 @@ const violations = (from: (file: string) => boolean, forbidden: (i: Import) => b
 describe('architecture › the layer map holds', () => {
   it('reads the imports of every source file', () => {
     expect(imports.length).toBeGreaterThan(300);
-    expect(imports).toContainEqual({ file: 'src/domain/refunds/service.ts', target: 'src/db/schema.ts', typeOnly: false });
+    expect(imports).toContainEqual({ file: 'src/domain/refunds/reserve.ts', target: 'src/db/schema.ts', typeOnly: false });
   });
 
   it('the domain knows nothing of HTTP, Astro, the API layer, pages or workers', () => {
@@ -94,6 +94,57 @@ describe('architecture › the layer map holds', () => {
       violations(
         (file) => file === 'src/status-codes.ts',
         () => true,
+      ),
+    ).toEqual([]);
+  });
+});
+
+/** Every source file with its text, for rules about what code does rather than what it imports. */
+const sources = sourceFiles(src).map((path) => ({ file: relative(root, path), text: readFileSync(path, 'utf8') }));
+const matches = (files: typeof sources, pattern: RegExp) =>
+  files.flatMap(({ file, text }) => [...text.matchAll(new RegExp(pattern.source, `${pattern.flags.replace('g', '')}g`))].map((m) => `${file}: ${m[0]}`));
+
+describe('architecture › one way to reach an acquirer', () => {
+  const outsideAcquirer = sources.filter((s) => !under('acquirer')(s.file));
+
+  it('no module outside src/acquirer names the sandbox connector or compares a connector with it', () => {
+    expect(matches(outsideAcquirer, /\bconnectors\s*\.\s*sandbox\b|\.name\s*[!=]==?\s*['"]sandbox['"]|['"]sandbox['"]\s*[!=]==?\s*\w+\.name\b/)).toEqual([]);
+  });
+
+  it('the app has no acquirer beside its connectors: the sandbox is reached as a connector', () => {
+    expect(matches(outsideAcquirer, /\bapp\s*\.\s*acquirer\b/)).toEqual([]);
+    const app = sources.find((s) => s.file === 'src/app.ts')!.text;
+    const appInterface = app.slice(app.indexOf('export interface PaylinkApp'), app.indexOf('\n}\n', app.indexOf('export interface PaylinkApp')));
+    expect(appInterface).toContain('connectors: ConnectorRegistry');
+    expect(appInterface).not.toMatch(/^\s+acquirer\??:/m);
+  });
+
+  it('only the app builds the sandbox: no other module imports the sandbox acquirer or connector', () => {
+    expect(
+      violations(
+        (file) => file !== 'src/app.ts' && !under('acquirer')(file),
+        (i) => !i.typeOnly && /^src\/acquirer\/sandbox(-connector)?\.ts$/.test(i.target),
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('architecture › links are written only through the links editor', () => {
+  /** Drizzle's builders on the links table, and SQL written by hand that changes it. */
+  const LINK_WRITE =
+    /\.\s*(insert|update|delete)\(\s*links\s*\)|\b(insert\s+into|update|delete\s+from)\s+(\$\{\s*links\s*\}|"?links"?\s+(set|where|values)\b|"?links"?\s*\()/i;
+
+  it('the pattern sees each way of writing the links table', () => {
+    const written = ['tx.insert(links).values(v)', 'db.update( links ).set(v)', `sql\`update \${links} set title = 1\``, 'insert into links (id) values (1)'];
+    expect(written.filter((code) => LINK_WRITE.test(code))).toEqual(written);
+    expect(['tx.select().from(links)', 'the update links the two', 'insert(linkKeys)'].filter((code) => LINK_WRITE.test(code))).toEqual([]);
+  });
+
+  it('no module but src/domain/links/editor.ts inserts, updates or deletes links (seed and system links included)', () => {
+    expect(
+      matches(
+        sources.filter((s) => s.file !== 'src/domain/links/editor.ts'),
+        LINK_WRITE,
       ),
     ).toEqual([]);
   });

@@ -2,7 +2,7 @@ import { formatDecimal } from '../../domain/money.ts';
 import type { Page } from '../../domain/pagination.ts';
 import { formatInOffset, parseTimeOffset } from '../../domain/schedules/recurrence.ts';
 import type { ScheduleResumption } from '../../domain/schedules/resume.ts';
-import type { RunNowResult } from '../../domain/schedules/runner.ts';
+import type { RunNowResult } from '../../domain/schedules/run-now.ts';
 import type { ScheduleCancellation, ScheduleListRecord, ScheduleRecord } from '../../domain/schedules/service.ts';
 import type { PageView } from '../../schemas/pagination.ts';
 import type { ScheduleCancelled, ScheduleListItem, ScheduleResumedView, ScheduleRunNowView, ScheduleView } from '../../schemas/schedule.ts';

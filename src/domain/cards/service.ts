@@ -211,13 +211,14 @@ export async function completeCardRegistration(
   const row = page.row;
   if (row.collection === 'pay_link') throw invalidFields({ card: ['This registration takes no card: confirm it on its page.'] });
   // A registration whose card goes into the acquirer's own fields (Stripe) never takes a number here.
-  if (!(await app.connectors.forIntegrator(row.integratorId)).vault) {
+  const { vault } = await app.connectors.forIntegrator(row.integratorId);
+  if (!vault) {
     throw new DomainError('ER.03.26', 'Card form not available', {
       messages: { '(request)': ['This page takes cards another way. Reload the page to save your card.'] },
     });
   }
   // The velocity limits of the checkout apply here too (per client per integrator, per card).
-  const velocity: CardAttempt = { clientIp, scope: `registration:${row.integratorId}`, open: false, fingerprint: app.acquirer.fingerprint(card.number) };
+  const velocity: CardAttempt = { clientIp, scope: `registration:${row.integratorId}`, open: false, fingerprint: vault.fingerprint(card.number) };
   await app.cardVelocity.beforeAttempt(velocity);
   const [claimed] = await app.db
     .update(cardRegistrations)
@@ -231,7 +232,7 @@ export async function completeCardRegistration(
     )
     .returning({ attempts: cardRegistrations.attempts });
   if (!claimed) return completeCardRegistration(app, token, card, clientIp, locale);
-  const verified = await app.acquirer.verifyCard(card, { idempotencyKey: `card-registration:${row.reference}:${claimed.attempts}` });
+  const verified = await vault.verifyCard(card, { idempotencyKey: `card-registration:${row.reference}:${claimed.attempts}` });
   if (verified.status !== 'verified') {
     const { showReason } = await app.cardVelocity.afterDecline(velocity);
     const code = showReason ? verified.code : 'card_declined';

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { type ChargeResult, declineMessages } from '../../acquirer/acquirer.ts';
+import type { CardVault } from '../../acquirer/connector.ts';
 import type { CheckoutSession, Payment } from '../../db/schema.ts';
 import { checkoutSessions } from '../../db/schema.ts';
 import type { Locale } from '../../i18n/index.ts';
@@ -162,8 +163,8 @@ export async function payCheckout(app: DomainContext, req: PayRequest): Promise<
   if (availability === 'inactive') throw req.slug === undefined ? notFoundError() : linkUnavailableError('inactive');
   if (availability !== 'open') throw linkUnavailableError(availability);
   // A merchant on an acquirer that takes the card in the browser never gets a card number here.
-  const connector = await app.connectors.forIntegrator(target.link.link.integratorId);
-  if (connector.capabilities.cardCollection !== 'server_vault') {
+  const { vault } = await app.connectors.forIntegrator(target.link.link.integratorId);
+  if (!vault) {
     throw new DomainError('ER.03.26', 'Card form not available', {
       messages: { '(request)': ['This payment page takes cards another way. Reload the page to pay.'] },
     });
@@ -174,12 +175,12 @@ export async function payCheckout(app: DomainContext, req: PayRequest): Promise<
     clientIp: req.clientIp ?? 'unknown',
     scope: target.link.link.id,
     open: (target.session?.kind ?? 'static') === 'static',
-    fingerprint: app.acquirer.fingerprint(submission.card.number),
+    fingerprint: vault.fingerprint(submission.card.number),
   };
   await app.cardVelocity.beforeAttempt(velocity);
   const session = target.session ?? (await staticSession(app, target.link, target.token));
   const claim = await claimAttempt(app, session, target.token, req.locale);
-  const result = await chargeAttempt(app, session, claim, submission);
+  const result = await chargeAttempt(app, vault, session, claim, submission);
   const outcome = await recordAttempt(app, session, target, claim, submission, result);
   if (outcome.status === 'succeeded') return outcome;
   // Once declines repeat (from this client, or of this card) the page stops saying why: a
@@ -278,10 +279,16 @@ export function claimAttempt(app: DomainContext, session: CheckoutSession, token
 export const attemptKey = (session: CheckoutSession, claim: AttemptClaim) => `checkout:${session.id}:${claim.attempt}`;
 
 /** The acquirer call, outside any transaction, under the attempt's own idempotency key. */
-async function chargeAttempt(app: DomainContext, session: CheckoutSession, claim: AttemptClaim, submission: ValidSubmission): Promise<ChargeResult> {
+async function chargeAttempt(
+  app: DomainContext,
+  vault: CardVault,
+  session: CheckoutSession,
+  claim: AttemptClaim,
+  submission: ValidSubmission,
+): Promise<ChargeResult> {
   const { card, expiry } = submission;
   try {
-    return await app.acquirer.charge(
+    return await vault.charge(
       {
         source: { card: { number: card.number, expMonth: expiry.month, expYear: expiry.year, cvc: card.cvc, holderName: card.name } },
         amountMinor: submission.amountMinor,

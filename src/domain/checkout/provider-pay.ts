@@ -17,7 +17,7 @@ import { acquirerMinimum } from '../links/acquirer-fit.ts';
 import { linkAvailability, linkUnavailableError } from '../links/lifecycle.ts';
 import { findLinkById } from '../links/service.ts';
 import { formatDecimal } from '../money.ts';
-import { settleProviderRefund } from '../refunds/service.ts';
+import { settleProviderRefund } from '../refunds/recovery.ts';
 import { attemptKey, claimAttempt, ensurePayable, type PayRequest, recordAttempt, resolveSession, staticSession, validateCustomer } from './pay.ts';
 import { checkoutPath } from './sessions.ts';
 
@@ -211,7 +211,8 @@ const isUniqueViolation = (error: unknown): boolean => {
 export async function syncProviderSession(app: DomainContext, session: CheckoutSession): Promise<PaymentState | undefined> {
   if (!session.providerPaymentId) return undefined;
   const connector = await app.connectors.forIntegrator(session.integratorId);
-  if (connector === app.connectors.sandbox) return undefined;
+  // A card vault answers in the request: there is no provider payment to ask about.
+  if (connector.vault) return undefined;
   const state = await connector.syncPayment(session.providerPaymentId);
   await settleProviderPayment(app, session.integratorId, state);
   return state;

@@ -13,7 +13,7 @@ import { SeedUserError, upsertSeedUser } from '../accounts/seed.ts';
 import { activeCardColumns } from '../cards/activation.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError } from '../errors.ts';
-import { linkValues } from '../links/editor.ts';
+import { linkValues, writeSeedLink } from '../links/editor.ts';
 import { readAcquirerSettings, setAcquirer } from './acquirer.ts';
 import { applySeedLinkKey, newLinkKey } from './link-keys.ts';
 import { hashToken } from './service.ts';
@@ -211,12 +211,7 @@ async function upsertLink(app: DomainContext, tx: DbOrTx, integratorId: string, 
         .join('; ')}`,
     );
   }
-  if (existing)
-    await tx
-      .update(links)
-      .set({ ...values, seedSha256 })
-      .where(eq(links.id, existing.id));
-  else await tx.insert(links).values({ id: newId('lnk'), slug: link.slug, integratorId, ...values, seedSha256 });
+  await writeSeedLink(tx, { integratorId, slug: link.slug, existing }, { ...values, seedSha256 });
 }
 
 async function upsertCard(app: DomainContext, integratorId: string, card: SeedIntegrator['cards'][number]): Promise<void> {
@@ -228,7 +223,10 @@ async function upsertCard(app: DomainContext, integratorId: string, card: SeedIn
   const expiry = parseExpiry(card.expiry);
   if (!expiry) throw new ProvisioningError(`card ${card.reference}: expiry must be MM/YY`);
   // The acquirer call happens outside any transaction; its idempotency key makes a retry safe.
-  const verified = await app.acquirer.verifyCard(
+  // Seed cards are sandbox cards (docs/provisioning.md), whichever acquirer the integrator uses.
+  const { vault } = app.connectors.forSettings(integratorId, { provider: 'sandbox' });
+  if (!vault) throw new ProvisioningError(`card ${card.reference}: the sandbox keeps no cards`);
+  const verified = await vault.verifyCard(
     { number: card.number, expMonth: expiry.month, expYear: expiry.year, holderName: card.holder },
     { idempotencyKey: `seed-card:${card.reference}` },
   );

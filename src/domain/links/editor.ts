@@ -16,7 +16,8 @@ import { readLogoSource, validateLogo } from './logos.ts';
 /**
  * The one place a link is created or changed, whatever door the change comes through: the seed
  * file (src/domain/integrators/provisioning.ts), the API (/api/v1/links) and the console
- * (src/domain/links/console.ts, which records each save in the audit log through `onSaved`).
+ * (src/domain/links/console.ts, which records each save in the audit log through `onSaved`),
+ * and the system link schedules' payment links belong to (src/domain/schedules/pay-links.ts).
  * Every setting is checked at once; a refusal names each bad field (`amount`, `logo`, …) and
  * writes nothing. Payment pages read links from the database on every view, so a change shows
  * on /pay/{slug} at once.
@@ -236,4 +237,47 @@ export async function updateLink(app: DomainContext, integrator: { id: string },
     await onSaved?.(tx, link);
     return link;
   });
+}
+
+/**
+ * A seed file's link (src/domain/integrators/provisioning.ts), in the seed's transaction: the
+ * values `linkValues` checked, written over the link the seed made before, or as a new link.
+ */
+export async function writeSeedLink(
+  tx: DbOrTx,
+  link: { integratorId: string; slug: string; existing: Pick<Link, 'id'> | undefined },
+  values: LinkValues,
+): Promise<void> {
+  if (link.existing) await tx.update(links).set(values).where(eq(links.id, link.existing.id));
+  else await tx.insert(links).values({ id: newId('lnk'), slug: link.slug, integratorId: link.integratorId, ...values });
+}
+
+/**
+ * A system link (links.system: never listed, edited or deactivated by the merchant), made on first
+ * use under its slug; returns its id. Refuses a slug that is not this integrator's system link.
+ */
+export async function ensureSystemLink(
+  tx: DbOrTx,
+  link: { integratorId: string; slug: string; title: string; currency: string; fields: Link['fields']; now: Date },
+): Promise<string> {
+  await tx
+    .insert(links)
+    .values({
+      id: newId('lnk'),
+      integratorId: link.integratorId,
+      slug: link.slug,
+      title: link.title,
+      currency: link.currency,
+      fields: link.fields,
+      system: true,
+      createdAt: link.now,
+      updatedAt: link.now,
+    })
+    .onConflictDoNothing({ target: links.slug });
+  const [row] = await tx
+    .select({ id: links.id })
+    .from(links)
+    .where(and(eq(links.slug, link.slug), eq(links.integratorId, link.integratorId), eq(links.system, true)));
+  if (!row) throw new Error(`the link ${link.slug} is not this integrator's system link`);
+  return row.id;
 }

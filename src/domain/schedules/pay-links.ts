@@ -1,14 +1,16 @@
 import { and, eq, inArray, isNull, lte, sql } from 'drizzle-orm';
 import type { ChargeResult } from '../../acquirer/acquirer.ts';
-import { newId, sha256Hex } from '../../crypto.ts';
+import { sha256Hex } from '../../crypto.ts';
 import type { Tx } from '../../db/client.ts';
-import { type CheckoutSession, cardRegistrations, checkoutSessions, links, scheduleRuns, schedules } from '../../db/schema.ts';
+import { type CheckoutSession, cardRegistrations, checkoutSessions, scheduleRuns, schedules } from '../../db/schema.ts';
 import { checkoutPath, insertSession, newSessionToken } from '../checkout/sessions.ts';
 import type { DomainContext } from '../context.ts';
+import { ensureSystemLink } from '../links/editor.ts';
 import { recordEvent, type ScheduleRunContext } from '../notifications/domain-events.ts';
+import type { ClaimedCharge } from './claim.ts';
+import { countFailedOccurrence } from './record.ts';
 import { nextOccurrence, parseTimeOffset } from './recurrence.ts';
 import { lockPendingRuns } from './run-locks.ts';
-import { type ClaimedCharge, countFailedOccurrence } from './runner.ts';
 
 /**
  * A payment link e-mailed each cycle (docs/acquirers.md, "Schedules"): for a registration whose
@@ -16,7 +18,7 @@ import { type ClaimedCharge, countFailedOccurrence } from './runner.ts';
  * checkout session for exactly its amount, and the customer is e-mailed its address. paylink keeps
  * the recurrence, the runs, refunds and callbacks as for a saved card.
  *
- * Exactly once per occurrence: the run is claimed as any other (runner.ts); the session, the run's
+ * Exactly once per occurrence: the run is claimed as any other (claim.ts); the session, the run's
  * move to `awaiting_customer` and the `schedule.payment_link_sent` event (whose e-mail is the link)
  * are written in one transaction that first checks the run is still pending at its attempt. A
  * crash before it commits leaves the run pending, and the next claim after its lease writes them
@@ -63,26 +65,14 @@ export function payLinkExpiry(claim: Pick<ClaimedCharge, 'cronPattern' | 'timeOf
  */
 async function scheduleLink(tx: Tx, integratorId: string, currency: string, now: Date): Promise<string> {
   const slug = `scheduled-payments-${sha256Hex(`paylink-schedule-link:${integratorId}`).slice(0, 16)}`;
-  await tx
-    .insert(links)
-    .values({
-      id: newId('lnk'),
-      integratorId,
-      slug,
-      title: 'Scheduled payment',
-      currency,
-      fields: { 'customer.contact.email': 'system' },
-      system: true,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflictDoNothing({ target: links.slug });
-  const [row] = await tx
-    .select({ id: links.id })
-    .from(links)
-    .where(and(eq(links.slug, slug), eq(links.integratorId, integratorId), eq(links.system, true)));
-  if (!row) throw new Error(`the scheduled payments link ${slug} is not this integrator's system link`);
-  return row.id;
+  return ensureSystemLink(tx, {
+    integratorId,
+    slug,
+    title: 'Scheduled payment',
+    currency,
+    fields: { 'customer.contact.email': 'system' },
+    now,
+  });
 }
 
 /** The registration's name as the form's first and last name (the last word is the last name). */

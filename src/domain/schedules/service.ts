@@ -1,25 +1,18 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Connector } from '../../acquirer/connector.ts';
 import { newId } from '../../crypto.ts';
 import type { Integrator, Payment, Schedule, ScheduleRun } from '../../db/schema.ts';
 import { cardRegistrations, payments, scheduleRuns, schedules } from '../../db/schema.ts';
-import { emptyMessages, parseWith } from '../../schemas/parse.ts';
-import { type SchedulesQuery, scheduleDataSchema } from '../../schemas/schedule.ts';
-import { findUnstorableText, UNSTORABLE_TEXT_MESSAGE } from '../../schemas/text.ts';
+import type { SchedulesQuery } from '../../schemas/schedule.ts';
 import { type Actor, recordAudit } from '../accounts/audit.ts';
-import { isUuid } from '../cards/service.ts';
 import type { DomainContext } from '../context.ts';
-import { DomainError, invalidFields, type Messages, notFound } from '../errors.ts';
+import { DomainError, invalidFields, notFound } from '../errors.ts';
 import { schedulingSecrets } from '../integrators/credentials.ts';
-import { isCurrency, MoneyError, parseAmount } from '../money.ts';
-import { callbackUrlProblem } from '../notifications/callback-url.ts';
 import { recordEvent } from '../notifications/domain-events.ts';
 import { keysetPage, type Page } from '../pagination.ts';
 import { cancelSchedulesTx } from './cancel.ts';
 import { signedContentHash, verifySchedulePayload, verifySchedulePayloadSignature } from './jwt.ts';
-import { nextOccurrence, parseRecurrence, type Recurrence } from './recurrence.ts';
-
-/** Spec rule 1: an unknown, inactive or foreign card reference reads the same: it does not exist. */
-export const CARD_REFERENCE_MISSING = 'Card registration reference does not exist';
+import { CARD_REFERENCE_MISSING, parseSchedulePayload, type SchedulePlan } from './payload.ts';
 
 /** Schedule references carry a readable prefix; card registration references are UUIDs. */
 export const isScheduleReference = (value: string) => /^sch_[0-9a-f]{32}$/.test(value);
@@ -80,41 +73,29 @@ export async function createSchedule(app: DomainContext, integrator: Integrator,
   // A saved card needs an acquirer that charges it off-session itself; a pay-by-link registration
   // (a payment link e-mailed each cycle) works with any (docs/acquirers.md, "Schedules").
   const connector = await app.connectors.forIntegrator(integrator.id);
-  if (claims.data === undefined || claims.data === null || typeof claims.data !== 'object') {
-    throw invalidFields({ data: ['is required: the JWT must carry the schedule as its `data` claim (spec §2.2)'] });
-  }
-  const unstorable = findUnstorableText(claims.data, 'data');
-  if (unstorable !== undefined) throw invalidFields({ [unstorable]: [UNSTORABLE_TEXT_MESSAGE] });
-  const parsed = parseWith(scheduleDataSchema, claims.data, 'data');
-  const messages: Messages = parsed.ok ? emptyMessages() : parsed.messages;
-  // Spec rule 1 (and the 422 sample): a card reference that is not usable is `messages.reference`.
-  const rawReference = (claims.data as { credit_card?: { reference?: unknown } }).credit_card?.reference;
-  if (typeof rawReference === 'string' && !isUuid(rawReference)) messages.reference = [CARD_REFERENCE_MISSING];
-  if (!parsed.ok) throw invalidFields(messages);
-  const data = parsed.value;
-  const callbackProblem = data.route?.callback_url && callbackUrlProblem(data.route.callback_url, app.config.allowPrivateCallbacks);
-  if (callbackProblem) messages['data.route.callback_url'] = [callbackProblem];
-
-  let amountMinor: bigint | undefined;
-  if (!isCurrency(data.payment.currency)) messages['data.payment.currency'] = ['is not a supported ISO 4217 currency code'];
-  else {
-    try {
-      amountMinor = parseAmount(data.payment.amount, data.payment.currency).minor;
-    } catch (error) {
-      if (!(error instanceof MoneyError)) throw error;
-      messages['data.payment.amount'] = [error.message];
-    }
-  }
-  const recurrence: Recurrence = data.schedule;
-  const parsedRecurrence = parseRecurrence(recurrence, data.time_offset, {
-    minIntervalSeconds: app.config.scheduleMinIntervalSeconds,
+  const plan = parseSchedulePayload(claims.data, {
     now,
-    prefix: { schedule: 'data.schedule.', timeOffset: 'data.time_offset' },
+    minIntervalSeconds: app.config.scheduleMinIntervalSeconds,
+    allowPrivateCallbacks: app.config.allowPrivateCallbacks,
   });
-  if (!parsedRecurrence.ok) for (const [path, list] of Object.entries(parsedRecurrence.messages)) messages[path] = list;
-  if (Object.keys(messages).length > 0) throw invalidFields(messages);
-  const rec = parsedRecurrence.ok ? parsedRecurrence.value : undefined;
-  const nextRunAt = nextOccurrence(rec!, now);
+  return storeSchedule(app, integrator, connector, plan, { payloadHash: hash, now });
+}
+
+/**
+ * Stores a parsed schedule for the integrator's card registration, with its schedule.created
+ * event, in one transaction. The registration must be active and the integrator's; a saved card
+ * needs an acquirer that charges it off-session itself. The same payload stored at once by
+ * another request: that schedule (a replay).
+ */
+async function storeSchedule(
+  app: DomainContext,
+  integrator: Integrator,
+  connector: Pick<Connector, 'name' | 'capabilities'>,
+  plan: SchedulePlan,
+  opts: { payloadHash: string; now: Date },
+): Promise<{ reference: string; replayed: boolean }> {
+  const { data, amountMinor, recurrence: rec, nextRunAt } = plan;
+  const { payloadHash: hash, now } = opts;
 
   return app.db.transaction(async (tx) => {
     // FOR SHARE: a concurrent deletion of the card waits, then cancels this schedule too.
@@ -142,9 +123,9 @@ export async function createSchedule(app: DomainContext, integrator: Integrator,
         cardRegistrationReference: card.reference,
         status: 'active',
         recurrence: data.schedule,
-        cronPattern: rec!.cronPattern,
+        cronPattern: rec.cronPattern,
         timeOffset: data.time_offset,
-        amountMinor: amountMinor!,
+        amountMinor,
         currency: data.payment.currency,
         description: data.payment.description ?? null,
         merchantReferenceId: data.payment.merchant_reference_id ?? null,
@@ -168,7 +149,7 @@ export async function createSchedule(app: DomainContext, integrator: Integrator,
     }
     await recordEvent(app.presentEvent, tx, {
       integratorId: integrator.id,
-      event: { type: 'schedule.created', schedule: inserted[0]!, offsetMinutes: rec!.offsetMinutes },
+      event: { type: 'schedule.created', schedule: inserted[0]!, offsetMinutes: rec.offsetMinutes },
       callbackUrl: data.route?.callback_url ?? null,
       now,
     });

@@ -4,7 +4,8 @@ import { checkoutSessions, integrators, outboxEvents, payments, providerWebhookE
 import { payCheckout } from '../../../src/domain/checkout/pay.ts';
 import { reconcileProviderPayments } from '../../../src/domain/checkout/provider-pay.ts';
 import { findIntegratorByToken } from '../../../src/domain/integrators/service.ts';
-import { recoverPendingRefunds, refundPayment, settleProviderRefund } from '../../../src/domain/refunds/service.ts';
+import { recoverPendingRefunds, settleProviderRefund } from '../../../src/domain/refunds/recovery.ts';
+import { refundPayment } from '../../../src/domain/refunds/service.ts';
 import { t as tr } from '../../../src/i18n/index.ts';
 import { call, TEST_TOKEN, type TestApp } from '../../support/app.ts';
 import { CARD_EXP, CARD_EXPIRY } from '../../support/cards.ts';

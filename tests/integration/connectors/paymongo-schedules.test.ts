@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StripeConnector } from '../../../src/acquirer/stripe/connector.ts';
 import { cardRegistrations, checkoutSessions, integrators, links, outboxEvents, payments, scheduleRuns, schedules } from '../../../src/db/schema.ts';
 import { PAY_LINK_EMAIL_REQUIRED } from '../../../src/domain/cards/pay-link.ts';
+import { claimDueOccurrences } from '../../../src/domain/schedules/claim.ts';
 import { sendPaymentLinks } from '../../../src/domain/schedules/pay-links.ts';
-import { claimDueOccurrences, runSchedulerTick } from '../../../src/domain/schedules/runner.ts';
+import { runSchedulerTick } from '../../../src/domain/schedules/tick.ts';
 import { t as tr } from '../../../src/i18n/index.ts';
 import { createMailer } from '../../../src/workers/mailer.ts';
 import {

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { declineMessages } from '../../../src/acquirer/acquirer.ts';
 import { cardRegistrations, outboxEvents, payments } from '../../../src/db/schema.ts';
 import { MAX_FORGET_ATTEMPTS, retryCardForgets } from '../../../src/domain/cards/forget.ts';
-import { runSchedulerTick } from '../../../src/domain/schedules/runner.ts';
+import { runSchedulerTick } from '../../../src/domain/schedules/tick.ts';
 import { call, OTHER_SECRET, OTHER_TOKEN, type TestApp } from '../../support/app.ts';
 import { browserConfirmsSetup, type FakeStripe } from '../../support/fakes/stripe.ts';
 import { useProviderApp } from '../../support/provider-app.ts';

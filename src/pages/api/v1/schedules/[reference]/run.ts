@@ -1,6 +1,6 @@
 import { apiEndpoint, methodNotAllowed } from '../../../../../api/endpoint.ts';
 import { presentRunNow } from '../../../../../api/presenters/schedules.ts';
-import { runScheduleNow } from '../../../../../domain/schedules/runner.ts';
+import { runScheduleNow } from '../../../../../domain/schedules/run-now.ts';
 
 /** POST /api/v1/schedules/{reference}/run (sandbox only): charge the next occurrence now. */
 export const POST = apiEndpoint({
