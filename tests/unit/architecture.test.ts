@@ -113,10 +113,15 @@ describe('architecture › one way to reach an acquirer', () => {
 
   it('the app has no acquirer beside its connectors: the sandbox is reached as a connector', () => {
     expect(matches(outsideAcquirer, /\bapp\s*\.\s*acquirer\b/)).toEqual([]);
-    const app = sources.find((s) => s.file === 'src/app.ts')!.text;
-    const appInterface = app.slice(app.indexOf('export interface PaylinkApp'), app.indexOf('\n}\n', app.indexOf('export interface PaylinkApp')));
-    expect(appInterface).toContain('connectors: ConnectorRegistry');
-    expect(appInterface).not.toMatch(/^\s+acquirer\??:/m);
+    // The app's interface and the domain context it extends: connectors, and no acquirer beside them.
+    const body = (file: string, name: string) => {
+      const text = sources.find((s) => s.file === file)!.text;
+      const start = text.indexOf(`export interface ${name}`);
+      return text.slice(start, text.indexOf('\n}\n', start));
+    };
+    const interfaces = [body('src/app.ts', 'PaylinkApp'), body('src/domain/context.ts', 'DomainContext')];
+    expect(interfaces.join('\n')).toContain('connectors: ConnectorRegistry');
+    for (const members of interfaces) expect(members).not.toMatch(/^\s+acquirer\??:/m);
   });
 
   it('only the app builds the sandbox: no other module imports the sandbox acquirer or connector', () => {
