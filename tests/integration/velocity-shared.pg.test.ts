@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../src/domain/errors.ts';
 import { createTestApp, createTestDatabaseUrl } from '../support/app.ts';
@@ -9,7 +10,9 @@ import { createTestApp, createTestDatabaseUrl } from '../support/app.ts';
 describe('velocity limits on PostgreSQL', () => {
   it('are shared by every process on the database', async () => {
     const databaseUrl = await createTestDatabaseUrl();
-    const env = { PAYLINK_LIMIT_API_REQUESTS: '4/60', PAYLINK_LIMIT_CARD_ATTEMPTS_PER_IP: '2/3600' };
+    // Processes on one database share its master key (a process with another key refuses to start).
+    const masterKey = randomBytes(32).toString('base64');
+    const env = { PAYLINK_LIMIT_API_REQUESTS: '4/60', PAYLINK_LIMIT_CARD_ATTEMPTS_PER_IP: '2/3600', PAYLINK_MASTER_KEY: masterKey };
     const one = await createTestApp({ databaseUrl, env });
     const two = await createTestApp({ databaseUrl, env });
     try {
