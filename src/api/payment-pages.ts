@@ -73,6 +73,30 @@ export async function checkoutPageInputs(app: PaylinkApp, ctx: PageContext & { l
 }
 
 /**
+ * A payment page's state, as its page names it: a link's (/pay), a checkout's (/checkout), a card
+ * registration's (/register), and `unavailable` when the page cannot be prepared for a reason not
+ * the customer's (a card setup the acquirer did not answer).
+ */
+export type PaymentPageState = 'open' | 'paid' | 'completed' | 'not_found' | 'dynamic_only' | 'expired' | 'used_up' | 'locked' | 'not_accepted' | 'unavailable';
+
+/** One answer for every payment page: the same state is the same status wherever it shows. */
+const PAGE_STATUS: Record<PaymentPageState, number> = {
+  open: 200,
+  paid: 200,
+  completed: 200,
+  not_found: 404,
+  dynamic_only: 404,
+  expired: 410,
+  used_up: 410,
+  not_accepted: 409,
+  locked: 429,
+  unavailable: 503,
+};
+
+/** The HTTP status of a payment page (/pay, /checkout, /register) showing `state`. */
+export const paymentPageStatus = (state: PaymentPageState): number => PAGE_STATUS[state];
+
+/**
  * Whether the merchant's acquirer, as it is now, takes the money the page asks for: a link made before
  * the merchant changed acquirer may not fit it (src/domain/links/acquirer-fit.ts), and its page then
  * says so instead of showing a form that cannot be paid. A checkout's own currency and amount count,

@@ -154,3 +154,33 @@ describe('architecture › links are written only through the links editor', () 
     ).toEqual([]);
   });
 });
+
+describe('architecture › no page maps a domain state to an HTTP status', () => {
+  /**
+   * What a page can be checked for: a status chosen beside a state's name, either a map from state
+   * names to statuses (`{ expired: 410 }[view.state]`) or a comparison that picks one
+   * (`state === 'expired' ? 410 : 200`). A bare `status = 404` after a lookup found nothing, and a
+   * Response's own `{ status: 405 }`, name no state and stay allowed; the choice lives in src/api
+   * (paymentPageStatus in src/api/payment-pages.ts).
+   */
+  const STATE_TO_STATUS = /\b(?!status\b)[a-z][a-z_]*\s*:\s*[1-5]\d\d\b(?!\s*[a-z%])|\bstate\s*[!=]==?\s*['"][a-z_]+['"]\s*\?\s*[1-5]\d\d\b/;
+
+  it('the pattern sees a state-to-status map and a state comparison that picks a status', () => {
+    const chosen = ['{ open: 200, expired: 410 }[view.state]', "view.state === 'expired' ? 410 : 200", "found.state !== 'open' ? 404 : 200"];
+    expect(chosen.filter((code) => STATE_TO_STATUS.test(code))).toEqual(chosen);
+    const allowed = ['Astro.response.status = 404;', "new Response('x', { status: 405 })", 'paymentPageStatus(view.state)', 'style="width: 200px"'];
+    expect(allowed.filter((code) => STATE_TO_STATUS.test(code))).toEqual([]);
+  });
+
+  /** Code only: a comment may say which status a page answers (`staff: 404`). */
+  const code = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|\s)\/\/.*$/gm, '$1');
+
+  it('no file under src/pages chooses a status from a state', () => {
+    expect(
+      matches(
+        sources.filter((s) => under('pages')(s.file)).map((s) => ({ ...s, text: code(s.text) })),
+        STATE_TO_STATUS,
+      ),
+    ).toEqual([]);
+  });
+});
