@@ -453,6 +453,8 @@ export const outboxEvents = pgTable(
       .references(() => integrators.id),
     type: text('type').notNull(),
     data: jsonb('data').$type<Record<string, unknown>>().notNull(),
+    /** The payment the event reports on (its data's transaction_id), written with the event: a payment's timeline is looked up by it. */
+    paymentId: text('payment_id'),
     createdAt: createdAt(),
     callbackUrl: text('callback_url'),
     callbackState: text('callback_state').$type<'no_destination' | 'pending' | 'delivered' | 'failed'>().notNull().default('no_destination'),
@@ -471,8 +473,8 @@ export const outboxEvents = pgTable(
   (t) => [
     index('outbox_integrator_created_idx').on(t.integratorId, t.createdAt, t.id),
     index('outbox_integrator_type_idx').on(t.integratorId, t.type, t.createdAt, t.id),
-    // A payment's timeline in the console: the events whose data names the transaction.
-    index('outbox_integrator_transaction_idx').on(t.integratorId, sql`(${t.data}->>'transaction_id')`),
+    // A payment's timeline in the console: the events that report on the payment.
+    index('outbox_integrator_payment_idx').on(t.integratorId, t.paymentId),
     index('outbox_callback_due_idx').on(t.callbackNextAt).where(sql`callback_state = 'pending'`),
     index('outbox_email_due_idx').on(t.emailNextAt).where(sql`email_state = 'pending'`),
   ],

@@ -73,7 +73,32 @@ export function presentedEvent(
   opts: { integratorId: string; event: DomainEvent; callbackUrl: string | null; emailTo?: string | null; now: Date },
 ): NewEvent {
   const type: EventType = opts.event.type;
-  return { integratorId: opts.integratorId, type, data: present(opts.event), callbackUrl: opts.callbackUrl, emailTo: opts.emailTo, now: opts.now };
+  return {
+    integratorId: opts.integratorId,
+    type,
+    data: present(opts.event),
+    paymentId: paymentOf(opts.event),
+    callbackUrl: opts.callbackUrl,
+    emailTo: opts.emailTo,
+    now: opts.now,
+  };
+}
+
+/** The payment a fact reports on: the one its presented data names as `transaction_id`. */
+export function paymentOf(event: DomainEvent): string | null {
+  switch (event.type) {
+    case 'payment.succeeded':
+    case 'payment.failed':
+    case 'schedule.charge_succeeded':
+    case 'schedule.charge_failed':
+    case 'refund.succeeded':
+    case 'refund.failed':
+      return event.payment.id;
+    case 'schedule.suspended':
+      return event.payment?.id ?? null;
+    default:
+      return null;
+  }
 }
 
 async function defaultCallbackUrl(tx: DbOrTx, integratorId: string): Promise<string | null> {

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, or, type SQL, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, or, type SQL } from 'drizzle-orm';
 import { type Integrator, type OutboxEvent, outboxEvents, type WebhookAttempt, webhookAttempts } from '../../db/schema.ts';
 import type { EventsQuery, LegacyEventsQuery } from '../../schemas/events.ts';
 import { type Actor, recordAudit } from '../accounts/audit.ts';
@@ -110,14 +110,14 @@ export async function resendEvent(
 
 /**
  * The events that report on one transaction (its payment, charge and refund events), oldest
- * first, with every callback attempt: a payment's timeline in the console. The transaction id
- * is the `transaction_id` of the event's data, as integrators receive it.
+ * first, with every callback attempt: a payment's timeline in the console. Found by the row's
+ * payment_id, written with the event (the `transaction_id` its data carries).
  */
 export async function eventsOfTransaction(app: DomainContext, integrator: Pick<Integrator, 'id'>, transactionId: string): Promise<EventWithAttempts[]> {
   const rows = await app.db
     .select()
     .from(outboxEvents)
-    .where(and(eq(outboxEvents.integratorId, integrator.id), sql`${outboxEvents.data}->>'transaction_id' = ${transactionId}`))
+    .where(and(eq(outboxEvents.integratorId, integrator.id), eq(outboxEvents.paymentId, transactionId)))
     .orderBy(asc(outboxEvents.createdAt), asc(outboxEvents.id));
   return withAttempts(app.db, rows);
 }

@@ -31,6 +31,8 @@ export interface NewEvent {
   type: EventType;
   /** What an integrator needs to act without another call; bigints become decimal strings. */
   data: Record<string, unknown>;
+  /** The payment the event reports on, if any: the outbox row is found by it, never by its data. */
+  paymentId?: string | null;
   callbackUrl?: string | null;
   emailTo?: string | null;
   now: Date;
@@ -52,6 +54,7 @@ export function outboxRow(event: NewEvent) {
     integratorId: event.integratorId,
     type: event.type,
     data: JSON.parse(JSON.stringify(event.data, (_k, v) => (typeof v === 'bigint' ? v.toString() : v))),
+    paymentId: event.paymentId ?? null,
     createdAt: event.now,
     callbackUrl: event.callbackUrl ?? null,
     callbackState: event.callbackUrl ? 'pending' : 'no_destination',

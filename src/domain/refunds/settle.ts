@@ -181,6 +181,7 @@ const settleStatement = prepareStatement(
         integratorId: p('event.integratorId'),
         type: p('event.type'),
         data: p('event.data'),
+        paymentId: p('event.paymentId'),
         createdAt: p('event.createdAt'),
         callbackUrl: p('event.callbackUrl'),
         callbackState: p('event.callbackState'),
