@@ -439,6 +439,22 @@ export const scheduleRuns = pgTable(
 );
 export type ScheduleRun = typeof scheduleRuns.$inferSelect;
 
+/** The stored form of a customer e-mail's view (EmailView, src/domain/notifications/email/view.ts). */
+export interface OutboxEmailView {
+  amount: string | null;
+  currency: string | null;
+  /** Only the brand and the last four digits. */
+  card: { brand: string | null; last4: string | null } | null;
+  transactionId: string | null;
+  refundId: string | null;
+  scheduleReference: string | null;
+  merchantReferenceId: string | null;
+  description: string | null;
+  failureMessage: string | null;
+  /** An occurrence's payment link (schedule.payment_link_sent); expiresAt in ISO 8601. */
+  payLink: { url: string; expiresAt: string; reason: 'pay_by_link' | 'authentication_required' } | null;
+}
+
 /**
  * The outbox: one row per event, written in the same transaction as the change it reports.
  * Delivery state for the callback and the customer e-mail lives on the row so a worker can
@@ -463,6 +479,8 @@ export const outboxEvents = pgTable(
     callbackLockedUntil: ts('callback_locked_until'),
     callbackDeliveredAt: ts('callback_delivered_at'),
     emailTo: text('email_to'),
+    /** What the customer e-mail says (src/domain/notifications/email/view.ts), written with the event when there is one to send. */
+    emailView: jsonb('email_view').$type<OutboxEmailView>(),
     emailState: text('email_state').$type<'none' | 'pending' | 'sent' | 'failed'>().notNull().default('none'),
     emailAttempts: integer('email_attempts').notNull().default(0),
     emailNextAt: ts('email_next_at'),

@@ -7,7 +7,7 @@ import type { ConsoleMail } from '../db/schema.ts';
 import { claimDueConsoleMail, recordConsoleMailOutcome, renderConsoleMail } from '../domain/accounts/mail.ts';
 import type { OutboxEvent } from '../domain/notifications/callbacks.ts';
 import { renderEmail } from '../domain/notifications/email/templates.ts';
-import { claimDueEmails, emailContext, isDeliverableAddress, type MailOutcome, recordEmailOutcome } from '../domain/notifications/mail.ts';
+import { claimDueEmails, emailContext, isDeliverableAddress, type MailOutcome, recordEmailOutcome, storedEmailView } from '../domain/notifications/mail.ts';
 import { OUTBOX_CHANNEL } from '../domain/notifications/outbox.ts';
 import type { Logger } from '../log.ts';
 import { type Loop, startLoop } from './loop.ts';
@@ -52,9 +52,10 @@ export function createMailer(app: PaylinkApp, opts: { random?: () => number } = 
     if (!isDeliverableAddress(to)) {
       outcome = { ok: false, error: 'the recipient address is not a valid e-mail address', permanent: true };
     } else {
-      const { merchant, card } = await emailContext(app.db, event);
-      const data = event.data.card || !card ? event.data : { ...event.data, card };
-      const mail = renderEmail({ type: event.type, data, createdAt: event.createdAt, merchant });
+      const written = storedEmailView(event);
+      const { merchant, card } = await emailContext(app.db, { integratorId: event.integratorId, view: written });
+      const view = written.card || !card ? written : { ...written, card };
+      const mail = renderEmail({ type: event.type, view, createdAt: event.createdAt, merchant });
       subject = mail.subject;
       const message = {
         from: app.config.mailFrom,

@@ -2,7 +2,7 @@ import { and, count, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutSessions, outboxEvents, payments } from '../../src/db/schema.ts';
 import { renderEmail } from '../../src/domain/notifications/email/templates.ts';
-import { emailContext } from '../../src/domain/notifications/mail.ts';
+import { emailContext, storedEmailView } from '../../src/domain/notifications/mail.ts';
 import { locales, t as tr } from '../../src/i18n/index.ts';
 import { call, createTestApp, defaultSeed, provision, startTestServer, TEST_TOKEN, type TestApp } from '../support/app.ts';
 import { CARD_EXPIRY } from '../support/cards.ts';
@@ -132,8 +132,9 @@ describe('customer e-mails › in the customer’s language', () => {
       .from(outboxEvents)
       .where(and(eq(outboxEvents.type, 'payment.succeeded'), eq(outboxEvents.emailTo, 'juan@example.com')));
     const mine = events.find((e) => e.data.transaction_id === txn)!;
-    const { merchant } = await emailContext(t.app.db, mine);
-    return { merchant, txn, mail: renderEmail({ type: mine.type, data: mine.data, createdAt: mine.createdAt, merchant }) };
+    const view = storedEmailView(mine);
+    const { merchant } = await emailContext(t.app.db, { integratorId: mine.integratorId, view });
+    return { merchant, txn, mail: renderEmail({ type: mine.type, view, createdAt: mine.createdAt, merchant }) };
   }
 
   it('the browser’s language when paying is kept on the session and the e-mail speaks it', async () => {

@@ -10,6 +10,7 @@ import { queueInviteMail } from '../../src/domain/accounts/mail.ts';
 import { type EventType, enqueueEvent } from '../../src/domain/notifications/outbox.ts';
 import { createMailer, mailDir } from '../../src/workers/mailer.ts';
 import { CONSOLE_USERS, createTestApp, provision, type TestApp } from '../support/app.ts';
+import { emailViewFromData } from '../support/email-view.ts';
 import { startSmtpPeer } from '../support/smtp-peer.ts';
 
 let t: TestApp | undefined;
@@ -32,7 +33,7 @@ async function setup(env: Record<string, string> = {}) {
 }
 
 async function enqueue(integratorId: string, type: EventType, emailTo: string, data: Record<string, unknown>) {
-  return enqueueEvent(t!.app.db, { integratorId, type, data, emailTo, now: clock });
+  return enqueueEvent(t!.app.db, { integratorId, type, data, emailTo, emailView: emailViewFromData(type, data), now: clock });
 }
 
 const paymentData = {

@@ -1,6 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { type CardRegistration, integrators, type Payment, type Refund, type Schedule } from '../../db/schema.ts';
+import { emailViewOf } from './email/view.ts';
 import { type EventType, enqueueEvent, type NewEvent } from './outbox.ts';
 
 /**
@@ -80,6 +81,7 @@ export function presentedEvent(
     paymentId: paymentOf(opts.event),
     callbackUrl: opts.callbackUrl,
     emailTo: opts.emailTo,
+    emailView: opts.emailTo ? emailViewOf(opts.event) : null,
     now: opts.now,
   };
 }

@@ -5,6 +5,7 @@ import { assets, cardRegistrations, checkoutSessions, integrators, links, outbox
 import { isLocale } from '../../i18n/index.ts';
 import { isEmailAddress } from '../../schemas/email-rules.ts';
 import type { MerchantView } from './email/templates.ts';
+import { EMPTY_EMAIL_VIEW, type EmailView } from './email/view.ts';
 import { claimDue } from './outbox.ts';
 import { nextRetry } from './retry.ts';
 
@@ -19,7 +20,7 @@ export const claimDueEmails = (db: Db, opts: { now: Date; leaseMs: number; limit
 export const isDeliverableAddress = (to: string | null | undefined): to is string => typeof to === 'string' && isEmailAddress(to);
 
 /**
- * What an e-mail needs beyond the event's data, looked up at send time: the merchant (the
+ * What an e-mail needs beyond the event's EmailView, looked up at send time: the merchant (the
  * integrator's name; its support address, else its contact address, as Reply-To; and, when the
  * payment came from a link, that link's logo, colour and language) and the payment's masked card
  * when the event does not carry it (refund events). The language: the customer's when they named
@@ -28,14 +29,14 @@ export const isDeliverableAddress = (to: string | null | undefined): to is strin
  */
 export async function emailContext(
   db: Db,
-  event: Pick<OutboxEvent, 'integratorId' | 'data'>,
+  event: { integratorId: string; view: Pick<EmailView, 'transactionId' | 'scheduleReference'> },
 ): Promise<{ merchant: MerchantView; card?: { brand: string | null; last4: string | null } }> {
   const [integrator] = await db
     .select({ name: integrators.name, email: integrators.email, supportEmail: integrators.supportEmail })
     .from(integrators)
     .where(eq(integrators.id, event.integratorId));
   const merchant: MerchantView = { name: integrator?.name ?? 'paylink', replyTo: integrator?.supportEmail ?? integrator?.email ?? undefined };
-  const transactionId = typeof event.data.transaction_id === 'string' ? event.data.transaction_id : undefined;
+  const { transactionId, scheduleReference } = event.view;
   let card: { brand: string | null; last4: string | null } | undefined;
   let logoAssetId: string | null | undefined;
   if (transactionId) {
@@ -60,13 +61,13 @@ export async function emailContext(
     const locale = row?.customerLocale ?? row?.cardholderLocale ?? row?.linkLocale;
     if (isLocale(locale)) merchant.locale = locale;
     if (row?.last4) card = { brand: row.brand, last4: row.last4 };
-  } else if (typeof event.data.schedule_reference === 'string') {
+  } else if (scheduleReference) {
     // A schedule's own events (suspended, cancelled): the language of the card's registration.
     const [row] = await db
       .select({ locale: cardRegistrations.locale })
       .from(schedules)
       .innerJoin(cardRegistrations, eq(cardRegistrations.reference, schedules.cardRegistrationReference))
-      .where(and(eq(schedules.id, event.data.schedule_reference), eq(schedules.integratorId, event.integratorId)));
+      .where(and(eq(schedules.id, scheduleReference), eq(schedules.integratorId, event.integratorId)));
     if (isLocale(row?.locale)) merchant.locale = row.locale;
   }
   if (logoAssetId) {
@@ -75,6 +76,9 @@ export async function emailContext(
   }
   return { merchant, card };
 }
+
+/** The view written with an e-mail's event (every event written with a recipient has one). */
+export const storedEmailView = (event: Pick<OutboxEvent, 'emailView'>): EmailView => event.emailView ?? EMPTY_EMAIL_VIEW;
 
 export type MailOutcome = { ok: true } | { ok: false; error: string; permanent: boolean };
 

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, isNull, lte, or } from 'drizzle-orm';
 import { newId } from '../../crypto.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { outboxEvents } from '../../db/schema.ts';
+import type { EmailView } from './email/view.ts';
 
 /**
  * Writes an event to the outbox. Call it with the transaction that makes the change the event
@@ -35,6 +36,8 @@ export interface NewEvent {
   paymentId?: string | null;
   callbackUrl?: string | null;
   emailTo?: string | null;
+  /** What the e-mail to `emailTo` says; required with it. */
+  emailView?: EmailView | null;
   now: Date;
 }
 
@@ -60,6 +63,7 @@ export function outboxRow(event: NewEvent) {
     callbackState: event.callbackUrl ? 'pending' : 'no_destination',
     callbackNextAt: event.callbackUrl ? event.now : null,
     emailTo: event.emailTo ?? null,
+    emailView: event.emailTo ? (event.emailView ?? null) : null,
     emailState: event.emailTo ? 'pending' : 'none',
     emailNextAt: event.emailTo ? event.now : null,
   } satisfies typeof outboxEvents.$inferInsert;

@@ -187,6 +187,7 @@ const settleStatement = prepareStatement(
         callbackState: p('event.callbackState'),
         callbackNextAt: p('event.callbackNextAt'),
         emailTo: p('event.emailTo'),
+        emailView: p('event.emailView'),
         emailState: p('event.emailState'),
         emailNextAt: p('event.emailNextAt'),
       },

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { displayAmount, maskedCard, renderEmail } from '../../../src/domain/notifications/email/templates.ts';
+import { EMPTY_EMAIL_VIEW, type EmailView } from '../../../src/domain/notifications/email/view.ts';
 import { locales } from '../../../src/i18n/index.ts';
 
 const createdAt = new Date('2025-06-01T10:00:00Z');
 const merchant = { name: 'Acme <Books> & Co' };
+const view = (says: Partial<EmailView>): EmailView => ({ ...EMPTY_EMAIL_VIEW, ...says });
 
 describe('mail › templates', () => {
   it('formats amounts for the currency, exactly', () => {
@@ -26,7 +28,7 @@ describe('mail › templates', () => {
       type: 'payment.succeeded',
       createdAt,
       merchant,
-      data: { amount: '250.00', currency: 'PHP', transaction_id: 'txn_1', description: '"><img src=x onerror=alert(1)>', merchant_reference_id: "o'1" },
+      view: view({ amount: '250.00', currency: 'PHP', transactionId: 'txn_1', description: '"><img src=x onerror=alert(1)>', merchantReferenceId: "o'1" }),
     });
     expect(mail.subject).toBe('Payment received: ₱250.00 — Acme <Books> & Co');
     expect(mail.html).not.toContain('<img src=x');
@@ -39,15 +41,9 @@ describe('mail › templates', () => {
 
   it('an occurrence’s payment link: a button to our own checkout address, the pay-by date, and the address as text', () => {
     const url = `https://pay.example/checkout/${'A'.repeat(43)}`;
-    const data = {
-      amount: '150.00',
-      currency: 'PHP',
-      schedule_reference: 'sch_1',
-      payment_url: url,
-      expires_at: '2025-06-02T09:00:00.000+08:00',
-      reason: 'pay_by_link',
-    };
-    const mail = renderEmail({ type: 'schedule.payment_link_sent', createdAt, merchant, data });
+    const link = { url, expiresAt: '2025-06-02T01:00:00.000Z', reason: 'pay_by_link' as const };
+    const sent = view({ amount: '150.00', currency: 'PHP', scheduleReference: 'sch_1', payLink: link });
+    const mail = renderEmail({ type: 'schedule.payment_link_sent', createdAt, merchant, view: sent });
     expect(mail.subject).toBe('Payment due: ₱150.00 — Acme <Books> & Co');
     expect(mail.html).toContain(`<a href="${url}"`);
     expect(mail.html).toContain('>Pay ₱150.00</a>');
@@ -58,12 +54,17 @@ describe('mail › templates', () => {
       type: 'schedule.payment_link_sent',
       createdAt,
       merchant,
-      data: { ...data, reason: 'authentication_required', failure_message: 'off_session was set' },
+      view: { ...sent, payLink: { ...link, reason: 'authentication_required' }, failureMessage: 'off_session was set' },
     });
     expect(sca.text).toContain('Your bank wants you to confirm this payment yourself.');
     expect(sca.text).not.toContain('off_session');
     // Only a checkout address of ours becomes a link: anything else in the event is not a button.
-    const odd = renderEmail({ type: 'schedule.payment_link_sent', createdAt, merchant, data: { ...data, payment_url: 'javascript:alert(1)//checkout/x' } });
+    const odd = renderEmail({
+      type: 'schedule.payment_link_sent',
+      createdAt,
+      merchant,
+      view: { ...sent, payLink: { ...link, url: 'javascript:alert(1)//checkout/x' } },
+    });
     expect(odd.html).not.toContain('javascript:');
     expect(odd.html).not.toContain('<a href');
   });
@@ -73,7 +74,7 @@ describe('mail › templates', () => {
       type: 'refund.succeeded',
       createdAt,
       merchant: { name: 'Acme Books' },
-      data: { amount: '50.00', currency: 'PHP', refund_id: 'rfd_1', transaction_id: 'txn_1' },
+      view: view({ amount: '50.00', currency: 'PHP', refundId: 'rfd_1', transactionId: 'txn_1' }),
     });
     expect(mail.subject).toBe('Refund of ₱50.00 — Acme Books');
     expect(mail.text).toMatch(/Refund amount: +₱50\.00/);
@@ -82,7 +83,7 @@ describe('mail › templates', () => {
 
   it('attaches the logo inline when the merchant has one', () => {
     const logo = { contentType: 'image/png', bytes: Buffer.from('png') };
-    const mail = renderEmail({ type: 'payment.succeeded', createdAt, merchant: { name: 'Acme', logo }, data: { amount: '1.00', currency: 'USD' } });
+    const mail = renderEmail({ type: 'payment.succeeded', createdAt, merchant: { name: 'Acme', logo }, view: view({ amount: '1.00', currency: 'USD' }) });
     expect(mail.html).toContain('src="cid:merchant-logo@paylink"');
     expect(mail.attachments).toEqual([{ filename: 'logo.png', content: logo.bytes, contentType: 'image/png', cid: 'merchant-logo@paylink' }]);
   });
@@ -100,11 +101,11 @@ describe('mail templates › languages', () => {
     'schedule.cancelled',
     'something.new',
   ];
-  const data = { amount: '1234.50', currency: 'PHP', transaction_id: 'txn_1', card: { brand: 'visa', last4: '4242' } };
+  const said = view({ amount: '1234.50', currency: 'PHP', transactionId: 'txn_1', card: { brand: 'visa', last4: '4242' } });
   for (const locale of locales) {
     it(`every e-mail type is fully worded in ${locale}, with no placeholder left`, () => {
       for (const type of types) {
-        const mail = renderEmail({ type, data, createdAt: new Date('2025-06-01T10:00:00Z'), merchant: { name: 'Acme', locale } });
+        const mail = renderEmail({ type, view: said, createdAt: new Date('2025-06-01T10:00:00Z'), merchant: { name: 'Acme', locale } });
         expect(`${mail.subject}\n${mail.text}`, type).not.toMatch(/\{\w+\}/);
         expect(mail.html).toContain(`<html lang="${locale}">`);
       }
@@ -113,8 +114,15 @@ describe('mail templates › languages', () => {
 
   it('uses the link colour only when it is a #rrggbb colour', () => {
     const at = new Date('2025-06-01T10:00:00Z');
-    expect(renderEmail({ type: 'payment.succeeded', data: {}, createdAt: at, merchant: { name: 'A', color: '#0f766e' } }).html).toContain('solid #0f766e');
-    const hostile = renderEmail({ type: 'payment.succeeded', data: {}, createdAt: at, merchant: { name: 'A', color: 'red;background:url(x)' } }).html;
+    expect(renderEmail({ type: 'payment.succeeded', view: EMPTY_EMAIL_VIEW, createdAt: at, merchant: { name: 'A', color: '#0f766e' } }).html).toContain(
+      'solid #0f766e',
+    );
+    const hostile = renderEmail({
+      type: 'payment.succeeded',
+      view: EMPTY_EMAIL_VIEW,
+      createdAt: at,
+      merchant: { name: 'A', color: 'red;background:url(x)' },
+    }).html;
     expect(hostile).toContain('solid #1d4ed8');
     expect(hostile).not.toContain('url(x)');
   });

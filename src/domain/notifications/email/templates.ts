@@ -2,10 +2,11 @@ import { escape as escapeHtml } from 'html-escaper';
 import { DEFAULT_LOCALE, intlLocale, type Locale, type MessageKey, translator } from '../../../i18n/index.ts';
 import { cardBrandName } from '../../../schemas/card-rules.ts';
 import { formatMoney, parseAmount } from '../../money.ts';
+import type { EmailView } from './view.ts';
 
 /**
- * The customer e-mails: one plain-text and one HTML body per event, built from the event's data
- * and the merchant (name, optional logo, the link's colour and language). Words come from the
+ * The customer e-mails: one plain-text and one HTML body per event, built from the event's
+ * EmailView (written from the domain fact, ./view.ts) and the merchant (name, optional logo, the link's colour and language). Words come from the
  * src/i18n catalogues (the acquirer's decline reason stays as the acquirer words it). Every
  * interpolated value is HTML-escaped; the logo is an inline attachment referenced by cid, so no
  * remote image is loaded (mail clients block remote images by default, and our origin may not be
@@ -31,7 +32,6 @@ export interface RenderedEmail {
 
 export const LOGO_CID = 'merchant-logo@paylink';
 
-type Data = Record<string, unknown>;
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : typeof v === 'number' ? String(v) : undefined);
 
 /** "₱250.00" from the event's decimal string (in `locale`'s format), or the raw text if it cannot be parsed. */
@@ -71,25 +71,25 @@ const worded = new Set([
 ]);
 
 /** An occurrence's payment link (schedule.payment_link_sent): only our own checkout address is ever made a button. */
-const payUrl = (data: Data): string | undefined => {
-  const url = str(data.payment_url);
+const payUrl = (view: EmailView): string | undefined => {
+  const url = str(view.payLink?.url);
   return url && /^https?:\/\/[^\s"'<>]+\/checkout\/[A-Za-z0-9_-]{43}$/.test(url) ? url : undefined;
 };
 
 /** A brand colour safe to put in a style attribute (#rrggbb), else paylink's blue. */
 const accent = (color: string | null | undefined) => (color && /^#[0-9a-fA-F]{6}$/.test(color) ? color : '#1d4ed8');
 
-export function renderEmail(opts: { type: string; data: Data; createdAt: Date; merchant: MerchantView }): RenderedEmail {
-  const { data, merchant } = opts;
+export function renderEmail(opts: { type: string; view: EmailView; createdAt: Date; merchant: MerchantView }): RenderedEmail {
+  const { view, merchant } = opts;
   const locale = merchant.locale ?? DEFAULT_LOCALE;
   const tr = translator(locale);
   const tag = intlLocale(locale);
   const refund = opts.type.startsWith('refund.');
-  const amount = (refund ? displayAmount(data.refund_amount ?? data.amount, data.currency, tag) : displayAmount(data.amount, data.currency, tag)) ?? '';
-  const link = opts.type === 'schedule.payment_link_sent' ? payUrl(data) : undefined;
+  const amount = displayAmount(view.amount, view.currency, tag) ?? '';
+  const link = opts.type === 'schedule.payment_link_sent' ? payUrl(view) : undefined;
   const reason = link
-    ? tr(data.reason === 'authentication_required' ? 'email.reason.authenticate' : 'email.reason.pay_by_link')
-    : (str(data.failure_message) ??
+    ? tr(view.payLink?.reason === 'authentication_required' ? 'email.reason.authenticate' : 'email.reason.pay_by_link')
+    : (str(view.failureMessage) ??
       (refund ? tr('email.reason.refund_declined') : opts.type.endsWith('_failed') || opts.type.endsWith('.failed') ? tr('email.reason.card_declined') : ''));
   const words = { amount, merchant: merchant.name, reason };
   const key = worded.has(opts.type) ? opts.type : 'generic';
@@ -99,22 +99,22 @@ export function renderEmail(opts: { type: string; data: Data; createdAt: Date; m
   const intro = say('intro').replace(/\s+/g, ' ').trim();
   const formatDate = new Intl.DateTimeFormat(tag, { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
   const date = formatDate.format(opts.createdAt);
-  const expires = link && str(data.expires_at) ? new Date(str(data.expires_at)!) : undefined;
+  const expires = link && str(view.payLink?.expiresAt) ? new Date(str(view.payLink?.expiresAt)!) : undefined;
   const rows: Array<[string, string | undefined]> = [
     [refund ? tr('email.row.refund_amount') : tr('email.row.amount'), amount || undefined],
     [tr('email.row.pay_by'), expires && !Number.isNaN(expires.getTime()) ? `${formatDate.format(expires)} UTC` : undefined],
-    [tr('email.row.card'), maskedCard(data.card)],
-    [tr('email.row.transaction_id'), str(data.transaction_id)],
-    [tr('email.row.refund_id'), str(data.refund_id)],
-    [tr('email.row.schedule_reference'), str(data.schedule_reference)],
-    [tr('email.row.your_reference'), str(data.merchant_reference_id)],
-    [tr('email.row.description'), str(data.description)],
+    [tr('email.row.card'), maskedCard(view.card)],
+    [tr('email.row.transaction_id'), str(view.transactionId)],
+    [tr('email.row.refund_id'), str(view.refundId)],
+    [tr('email.row.schedule_reference'), str(view.scheduleReference)],
+    [tr('email.row.your_reference'), str(view.merchantReferenceId)],
+    [tr('email.row.description'), str(view.description)],
     [tr('email.row.date'), `${date} UTC`],
   ];
   const shown = rows.filter((r): r is [string, string] => r[1] !== undefined);
   const width = Math.max(...shown.map(([k]) => k.length));
   // An e-mail with no transaction yet (a payment link) names what to quote instead.
-  const questions = tr(!str(data.transaction_id) && str(data.schedule_reference) ? 'email.questions_schedule' : 'email.questions', { merchant: merchant.name });
+  const questions = tr(!str(view.transactionId) && str(view.scheduleReference) ? 'email.questions_schedule' : 'email.questions', { merchant: merchant.name });
   const payText = link ? ['', tr('email.pay_link_text', { url: link }), ''] : [''];
   const text = [merchant.name, '', heading, '', intro, ...payText, ...shown.map(([k, v]) => `${`${k}:`.padEnd(width + 2)}${v}`), '', questions, ''].join('\n');
   const h = escapeHtml;
