@@ -20,6 +20,8 @@ export interface ActionContext<I = ConsoleIdentity> extends Omit<ConsolePage, 'i
   app: PaylinkApp;
   identity: I;
   form: FormData;
+  /** A 303 to a console path: where an action that is done sends the browser. */
+  seeOther(path: string): Response;
 }
 
 /** An action answers with a Response (a redirect after it is done) or what the view shows of it. */
@@ -74,7 +76,7 @@ export function consoleEntry<I>(kind: SessionKind<I>) {
       return view;
     }
     try {
-      const result = await run({ ...page, app, form: page.form });
+      const result = await run({ ...page, app, form: page.form, seeOther: (path) => astro.redirect(path, 303) });
       if (result instanceof Response) return result;
       view.result = result;
     } catch (error) {
