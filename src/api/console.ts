@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AstroCookies } from 'astro';
 import type { PaylinkApp } from '../app.ts';
 import { type ConsoleIdentity, type RequestOrigin, resolveSession } from '../domain/accounts/sessions.ts';
-import { DomainError, type Messages } from '../domain/errors.ts';
+import { DomainError } from '../domain/errors.ts';
 import { lastForwardedEntry } from '../http/client-ip.ts';
 import { catalogue } from './catalogue.ts';
 import { ownOrigins } from './endpoint.ts';
@@ -184,15 +184,6 @@ export async function readPreSessionForm(ctx: ConsoleRequestContext): Promise<{ 
     if (error instanceof FormRefused) return refusedPage(error.reason, error.status);
     throw error;
   }
-}
-
-/** A domain refusal as the messages a console form shows beside its fields; other errors go on. */
-export function formErrors(error: unknown): { messages: Messages; status: number } {
-  if (error instanceof DomainError) {
-    const messages = typeof error.messages === 'string' || !error.messages ? { '(request)': [error.messages ?? error.message] } : error.messages;
-    return { messages: messages as Messages, status: error.httpStatus ?? catalogue[error.code].http };
-  }
-  throw error;
 }
 
 /** Only paths inside the console are followed after sign-in (no open redirect). */

@@ -1,6 +1,6 @@
-import type { PaylinkApp } from '../app.ts';
 import { type ConsolePage, type ConsoleRequestContext, openConsole as openSession } from '../api/console.ts';
 import { type ConsoleRefusal, consoleRefusal } from '../api/console-forms.ts';
+import type { PaylinkApp } from '../app.ts';
 import { canManageAccount } from '../domain/accounts/rules.ts';
 import type { ConsoleIdentity } from '../domain/accounts/sessions.ts';
 import type { Messages } from '../domain/errors.ts';

@@ -26,7 +26,8 @@ const rotateCredential =
   async (ctx) => {
     const { integrator, actor } = await acting(ctx);
     const overlap = parseOverlap(ctx.field('overlap'));
-    const rotated = kind === 'token' ? await rotateApiToken(ctx.app, integrator.id, overlap, actor) : await rotateJwtSecret(ctx.app, integrator.id, overlap, actor);
+    const rotated =
+      kind === 'token' ? await rotateApiToken(ctx.app, integrator.id, overlap, actor) : await rotateJwtSecret(ctx.app, integrator.id, overlap, actor);
     const old = kind === 'token' ? 'The old token' : 'The old secret';
     return {
       shown: {

@@ -1,8 +1,8 @@
-import { formFieldOf, type LinkFormValues, linkCreateInput, linkDraftSettings, linkUpdateInput, readLinkForm } from '../../api/link-form.ts';
 import type { ConsoleRefusal } from '../../api/console-forms.ts';
+import { formFieldOf, type LinkFormValues, linkCreateInput, linkDraftSettings, linkUpdateInput, readLinkForm } from '../../api/link-form.ts';
+import type { Messages } from '../../domain/errors.ts';
 import { createConsoleLink, getConsoleLink, previewConsoleLink, updateConsoleLink } from '../../domain/links/console.ts';
 import type { LinkDraft } from '../../domain/links/preview.ts';
-import type { Messages } from '../../domain/errors.ts';
 import type { ConsoleAction } from '../entry.ts';
 
 /** New link: saved, on to its editor. */
@@ -25,7 +25,10 @@ export const previewLink: ConsoleAction<LinkDraft> = async ({ app, identity, for
   previewConsoleLink(app, identity, field('current_slug') || undefined, linkDraftSettings(await readLinkForm(form)));
 
 /** A refused link form: its messages under the editor's field names, and what was sent, to correct. */
-export async function refusedLinkForm(form: FormData | undefined, refusal: ConsoleRefusal | undefined): Promise<{ messages: Messages; values?: LinkFormValues }> {
+export async function refusedLinkForm(
+  form: FormData | undefined,
+  refusal: ConsoleRefusal | undefined,
+): Promise<{ messages: Messages; values?: LinkFormValues }> {
   if (!form || !refusal) return { messages: {} };
   const messages = Object.fromEntries(Object.entries(refusal.messages).map(([k, v]) => [formFieldOf(k), v]));
   return { messages, values: (await readLinkForm(form)).values };

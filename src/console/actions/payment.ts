@@ -36,7 +36,10 @@ export function paymentActions(id: string): { actions: Record<string, ConsoleAct
 }
 
 /** The refund form the page shows again after a refusal (an empty one on GET or after Resend). */
-export function refundFormAfter(view: { form: FormData | undefined; action: string; field(name: string): string }, refusal: ConsoleRefusal | undefined): RefundForm {
+export function refundFormAfter(
+  view: { form: FormData | undefined; action: string; field(name: string): string },
+  refusal: ConsoleRefusal | undefined,
+): RefundForm {
   if (!view.form || view.action === 'resend' || !refusal) return emptyRefundForm();
   const sent = readRefundForm(view.field);
   if (refusal.code === 'ER.02.40') {

@@ -1,0 +1,29 @@
+import { type ConsoleListForm, type ConsoleListResult, loadConsoleList } from '../api/console-lists.ts';
+import type { PaylinkApp } from '../app.ts';
+import type { Page } from '../domain/pagination.ts';
+import { type ConsoleAstro, type ConsoleView, openConsole } from './entry.ts';
+
+/** A list page: its GET form, the API's list service, the presenter of a row and a row's id. */
+export interface ConsoleListPage<Q, Row, View> {
+  form(url: URL): ConsoleListForm<Q>;
+  list(app: PaylinkApp, integrator: { id: string }, query: Q): Promise<Page<Row>>;
+  row(row: Row): View;
+  idOf(row: Row): string;
+}
+
+export interface OpenedList<View> extends ConsoleListResult<View> {
+  view: ConsoleView<never>;
+  /** The filter form's values as given, to show them again. */
+  values: Record<string, string>;
+}
+
+/** The entry of a list page (owners and staff): the console opened, then the signed-in integrator's list. */
+export async function openConsoleList<Q, Row, View>(astro: ConsoleAstro, page: ConsoleListPage<Q, Row, View>): Promise<OpenedList<View> | Response> {
+  const view = await openConsole(astro);
+  if (view instanceof Response) return view;
+  const form = page.form(astro.url);
+  const integrator = { id: view.identity.user.integratorId };
+  const loaded = await loadConsoleList(form, (query) => page.list(view.app, integrator, query), page.row, page.idOf);
+  if (loaded.status) astro.response.status = loaded.status;
+  return { ...loaded, view, values: form.values };
+}
