@@ -12,7 +12,8 @@ import type { Messages } from '../domain/errors.ts';
  * gets the same shape with its own session and its own notion of an owner.
  */
 export interface ConsoleAstro extends ConsoleRequestContext {
-  response: { status: number };
+  /** A page's response (Astro.response); an endpoint has none and answers with its own. */
+  response?: { status: number };
 }
 
 /** What an action is given: the signed-in page (form already past the CSRF check) and the app. */
@@ -65,14 +66,17 @@ export function consoleEntry<I>(kind: SessionKind<I>) {
     const app = astro.locals.paylink;
     const owner = kind.isOwner(page.identity);
     const notFound = options.ownerOnly === true && !owner;
-    if (notFound) astro.response.status = 404;
+    const setStatus = (status: number) => {
+      if (astro.response) astro.response.status = status;
+    };
+    if (notFound) setStatus(404);
     const view: ConsoleView<R, I> = { ...page, app, owner, notFound, action: page.field('action'), result: undefined, refusal: undefined, messages: {} };
     const dispatching = page.form && !notFound && (options.actions || options.otherwise) && (options.dispatchIf?.() ?? true);
     if (!dispatching || !page.form) return view;
     const run = options.actions?.[view.action] ?? options.otherwise;
     if (!run) {
       view.messages = { '(request)': ['Unknown action.'] };
-      astro.response.status = 400;
+      setStatus(400);
       return view;
     }
     try {
@@ -82,7 +86,7 @@ export function consoleEntry<I>(kind: SessionKind<I>) {
     } catch (error) {
       view.refusal = consoleRefusal(error);
       view.messages = view.refusal.messages;
-      astro.response.status = view.refusal.status;
+      setStatus(view.refusal.status);
     }
     return view;
   };

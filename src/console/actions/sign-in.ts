@@ -8,7 +8,7 @@ import type { ConsoleAstro } from '../entry.ts';
  * The sign-in pages' forms. They come before any session, so they do not go through the
  * console's entry: their forms carry the pre-session token (double submit) instead.
  */
-export interface PreSessionAstro extends ConsoleAstro {
+export interface PreSessionAstro extends Omit<ConsoleAstro, 'response'> {
   response: { status: number; headers: Headers };
 }
 
