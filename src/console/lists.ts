@@ -17,8 +17,7 @@ export interface ConsoleListPage<Q, Row, View> {
   idOf(row: Row): string;
 }
 
-export interface OpenedList<View> extends ConsoleListResult<View> {
-  view: ConsoleView<never>;
+export interface OpenedList<View> extends ConsoleListResult<View>, Pick<ConsoleView<never>, 'identity' | 'csrf'> {
   /** The filter form's values as given, to show them again. */
   values: Record<string, string>;
 }
@@ -31,7 +30,7 @@ export async function openConsoleList<Q, Row, View>(astro: ConsoleAstro, page: C
   const integrator = { id: view.identity.user.integratorId };
   const loaded = await loadConsoleList(form, (query) => page.list(view.app, integrator, query), page.row, page.idOf);
   if (loaded.status && astro.response) astro.response.status = loaded.status;
-  return { ...loaded, view, values: form.values };
+  return { ...loaded, identity: view.identity, csrf: view.csrf, values: form.values };
 }
 
 /** The links page's list (owners): the API's query from the address; a malformed or foreign cursor is a refusal, no list. */
