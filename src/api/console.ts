@@ -10,9 +10,9 @@ import { assertSameOrigin } from './same-origin.ts';
 
 /**
  * The console's request concerns: the session cookie, CSRF and the same-origin check on every
- * POST. Pages call `openConsole` first; it answers for them when there is no session (to the
- * sign-in page) or a form is refused (403), and otherwise hands over who is signed in, the
- * form's fields and the CSRF token the page's own forms must carry.
+ * POST. `openConsoleSession` (pages reach it through src/console/entry.ts) answers for them when
+ * there is no session (to the sign-in page) or a form is refused (403), and otherwise hands over
+ * who is signed in, the form's fields and the CSRF token the page's own forms must carry.
  */
 export interface ConsoleRequestContext {
   request: Request;
@@ -133,7 +133,7 @@ export interface ConsolePage {
  * Every console page but sign-in starts here. No valid session: a redirect to the sign-in page
  * (303). A POST whose origin or CSRF token is wrong: a 403 page, and nothing changes.
  */
-export async function openConsole(ctx: ConsoleRequestContext): Promise<ConsolePage | Response> {
+export async function openConsoleSession(ctx: ConsoleRequestContext): Promise<ConsolePage | Response> {
   const app = ctx.locals.paylink;
   const identity = await resolveSession(app, sessionToken(ctx));
   if (!identity) {

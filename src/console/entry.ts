@@ -1,4 +1,4 @@
-import { type ConsolePage, type ConsoleRequestContext, openConsole as openSession } from '../api/console.ts';
+import { type ConsolePage, type ConsoleRequestContext, openConsoleSession } from '../api/console.ts';
 import { type ConsoleRefusal, consoleRefusal } from '../api/console-forms.ts';
 import type { PaylinkApp } from '../app.ts';
 import { canManageAccount } from '../domain/accounts/rules.ts';
@@ -35,8 +35,6 @@ export interface ConsoleOptions<R, I = ConsoleIdentity> {
   actions?: Record<string, ConsoleAction<R, I>>;
   /** The action of a form whose `action` names none of `actions`; without it such a form is a 400. */
   otherwise?: ConsoleAction<R, I>;
-  /** Whether a POST is dispatched at all (e.g. only while the page's object exists); after ownerOnly. */
-  dispatchIf?: () => boolean;
 }
 
 export interface ConsoleView<R, I = ConsoleIdentity> extends Omit<ConsolePage, 'identity'> {
@@ -71,7 +69,7 @@ export function consoleEntry<I>(kind: SessionKind<I>) {
     };
     if (notFound) setStatus(404);
     const view: ConsoleView<R, I> = { ...page, app, owner, notFound, action: page.field('action'), result: undefined, refusal: undefined, messages: {} };
-    const dispatching = page.form && !notFound && (options.actions || options.otherwise) && (options.dispatchIf?.() ?? true);
+    const dispatching = page.form && !notFound && (options.actions || options.otherwise);
     if (!dispatching || !page.form) return view;
     const run = options.actions?.[view.action] ?? options.otherwise;
     if (!run) {
@@ -93,4 +91,4 @@ export function consoleEntry<I>(kind: SessionKind<I>) {
 }
 
 /** The integrators' console: its session cookie; owners may manage the account. */
-export const openConsole = consoleEntry<ConsoleIdentity>({ open: openSession, isOwner: (identity) => canManageAccount(identity.user.role) });
+export const openConsole = consoleEntry<ConsoleIdentity>({ open: openConsoleSession, isOwner: (identity) => canManageAccount(identity.user.role) });
