@@ -13,7 +13,7 @@ import type { Messages } from '../domain/errors.ts';
  */
 export interface ConsoleAstro extends ConsoleRequestContext {
   /** A page's response (Astro.response); an endpoint has none and answers with its own. */
-  response?: { status: number };
+  response?: { status?: number };
 }
 
 /** What an action is given: the signed-in page (form already past the CSRF check) and the app. */

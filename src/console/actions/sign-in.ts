@@ -9,7 +9,7 @@ import type { ConsoleAstro } from '../entry.ts';
  * console's entry: their forms carry the pre-session token (double submit) instead.
  */
 export interface PreSessionAstro extends Omit<ConsoleAstro, 'response'> {
-  response: { status: number; headers: Headers };
+  response: { status?: number; readonly headers: Headers };
 }
 
 /** What the page shows again after a refused form. */
