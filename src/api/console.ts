@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { AstroCookies } from 'astro';
 import type { PaylinkApp } from '../app.ts';
 import { type ConsoleIdentity, type RequestOrigin, resolveSession } from '../domain/accounts/sessions.ts';
-import { DomainError, type Messages } from '../domain/errors.ts';
+import { DomainError } from '../domain/errors.ts';
 import { lastForwardedEntry } from '../http/client-ip.ts';
 import { catalogue } from './catalogue.ts';
 import { ownOrigins } from './endpoint.ts';
@@ -10,9 +10,9 @@ import { assertSameOrigin } from './same-origin.ts';
 
 /**
  * The console's request concerns: the session cookie, CSRF and the same-origin check on every
- * POST. Pages call `openConsole` first; it answers for them when there is no session (to the
- * sign-in page) or a form is refused (403), and otherwise hands over who is signed in, the
- * form's fields and the CSRF token the page's own forms must carry.
+ * POST. `openConsoleSession` (pages reach it through src/console/entry.ts) answers for them when
+ * there is no session (to the sign-in page) or a form is refused (403), and otherwise hands over
+ * who is signed in, the form's fields and the CSRF token the page's own forms must carry.
  */
 export interface ConsoleRequestContext {
   request: Request;
@@ -133,7 +133,7 @@ export interface ConsolePage {
  * Every console page but sign-in starts here. No valid session: a redirect to the sign-in page
  * (303). A POST whose origin or CSRF token is wrong: a 403 page, and nothing changes.
  */
-export async function openConsole(ctx: ConsoleRequestContext): Promise<ConsolePage | Response> {
+export async function openConsoleSession(ctx: ConsoleRequestContext): Promise<ConsolePage | Response> {
   const app = ctx.locals.paylink;
   const identity = await resolveSession(app, sessionToken(ctx));
   if (!identity) {
@@ -184,15 +184,6 @@ export async function readPreSessionForm(ctx: ConsoleRequestContext): Promise<{ 
     if (error instanceof FormRefused) return refusedPage(error.reason, error.status);
     throw error;
   }
-}
-
-/** A domain refusal as the messages a console form shows beside its fields; other errors go on. */
-export function formErrors(error: unknown): { messages: Messages; status: number } {
-  if (error instanceof DomainError) {
-    const messages = typeof error.messages === 'string' || !error.messages ? { '(request)': [error.messages ?? error.message] } : error.messages;
-    return { messages: messages as Messages, status: error.httpStatus ?? catalogue[error.code].http };
-  }
-  throw error;
 }
 
 /** Only paths inside the console are followed after sign-in (no open redirect). */

@@ -1,6 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog, outboxEvents, payments, refunds, schedules, webhookAttempts } from '../../src/db/schema.ts';
+import { resendEvent } from '../../src/domain/notifications/events.ts';
 import { CONSOLE_USERS, call, OTHER_TOKEN, useServedApp } from '../support/app.ts';
 import { ConsoleClient, textOf } from '../support/console.ts';
 import { CARDS, createPayment } from '../support/payments.ts';
@@ -330,6 +331,18 @@ describe('console › a payment’s page', () => {
     const res = await owner.post(`/console/payments/${p.id}`, { action: 'resend', event: event!.id });
     expect(res.status).toBe(422);
     expect(textOf(res.html)).toContain('event: is not an event of this payment');
+  });
+
+  it('resendEvent › given a payment, refuses an event of another payment (422) and queues nothing', async () => {
+    await createPayment(served.t, { amount: '22.00', callbackUrl: 'https://merchant.example/hooks/other-payment' });
+    const p = await createPayment(served.t, { amount: '23.00' });
+    const [event] = await db().select().from(outboxEvents).where(eq(outboxEvents.callbackUrl, 'https://merchant.example/hooks/other-payment'));
+    await db().update(outboxEvents).set({ callbackState: 'failed', callbackNextAt: null }).where(eq(outboxEvents.id, event!.id));
+    const integrator = { id: event!.integratorId, defaultCallbackUrl: null };
+    const refused = await resendEvent(served.t.app, integrator, event!.id, { transactionId: p.id }).catch((error: unknown) => error);
+    expect(refused).toMatchObject({ code: 'ER.02.30', messages: { event: ['is not an event of this payment'] } });
+    const [after] = await db().select().from(outboxEvents).where(eq(outboxEvents.id, event!.id));
+    expect(after!.callbackState).toBe('failed');
   });
 
   it('lets staff refund too', async () => {

@@ -184,3 +184,40 @@ describe('architecture › no page maps a domain state to an HTTP status', () =>
     ).toEqual([]);
   });
 });
+
+describe('architecture › console pages are views', () => {
+  const pages = sourceFiles(join(src, 'pages/console'))
+    .filter((path) => path.endsWith('.astro'))
+    .map((path) => ({ file: relative(root, path), text: readFileSync(path, 'utf8') }));
+  const frontmatter = (text: string) => /^---\n([\s\S]*?)\n---\n/.exec(text)?.[1] ?? '';
+  // What only an action or the entry may do: catch a refusal and word it, or read its form to choose an action.
+  const HANDLES_A_FORM =
+    /\btry\s*\{|\bcatch\b|\bconsoleRefusal\b|\bDomainError\b|\bFormRefused\b|\breadPreSessionForm\b|field\(\s*['"]action['"]\s*\)|===?\s*['"](ER|OK)\.\d\d\.\d\d['"]/;
+
+  it('reads every console page and its frontmatter', () => {
+    expect(pages.length).toBeGreaterThan(15);
+    for (const page of pages) expect(frontmatter(page.text), page.file).not.toBe('');
+  });
+
+  it('no console page frontmatter is over 40 lines: it loads what the view shows', () => {
+    const long = pages.map((p) => ({ file: p.file, lines: frontmatter(p.text).split('\n').length })).filter((p) => p.lines > 40);
+    expect(long).toEqual([]);
+  });
+
+  it('the pattern sees a page that handles its own form', () => {
+    expect(HANDLES_A_FORM.test('try {\n  await removeUser(app, identity, id);\n} catch (error) {')).toBe(true);
+    expect(HANDLES_A_FORM.test("if (page.field('action') === 'resend') {")).toBe(true);
+    expect(HANDLES_A_FORM.test("if (refusal.code === 'ER.02.40') {")).toBe(true);
+    expect(HANDLES_A_FORM.test('const view = await openConsole(Astro, { actions: accountActions });')).toBe(false);
+  });
+
+  it('no console page dispatches an action or shapes a refusal: src/console does, for every page', () => {
+    expect(pages.filter((p) => HANDLES_A_FORM.test(frontmatter(p.text))).map((p) => p.file)).toEqual([]);
+  });
+
+  it('console pages and routes open the session only through src/console (never the bare session opener)', () => {
+    const bare = /import\s*\{[^}]*\bopenConsole\b[^}]*\}\s*from\s*['"][./]*api\/console\.ts['"]/;
+    const routes = sourceFiles(join(src, 'pages/console')).map((path) => ({ file: relative(root, path), text: readFileSync(path, 'utf8') }));
+    expect(routes.filter((r) => bare.test(r.text)).map((r) => r.file)).toEqual([]);
+  });
+});

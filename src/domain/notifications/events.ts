@@ -75,18 +75,22 @@ async function withAttempts(db: DomainContext['db'], page: OutboxEvent[]): Promi
 /**
  * POST /api/v1/events/{id}/resend: queues a new delivery attempt of the event, with the same
  * id, body and webhook-id, due at once. Its callback URL, or the account's default when it had
- * none, is checked again like any callback URL (and again after DNS at delivery).
+ * none, is checked again like any callback URL (and again after DNS at delivery). Given a
+ * transaction id (the console's payment page), an event of another transaction is refused (422).
  */
 export async function resendEvent(
   app: DomainContext,
   integrator: Pick<Integrator, 'id' | 'defaultCallbackUrl'>,
   eventId: string,
-  opts: { actor?: Actor } = {},
+  opts: { actor?: Actor; transactionId?: string } = {},
 ): Promise<OutboxEvent> {
   const [event] = await app.db
     .select()
     .from(outboxEvents)
     .where(and(eq(outboxEvents.id, eventId), eq(outboxEvents.integratorId, integrator.id)));
+  // Asked from one payment's timeline: only that payment's events (a missing one included) are its own.
+  if (opts.transactionId !== undefined && event?.data.transaction_id !== opts.transactionId)
+    throw invalidFields({ event: ['is not an event of this payment'] });
   if (!event) throw notFound('id', 'This event');
   const url = event.callbackUrl ?? integrator.defaultCallbackUrl;
   if (!url) {

@@ -1,7 +1,7 @@
 import type { APIRoute } from 'astro';
-import { openConsole } from '../../api/console.ts';
 import { paymentsForm } from '../../api/console-lists.ts';
 import { csvHeader, csvRow } from '../../api/presenters/console-payments.ts';
+import { openConsole } from '../../console/entry.ts';
 import { listTransactions } from '../../domain/payments/query.ts';
 import { LIST_LIMIT_MAX } from '../../schemas/pagination.ts';
 
