@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
+import type { hash as argon2Hash, verify as argon2Verify } from '@node-rs/argon2';
 import pLimit, { type LimitFunction } from 'p-limit';
 import { DomainError } from '../errors.ts';
+import { argon2Threads } from './argon2-threads.ts';
 
 /**
  * Console passwords (PCI DSS 4.0 8.3.6; NIST SP 800-63B 5.1.1.2): long rather than "complex",
@@ -89,8 +90,8 @@ export class PasswordHasher {
   constructor(
     private readonly waiting: number,
     atOnce = PASSWORD_HASHES_AT_ONCE,
-    /** The Argon2 implementation (tests hold it to fill the queue). */
-    private readonly argon2: Argon2 = { hash: argon2Hash, verify: argon2Verify },
+    /** The Argon2 implementation (tests hold it to fill the queue): threads of lowered priority by default. */
+    private readonly argon2: Argon2 = argon2Threads(atOnce),
   ) {
     this.limit = pLimit(atOnce);
   }
