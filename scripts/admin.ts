@@ -2,7 +2,7 @@
 // (the same environment as `npm start`: PAYLINK_DATA_DIR, DATABASE_URL, PAYLINK_MASTER_KEY,
 // PAYLINK_SEED). Every paylink process must be stopped first (docs/deploy.md, "Master key rotation").
 import { readFileSync, renameSync, rmSync } from 'node:fs';
-import { ConfigError, loadConfig } from '../src/config.ts';
+import { loadConfigOrFail } from '../src/config.ts';
 import { loadMasterKey, masterKeyFile, newMasterKey, writeMasterKeyFile } from '../src/crypto.ts';
 import { type Database, openDatabase } from '../src/db/client.ts';
 import { DataDirLockedError } from '../src/db/lock.ts';
@@ -25,13 +25,7 @@ function seededPasswords(seedPath: string | undefined): string[] {
 }
 
 async function rotate() {
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) fail(error.message);
-    throw error;
-  }
+  const config = loadConfigOrFail(fail);
   const current = loadMasterKey({ masterKey: config.masterKey, dataDir: config.dataDir });
   if (!current) fail(`no master key: set PAYLINK_MASTER_KEY, or run where ${masterKeyFile(config.dataDir)} is`);
   const given = process.env.PAYLINK_NEW_MASTER_KEY;

@@ -228,6 +228,16 @@ export class ConfigError extends Error {
   }
 }
 
+/** The configuration, or `fail` with the message naming each bad variable (process entries: one line, no stack). */
+export function loadConfigOrFail(fail: (message: string) => never): Config {
+  try {
+    return loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) fail(error.message);
+    throw error;
+  }
+}
+
 /** Parses the environment; throws ConfigError naming each bad variable. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = configSchema.safeParse(env);

@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { createApp, type PaylinkApp } from './app.ts';
-import { ConfigError, loadConfig } from './config.ts';
+import { loadConfigOrFail } from './config.ts';
 import { makeDataDirPrivate } from './data-dir.ts';
 import { DataDirLockedError } from './db/lock.ts';
 import { MasterKeyError } from './db/master-key.ts';
@@ -49,13 +49,7 @@ function banner(app: PaylinkApp, provisioning: ProvisioningResult, workerOnly: b
 
 export async function main(argv = process.argv.slice(2)) {
   const workerOnly = argv.includes('--worker');
-  let config: ReturnType<typeof loadConfig>;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) fail(error.message);
-    throw error;
-  }
+  const config = loadConfigOrFail(fail);
   if (workerOnly && !config.databaseUrl)
     fail('`npm run worker` runs the workers as their own process and needs DATABASE_URL (PostgreSQL); the embedded database is used by one process only.');
 
