@@ -10,9 +10,12 @@ import type { Argon2 } from './passwords.ts';
  * sign-in storm only waits longer (and its queue fills, ER.01.04). Linux keeps a nice value per
  * thread, so only these threads are lowered; elsewhere `setPriority` may fail and is ignored.
  */
+/** The highest nice value: a thread at it runs only on what the rest of the machine leaves idle. */
+const LOWEST_PRIORITY = 19;
+
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
-try { require('node:os').setPriority(0, ${19}); } catch {}
+try { require('node:os').setPriority(0, ${LOWEST_PRIORITY}); } catch {}
 const argon2 = require(workerData.argon2);
 parentPort.on('message', ({ id, op, password, hash, options }) => {
   try {
@@ -37,11 +40,12 @@ export function argon2Threads(threads: number): Argon2 {
   let nextId = 0;
   const startThread = (): Thread => {
     const thread: Thread = { worker: new Worker(WORKER_SOURCE, { eval: true, workerData: { argon2: argon2Path } }), jobs: new Map() };
-    // Idle hashing threads never keep the process alive (shutdown, tests).
+    // A thread keeps the process alive only while it holds a job (an idle one never delays shutdown).
     thread.worker.unref();
     thread.worker.on('message', ({ id, value, error }: { id: number; value?: never; error?: string }) => {
       const job = thread.jobs.get(id);
       thread.jobs.delete(id);
+      if (thread.jobs.size === 0) thread.worker.unref();
       if (error === undefined) job?.resolve(value as never);
       else job?.reject(new Error(error));
     });
@@ -59,6 +63,7 @@ export function argon2Threads(threads: number): Argon2 {
       const thread = pool.reduce((a, b) => (b.jobs.size < a.jobs.size ? b : a));
       const id = nextId++;
       thread.jobs.set(id, { resolve: resolve as (value: never) => void, reject });
+      thread.worker.ref();
       thread.worker.postMessage({ id, ...message });
     });
   return {
