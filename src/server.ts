@@ -10,6 +10,7 @@ import { makeDataDirPrivate } from './data-dir.ts';
 import { DataDirLockedError } from './db/lock.ts';
 import { MasterKeyError } from './db/master-key.ts';
 import { applyProvisioning, ProvisioningError, type ProvisioningResult } from './domain/integrators/provisioning.ts';
+import { Readiness } from './http/readiness.ts';
 import { type AstroHandler, closeServer, createHttpServer, listen } from './http/server.ts';
 import { startIdleCollection } from './idle-memory.ts';
 import { startWorkers } from './workers/index.ts';
@@ -26,7 +27,13 @@ function banner(app: PaylinkApp, provisioning: ProvisioningResult, workerOnly: b
     workerOnly ? '  paylink worker is running' : `  paylink is running at ${origin}`,
     `  database:     ${app.database.kind === 'pglite' ? `embedded PGlite in ${app.config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}`,
   ];
-  if (!workerOnly) lines.push(`  health:       ${origin}/healthz`, `  console:      ${origin}/console`);
+  if (!workerOnly) {
+    lines.push(
+      `  listening on: ${app.config.host}:${app.boundPort ?? app.config.port}`,
+      `  health:       ${origin}/healthz (alive), ${origin}/readyz (ready for traffic)`,
+      `  console:      ${origin}/console`,
+    );
+  }
   if (provisioning.demo) {
     lines.push(
       `  demo link:    ${provisioning.demo.linkUrl}`,
@@ -69,11 +76,14 @@ export async function main(argv = process.argv.slice(2)) {
     fail(`paylink cannot open its database: ${(error as Error).message}`);
   }
 
+  // Migrations ran in createApp; until provisioning and the workers are done too, requests get 503.
+  const readiness = new Readiness();
+  readiness.done('migrations');
   let server: ReturnType<typeof createHttpServer> | undefined;
   if (!workerOnly) {
     const entry = new URL('../server/entry.mjs', import.meta.url);
     const { handler } = (await import(entry.href)) as { handler: AstroHandler };
-    server = createHttpServer(app, { astroHandler: handler, clientDir: fileURLToPath(new URL('../client/', import.meta.url)) });
+    server = createHttpServer(app, { astroHandler: handler, clientDir: fileURLToPath(new URL('../client/', import.meta.url)), readiness });
     try {
       app.boundPort = await listen(server, config.host, config.port);
     } catch (error) {
@@ -92,7 +102,9 @@ export async function main(argv = process.argv.slice(2)) {
     throw error;
   }
 
+  readiness.done('provisioning', workerOnly ? 'not_in_this_process' : 'ok');
   const workers = config.runWorkers || workerOnly ? startWorkers(app) : undefined;
+  readiness.done('workers', workers ? 'ok' : 'not_in_this_process');
   // Memory a burst of work left behind, given back once the process is idle (src/idle-memory.ts).
   const stopIdleCollection = startIdleCollection(app.log.child({ component: 'memory' }));
 
@@ -101,6 +113,7 @@ export async function main(argv = process.argv.slice(2)) {
     if (stopping) return;
     stopping = true;
     app.log.info('shutting down', { signal });
+    readiness.drain();
     stopIdleCollection?.();
     const force = setTimeout(() => {
       app.log.error('shutdown took too long; exiting');
