@@ -9,7 +9,7 @@ import { loadConfigOrFail } from './config.ts';
 import { makeDataDirPrivate } from './data-dir.ts';
 import { DataDirLockedError } from './db/lock.ts';
 import { MasterKeyError } from './db/master-key.ts';
-import { applyProvisioning, ProvisioningError, type ProvisioningResult } from './domain/integrators/provisioning.ts';
+import { applyProvisioning, existingProvisioning, ProvisioningError, type ProvisioningResult } from './domain/integrators/provisioning.ts';
 import { Readiness } from './http/readiness.ts';
 import { type AstroHandler, closeServer, createHttpServer, listen } from './http/server.ts';
 import { startIdleCollection } from './idle-memory.ts';
@@ -34,19 +34,19 @@ function banner(app: PaylinkApp, provisioning: ProvisioningResult, workerOnly: b
       `  console:      ${origin}/console`,
     );
   }
+  const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+  const counts = [count(provisioning.integrators, 'integrator'), count(provisioning.links, 'link'), count(provisioning.cards, 'card')].join(', ');
   if (provisioning.demo) {
     lines.push(
       `  demo link:    ${provisioning.demo.linkUrl}`,
       `  credentials:  written to ${provisioning.demo.path} (console sign-in, API token, JWT secret, webhook secret)`,
     );
-  } else if (app.config.seedPath) {
-    lines.push(
-      `  provisioning: ${app.config.seedPath} applied (${provisioning.integrators} integrators, ${provisioning.links} links, ${provisioning.cards} cards)`,
-    );
+  } else if (app.config.seedPath && !workerOnly) {
+    lines.push(`  provisioning: ${app.config.seedPath} applied (${counts})`);
   } else {
-    lines.push(
-      `  demo link:    ${origin}/pay/demo (console sign-in and API credentials in ${app.config.dataDir}/demo-credentials.json, if this data has the demo)`,
-    );
+    lines.push(`  provisioning: ${counts} in the database`);
+    if (provisioning.demoKept)
+      lines.push(`  demo link:    ${origin}/pay/demo (console sign-in and API credentials in ${app.config.dataDir}/demo-credentials.json)`);
   }
   if (provisioning.generatedWebhookSecretsPath) lines.push(`  webhook secrets generated: ${provisioning.generatedWebhookSecretsPath}`);
   if (app.masterKeyInfo.source === 'generated') lines.push(`  master key:   generated at ${app.masterKeyInfo.path} (back it up: secrets at rest need it)`);
@@ -94,7 +94,7 @@ export async function main(argv = process.argv.slice(2)) {
 
   let provisioning: ProvisioningResult;
   try {
-    provisioning = workerOnly ? { integrators: 0, links: 0, cards: 0 } : await applyProvisioning(app);
+    provisioning = workerOnly ? await existingProvisioning(app) : await applyProvisioning(app);
   } catch (error) {
     if (server) await closeServer(server, 0);
     await app.database.close();
