@@ -10,6 +10,7 @@ import { makeDataDirPrivate } from './data-dir.ts';
 import { DataDirLockedError } from './db/lock.ts';
 import { MasterKeyError } from './db/master-key.ts';
 import { applyProvisioning, existingProvisioning, ProvisioningError, type ProvisioningResult } from './domain/integrators/provisioning.ts';
+import { Metrics, parseListenAddress, startMetricsServer } from './http/metrics.ts';
 import { Readiness } from './http/readiness.ts';
 import { type AstroHandler, closeServer, createHttpServer, listen } from './http/server.ts';
 import { startIdleCollection } from './idle-memory.ts';
@@ -20,7 +21,7 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-function banner(app: PaylinkApp, provisioning: ProvisioningResult, workerOnly: boolean) {
+function banner(app: PaylinkApp, provisioning: ProvisioningResult, workerOnly: boolean, metricsPort: number | undefined) {
   const origin = app.origin();
   const lines = [
     '',
@@ -34,6 +35,7 @@ function banner(app: PaylinkApp, provisioning: ProvisioningResult, workerOnly: b
       `  console:      ${origin}/console`,
     );
   }
+  if (metricsPort !== undefined) lines.push(`  metrics:      http://${parseListenAddress(app.config.metricsListen!).host}:${metricsPort}/metrics`);
   const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
   const counts = [count(provisioning.integrators, 'integrator'), count(provisioning.links, 'link'), count(provisioning.cards, 'card')].join(', ');
   if (provisioning.demo) {
@@ -102,6 +104,19 @@ export async function main(argv = process.argv.slice(2)) {
     throw error;
   }
 
+  let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
+  if (config.metricsListen) {
+    const metrics = new Metrics(app);
+    app.observeRequest = (method, route, status, seconds) => metrics.observeRequest(method, route, status, seconds);
+    try {
+      metricsServer = await startMetricsServer(app, metrics, parseListenAddress(config.metricsListen));
+    } catch (error) {
+      if (server) await closeServer(server, 0);
+      await app.database.close();
+      fail(`paylink cannot listen for metrics on ${config.metricsListen} (PAYLINK_METRICS_LISTEN): ${(error as Error).message}`);
+    }
+  }
+
   readiness.done('provisioning', workerOnly ? 'not_in_this_process' : 'ok');
   const workers = config.runWorkers || workerOnly ? startWorkers(app) : undefined;
   readiness.done('workers', workers ? 'ok' : 'not_in_this_process');
@@ -121,6 +136,7 @@ export async function main(argv = process.argv.slice(2)) {
     }, config.shutdownTimeoutMs + 5_000);
     force.unref();
     if (server) await closeServer(server, config.shutdownTimeoutMs);
+    if (metricsServer) await closeServer(metricsServer.server, 1_000);
     await workers?.stop();
     await app.database.close();
     app.log.info('stopped');
@@ -129,7 +145,7 @@ export async function main(argv = process.argv.slice(2)) {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   // Only now: whoever reads "running" may signal at once, and must get the graceful shutdown.
-  banner(app, provisioning, workerOnly);
+  banner(app, provisioning, workerOnly, metricsServer?.port);
 }
 
 await main();

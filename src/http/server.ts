@@ -189,6 +189,9 @@ export const routeOfPath = (path: string) =>
  */
 function logRequest(app: PaylinkApp, req: IncomingMessage, res: ServerResponse, locals: RequestLocals, ms: number) {
   const path = (req.url ?? '/').split('?')[0]!;
+  // Metrics label by the matched pattern only: a path no route matched (a hostile client's
+  // invention, a static file) must not become a series of its own.
+  app.observeRequest?.(req.method ?? '', locals.route ?? (res.statusCode === 404 ? '(not found)' : '(static or probe)'), res.statusCode, ms / 1000);
   app.log.info('request', {
     method: req.method,
     route: locals.route ?? routeOfPath(path),
