@@ -145,6 +145,20 @@ export function refundState(refund: z.infer<typeof refundSchema>): RefundState {
   }
 }
 
+/**
+ * PayMongo refused to start the payment (a 4xx: an amount outside the method's range, a method
+ * the account cannot take, a field it finds wrong): a business outcome, returned and never thrown,
+ * so the customer gets a plain refusal (ER.03.31) and not a crash. Nothing was created, so there
+ * is no providerPaymentId; PayMongo's own words stay out of the customer's sight (they are for
+ * developers), its error code is kept in the message's tail for support.
+ */
+const providerRefusalMessage = 'The payment provider did not accept this payment.';
+const refusedToStart = (json: unknown): PaymentState => {
+  const parsed = errorsSchema.safeParse(json);
+  const code = parsed.success ? parsed.data.errors[0]?.code : undefined;
+  return { status: 'declined', code: 'processing_error', message: code ? `${providerRefusalMessage} (${code})` : providerRefusalMessage };
+};
+
 const toCentavos = (amountMinor: bigint) => {
   if (amountMinor > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError('amount too large for PayMongo');
   return Number(amountMinor);
@@ -252,10 +266,7 @@ export class PaymongoConnector implements Connector {
       },
       idempotencyKey,
     );
-    if (status >= 400) {
-      const error = PaymongoConnector.firstError(json);
-      throw new Error(`paymongo: the payment intent was refused (${error?.code ?? status}): ${error?.detail ?? ''}`.trim());
-    }
+    if (status >= 400) return refusedToStart(json);
     return this.intentFrom(json);
   }
 

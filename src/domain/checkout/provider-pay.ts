@@ -47,6 +47,13 @@ const wrongModeError = () =>
     messages: { '(request)': ['This payment page takes cards another way. Reload the page to pay.'] },
   });
 
+const providerRefusedError = (reason: string) =>
+  new DomainError('ER.03.31', 'Payment refused by the acquirer', {
+    messages: { '(request)': ['The payment provider did not accept this payment. Try another payment method, or ask the merchant for help.'] },
+    data: { reason },
+    say: 'refusal.provider_refused',
+  });
+
 /** Step 1. Throws like the on-page card flow (paid, expired, locked, in progress, invalid fields). */
 export async function startProviderAttempt(
   app: DomainContext,
@@ -131,6 +138,13 @@ export async function startProviderAttempt(
   } catch (error) {
     await releaseAttempt(app, session.id);
     throw error;
+  }
+  // The provider refused to start the payment (nothing was made there): the customer is told so
+  // plainly and nothing is recorded as paid or declined. The attempt ends (its place on the link is
+  // free again); the next one has a key of its own, since the provider replays a refusal under the same key.
+  if (state.status === 'declined' && !state.providerPaymentId) {
+    await app.db.update(checkoutSessions).set({ processingAt: null }).where(eq(checkoutSessions.id, session.id));
+    throw providerRefusedError(state.message);
   }
   const earlierCheckout = earlierCheckoutOf(session, claim.attempt);
   await app.db

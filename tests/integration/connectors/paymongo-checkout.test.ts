@@ -120,6 +120,31 @@ describe('paymongo checkout', () => {
     expect(await paymentOf(session.id)).toHaveLength(1);
   });
 
+  it('a payment intent PayMongo refuses (HTTP 400) is ER.03.31 with plain words for the customer, no 5xx, no error log; the attempt is free again', async () => {
+    const token = await dynamicLink();
+    const logsBefore = t.logs.length;
+    fake.refuseNextIntent('parameter_invalid', 'The value for payment_method_allowed is not activated for this account.');
+    const refused = await call(server.url, 'POST', `/checkout/${token}/provider`, { token: null, body: { fields: customer } });
+    expect(refused.status).toBe(422);
+    expect(refused.json.data).toMatchObject({ status_code: 'ER.03.31', status_description: 'Payment refused by the acquirer' });
+    expect(refused.json.messages).toEqual({
+      '(request)': ['The payment provider did not accept this payment. Try another payment method, or ask the merchant for help.'],
+    });
+    // In the customer's language too.
+    fake.refuseNextIntent('parameter_invalid', 'refused');
+    const fil = await call(server.url, 'POST', `/checkout/${token}/provider`, {
+      token: null,
+      body: { fields: customer },
+      headers: { 'accept-language': 'fil' },
+    });
+    expect(fil.json.messages).toEqual({ '(request)': [tr('fil', 'refusal.provider_refused')] });
+    const newLogs = t.logs.slice(logsBefore).join('\n');
+    expect(newLogs).not.toMatch(/"level":"error"|ER\.99\.00/);
+    // Nothing was claimed for good: the customer starts again and pays.
+    const started = await start(token);
+    expect((await browser(started, CARDS.good)).data.attributes.status).toBe('succeeded');
+  });
+
   it("a card number posted to a PayMongo merchant's page is refused, not sent anywhere", async () => {
     const token = await dynamicLink();
     const res = await call(server.url, 'POST', `/checkout/${token}/pay`, {

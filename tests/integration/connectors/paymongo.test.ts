@@ -91,11 +91,14 @@ describe('paymongo connector › the provider HTTP API', () => {
     await expect(closed.syncPayment('pi_1')).rejects.toThrow(ConnectorUnavailableError);
   });
 
-  it("refuses an amount under PayMongo's minimum (PHP 20.00)", async () => {
+  it("PayMongo's refusal to create the intent (HTTP 400, e.g. under PHP 20.00) is a returned refusal with no payment, not a thrown error", async () => {
     const connector = connectorFor(fake);
-    await expect(
-      connector.createPayment({ amountMinor: 1999n, currency: 'PHP', reference: 'r', returnUrl: 'http://x' }, { idempotencyKey: 'm1' }),
-    ).rejects.toThrow(/parameter_below_minimum/);
+    const state = await connector.createPayment({ amountMinor: 1999n, currency: 'PHP', reference: 'r', returnUrl: 'http://x' }, { idempotencyKey: 'm1' });
+    expect(state).toEqual({
+      status: 'declined',
+      code: 'processing_error',
+      message: 'The payment provider did not accept this payment. (parameter_below_minimum)',
+    });
   });
 
   it('a webhook signed with another secret, or in live mode without a live signature, is refused', () => {

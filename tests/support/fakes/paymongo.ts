@@ -104,6 +104,8 @@ export interface FakePaymongo {
   paymentResource(id: string): { id: string; type: 'payment'; attributes: Record<string, unknown> } | undefined;
   /** Answers the next requests with 503 (count). */
   failNext(count: number): void;
+  /** Refuses the next payment intent creation with HTTP 400 and this error code, as PayMongo refuses a field it finds wrong. */
+  refuseNextIntent(code: string, detail: string): void;
   close(): Promise<void>;
 }
 
@@ -121,6 +123,7 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
   const idempotent = new Map<string, { status: number; body: string }>();
   const checkoutSessions = new Map<string, { id: string; intentId: string; successUrl: string; cancelUrl: string; name: string }>();
   let failures = 0;
+  let refusal: { code: string; detail: string } | undefined;
   let url = '';
 
   const paymentView = (p: Payment) => ({
@@ -304,6 +307,11 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
 
     if (req.method === 'POST' && path === '/v1/payment_intents') {
       if (!isSecret) return errors(res, 401, 'unauthorized', 'Use the secret key.');
+      if (refusal) {
+        const { code, detail } = refusal;
+        refusal = undefined;
+        return errors(res, 400, code, detail);
+      }
       const amount = attrs.amount;
       if (typeof amount !== 'number' || !Number.isInteger(amount)) return errors(res, 400, 'parameter_invalid', 'amount must be an integer.');
       if (amount < 2000) return errors(res, 400, 'parameter_below_minimum', 'amount cannot be less than 2000.');
@@ -467,6 +475,9 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
     },
     failNext(count) {
       failures = count;
+    },
+    refuseNextIntent(code, detail) {
+      refusal = { code, detail };
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
