@@ -200,6 +200,8 @@ export interface CardSetupStarted {
 export type ConnectorEvent =
   | { kind: 'payment'; eventId: string; occurredAt: Date; payment: PaymentState & { providerPaymentId: string } }
   | { kind: 'refund'; eventId: string; occurredAt: Date; refund: RefundState & { refundId: string } }
+  /** A payment with every refund made against it (PayMongo's payment.refunded): each settles a pending refund of paylink's. */
+  | { kind: 'refunds'; eventId: string; occurredAt: Date; refunds: ReadonlyArray<RefundState & { refundId: string }> }
   /** About a card setup; its state is read again with syncCardSetup before anything is recorded. */
   | { kind: 'card_setup'; eventId: string; occurredAt: Date; setupId: string; status: CardSetupState['status'] }
   /** Verified, but of a type paylink does not act on: answer 200 and drop it. */

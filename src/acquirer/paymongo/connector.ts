@@ -51,6 +51,8 @@ const paymentAttributes = z.looseObject({
   source: z.looseObject({ brand: z.string().nullish(), last4: z.string().nullish() }).nullish(),
   failed_code: z.string().nullish(),
   failed_message: z.string().nullish(),
+  /** The refunds made against the payment (payment.refunded and payment.refund.updated carry them). */
+  refunds: z.array(z.unknown()).nullish(),
 });
 
 const intentSchema = resource(
@@ -64,6 +66,14 @@ const intentSchema = resource(
     payments: z.array(resource(paymentAttributes)).nullish(),
   }),
 );
+
+const checkoutSessionSchema = z.object({
+  id: z.string(),
+  attributes: z.looseObject({
+    payment_intent: z.looseObject({ id: z.string() }).nullish(),
+    payments: z.array(resource(paymentAttributes)).nullish(),
+  }),
+});
 
 const refundSchema = resource(z.looseObject({ status: z.string(), amount: z.number(), payment_id: z.string().nullish() }));
 
@@ -385,6 +395,29 @@ export class PaymongoConnector implements Connector {
     const event = parsed.data.data;
     const occurredAt = new Date((event.attributes.created_at ?? Number(t)) * 1000);
     const inner = event.attributes.data;
+    const type = event.attributes.type;
+    // payment.refunded (and payment.refund.updated, which some of PayMongo's pages document with
+    // the payment too): the payment with its refunds; each final one settles a pending refund.
+    if (inner.type === 'payment' && (type === 'payment.refunded' || type === 'payment.refund.updated')) {
+      const payment = z.object({ id: z.string(), attributes: paymentAttributes }).safeParse(inner);
+      const refunds = (payment.success ? (payment.data.attributes.refunds ?? []) : []).flatMap((r) => {
+        const refund = refundSchema.safeParse(r);
+        return refund.success ? [{ ...refundState(refund.data), refundId: refund.data.id }] : [];
+      });
+      if (refunds.length === 0) return { kind: 'ignored', eventId: event.id, occurredAt, type };
+      return { kind: 'refunds', eventId: event.id, occurredAt, refunds };
+    }
+    // checkout_session.payment.paid: a hosted checkout paid; its intent is what paylink recorded.
+    if (inner.type === 'checkout_session' && type === 'checkout_session.payment.paid') {
+      const session = checkoutSessionSchema.safeParse(inner);
+      const intentId = session.success ? session.data.attributes.payment_intent?.id : undefined;
+      if (!session.success || !intentId) return { kind: 'ignored', eventId: event.id, occurredAt, type };
+      const paid = session.data.attributes.payments?.find((p) => p.attributes.status === 'paid');
+      const state: PaymentState = paid
+        ? { status: 'succeeded', providerPaymentId: intentId, chargeId: paid.id, ...cardOf(paid) }
+        : { status: 'processing', providerPaymentId: intentId };
+      return { kind: 'payment', eventId: event.id, occurredAt, payment: state as PaymentState & { providerPaymentId: string } };
+    }
     if (inner.type === 'payment' && (event.attributes.type === 'payment.paid' || event.attributes.type === 'payment.failed')) {
       const payment = z.object({ id: z.string(), type: z.string(), attributes: paymentAttributes }).safeParse(inner);
       const intentId = payment.success ? payment.data.attributes.payment_intent_id : undefined;

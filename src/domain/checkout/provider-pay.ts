@@ -300,6 +300,8 @@ export async function receiveProviderWebhook(
   if (seen) return 'duplicate';
   if (event.kind === 'payment') await settleProviderPayment(app, found.integratorId, event.payment);
   if (event.kind === 'refund') await settleProviderRefund(app, found.integratorId, event.refund);
+  // Every refund the event names: those still pending at paylink settle, the rest change nothing.
+  if (event.kind === 'refunds') for (const refund of event.refunds) await settleProviderRefund(app, found.integratorId, refund);
   if (event.kind === 'card_setup' && event.status === 'succeeded') await settleCardSetupEvent(app, found.integratorId, connector, event.setupId);
   await app.db
     .insert(providerWebhookEvents)

@@ -143,6 +143,8 @@ describe('paymongo checkout', () => {
     // Nothing was claimed for good: the customer starts again and pays.
     const started = await start(token);
     expect((await browser(started, CARDS.good)).data.attributes.status).toBe('succeeded');
+    await returnTo(started);
+    expect((await sessionOf(started.provider_payment_id)).status).toBe('paid');
   });
 
   it("a card number posted to a PayMongo merchant's page is refused, not sent anywhere", async () => {
@@ -298,6 +300,36 @@ describe('paymongo refunds', () => {
       expect(after).toMatchObject({ refundedMinor: 25_000n, refundReservedMinor: 0n });
     } finally {
       fake.webhookUrl = undefined;
+    }
+  });
+
+  it('payment.refunded alone (the payment with its refunds) settles a pending refund; payment.refund.updated after it changes nothing', async () => {
+    fake.webhookUrl = `${server.url}${webhookPath}`;
+    fake.subscribedEvents = new Set(['payment.refunded']);
+    try {
+      const payment = await paidPayment();
+      const partial = await refund(payment.id, '40.00');
+      expect(partial.json.data).toMatchObject({ refund_status: 'pending' });
+      await fake.settle(); // only payment.refunded reaches paylink
+      await expect
+        .poll(async () => (await t.app.db.select().from(refunds).where(eq(refunds.paymentId, payment.id))).map((r) => r.status))
+        .toEqual(['succeeded']);
+      const [after] = await t.app.db.select().from(payments).where(eq(payments.id, payment.id));
+      expect(after).toMatchObject({ refundedMinor: 4_000n, refundReservedMinor: 0n, refundCount: 1 });
+      // The other event for the same outcome, later: a duplicate in effect.
+      const [row] = await t.app.db.select().from(refunds).where(eq(refunds.paymentId, payment.id));
+      const late = fake.event('payment.refund.updated', {
+        id: row!.acquirerReference!,
+        type: 'refund',
+        attributes: { status: 'succeeded', amount: 4_000, payment_id: payment.acquirerReference },
+      });
+      const res = await call(server.url, 'POST', webhookPath, { token: null, raw: late.rawBody, headers: Object.fromEntries(late.headers) });
+      expect(res.json.data.outcome).toBe('applied');
+      const [unchanged] = await t.app.db.select().from(payments).where(eq(payments.id, payment.id));
+      expect(unchanged).toMatchObject({ refundedMinor: 4_000n, refundCount: 1 });
+    } finally {
+      fake.webhookUrl = undefined;
+      fake.subscribedEvents = undefined;
     }
   });
 

@@ -87,6 +87,8 @@ export interface FakePaymongo {
   webhookSecret: string;
   /** Where signed events are POSTed (the per-integrator endpoint), when set. */
   webhookUrl?: string;
+  /** The event types the webhook is subscribed to (PayMongo sends only those); unset: every type. */
+  subscribedEvents?: ReadonlySet<string>;
   /** Requests received, method and path (no bodies: they may hold card data). */
   requests: Array<{ method: string; path: string; idempotencyKey?: string }>;
   /** Pending refunds settle: succeeded, or failed for the refund-fails-later card. */
@@ -185,7 +187,7 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
     return { rawBody, headers: new Headers({ 'content-type': 'application/json', 'paymongo-signature': sign(rawBody) }) };
   };
   const deliver = async (type: string, data: { id: string; type: string; attributes: Record<string, unknown> }) => {
-    if (!fake.webhookUrl) return;
+    if (!fake.webhookUrl || (fake.subscribedEvents && !fake.subscribedEvents.has(type))) return;
     const { rawBody, headers } = event(type, data);
     try {
       await fetch(fake.webhookUrl, { method: 'POST', headers, body: rawBody, signal: AbortSignal.timeout(5000) });
@@ -283,6 +285,19 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
         expMonth: 12,
         expYear: 2040,
       });
+      if (intent.status === 'succeeded') {
+        await deliver('checkout_session.payment.paid', {
+          id: cs.id,
+          type: 'checkout_session',
+          attributes: {
+            checkout_url: `${url}/_test/checkout/${cs.id}`,
+            status: 'active',
+            payment_intent: intentView(intent),
+            payments: intent.paymentIds.map((pid) => paymentView(payments.get(pid)!)),
+            livemode: false,
+          },
+        });
+      }
       res.writeHead(302, { location: intent.status === 'succeeded' ? cs.successUrl : cs.cancelUrl });
       return void res.end();
     }
@@ -462,6 +477,8 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
         const payment = payments.get(refund.paymentId)!;
         refund.status = payment.card.behaviour === 'refund_fails_later' ? 'failed' : 'succeeded';
         await deliver('payment.refund.updated', refundView(refund));
+        // The payment with all its refunds, once one of them succeeded.
+        if (refund.status === 'succeeded') await deliver('payment.refunded', paymentView(payment));
       }
     },
     setIntentStatus(intentId, status) {
