@@ -193,6 +193,8 @@ export interface RefundRequest {
   paidAt: Date;
   /** How the payment was made: its method's refund rules apply (absent: `card`). */
   method?: PaymentMethod;
+  /** Online banking: the payment's bank, where a connector's rules differ per bank (PayMongo cannot refund UnionBank). */
+  bank?: string;
   reason?: string;
 }
 
@@ -398,7 +400,8 @@ export interface Connector {
    */
   forgetSavedCard?(card: { token: string; customer?: string }, opts: { idempotencyKey: string }): Promise<void>;
   createHostedCheckout?(
-    req: CreatePaymentRequest & { cancelUrl: string; itemName: string },
+    /** `methods`: what the provider's page may offer (the link's allowed methods it takes); absent: `method`, else card. */
+    req: CreatePaymentRequest & { cancelUrl: string; itemName: string; methods?: readonly PaymentMethod[] },
     opts: { idempotencyKey: string },
   ): Promise<{ checkoutUrl: string; providerPaymentId: string }>;
 }
