@@ -31,7 +31,9 @@ import type { ProviderSettings } from '../registry.ts';
  * - `awaiting_next_action` is a 3-D Secure redirect, `processing` means ask again shortly,
  *   `awaiting_payment_method` with `last_payment_error` is a decline, `succeeded` carries the
  *   payment (pay_…) that refunds are made against;
- * - refunds (`POST /v1/refunds`, partial allowed, cards within 60 days) settle asynchronously;
+ * - the other methods (QR Ph, e-wallets, online banking, BillEase) go through the same intent on the
+ *   server: payment method and attach with the secret key, `next_action` `redirect` or `consume_qr`;
+ * - refunds (`POST /v1/refunds`) follow each method's rules (paymongoMethods) and settle asynchronously;
  * - webhooks carry `Paymongo-Signature: t=…,te=…,li=…`, an HMAC-SHA256 of `t.body` with the
  *   webhook's secret (te in test mode, li in live mode).
  * Every POST carries an `Idempotency-Key` (PayMongo keeps it 24 h; at most 255 characters).

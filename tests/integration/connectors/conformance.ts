@@ -347,7 +347,24 @@ export function describeConformance(name: string, setup: () => ConformanceSubjec
           expect(again.state.providerPaymentId).toBe(open.providerPaymentId);
           await subject.methodActions.act(open, 'pay');
           await subject.methodActions.settle?.();
-          expect(await settledPayment(subject.connector, open.providerPaymentId)).toMatchObject({ status: 'succeeded', method });
+          const paid = await settledPayment(subject.connector, open.providerPaymentId);
+          expect(paid).toMatchObject({ status: 'succeeded', method });
+          if (!subject.signedPaymentEvent || paid.status !== 'succeeded') return;
+          // Its webhook names the method; a duplicate is the same event; a decline arriving late changes nothing.
+          const now = new Date();
+          const event = subject.signedPaymentEvent(paid, { eventId: `evt_${method}` });
+          const parsed = subject.connector.parseWebhook({ ...event, now });
+          expect(parsed).toMatchObject({ kind: 'payment', payment: { status: 'succeeded', method, providerPaymentId: open.providerPaymentId } });
+          expect(subject.connector.parseWebhook({ ...event, now }).eventId).toBe(parsed.eventId);
+          if (parsed.kind === 'payment') expect(nextPaymentState('awaiting_scan', parsed.payment)).toMatchObject({ status: 'succeeded' });
+          const late = {
+            status: 'declined' as const,
+            providerPaymentId: open.providerPaymentId,
+            code: 'cancelled' as const,
+            message: declineMessages.cancelled,
+          };
+          const lateEvent = subject.connector.parseWebhook({ ...subject.signedPaymentEvent(late, { eventId: `evt_${method}_late` }), now });
+          if (lateEvent.kind === 'payment') expect(nextPaymentState('succeeded', lateEvent.payment)).toBeUndefined();
         });
 
         it(`${method} › decline and expiry end the attempt with a plain-words code; coming back without paying leaves it open`, async (ctx) => {
