@@ -212,7 +212,7 @@ export const catalogue = {
   'ER.03.31': {
     http: 422,
     description: 'Payment refused by the acquirer',
-    when: "The merchant's acquirer refused to start the payment (e.g. PayMongo answered 400 to the payment intent: an amount or a method its account does not take). Nothing was charged and the attempt is free again; `messages` says so in plain words and `data.reason` carries the acquirer's code.",
+    when: "The merchant's acquirer refused to start the payment (e.g. PayMongo answered 400 to the payment intent or the hosted checkout session: an amount or a method its account does not take). Nothing was charged and the attempt is free again; `messages` says so in plain words and `data.reason` carries the acquirer's code.",
   },
 
   // Refunds

@@ -403,7 +403,8 @@ export interface Connector {
     /** `methods`: what the provider's page may offer (the link's allowed methods it takes); absent: `method`, else card. */
     req: CreatePaymentRequest & { cancelUrl: string; itemName: string; methods?: readonly PaymentMethod[] },
     opts: { idempotencyKey: string },
-  ): Promise<{ checkoutUrl: string; providerPaymentId: string }>;
+    /** A `declined` state without a providerPaymentId: the provider refused to make the page (a business outcome, as in createPayment). */
+  ): Promise<{ checkoutUrl: string; providerPaymentId: string } | Extract<PaymentState, { status: 'declined' }>>;
 }
 
 /** The connector's rules for one method, or undefined when it does not take that method. */

@@ -482,7 +482,7 @@ export class PaymongoConnector implements Connector {
   async createHostedCheckout(
     req: CreatePaymentRequest & { cancelUrl: string; itemName: string; methods?: readonly PaymentMethod[] },
     { idempotencyKey }: { idempotencyKey: string },
-  ): Promise<{ checkoutUrl: string; providerPaymentId: string }> {
+  ): Promise<{ checkoutUrl: string; providerPaymentId: string } | Extract<PaymentState, { status: 'declined' }>> {
     const { status, json } = await this.call(
       'POST',
       '/v1/checkout_sessions',
@@ -504,10 +504,7 @@ export class PaymongoConnector implements Connector {
       },
       idempotencyKey,
     );
-    if (status >= 400) {
-      const error = PaymongoConnector.firstError(json);
-      throw new Error(`paymongo: the checkout session was refused (${error?.code ?? status}): ${error?.detail ?? ''}`.trim());
-    }
+    if (status >= 400) return refusedToStart(json) as Extract<PaymentState, { status: 'declined' }>;
     const parsed = z
       .object({
         data: z.object({ id: z.string(), attributes: z.looseObject({ checkout_url: z.string(), payment_intent: z.looseObject({ id: z.string() }) }) }),

@@ -94,7 +94,7 @@ export async function startProviderAttempt(
   const attemptFor = { attempt: claim.attempt, amountMinor: submission.amountMinor.toString(), customerValues: submission.customerValues };
   if (connector.hostedCheckoutChosen && connector.createHostedCheckout && !(claim.resumed && session.providerAttempt?.attempt === claim.attempt)) {
     // PayMongo's own page: the customer types the card only there (docs/pci.md).
-    let hosted: { checkoutUrl: string; providerPaymentId: string };
+    let hosted: Awaited<ReturnType<NonNullable<Connector['createHostedCheckout']>>>;
     try {
       hosted = await connector.createHostedCheckout(
         {
@@ -111,6 +111,11 @@ export async function startProviderAttempt(
     } catch (error) {
       await releaseAttempt(app, session.id);
       throw error;
+    }
+    if ('status' in hosted) {
+      // Refused by the provider (no page was made): as a refused payment intent below.
+      await app.db.update(checkoutSessions).set({ processingAt: null }).where(eq(checkoutSessions.id, session.id));
+      throw providerRefusedError(hosted.message);
     }
     await app.db
       .update(checkoutSessions)

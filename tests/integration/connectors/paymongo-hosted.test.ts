@@ -93,6 +93,16 @@ describe('paymongo hosted checkout', () => {
     }
   });
 
+  it('a checkout session PayMongo refuses (HTTP 400) is ER.03.31 for the customer, not a 5xx; the next attempt makes one', async () => {
+    const token = await dynamicLink();
+    fake.refuseNextCheckoutSession('parameter_invalid', 'payment_method_types contains a method not activated.');
+    const refused = await start(token);
+    expect(refused.status).toBe(422);
+    expect(refused.json.data).toMatchObject({ status_code: 'ER.03.31' });
+    const again = await start(token);
+    expect(again.json.data.next_action_url).toMatch(new RegExp(`^${fake.url}/_test/checkout/cs_`));
+  });
+
   it('a customer who comes back before paying is sent to the same PayMongo page, not a second one', async () => {
     const token = await dynamicLink();
     const before = fake.requests.filter((r) => r.path === '/v1/checkout_sessions').length;

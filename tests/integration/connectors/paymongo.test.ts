@@ -227,6 +227,7 @@ describe('paymongo connector › the provider HTTP API', () => {
       },
       { idempotencyKey: 'idem-cs' },
     );
+    if ('status' in started) throw new Error(started.message);
     const session = await (await fetch(started.checkoutUrl)).text();
     expect(session).toContain('PayMongo checkout (test)');
     const sent = fake.checkoutSessionTypes(started.providerPaymentId);

@@ -141,6 +141,8 @@ export interface FakePaymongo {
   failNext(count: number): void;
   /** Refuses the next payment intent creation with HTTP 400 and this error code, as PayMongo refuses a field it finds wrong. */
   refuseNextIntent(code: string, detail: string): void;
+  /** Refuses the next checkout session creation with HTTP 400 and this error code. */
+  refuseNextCheckoutSession(code: string, detail: string): void;
   close(): Promise<void>;
 }
 
@@ -160,6 +162,7 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
   const localMethods = new Map<string, LocalMethod>();
   let failures = 0;
   let refusal: { code: string; detail: string } | undefined;
+  let sessionRefusal: { code: string; detail: string } | undefined;
   let url = '';
 
   const paymentView = (p: Payment) => ({
@@ -439,6 +442,11 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
 
     if (req.method === 'POST' && path === '/v1/checkout_sessions') {
       if (!isSecret) return errors(res, 401, 'unauthorized', 'Use the secret key.');
+      if (sessionRefusal) {
+        const { code, detail } = sessionRefusal;
+        sessionRefusal = undefined;
+        return errors(res, 400, code, detail);
+      }
       const items = attrs.line_items as Array<{ amount: number; currency: string; name: string; quantity: number }> | undefined;
       const item = items?.[0];
       if (!item || !Number.isInteger(item.amount) || item.amount < 2000) return errors(res, 400, 'parameter_below_minimum', 'amount cannot be less than 2000.');
@@ -662,6 +670,9 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
     },
     refuseNextIntent(code, detail) {
       refusal = { code, detail };
+    },
+    refuseNextCheckoutSession(code, detail) {
+      sessionRefusal = { code, detail };
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
