@@ -2143,7 +2143,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.03.31` Payment refused by the acquirer */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2158,8 +2158,8 @@ export interface operations {
                         /** @description The path that was called. */
                         path: string;
                         data: {
-                            /** @constant */
-                            status_code: "ER.02.30";
+                            /** @enum {string} */
+                            status_code: "ER.02.30" | "ER.03.31";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -2464,7 +2464,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.03.31` Payment refused by the acquirer */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2479,8 +2479,8 @@ export interface operations {
                         /** @description The path that was called. */
                         path: string;
                         data: {
-                            /** @constant */
-                            status_code: "ER.02.30";
+                            /** @enum {string} */
+                            status_code: "ER.02.30" | "ER.03.31";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
