@@ -22,6 +22,7 @@ import {
   WebhookVerificationError,
 } from '../connector.ts';
 import type { ProviderSettings } from '../registry.ts';
+import { chargeMethodDetails, stripeAllowedTypes, walletOf } from './methods.ts';
 import { stripeCurrencies } from './minimums.ts';
 
 /**
@@ -80,7 +81,7 @@ const cardDetails = z.looseObject({
 const chargeSchema = z.looseObject({
   id: z.string(),
   object: z.literal('charge'),
-  payment_method_details: z.looseObject({ card: cardDetails.nullish() }).nullish(),
+  payment_method_details: chargeMethodDetails.nullish(),
 });
 
 export const intentSchema = z.looseObject({
@@ -165,7 +166,9 @@ export function intentState(intent: Intent): PaymentState {
       const chargeId = idOf(intent.latest_charge);
       // Succeeded without a charge to refund against is not something we can act on yet.
       if (!chargeId) return { status: 'processing', providerPaymentId: intent.id };
-      const card = typeof intent.latest_charge === 'object' ? intent.latest_charge?.payment_method_details?.card : undefined;
+      const details = typeof intent.latest_charge === 'object' ? intent.latest_charge?.payment_method_details : undefined;
+      const card = details?.card;
+      const wallet = walletOf(details);
       return {
         status: 'succeeded',
         providerPaymentId: intent.id,
@@ -174,6 +177,7 @@ export function intentState(intent: Intent): PaymentState {
         ...(card?.last4 ? { last4: card.last4 } : {}),
         ...(card?.exp_month ? { expMonth: card.exp_month } : {}),
         ...(card?.exp_year ? { expYear: card.exp_year } : {}),
+        ...(wallet ? { wallet } : {}),
       };
     }
     case 'requires_payment_method':
@@ -380,7 +384,8 @@ export class StripeConnector implements Connector {
         {
           amount: toStripeAmount(req.amountMinor),
           currency: req.currency.toLowerCase(),
-          allowed_payment_method_types: ['card'],
+          // Cards (Apple Pay and Google Pay included) and Link, as the account's Dashboard turns them on (methods.ts).
+          allowed_payment_method_types: [...stripeAllowedTypes(customer !== undefined)],
           payment_method_options: { card: { request_three_d_secure: 'automatic' } },
           ...(req.description ? { description: req.description.slice(0, 1000) } : {}),
           ...(customer ? { customer, setup_future_usage: 'off_session' as const } : {}),
