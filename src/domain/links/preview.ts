@@ -65,6 +65,8 @@ export async function draftLink(app: DomainContext, integratorId: string, s: Lin
     logoAssetId: null,
     labels,
     fields,
+    // The saved link's methods until the editor sends its own choice.
+    paymentMethods: current?.paymentMethods ?? null,
     callbackUrl: s.callback_url,
     active: s.active,
     system: false,
