@@ -27,7 +27,8 @@ import { stripeCurrencies } from './minimums.ts';
 
 /**
  * Stripe through its REST API and the official `stripe` package, as Stripe's documentation
- * describes it:
+ * describes it (every payment is a card payment, `method: 'card'`; a wallet's card, Apple Pay,
+ * Google Pay or Link, is one too, its wallet kept beside it: methods.ts):
  * - the server creates a PaymentIntent with the secret key; the customer's browser confirms it in
  *   Stripe's Payment Element with the publishable key and the intent's client_secret
  *   (src/components/StripeCardForm.tsx), so the card number never reaches paylink;
@@ -151,10 +152,10 @@ const authenticationRequiredMessage = 'The bank wants the customer to confirm th
 function declinedBy(error: NonNullable<z.infer<typeof lastPaymentError>>, providerPaymentId: string | undefined): PaymentState {
   const id = providerPaymentId ? { providerPaymentId } : {};
   if (error.code === 'authentication_required' || error.decline_code === 'authentication_required') {
-    return { status: 'declined', ...id, code: 'card_declined', message: authenticationRequiredMessage, customerAction: 'authenticate' };
+    return { status: 'declined', ...id, method: 'card', code: 'card_declined', message: authenticationRequiredMessage, customerAction: 'authenticate' };
   }
   const code = declineCodes[error.decline_code ?? ''] ?? declineCodes[error.code ?? ''] ?? 'card_declined';
-  return { status: 'declined', ...id, code, message: declineMessages[code] };
+  return { status: 'declined', ...id, method: 'card', code, message: declineMessages[code] };
 }
 
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : value?.id);
@@ -173,6 +174,8 @@ export function intentState(intent: Intent): PaymentState {
         status: 'succeeded',
         providerPaymentId: intent.id,
         chargeId,
+        // Every Stripe payment paylink makes is a card payment; a wallet's (Apple Pay, Google Pay, Link) says so beside it.
+        method: 'card',
         ...(card?.brand ? { brand: card.brand.toLowerCase() } : {}),
         ...(card?.last4 ? { last4: card.last4 } : {}),
         ...(card?.exp_month ? { expMonth: card.exp_month } : {}),
@@ -191,7 +194,13 @@ export function intentState(intent: Intent): PaymentState {
       return url ? { status: 'requires_action', providerPaymentId: intent.id, redirectUrl: url } : { status: 'processing', providerPaymentId: intent.id };
     }
     case 'canceled':
-      return { status: 'declined', providerPaymentId: intent.id, code: 'card_declined', message: 'The payment was canceled before it was paid.' };
+      return {
+        status: 'declined',
+        providerPaymentId: intent.id,
+        method: 'card',
+        code: 'card_declined',
+        message: 'The payment was canceled before it was paid.',
+      };
     default:
       // processing, requires_capture (paylink captures automatically) and anything Stripe adds later.
       return { status: 'processing', providerPaymentId: intent.id };
@@ -428,7 +437,7 @@ export class StripeConnector implements Connector {
 
   async chargeSavedCard(req: SavedCardChargeRequest, { idempotencyKey }: { idempotencyKey: string }): Promise<PaymentState> {
     const customer = req.customer ?? (await this.customerOf(req.token));
-    if (!customer) return { status: 'declined', code: 'unknown_token', message: declineMessages.unknown_token };
+    if (!customer) return { status: 'declined', method: 'card', code: 'unknown_token', message: declineMessages.unknown_token };
     const result = await this.call('off-session charge', () =>
       this.stripe.paymentIntents.create(
         {
@@ -453,7 +462,7 @@ export class StripeConnector implements Connector {
         result instanceof Stripe.errors.StripeInvalidRequestError &&
         (result.code === 'resource_missing' || result.param === 'payment_method' || result.param === 'customer')
       ) {
-        return { status: 'declined', code: 'unknown_token', message: declineMessages.unknown_token };
+        return { status: 'declined', method: 'card', code: 'unknown_token', message: declineMessages.unknown_token };
       }
       return StripeConnector.refusal('the off-session charge', result);
     }

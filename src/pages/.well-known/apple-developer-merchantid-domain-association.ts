@@ -1,4 +1,5 @@
 import type { APIRoute } from 'astro';
+import { methodNotAllowed } from '../../api/endpoint.ts';
 
 /**
  * Apple Pay's domain check: Apple reads this file on the payment pages' domain before Stripe's
@@ -16,3 +17,7 @@ export const GET: APIRoute = ({ locals }) => {
     headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'public, max-age=86400', 'x-content-type-options': 'nosniff' },
   });
 };
+
+/** HEAD answers as GET without the body (Apple's check may ask it first); any other method: 405 in the envelope. */
+export const HEAD = GET;
+export const ALL = methodNotAllowed(['GET', 'HEAD']);
