@@ -136,6 +136,7 @@ test('stripe › paid with Link: the receipt shows, with no card line when Strip
   await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({ timeout: 10_000 });
   await expect(page.getByTestId('transaction-id')).toBeVisible();
   await expect(page.getByTestId('receipt-card')).toHaveCount(0);
+  await shoot(page, 'stripe-receipt-link');
 });
 
 test('stripe › paid with Apple Pay: a card payment, its card on the receipt', async ({ page }) => {
