@@ -82,6 +82,9 @@ const cardDetails = z.looseObject({
 const chargeSchema = z.looseObject({
   id: z.string(),
   object: z.literal('charge'),
+  status: z.string().nullish(),
+  paid: z.boolean().nullish(),
+  payment_intent: z.union([z.string(), z.looseObject({ id: z.string() })]).nullish(),
   payment_method_details: chargeMethodDetails.nullish(),
 });
 
@@ -160,6 +163,24 @@ function declinedBy(error: NonNullable<z.infer<typeof lastPaymentError>>, provid
 
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : value?.id);
 
+/** A succeeded payment with what its charge says of the card and the wallet it came from. */
+function paidBy(providerPaymentId: string, chargeId: string, details: z.infer<typeof chargeMethodDetails> | null | undefined): PaymentState {
+  const card = details?.card;
+  const wallet = walletOf(details);
+  return {
+    status: 'succeeded',
+    providerPaymentId,
+    chargeId,
+    // Every Stripe payment paylink makes is a card payment; a wallet's (Apple Pay, Google Pay, Link) says so beside it.
+    method: 'card',
+    ...(card?.brand ? { brand: card.brand.toLowerCase() } : {}),
+    ...(card?.last4 ? { last4: card.last4 } : {}),
+    ...(card?.exp_month ? { expMonth: card.exp_month } : {}),
+    ...(card?.exp_year ? { expYear: card.exp_year } : {}),
+    ...(wallet ? { wallet } : {}),
+  };
+}
+
 /** A PaymentIntent in paylink's terms. A status Stripe may add later reads as `processing`. */
 export function intentState(intent: Intent): PaymentState {
   switch (intent.status) {
@@ -167,21 +188,7 @@ export function intentState(intent: Intent): PaymentState {
       const chargeId = idOf(intent.latest_charge);
       // Succeeded without a charge to refund against is not something we can act on yet.
       if (!chargeId) return { status: 'processing', providerPaymentId: intent.id };
-      const details = typeof intent.latest_charge === 'object' ? intent.latest_charge?.payment_method_details : undefined;
-      const card = details?.card;
-      const wallet = walletOf(details);
-      return {
-        status: 'succeeded',
-        providerPaymentId: intent.id,
-        chargeId,
-        // Every Stripe payment paylink makes is a card payment; a wallet's (Apple Pay, Google Pay, Link) says so beside it.
-        method: 'card',
-        ...(card?.brand ? { brand: card.brand.toLowerCase() } : {}),
-        ...(card?.last4 ? { last4: card.last4 } : {}),
-        ...(card?.exp_month ? { expMonth: card.exp_month } : {}),
-        ...(card?.exp_year ? { expYear: card.exp_year } : {}),
-        ...(wallet ? { wallet } : {}),
-      };
+      return paidBy(intent.id, chargeId, typeof intent.latest_charge === 'object' ? intent.latest_charge?.payment_method_details : undefined);
     }
     case 'requires_payment_method':
       if (intent.last_payment_error) return declinedBy(intent.last_payment_error, intent.id);
@@ -585,6 +592,16 @@ export class StripeConnector implements Connector {
       const intent = intentSchema.safeParse(object);
       if (intent.success) {
         const state = intentState(intent.data) as PaymentState & { providerPaymentId: string };
+        return { kind: 'payment', eventId: event.id, occurredAt, payment: state };
+      }
+    }
+    if (event.type === 'charge.succeeded' && object.object === 'charge') {
+      // The charge names its card and wallet, which a payment_intent.succeeded event does not
+      // (its charge is not expanded): whichever of the two arrives first records the payment.
+      const charge = chargeSchema.safeParse(object);
+      const intentId = charge.success ? idOf(charge.data.payment_intent) : undefined;
+      if (charge.success && intentId && charge.data.status === 'succeeded' && charge.data.paid !== false) {
+        const state = paidBy(intentId, charge.data.id, charge.data.payment_method_details) as PaymentState & { providerPaymentId: string };
         return { kind: 'payment', eventId: event.id, occurredAt, payment: state };
       }
     }

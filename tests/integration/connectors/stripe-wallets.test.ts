@@ -1,9 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkoutSessions, payments } from '../../../src/db/schema.ts';
 import { call, createTestApp, OTHER_TOKEN, startTestServer, type TestApp } from '../../support/app.ts';
-import type { FakeStripe } from '../../support/fakes/stripe.ts';
+import { browserConfirms, type FakeStripe } from '../../support/fakes/stripe.ts';
 import { useProviderApp } from '../../support/provider-app.ts';
 
 /**
@@ -15,8 +17,10 @@ const ASSOCIATION = '/.well-known/apple-developer-merchantid-domain-association'
 const provider = useProviderApp('stripe', { integrator: 1 });
 let fake: FakeStripe;
 let server: { url: string; close(): Promise<void> };
+let t: TestApp;
+let webhookPath = '';
 beforeAll(() => {
-  ({ fake, server } = provider);
+  ({ fake, server, t, webhookPath } = provider);
 });
 
 describe('stripe wallets › the payment page', () => {
@@ -44,6 +48,46 @@ describe('stripe wallets › the payment page', () => {
     expect(sandbox.status).toBe(200);
     expect(sandbox.headers.get('permissions-policy')).toBe('camera=(), microphone=(), geolocation=(), payment=(self)');
     expect(sandbox.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+  });
+});
+
+describe('stripe wallets › recording', () => {
+  it('a Google Pay payment whose charge.succeeded arrives first is recorded as a card payment with its card; the later events change nothing', async () => {
+    const link = await call(server.url, 'POST', '/pay/other-shop', { token: null, body: { key: OTHER_TOKEN } });
+    const token = new URL(link.json.link).pathname.split('/')[2]!;
+    const customer = { 'customer.first_name': 'Juan', 'customer.last_name': 'Dela Cruz', 'customer.contact.email': 'juan@example.com' };
+    const res = await call(server.url, 'POST', `/checkout/${token}/provider`, { token: null, body: { fields: customer } });
+    expect(res.status, res.text).toBe(200);
+    const started = res.json.data as { provider_payment_id: string; client_key: string; return_url: string };
+    const confirmed = await browserConfirms(
+      fake,
+      { providerPaymentId: started.provider_payment_id, clientKey: started.client_key },
+      'pm_fake_googlePay',
+      started.return_url,
+    );
+    expect(confirmed.status).toBe(200);
+    const intent = fake.intent(started.provider_payment_id)!;
+    const send = async (type: string, object: Record<string, unknown>, eventId: string) => {
+      const event = fake.event(type, object, { eventId });
+      const answer = await call(server.url, 'POST', webhookPath, { token: null, raw: event.rawBody, headers: Object.fromEntries(event.headers) });
+      expect(answer.status, answer.text).toBe(200);
+    };
+    await send('charge.succeeded', fake.charge(intent.latest_charge as string)!, `evt_wallet_charge_${token}`);
+    await send('payment_intent.succeeded', intent, `evt_wallet_pi_${token}`);
+    const [session] = await t.app.db.select().from(checkoutSessions).where(eq(checkoutSessions.providerPaymentId, started.provider_payment_id));
+    expect(session!.status).toBe('paid');
+    const rows = await t.app.db.select().from(payments).where(eq(payments.checkoutSessionId, session!.id));
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      status: 'succeeded',
+      paymentMethod: 'card',
+      cardBrand: 'mastercard',
+      cardLast4: '4444',
+      acquirerReference: intent.latest_charge,
+    });
+    // The return page after both: still the one payment.
+    expect((await fetch(started.return_url, { redirect: 'manual' })).status).toBe(303);
+    expect(await t.app.db.select().from(payments).where(eq(payments.checkoutSessionId, session!.id))).toHaveLength(1);
   });
 });
 

@@ -433,6 +433,34 @@ describe('stripe connector › the wallets the account turns on (Apple Pay, Goog
       const event = connector.parseWebhook({ ...fake.event('payment_intent.succeeded', fake.intent(state.providerPaymentId!)!), now });
       expect(event).toMatchObject({ kind: 'payment', payment: { status: 'succeeded', method: 'card' } });
     }
+    // charge.succeeded names the card and the wallet: when it arrives first, the payment is recorded with them.
+    const google = await pays(connector, 'pm_fake_googlePay', `charge-event:${Math.random()}`);
+    if (google.status !== 'succeeded') throw new Error(google.status);
+    const chargeEvent = connector.parseWebhook({ ...fake.event('charge.succeeded', fake.charge(google.chargeId)!, { eventId: 'evt_ch_ok' }), now });
+    expect(chargeEvent).toEqual({
+      kind: 'payment',
+      eventId: 'evt_ch_ok',
+      occurredAt: expect.any(Date),
+      payment: {
+        status: 'succeeded',
+        providerPaymentId: google.providerPaymentId,
+        chargeId: google.chargeId,
+        method: 'card',
+        brand: 'mastercard',
+        last4: '4444',
+        expMonth: 12,
+        expYear: 2034,
+        wallet: 'google_pay',
+      },
+    });
+    // A charge that did not succeed, or names no PaymentIntent, is not a payment paylink records from it.
+    for (const [type, charge] of [
+      ['charge.succeeded', { ...fake.charge(google.chargeId)!, status: 'failed' }],
+      ['charge.succeeded', { ...fake.charge(google.chargeId)!, payment_intent: null }],
+      ['charge.failed', fake.charge(google.chargeId)!],
+    ] as const) {
+      expect(connector.parseWebhook({ ...fake.event(type, charge), now })).toMatchObject({ kind: 'ignored', type });
+    }
     // A card typed in has no wallet.
     const typed = await pays(connector, 'pm_card_visa', `typed:${Math.random()}`);
     expect(typed).toMatchObject({ status: 'succeeded', method: 'card', brand: 'visa' });

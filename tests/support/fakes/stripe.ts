@@ -155,6 +155,8 @@ export interface FakeStripe {
   intent(id: string): Record<string, unknown> | undefined;
   /** The refund as Stripe would show it. */
   refund(id: string): Record<string, unknown> | undefined;
+  /** The charge as Stripe shows it in a `charge.*` event (its card, its wallet). */
+  charge(id: string): Record<string, unknown> | undefined;
   /** Every PaymentIntent made, as Stripe shows them (to find the one a scheduled run made). */
   intents(): Array<Record<string, unknown>>;
   /** The SetupIntent as Stripe would show it in an event (payment method not expanded). */
@@ -763,6 +765,10 @@ export async function startFakeStripe(opts: { port?: number } = {}): Promise<Fak
     },
     customer: (customerId) => customers.get(customerId),
     paymentMethodCustomer: (methodId) => methods.get(methodId)?.customer,
+    charge: (chargeId) => {
+      const c = charges.get(chargeId);
+      return c && chargeView(c);
+    },
     refund: (refundId) => {
       const r = refunds.get(refundId);
       return r && refundView(r);
