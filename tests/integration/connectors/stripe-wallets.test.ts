@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutSessions, payments } from '../../../src/db/schema.ts';
 import { call, createTestApp, OTHER_TOKEN, startTestServer, type TestApp } from '../../support/app.ts';
+import { CHECKOUT_JS_BUDGET, measurePageScripts } from '../../support/checkout-weight.ts';
 import { browserConfirms, type FakeStripe } from '../../support/fakes/stripe.ts';
 import { useProviderApp } from '../../support/provider-app.ts';
 
@@ -39,6 +40,10 @@ describe('stripe wallets › the payment page', () => {
     );
     expect(page.headers.get('cross-origin-opener-policy')).toBe('same-origin-allow-popups');
     expect(page.headers.get('content-security-policy') ?? '').toMatch(/frame-src[^;]*https:\/\/js\.stripe\.com/);
+    // The wallets add no script of paylink's own: the page stays within the checkout's JS budget.
+    const weight = await measurePageScripts(server.url, html);
+    expect(weight.scripts.some((s) => s.name.includes('StripeCardForm'))).toBe(true);
+    expect(weight.totalGzip, `Stripe payment page JS: ${weight.totalGzip} B gzip in ${weight.scripts.length} scripts`).toBeLessThanOrEqual(CHECKOUT_JS_BUDGET);
     // A reload answered from the kept rendering carries the same headers.
     const again = await fetch(link.json.link);
     expect(again.headers.get('permissions-policy')).toBe(page.headers.get('permissions-policy'));
