@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 
 /**
@@ -51,6 +52,29 @@ const rateLimit = (fallback: string) =>
       }
       return { points, seconds };
     });
+
+/** The largest Apple Pay domain association file paylink serves (Apple's are a few kilobytes of text). */
+const APPLE_PAY_ASSOCIATION_MAX_BYTES = 64 * 1024;
+
+/** A path to the Apple Pay domain association file: read once at start, so a path that cannot be read stops the process. */
+const applePayAssociation = z
+  .string()
+  .optional()
+  .transform((path, ctx): string | undefined => {
+    if (path === undefined || path.trim() === '') return undefined;
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(path);
+    } catch (error) {
+      ctx.addIssue({ code: 'custom', message: `cannot be read (${(error as NodeJS.ErrnoException).code ?? 'error'})` });
+      return z.NEVER;
+    }
+    if (bytes.length === 0 || bytes.length > APPLE_PAY_ASSOCIATION_MAX_BYTES) {
+      ctx.addIssue({ code: 'custom', message: `must name a file of 1 to ${APPLE_PAY_ASSOCIATION_MAX_BYTES} bytes (the one Stripe gives for Apple Pay)` });
+      return z.NEVER;
+    }
+    return bytes.toString('utf8');
+  });
 
 export const configSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
@@ -135,6 +159,7 @@ export const configSchema = z.object({
     .regex(/^(?:\[[^\]]+\]|[^:\s]+):\d{1,5}$/, 'must be host:port, such as 127.0.0.1:9464')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  PAYLINK_APPLE_PAY_DOMAIN_ASSOCIATION: applePayAssociation,
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -224,6 +249,11 @@ export interface Config {
     auditRetentionDays: number;
   };
   shutdownTimeoutMs: number;
+  /**
+   * The Apple Pay domain association file's text (PAYLINK_APPLE_PAY_DOMAIN_ASSOCIATION names the
+   * file), served at /.well-known/apple-developer-merchantid-domain-association; undefined: not served.
+   */
+  applePayDomainAssociation: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
   logLevel: Env['LOG_LEVEL'];
@@ -310,6 +340,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       auditRetentionDays: e.PAYLINK_AUDIT_RETENTION_DAYS,
     },
     shutdownTimeoutMs: e.PAYLINK_SHUTDOWN_TIMEOUT_MS,
+    applePayDomainAssociation: e.PAYLINK_APPLE_PAY_DOMAIN_ASSOCIATION,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     logLevel: e.LOG_LEVEL,

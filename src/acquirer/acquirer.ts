@@ -20,7 +20,12 @@ export interface CardSummary {
   expMonth: number;
   expYear: number;
   fingerprint: string;
+  /** The wallet the card was paid from (Stripe: Apple Pay, Google Pay, Link); absent for a card typed in. */
+  wallet?: CardWallet;
 }
+
+/** A wallet a card payment came from; the payment is a card payment all the same. */
+export type CardWallet = 'apple_pay' | 'google_pay' | 'link' | 'samsung_pay';
 
 /** Plain-words decline reasons, shared by checkout and scheduled charges. */
 export type DeclineCode =

@@ -47,6 +47,12 @@ export interface StripeCardFormProps {
   /** The payment keeps the card for a schedule: the Element says so, as the PaymentIntent (setup_future_usage) will. */
   saveCard?: boolean;
   /**
+   * Stripe's payment method types the PaymentIntent will allow (src/acquirer/stripe/methods.ts):
+   * the Element offers those the merchant's Stripe account turns on, with Apple Pay and Google Pay
+   * as cards. Absent: cards only.
+   */
+  methodTypes?: string[];
+  /**
    * Card registration (setup mode): the SetupIntent exists already; the Element mounts with its
    * client secret and the button confirms it (stripe.confirmSetup), no start step and no amount.
    * `failure` is why the last card was not saved, shown until the customer tries again.
@@ -169,12 +175,14 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
               // An open amount starts at the smallest positive one; the typed amount replaces it on submit.
               amount: this.props.amountMinor ?? 100,
               currency: this.props.currency,
-              paymentMethodTypes: ['card'],
+              // The same list the PaymentIntent is created with: Stripe.js requires that they match.
+              allowedPaymentMethodTypes: this.props.methodTypes ?? ['card'],
               ...(this.props.saveCard ? { setupFutureUsage: 'off_session' } : {}),
               appearance: { theme: 'stripe' },
             },
       );
-      this.element = this.elements.create('payment', { layout: 'tabs' });
+      // Apple Pay, Google Pay and Link show wherever Stripe offers them for this account and device.
+      this.element = this.elements.create('payment', { layout: 'tabs', wallets: { applePay: 'auto', googlePay: 'auto', link: 'auto' } });
       this.element.on('ready', () => this.setState({ ready: true }));
       if (this.mountEl) this.element.mount(this.mountEl);
     } catch {

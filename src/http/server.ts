@@ -19,6 +19,7 @@ function securityHeaders(app: PaylinkApp, req: IncomingMessage, res: ServerRespo
   res.setHeader('X-Content-Type-Options', 'nosniff');
   res.setHeader('Referrer-Policy', 'strict-origin-when-cross-origin');
   res.setHeader('X-Frame-Options', 'DENY');
+  // COOP and Permissions-Policy: a Stripe merchant's pages replace both for the Payment Element's wallets (stripeWalletHeaders, src/acquirer/stripe/element.ts).
   res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
   res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
   res.setHeader('Permissions-Policy', 'camera=(), microphone=(), geolocation=(), payment=(self)');

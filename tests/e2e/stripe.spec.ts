@@ -113,3 +113,38 @@ test('stripe › without Stripe.js the page says so and leaves no empty card box
   await expect(page.locator('.stripe-element')).toHaveCount(0);
   await expect(page.getByRole('button', { name: /^Pay/ })).toBeDisabled();
 });
+
+test('stripe › the Element is asked for cards and Link, with Apple Pay, Google Pay and Link shown where Stripe offers them', async ({ page }) => {
+  await standInForStripe(page);
+  await page.goto('/pay/tala-class');
+  await expect(page.getByRole('button', { name: /^Pay/ })).toBeEnabled();
+  const asked = await page.evaluate(() => {
+    const w = window as unknown as { __stripeElementsOptions: Record<string, unknown>; __stripePaymentElementOptions: Record<string, unknown> };
+    return { elements: w.__stripeElementsOptions, element: w.__stripePaymentElementOptions };
+  });
+  expect(asked.elements).toMatchObject({ mode: 'payment', allowedPaymentMethodTypes: ['card', 'link'] });
+  expect(asked.elements).not.toHaveProperty('paymentMethodTypes');
+  expect(asked.element).toMatchObject({ wallets: { applePay: 'auto', googlePay: 'auto', link: 'auto' } });
+});
+
+test('stripe › paid with Link: the receipt shows, with no card line when Stripe names no card', async ({ page }) => {
+  await standInForStripe(page);
+  await page.goto('/pay/tala-class');
+  await expect(page.getByRole('button', { name: /^Pay/ })).toBeEnabled();
+  await fillCustomer(page);
+  await payWith(page, 'link');
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByTestId('transaction-id')).toBeVisible();
+  await expect(page.getByTestId('receipt-card')).toHaveCount(0);
+  await shoot(page, 'stripe-receipt-link');
+});
+
+test('stripe › paid with Apple Pay: a card payment, its card on the receipt', async ({ page }) => {
+  await standInForStripe(page);
+  await page.goto('/pay/tala-class');
+  await expect(page.getByRole('button', { name: /^Pay/ })).toBeEnabled();
+  await fillCustomer(page);
+  await payWith(page, 'applepay');
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({ timeout: 10_000 });
+  await expect(page.getByTestId('receipt-card')).toContainText('4242');
+});

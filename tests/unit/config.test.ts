@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, configSchema, loadConfig, publicOrigin } from '../../src/config.ts';
 
@@ -89,6 +91,39 @@ describe('config', () => {
     expect(set.cardAttemptsPerLink).toBeUndefined();
     for (const bad of ['0/60', '10', '10/0', 'ten/60', '1.5/60', '-1/60'])
       expect(() => loadConfig({ PAYLINK_LIMIT_AUTH_FAILURES: bad }), bad).toThrow('PAYLINK_LIMIT_AUTH_FAILURES: must be `count/seconds`');
+  });
+});
+
+describe('config › Apple Pay domain association', () => {
+  it('reads the file it names once at start; none named: nothing to serve', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paylink-apple-pay-'));
+    try {
+      const file = join(dir, 'apple-developer-merchantid-domain-association');
+      writeFileSync(file, '7B2270737049...\n');
+      expect(loadConfig({ PAYLINK_APPLE_PAY_DOMAIN_ASSOCIATION: file }).applePayDomainAssociation).toBe('7B2270737049...\n');
+      expect(loadConfig({}).applePayDomainAssociation).toBeUndefined();
+      expect(loadConfig({ PAYLINK_APPLE_PAY_DOMAIN_ASSOCIATION: '' }).applePayDomainAssociation).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('stops on a path it cannot read, an empty file or one far larger than Apple gives', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paylink-apple-pay-'));
+    try {
+      writeFileSync(join(dir, 'empty'), '');
+      writeFileSync(join(dir, 'huge'), 'x'.repeat(64 * 1024 + 1));
+      expect(() => loadConfig({ PAYLINK_APPLE_PAY_DOMAIN_ASSOCIATION: join(dir, 'missing') })).toThrow(
+        /PAYLINK_APPLE_PAY_DOMAIN_ASSOCIATION: cannot be read \(ENOENT\)/,
+      );
+      expect(() => loadConfig({ PAYLINK_APPLE_PAY_DOMAIN_ASSOCIATION: dir })).toThrow(/PAYLINK_APPLE_PAY_DOMAIN_ASSOCIATION: cannot be read \(EISDIR\)/);
+      for (const name of ['empty', 'huge'])
+        expect(() => loadConfig({ PAYLINK_APPLE_PAY_DOMAIN_ASSOCIATION: join(dir, name) }), name).toThrow(
+          /PAYLINK_APPLE_PAY_DOMAIN_ASSOCIATION: must name a file of 1 to 65536 bytes/,
+        );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 

@@ -22,11 +22,13 @@ import {
   WebhookVerificationError,
 } from '../connector.ts';
 import type { ProviderSettings } from '../registry.ts';
+import { chargeMethodDetails, stripeAllowedTypes, walletOf } from './methods.ts';
 import { stripeCurrencies } from './minimums.ts';
 
 /**
  * Stripe through its REST API and the official `stripe` package, as Stripe's documentation
- * describes it:
+ * describes it (every payment is a card payment, `method: 'card'`; a wallet's card, Apple Pay,
+ * Google Pay or Link, is one too, its wallet kept beside it: methods.ts):
  * - the server creates a PaymentIntent with the secret key; the customer's browser confirms it in
  *   Stripe's Payment Element with the publishable key and the intent's client_secret
  *   (src/components/StripeCardForm.tsx), so the card number never reaches paylink;
@@ -80,7 +82,10 @@ const cardDetails = z.looseObject({
 const chargeSchema = z.looseObject({
   id: z.string(),
   object: z.literal('charge'),
-  payment_method_details: z.looseObject({ card: cardDetails.nullish() }).nullish(),
+  status: z.string().nullish(),
+  paid: z.boolean().nullish(),
+  payment_intent: z.union([z.string(), z.looseObject({ id: z.string() })]).nullish(),
+  payment_method_details: chargeMethodDetails.nullish(),
 });
 
 export const intentSchema = z.looseObject({
@@ -150,13 +155,31 @@ const authenticationRequiredMessage = 'The bank wants the customer to confirm th
 function declinedBy(error: NonNullable<z.infer<typeof lastPaymentError>>, providerPaymentId: string | undefined): PaymentState {
   const id = providerPaymentId ? { providerPaymentId } : {};
   if (error.code === 'authentication_required' || error.decline_code === 'authentication_required') {
-    return { status: 'declined', ...id, code: 'card_declined', message: authenticationRequiredMessage, customerAction: 'authenticate' };
+    return { status: 'declined', ...id, method: 'card', code: 'card_declined', message: authenticationRequiredMessage, customerAction: 'authenticate' };
   }
   const code = declineCodes[error.decline_code ?? ''] ?? declineCodes[error.code ?? ''] ?? 'card_declined';
-  return { status: 'declined', ...id, code, message: declineMessages[code] };
+  return { status: 'declined', ...id, method: 'card', code, message: declineMessages[code] };
 }
 
 const idOf = (value: string | { id: string } | null | undefined) => (typeof value === 'string' ? value : value?.id);
+
+/** A succeeded payment with what its charge says of the card and the wallet it came from. */
+function paidBy(providerPaymentId: string, chargeId: string, details: z.infer<typeof chargeMethodDetails> | null | undefined): PaymentState {
+  const card = details?.card;
+  const wallet = walletOf(details);
+  return {
+    status: 'succeeded',
+    providerPaymentId,
+    chargeId,
+    // Every Stripe payment paylink makes is a card payment; a wallet's (Apple Pay, Google Pay, Link) says so beside it.
+    method: 'card',
+    ...(card?.brand ? { brand: card.brand.toLowerCase() } : {}),
+    ...(card?.last4 ? { last4: card.last4 } : {}),
+    ...(card?.exp_month ? { expMonth: card.exp_month } : {}),
+    ...(card?.exp_year ? { expYear: card.exp_year } : {}),
+    ...(wallet ? { wallet } : {}),
+  };
+}
 
 /** A PaymentIntent in paylink's terms. A status Stripe may add later reads as `processing`. */
 export function intentState(intent: Intent): PaymentState {
@@ -165,16 +188,7 @@ export function intentState(intent: Intent): PaymentState {
       const chargeId = idOf(intent.latest_charge);
       // Succeeded without a charge to refund against is not something we can act on yet.
       if (!chargeId) return { status: 'processing', providerPaymentId: intent.id };
-      const card = typeof intent.latest_charge === 'object' ? intent.latest_charge?.payment_method_details?.card : undefined;
-      return {
-        status: 'succeeded',
-        providerPaymentId: intent.id,
-        chargeId,
-        ...(card?.brand ? { brand: card.brand.toLowerCase() } : {}),
-        ...(card?.last4 ? { last4: card.last4 } : {}),
-        ...(card?.exp_month ? { expMonth: card.exp_month } : {}),
-        ...(card?.exp_year ? { expYear: card.exp_year } : {}),
-      };
+      return paidBy(intent.id, chargeId, typeof intent.latest_charge === 'object' ? intent.latest_charge?.payment_method_details : undefined);
     }
     case 'requires_payment_method':
       if (intent.last_payment_error) return declinedBy(intent.last_payment_error, intent.id);
@@ -187,7 +201,13 @@ export function intentState(intent: Intent): PaymentState {
       return url ? { status: 'requires_action', providerPaymentId: intent.id, redirectUrl: url } : { status: 'processing', providerPaymentId: intent.id };
     }
     case 'canceled':
-      return { status: 'declined', providerPaymentId: intent.id, code: 'card_declined', message: 'The payment was canceled before it was paid.' };
+      return {
+        status: 'declined',
+        providerPaymentId: intent.id,
+        method: 'card',
+        code: 'card_declined',
+        message: 'The payment was canceled before it was paid.',
+      };
     default:
       // processing, requires_capture (paylink captures automatically) and anything Stripe adds later.
       return { status: 'processing', providerPaymentId: intent.id };
@@ -379,7 +399,8 @@ export class StripeConnector implements Connector {
         {
           amount: toStripeAmount(req.amountMinor),
           currency: req.currency.toLowerCase(),
-          allowed_payment_method_types: ['card'],
+          // Cards (Apple Pay and Google Pay included) and Link, as the account's Dashboard turns them on (methods.ts).
+          allowed_payment_method_types: [...stripeAllowedTypes(customer !== undefined)],
           payment_method_options: { card: { request_three_d_secure: 'automatic' } },
           ...(req.description ? { description: req.description.slice(0, 1000) } : {}),
           ...(customer ? { customer, setup_future_usage: 'off_session' as const } : {}),
@@ -423,7 +444,7 @@ export class StripeConnector implements Connector {
 
   async chargeSavedCard(req: SavedCardChargeRequest, { idempotencyKey }: { idempotencyKey: string }): Promise<PaymentState> {
     const customer = req.customer ?? (await this.customerOf(req.token));
-    if (!customer) return { status: 'declined', code: 'unknown_token', message: declineMessages.unknown_token };
+    if (!customer) return { status: 'declined', method: 'card', code: 'unknown_token', message: declineMessages.unknown_token };
     const result = await this.call('off-session charge', () =>
       this.stripe.paymentIntents.create(
         {
@@ -448,7 +469,7 @@ export class StripeConnector implements Connector {
         result instanceof Stripe.errors.StripeInvalidRequestError &&
         (result.code === 'resource_missing' || result.param === 'payment_method' || result.param === 'customer')
       ) {
-        return { status: 'declined', code: 'unknown_token', message: declineMessages.unknown_token };
+        return { status: 'declined', method: 'card', code: 'unknown_token', message: declineMessages.unknown_token };
       }
       return StripeConnector.refusal('the off-session charge', result);
     }
@@ -571,6 +592,16 @@ export class StripeConnector implements Connector {
       const intent = intentSchema.safeParse(object);
       if (intent.success) {
         const state = intentState(intent.data) as PaymentState & { providerPaymentId: string };
+        return { kind: 'payment', eventId: event.id, occurredAt, payment: state };
+      }
+    }
+    if (event.type === 'charge.succeeded' && object.object === 'charge') {
+      // The charge names its card and wallet, which a payment_intent.succeeded event does not
+      // (its charge is not expanded): whichever of the two arrives first records the payment.
+      const charge = chargeSchema.safeParse(object);
+      const intentId = charge.success ? idOf(charge.data.payment_intent) : undefined;
+      if (charge.success && intentId && charge.data.status === 'succeeded' && charge.data.paid !== false) {
+        const state = paidBy(intentId, charge.data.id, charge.data.payment_method_details) as PaymentState & { providerPaymentId: string };
         return { kind: 'payment', eventId: event.id, occurredAt, payment: state };
       }
     }

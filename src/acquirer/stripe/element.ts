@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { StripeCardFormProps } from '../../components/StripeCardForm.tsx';
+import { stripeAllowedTypes } from './methods.ts';
 
 /**
  * What the checkout page needs to show Stripe's Payment Element (src/components/StripeCardForm.tsx)
@@ -24,14 +25,34 @@ export interface CspTarget {
 }
 
 /**
+ * What the wallets in the Element (Apple Pay, Google Pay, Link) need of the page beyond its CSP,
+ * replacing what src/http/server.ts sends every page:
+ * - `Permissions-Policy: payment`: the wallets call the browser's Payment Request API (Apple Pay
+ *   in Safari, Google Pay in Chrome) from Stripe's frames; a frame of another origin may use it
+ *   only when the page's policy names that origin (`payment=(self)` alone keeps it to paylink);
+ * - `Cross-Origin-Opener-Policy: same-origin-allow-popups`: where the browser has no Payment
+ *   Request for a wallet, its sign-in opens in a window that reports back to the page that opened
+ *   it; `same-origin` would cut that window off. Other pages keep `same-origin`.
+ */
+export const stripeWalletHeaders = {
+  'Permissions-Policy': `camera=(), microphone=(), geolocation=(), payment=(self ${stripeCspSources['frame-src']
+    .filter((source) => source.includes('js.stripe.com'))
+    .map((source) => `"${source}"`)
+    .join(' ')})`,
+  'Cross-Origin-Opener-Policy': 'same-origin-allow-popups',
+} as const;
+
+/**
  * Widens the page's policy for Stripe. Astro replaces its default script source ('self') as soon
  * as one resource is inserted, so 'self' goes back in first: paylink's own island modules still load.
+ * With the response's headers, the page also lets Stripe's wallets run (stripeWalletHeaders).
  */
-export function allowStripeElement(csp: CspTarget): void {
+export function allowStripeElement(csp: CspTarget, headers?: Headers): void {
   csp.insertScriptResource("'self'");
   for (const source of stripeCspSources['script-src']) csp.insertScriptResource(source);
   csp.insertDirective(`frame-src ${stripeCspSources['frame-src'].join(' ')}`);
   csp.insertDirective(`connect-src 'self' ${stripeCspSources['connect-src'].join(' ')}`);
+  if (headers) for (const [name, value] of Object.entries(stripeWalletHeaders)) headers.set(name, value);
 }
 
 const propsSchema = z.object({
@@ -74,6 +95,7 @@ export function stripeCardFormProps(input: {
     ...(input.amount ? { amount: input.amount } : {}),
     ...(input.extraBody ? { extraBody: input.extraBody } : {}),
     ...(input.saveCard ? { saveCard: true } : {}),
+    methodTypes: [...stripeAllowedTypes(input.saveCard === true)],
   };
 }
 

@@ -373,3 +373,127 @@ describe('stripe connector › the provider HTTP API', () => {
     refused(fake.sign(notEvent, t), notEvent);
   });
 });
+
+describe('stripe connector › the wallets the account turns on (Apple Pay, Google Pay, Link)', () => {
+  it("asks for cards and Link as allowed types, never the payment_method_types Stripe's API version no longer takes; cards only when the card is kept", async () => {
+    const connector = connectorFor(fake);
+    const paid = await connector.createPayment({ amountMinor: 2000n, currency: 'USD', reference: 'w1', returnUrl }, { idempotencyKey: `w1:${Math.random()}` });
+    // The account turns on card, Link, Klarna and US bank accounts; the intent keeps the two paylink records as card payments.
+    expect(fake.intent(paid.providerPaymentId!)).toMatchObject({ allowed_payment_method_types: ['card', 'link'], payment_method_types: ['card', 'link'] });
+    const saving = await connector.createPayment(
+      { amountMinor: 2000n, currency: 'USD', reference: 'w2', returnUrl, saveCard: true },
+      { idempotencyKey: `w2:${Math.random()}` },
+    );
+    expect(fake.intent(saving.providerPaymentId!)).toMatchObject({ allowed_payment_method_types: ['card'], payment_method_types: ['card'] });
+    const setup = await connector.createCardSetup({ reference: 'w3', returnUrl }, { idempotencyKey: `w3:${Math.random()}` });
+    expect(setup.setupId).toMatch(/^seti_/);
+    // The fake answers the old parameter as Stripe documents for this API version.
+    const old = await fetch(`${fake.url}/v1/payment_intents`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${fake.secretKey}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'amount=2000&currency=usd&payment_method_types[0]=card',
+    });
+    expect(((await old.json()) as { error: { code: string } }).error.code).toBe('payment_method_types_no_longer_supported');
+  });
+
+  it('an account without Link: the intent offers cards alone (Stripe drops what the account does not take, it does not refuse)', async () => {
+    const connector = connectorFor(fake);
+    fake.setAccountMethods(['card']);
+    try {
+      const created = await connector.createPayment(
+        { amountMinor: 2000n, currency: 'USD', reference: 'w4', returnUrl },
+        { idempotencyKey: `w4:${Math.random()}` },
+      );
+      expect(created.status).toBe('requires_payment_method');
+      expect(fake.intent(created.providerPaymentId!)).toMatchObject({ payment_method_types: ['card'] });
+      const link = await browserConfirms(
+        fake,
+        { providerPaymentId: created.providerPaymentId!, clientKey: (created as { clientKey: string }).clientKey },
+        'pm_fake_link',
+        returnUrl,
+      );
+      expect(link.status).toBe(400);
+      expect(await connector.syncPayment(created.providerPaymentId!)).toMatchObject({ status: 'requires_payment_method' });
+    } finally {
+      fake.setAccountMethods(['card', 'link', 'klarna', 'us_bank_account']);
+    }
+  });
+
+  it('a payment by Apple Pay, Google Pay or Link is a card payment that says which wallet, by sync and by webhook', async () => {
+    const connector = connectorFor(fake);
+    const now = new Date();
+    for (const [method, wallet, card] of [
+      ['pm_fake_applePay', 'apple_pay', { brand: 'visa', last4: '4242' }],
+      ['pm_fake_googlePay', 'google_pay', { brand: 'mastercard', last4: '4444' }],
+      ['pm_fake_link', 'link', {}],
+    ] as const) {
+      const state = await pays(connector, method, `wallet:${method}:${Math.random()}`);
+      expect(state).toMatchObject({ status: 'succeeded', method: 'card', wallet, ...card });
+      // An event's charge is not expanded: the webhook says succeeded, and the wallet is read by the sync that records it.
+      const event = connector.parseWebhook({ ...fake.event('payment_intent.succeeded', fake.intent(state.providerPaymentId!)!), now });
+      expect(event).toMatchObject({ kind: 'payment', payment: { status: 'succeeded', method: 'card' } });
+    }
+    // charge.succeeded names the card and the wallet: when it arrives first, the payment is recorded with them.
+    const google = await pays(connector, 'pm_fake_googlePay', `charge-event:${Math.random()}`);
+    if (google.status !== 'succeeded') throw new Error(google.status);
+    const chargeEvent = connector.parseWebhook({ ...fake.event('charge.succeeded', fake.charge(google.chargeId)!, { eventId: 'evt_ch_ok' }), now });
+    expect(chargeEvent).toEqual({
+      kind: 'payment',
+      eventId: 'evt_ch_ok',
+      occurredAt: expect.any(Date),
+      payment: {
+        status: 'succeeded',
+        providerPaymentId: google.providerPaymentId,
+        chargeId: google.chargeId,
+        method: 'card',
+        brand: 'mastercard',
+        last4: '4444',
+        expMonth: 12,
+        expYear: 2034,
+        wallet: 'google_pay',
+      },
+    });
+    // A charge that did not succeed, or names no PaymentIntent, is not a payment paylink records from it.
+    for (const [type, charge] of [
+      ['charge.succeeded', { ...fake.charge(google.chargeId)!, status: 'failed' }],
+      ['charge.succeeded', { ...fake.charge(google.chargeId)!, payment_intent: null }],
+      ['charge.failed', fake.charge(google.chargeId)!],
+    ] as const) {
+      expect(connector.parseWebhook({ ...fake.event(type, charge), now })).toMatchObject({ kind: 'ignored', type });
+    }
+    // A card typed in has no wallet.
+    const typed = await pays(connector, 'pm_card_visa', `typed:${Math.random()}`);
+    expect(typed).toMatchObject({ status: 'succeeded', method: 'card', brand: 'visa' });
+    expect(typed).not.toHaveProperty('wallet');
+  });
+
+  it('reads the wallet Stripe names on the charge; a wallet it adds later is still a card payment, with no wallet', () => {
+    const charge = (details: Record<string, unknown>) => ({
+      id: 'pi_1',
+      object: 'payment_intent' as const,
+      status: 'succeeded',
+      latest_charge: { id: 'ch_1', object: 'charge' as const, payment_method_details: details },
+    });
+    expect(intentState(charge({ type: 'card', card: { brand: 'visa', last4: '1', wallet: { type: 'apple_pay' } } }))).toMatchObject({ wallet: 'apple_pay' });
+    expect(intentState(charge({ type: 'card', card: { brand: 'visa', last4: '1', wallet: { type: 'google_pay' } } }))).toMatchObject({ wallet: 'google_pay' });
+    expect(intentState(charge({ type: 'card', card: { brand: 'visa', last4: '1', wallet: { type: 'link' } } }))).toMatchObject({ wallet: 'link' });
+    expect(intentState(charge({ type: 'link', link: { country: 'PH' } }))).toMatchObject({ status: 'succeeded', method: 'card', wallet: 'link' });
+    for (const unknown of [
+      { type: 'card', card: { wallet: { type: 'wallet_of_tomorrow' } } },
+      { type: 'card', card: { wallet: { type: 'toString' } } },
+    ]) {
+      const state = intentState(charge(unknown));
+      expect(state).toMatchObject({ status: 'succeeded', method: 'card' });
+      expect(state).not.toHaveProperty('wallet');
+    }
+    // Declines are card declines too.
+    expect(
+      intentState({ id: 'pi_2', object: 'payment_intent', status: 'requires_payment_method', last_payment_error: { code: 'card_declined' } }),
+    ).toMatchObject({ status: 'declined', method: 'card' });
+    expect(intentState({ id: 'pi_3', object: 'payment_intent', status: 'canceled' })).toMatchObject({ status: 'declined', method: 'card' });
+  });
+
+  it('declares one method, the card, refunded in part or in full without a window of its own', () => {
+    expect(connectorFor(fake).capabilities.methods).toEqual([{ method: 'card', refunds: { refundable: true, partial: true, windowDays: null }, requires: [] }]);
+  });
+});

@@ -20,11 +20,16 @@ import type { AddressInfo } from 'node:net';
  * `{ error: { type, code, decline_code, message, payment_intent? } }` (card errors with 402).
  * Every POST honours Idempotency-Key: the first answer is replayed (with `Idempotent-Replayed`),
  * and the same key with other parameters is an `idempotency_error`.
+ * Payment method types are chosen as the API version the package pins (2026-10-28.endive) does:
+ * `payment_method_types` is refused (`payment_method_types_no_longer_supported`); the intent's
+ * types are the account's (setAccountMethods; card, link, klarna, us_bank_account by default)
+ * kept to `allowed_payment_method_types`, and a payment method of another type is refused on confirm.
  * Test payment methods (Stripe's documented aliases): pm_card_visa and pm_card_mastercard
  * succeed; pm_card_chargeDeclined, …InsufficientFunds, …ExpiredCard, …IncorrectCvc decline;
  * pm_card_threeDSecure2Required and pm_card_authenticationRequired ask for 3-D Secure on-session and
  * are declined with `authentication_required` off-session; pm_card_refundFail succeeds and its
- * refunds fail when they settle. The 3-D Secure page is GET /_test/3ds/:intent?answer=approve|fail
+ * refunds fail when they settle; the fake's own pm_fake_applePay and pm_fake_googlePay are cards
+ * from a wallet (`card.wallet.type` on the charge) and pm_fake_link is Link (type `link`). The 3-D Secure page is GET /_test/3ds/:intent?answer=approve|fail
  * (then a redirect to the return_url, for PaymentIntents and SetupIntents alike). A SetupIntent
  * confirmed with a declining card goes back to `requires_payment_method` with `last_setup_error`;
  * a succeeded one attaches the payment method to its customer. `settle()` finishes pending refunds; `event()` makes events
@@ -32,7 +37,13 @@ import type { AddressInfo } from 'node:net';
  */
 type Behaviour = 'succeeds' | 'three_d_secure' | 'refund_fails_later' | { decline: string };
 
-const aliases: Record<string, { behaviour: Behaviour; brand: string; last4: string }> = {
+/**
+ * How a test payment method pays: a card typed in; a card from a wallet (`card.wallet.type` on
+ * the charge: Apple Pay, Google Pay); or Link, a payment method type of its own (`link`).
+ */
+type Kind = { type: 'card'; wallet?: 'apple_pay' | 'google_pay' } | { type: 'link' };
+
+const aliases: Record<string, { behaviour: Behaviour; brand: string; last4: string; kind?: Kind }> = {
   pm_card_visa: { behaviour: 'succeeds', brand: 'visa', last4: '4242' },
   pm_card_mastercard: { behaviour: 'succeeds', brand: 'mastercard', last4: '4444' },
   pm_card_chargeDeclined: { behaviour: { decline: 'generic_decline' }, brand: 'visa', last4: '0002' },
@@ -42,7 +53,15 @@ const aliases: Record<string, { behaviour: Behaviour; brand: string; last4: stri
   pm_card_threeDSecure2Required: { behaviour: 'three_d_secure', brand: 'visa', last4: '3220' },
   pm_card_authenticationRequired: { behaviour: 'three_d_secure', brand: 'visa', last4: '3184' },
   pm_card_refundFail: { behaviour: 'refund_fails_later', brand: 'visa', last4: '5126' },
+  // The fake's own stand-ins (Stripe has no test alias for a wallet: its wallets need a device):
+  // what the Payment Element hands Stripe when the customer pays with Apple Pay, Google Pay or Link.
+  pm_fake_applePay: { behaviour: 'succeeds', brand: 'visa', last4: '4242', kind: { type: 'card', wallet: 'apple_pay' } },
+  pm_fake_googlePay: { behaviour: 'succeeds', brand: 'mastercard', last4: '4444', kind: { type: 'card', wallet: 'google_pay' } },
+  pm_fake_link: { behaviour: 'succeeds', brand: 'visa', last4: '4242', kind: { type: 'link' } },
 };
+
+/** The payment method types the fake account turns on in its "Dashboard" (setAccountMethods changes them). */
+const defaultAccountMethods = ['card', 'link', 'klarna', 'us_bank_account'];
 
 /** Stripe's minimums for the currencies the fake knows (minor units); others need 50. */
 const minimums: Record<string, number> = { usd: 50, eur: 50, gbp: 30, jpy: 50, hkd: 400, mxn: 1000 };
@@ -52,6 +71,7 @@ interface PaymentMethod {
   behaviour: Behaviour;
   brand: string;
   last4: string;
+  kind?: Kind;
   customer: string | null;
   /** The same test card always has the same fingerprint. */
   fingerprint: string;
@@ -80,6 +100,9 @@ interface Intent {
   client_secret: string;
   customer: string | null;
   setup_future_usage: string | null;
+  /** What Stripe computed from allowed_payment_method_types and the account's methods. */
+  payment_method_types: string[];
+  allowed_payment_method_types: string[] | null;
   payment_method: string | null;
   latest_charge: string | null;
   last_payment_error: Record<string, unknown> | null;
@@ -126,10 +149,14 @@ export interface FakeStripe {
   setIntentStatus(id: string, status: string): void;
   /** Makes a SetupIntent report a status paylink has never seen. */
   setSetupStatus(id: string, status: string): void;
+  /** The payment method types the account turns on (its Dashboard's settings); Stripe's dynamic payment methods start from these. */
+  setAccountMethods(types: string[]): void;
   /** The intent as Stripe would show it (unexpanded), for events made in a test. */
   intent(id: string): Record<string, unknown> | undefined;
   /** The refund as Stripe would show it. */
   refund(id: string): Record<string, unknown> | undefined;
+  /** The charge as Stripe shows it in a `charge.*` event (its card, its wallet). */
+  charge(id: string): Record<string, unknown> | undefined;
   /** Every PaymentIntent made, as Stripe shows them (to find the one a scheduled run made). */
   intents(): Array<Record<string, unknown>>;
   /** The SetupIntent as Stripe would show it in an event (payment method not expanded). */
@@ -185,6 +212,12 @@ export async function startFakeStripe(opts: { port?: number } = {}): Promise<Fak
   const idempotent = new Map<string, { fingerprint: string; status: number; body: string }>();
   let failures = 0;
   let url = '';
+  let accountMethods = [...defaultAccountMethods];
+  /**
+   * Dynamic payment methods: the account's methods, kept to `allowed_payment_method_types` when
+   * given (incompatible ones dropped, not refused), as the API version 2026-10-28.endive does.
+   */
+  const typesFor = (allowed: string[]) => (allowed.length > 0 ? accountMethods.filter((t) => allowed.includes(t)) : [...accountMethods]);
 
   const chargeView = (c: Charge) => ({
     id: c.id,
@@ -196,7 +229,20 @@ export async function startFakeStripe(opts: { port?: number } = {}): Promise<Fak
     status: 'succeeded',
     payment_intent: c.intentId,
     payment_method: c.method.id,
-    payment_method_details: { type: 'card', card: { brand: c.method.brand, last4: c.method.last4, exp_month: 12, exp_year: 2034, funding: 'credit' } },
+    payment_method_details:
+      c.method.kind?.type === 'link'
+        ? { type: 'link', link: { country: 'PH' } }
+        : {
+            type: 'card',
+            card: {
+              brand: c.method.brand,
+              last4: c.method.last4,
+              exp_month: 12,
+              exp_year: 2034,
+              funding: 'credit',
+              wallet: c.method.kind?.type === 'card' && c.method.kind.wallet ? { type: c.method.kind.wallet, [c.method.kind.wallet]: {} } : null,
+            },
+          },
     livemode: false,
     created: c.created,
   });
@@ -214,7 +260,8 @@ export async function startFakeStripe(opts: { port?: number } = {}): Promise<Fak
     customer: i.customer,
     setup_future_usage: i.setup_future_usage,
     payment_method: i.payment_method,
-    payment_method_types: ['card'],
+    payment_method_types: i.payment_method_types,
+    allowed_payment_method_types: i.allowed_payment_method_types,
     latest_charge: i.latest_charge && expand.includes('latest_charge') ? chargeView(charges.get(i.latest_charge)!) : i.latest_charge,
     last_payment_error: i.last_payment_error,
     next_action: i.next_action,
@@ -239,8 +286,20 @@ export async function startFakeStripe(opts: { port?: number } = {}): Promise<Fak
   const methodView = (m: PaymentMethod) => ({
     id: m.id,
     object: 'payment_method' as const,
-    type: 'card',
-    card: { brand: m.brand, last4: m.last4, exp_month: 12, exp_year: 2034, fingerprint: m.fingerprint, funding: 'credit' },
+    type: m.kind?.type ?? 'card',
+    ...(m.kind?.type === 'link'
+      ? { link: { email: 'customer@example.com' } }
+      : {
+          card: {
+            brand: m.brand,
+            last4: m.last4,
+            exp_month: 12,
+            exp_year: 2034,
+            fingerprint: m.fingerprint,
+            funding: 'credit',
+            wallet: m.kind?.wallet ? { type: m.kind.wallet } : null,
+          },
+        }),
     customer: m.customer,
     livemode: false,
   });
@@ -460,6 +519,22 @@ export async function startFakeStripe(opts: { port?: number } = {}): Promise<Fak
       error(res, 401, { type: 'invalid_request_error', message: 'This API call cannot be made with a publishable API key.' });
       return false;
     };
+    /** The API version the package pins no longer takes `payment_method_types`; `allowed_…` excludes the other two ways to choose. */
+    const methodChoiceRefused = () => {
+      if (form.payment_method_types !== undefined) {
+        invalid(res, 'payment_method_types is no longer supported on this API version: use allowed_payment_method_types.', {
+          code: 'payment_method_types_no_longer_supported',
+          param: 'payment_method_types',
+        });
+        return true;
+      }
+      const exclusive = ['excluded_payment_method_types', 'automatic_payment_methods', 'payment_method_configuration'].find((k) => form[k] !== undefined);
+      if (form.allowed_payment_method_types !== undefined && exclusive) {
+        invalid(res, `allowed_payment_method_types cannot be used with ${exclusive}.`, { param: exclusive });
+        return true;
+      }
+      return false;
+    };
 
     if (req.method === 'POST' && path === '/v1/customers') {
       if (!secretOnly()) return;
@@ -470,7 +545,7 @@ export async function startFakeStripe(opts: { port?: number } = {}): Promise<Fak
     }
 
     if (req.method === 'POST' && path === '/v1/setup_intents') {
-      if (!secretOnly()) return;
+      if (!secretOnly() || methodChoiceRefused()) return;
       const customer = str(form.customer) ?? null;
       if (customer && !customers.has(customer)) return invalid(res, `No such customer: '${customer}'`, { code: 'resource_missing', param: 'customer' });
       const usage = str(form.usage) ?? 'off_session';
@@ -522,7 +597,7 @@ export async function startFakeStripe(opts: { port?: number } = {}): Promise<Fak
     }
 
     if (req.method === 'POST' && path === '/v1/payment_intents') {
-      if (!secretOnly()) return;
+      if (!secretOnly() || methodChoiceRefused()) return;
       const amount = Number(str(form.amount));
       const currency = str(form.currency) ?? '';
       if (!Number.isInteger(amount) || amount < 1) return invalid(res, 'Invalid positive integer', { param: 'amount' });
@@ -532,6 +607,7 @@ export async function startFakeStripe(opts: { port?: number } = {}): Promise<Fak
       const customer = str(form.customer) ?? null;
       if (customer && !customers.has(customer)) return invalid(res, `No such customer: '${customer}'`, { code: 'resource_missing', param: 'customer' });
       const intentId = id('pi');
+      const allowed = list(form.allowed_payment_method_types);
       const intent: Intent = {
         id: intentId,
         amount,
@@ -541,6 +617,8 @@ export async function startFakeStripe(opts: { port?: number } = {}): Promise<Fak
         client_secret: `${intentId}_secret_${randomBytes(12).toString('hex')}`,
         customer,
         setup_future_usage: str(form.setup_future_usage) ?? null,
+        payment_method_types: typesFor(allowed),
+        allowed_payment_method_types: allowed.length > 0 ? allowed : null,
         payment_method: null,
         latest_charge: null,
         last_payment_error: null,
@@ -556,6 +634,11 @@ export async function startFakeStripe(opts: { port?: number } = {}): Promise<Fak
         if (!method) return invalid(res, 'No such PaymentMethod', { code: 'resource_missing', param: 'payment_method' });
         if (offSession && (!customer || method.customer !== customer))
           return invalid(res, 'The provided PaymentMethod is not attached to this customer.', { param: 'payment_method' });
+        if (!intent.payment_method_types.includes(method.kind?.type ?? 'card'))
+          return invalid(res, 'The PaymentMethod provided is not allowed for this PaymentIntent.', {
+            code: 'payment_intent_incompatible_payment_method',
+            param: 'payment_method',
+          });
         intent.returnUrl = str(form.return_url);
         intents.set(intentId, intent);
         const err = attempt(intent, method, offSession);
@@ -587,6 +670,12 @@ export async function startFakeStripe(opts: { port?: number } = {}): Promise<Fak
           });
         const method = methodFor(str(form.payment_method));
         if (!method) return invalid(res, 'No such PaymentMethod', { code: 'resource_missing', param: 'payment_method' });
+        const type = method.kind?.type ?? 'card';
+        if (!intent.payment_method_types.includes(type))
+          return invalid(res, `The PaymentMethod provided (${type}) is not allowed for this PaymentIntent.`, {
+            code: 'payment_intent_incompatible_payment_method',
+            param: 'payment_method',
+          });
         intent.returnUrl = str(form.return_url);
         const err = attempt(intent, method, false);
         if (err) return error(res, 402, { ...err, payment_intent: intentView(intent) });
@@ -662,6 +751,9 @@ export async function startFakeStripe(opts: { port?: number } = {}): Promise<Fak
     setSetupStatus(setupId, status) {
       setups.get(setupId)!.status = status;
     },
+    setAccountMethods(types) {
+      accountMethods = [...types];
+    },
     intent: (intentId) => {
       const i = intents.get(intentId);
       return i && intentView(i);
@@ -673,6 +765,10 @@ export async function startFakeStripe(opts: { port?: number } = {}): Promise<Fak
     },
     customer: (customerId) => customers.get(customerId),
     paymentMethodCustomer: (methodId) => methods.get(methodId)?.customer,
+    charge: (chargeId) => {
+      const c = charges.get(chargeId);
+      return c && chargeView(c);
+    },
     refund: (refundId) => {
       const r = refunds.get(refundId);
       return r && refundView(r);

@@ -1,7 +1,7 @@
 import { h } from 'preact';
 import { renderToString } from 'preact-render-to-string';
 import { describe, expect, it } from 'vitest';
-import { allowStripeElement, stripeCardFormProps, stripeCspSources, stripeSetupFormProps } from '../../../src/acquirer/stripe/element.ts';
+import { allowStripeElement, stripeCardFormProps, stripeCspSources, stripeSetupFormProps, stripeWalletHeaders } from '../../../src/acquirer/stripe/element.ts';
 import StripeCardForm, { minorUnits, stripeFormMessages } from '../../../src/components/StripeCardForm.tsx';
 import { writtenIn } from '../../../src/schemas/amount-locale.ts';
 import type { AmountRule } from '../../../src/schemas/amount-rules.ts';
@@ -27,7 +27,13 @@ describe('Stripe Payment Element › props', () => {
       buttonLabel: 'Pay $25.00',
       fields: [{ name: 'customer.email', label: 'Email', type: 'email', required: true }],
       extraBody: { session: 's' },
+      methodTypes: ['card', 'link'],
     });
+  });
+
+  it('asks the Element for the types the PaymentIntent allows: cards and Link, cards alone when the card is kept for a schedule', () => {
+    expect(props().methodTypes).toEqual(['card', 'link']);
+    expect(props({ saveCard: true })).toMatchObject({ saveCard: true, methodTypes: ['card'] });
   });
 
   it('an open amount comes from the amount input', () => {
@@ -60,6 +66,19 @@ describe('Stripe Payment Element › Content Security Policy', () => {
     ]);
     const everySource = [...stripeCspSources['script-src'], ...stripeCspSources['frame-src'], ...stripeCspSources['connect-src']];
     for (const source of everySource) expect(new URL(source.replace('*.', 'x.')).hostname).toMatch(/(^|\.)stripe\.com$/);
+  });
+
+  it("lets Stripe's frames use the Payment Request API and keeps wallet pop-ups connected, on the page it widens", () => {
+    const headers = new Headers({
+      'Permissions-Policy': 'camera=(), microphone=(), geolocation=(), payment=(self)',
+      'Cross-Origin-Opener-Policy': 'same-origin',
+    });
+    allowStripeElement({ insertDirective: () => {}, insertScriptResource: () => {} }, headers);
+    expect(headers.get('permissions-policy')).toBe(
+      'camera=(), microphone=(), geolocation=(), payment=(self "https://js.stripe.com" "https://*.js.stripe.com")',
+    );
+    expect(headers.get('cross-origin-opener-policy')).toBe('same-origin-allow-popups');
+    expect(stripeWalletHeaders['Permissions-Policy']).toBe(headers.get('permissions-policy'));
   });
 });
 
