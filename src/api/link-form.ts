@@ -1,18 +1,19 @@
-import { invalidFields } from '../domain/errors.ts';
-import type { LinkSettings } from '../domain/links/editor.ts';
+import { invalidFields, withFieldNames } from '../domain/errors.ts';
+import type { LinkPatch, LinkSettings, NewLink } from '../domain/links/editor.ts';
 import { fieldLabel, fieldMode } from '../domain/links/form.ts';
 import { MAX_LOGO_BYTES } from '../domain/links/logos.ts';
 import type { Link } from '../domain/links/service.ts';
 import { DEFAULT_BRAND_COLOR } from '../domain/links/theme.ts';
 import { formatDecimal } from '../domain/money.ts';
 import { defaultLabels, type FieldMode, type FieldPath, fieldPaths } from '../schemas/fields.ts';
-import { type LinkCreate, type LinkUpdate, linkCreateSchema, linkUpdateSchema } from '../schemas/link.ts';
+import { linkCreateSchema, linkUpdateSchema, linkWireField } from '../schemas/link.ts';
 import { emptyMessages, parseWith } from '../schemas/parse.ts';
+import { linkPatchOf, newLinkOf } from './link-input.ts';
 
 /**
  * The console's link editor form (src/components/LinkEditor.astro) as plain values, and its way
- * into the very settings the API takes (src/schemas/link.ts): the console has no rules of its
- * own, so a refusal reads the same here as from /api/v1/links. Input names follow the API's
+ * into the links editor's settings through the very rules the API reads with (src/schemas/link.ts):
+ * the console has no rules of its own, so a refusal reads the same here as from /api/v1/links. Input names follow the API's
  * fields (`title`, `min_amount`, …; `label.{path}` and `mode.{path}` for the field table), so
  * a refusal's field name is the input it belongs to.
  */
@@ -176,24 +177,48 @@ function checked<T>(result: { ok: true; value: T } | { ok: false; messages: Reco
   return result.value;
 }
 
-/** POST /console/links/new: the form as the API's create body; a refusal names each bad field. */
-export function linkCreateInput(posted: PostedLinkForm): LinkCreate {
+/** POST /console/links/new: the form as a new link, read by the API's rules; a refusal names each bad field. */
+export function linkCreateInput(posted: PostedLinkForm): NewLink {
   const { slug } = posted.values;
-  return checked(parseWith(linkCreateSchema, { ...(slug ? { slug } : {}), ...settingsOf(posted.values), logo: posted.logo ?? null }), posted);
+  return newLinkOf(checked(parseWith(linkCreateSchema, { ...(slug ? { slug } : {}), ...settingsOf(posted.values), logo: posted.logo ?? null }), posted));
 }
 
-/** POST /console/links/{slug}: the form as the API's change body (the logo only when chosen or removed). */
-export function linkUpdateInput(posted: PostedLinkForm): LinkUpdate {
-  return checked(parseWith(linkUpdateSchema, { ...settingsOf(posted.values), ...(posted.logo !== undefined ? { logo: posted.logo } : {}) }), posted);
+/** POST /console/links/{slug}: the form as a change (the logo only when chosen or removed). */
+export function linkUpdateInput(posted: PostedLinkForm): LinkPatch {
+  return linkPatchOf(
+    checked(parseWith(linkUpdateSchema, { ...settingsOf(posted.values), ...(posted.logo !== undefined ? { logo: posted.logo } : {}) }), posted),
+  );
+}
+
+/** Runs a links editor call for the console; a refusal names the editor form's inputs (`min_amount`, `label.{path}`). */
+export async function withFormFields<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw withFieldNames(error, (field) => formFieldOf(linkWireField(field)));
+  }
 }
 
 /** The preview's settings: the form as typed, unchecked (the preview shows what it can). */
 export function linkDraftSettings(posted: PostedLinkForm): LinkSettings {
   const s = settingsOf(posted.values);
   return {
-    ...s,
-    max_payments: typeof s.max_payments === 'number' ? s.max_payments : null,
+    title: s.title,
+    description: s.description,
+    currency: s.currency,
+    amount: s.amount,
+    minAmount: s.min_amount,
+    maxAmount: s.max_amount,
+    brandColor: s.brand_color,
     logo: posted.logo === undefined ? undefined : posted.logo === null ? null : { source: posted.logo, baseDir: '/' },
     labels: Object.fromEntries(fieldPaths.map((p) => [p, posted.values.labels[p]]).filter(([, l]) => l)),
+    fields: s.fields,
+    callbackUrl: s.callback_url,
+    active: s.active,
+    expiresAt: s.expires_at,
+    maxPayments: typeof s.max_payments === 'number' ? s.max_payments : null,
+    successUrl: s.success_url,
+    cancelUrl: s.cancel_url,
+    locale: s.locale,
   };
 }

@@ -48,6 +48,13 @@ export const linkPageSchema = pageSchema(linkViewSchema);
 /** POST /api/v1/links, GET and PATCH /api/v1/links/{slug}: `{ link }`. */
 export const linkReplySchema = z.object({ link: linkViewSchema }).strict();
 
+/**
+ * The API's (and the seed file's) name of a link setting the links editor names in camelCase
+ * (src/domain/links/editor.ts): `minAmount` → `min_amount`. Names without capitals (`amount`,
+ * `labels.customer.first_name`) are already the same on both sides.
+ */
+export const linkWireField = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
 /** GET /api/v1/links. */
 export const linksQuerySchema = listQuerySchema({
   active: z.enum(['true', 'false'], { error: 'must be true or false' }).optional().describe('Only active (true) or inactive (false) links.'),

@@ -6,13 +6,14 @@ import { newId, sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { cardRegistrations, integrators, links } from '../../db/schema.ts';
 import { parseExpiry } from '../../schemas/card-rules.ts';
+import { linkWireField } from '../../schemas/link.ts';
 import { parseWith } from '../../schemas/parse.ts';
 import { type Seed, type SeedIntegrator, type SeedLink, seedSchema } from '../../schemas/provisioning.ts';
 import { generatePassword } from '../accounts/passwords.ts';
 import { SeedUserError, upsertSeedUser } from '../accounts/seed.ts';
 import { activeCardColumns } from '../cards/activation.ts';
 import type { DomainContext } from '../context.ts';
-import { DomainError } from '../errors.ts';
+import { DomainError, withFieldNames } from '../errors.ts';
 import { linkValues, writeSeedLink } from '../links/editor.ts';
 import { readAcquirerSettings, setAcquirer } from './acquirer.ts';
 import { applySeedLinkKey, newLinkKey } from './link-keys.ts';
@@ -185,25 +186,27 @@ async function upsertLink(app: DomainContext, tx: DbOrTx, integratorId: string, 
         description: link.description ?? null,
         currency: link.currency,
         amount: link.amount ?? null,
-        min_amount: link.min_amount ?? null,
-        max_amount: link.max_amount ?? null,
-        brand_color: link.brand_color ?? null,
+        minAmount: link.min_amount ?? null,
+        maxAmount: link.max_amount ?? null,
+        brandColor: link.brand_color ?? null,
         logo: link.logo ? { source: link.logo, baseDir } : null,
         labels: link.labels,
         fields: link.fields,
-        callback_url: link.callback_url ?? null,
+        callbackUrl: link.callback_url ?? null,
         active: link.active,
-        expires_at: link.expires_at ?? null,
-        max_payments: link.max_payments ?? null,
-        success_url: link.success_url ?? null,
-        cancel_url: link.cancel_url ?? null,
+        expiresAt: link.expires_at ?? null,
+        maxPayments: link.max_payments ?? null,
+        successUrl: link.success_url ?? null,
+        cancelUrl: link.cancel_url ?? null,
         locale: link.locale ?? null,
       },
       // The integrator's acquirer as this seed left it, read in the seed's own transaction.
       app.connectors.forSettings(integratorId, await readAcquirerSettings(tx, app.secrets, integratorId)),
       existing,
     );
-  } catch (error) {
+  } catch (caught) {
+    // The seed file names a link's settings as the API does (`min_amount`).
+    const error = withFieldNames(caught, linkWireField);
     if (!(error instanceof DomainError) || typeof error.messages !== 'object') throw error;
     throw new ProvisioningError(
       `${where} ${Object.entries(error.messages)
