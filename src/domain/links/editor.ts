@@ -2,15 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { newId, sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { assets, type FieldMode, type Link, links } from '../../db/schema.ts';
+import { assets, type FieldMode, integrators, type Link, links } from '../../db/schema.ts';
 import type { FieldPath } from '../../schemas/fields.ts';
+import { type PaymentMethod, paymentMethodNames } from '../../schemas/payment-method.ts';
 import { emptyMessages } from '../../schemas/parse.ts';
 import type { DomainContext } from '../context.ts';
-import { invalidFields, type Messages, notFound, theRow } from '../errors.ts';
+import { DomainError, invalidFields, type Messages, notFound, theRow } from '../errors.ts';
 import { formatDecimal, isCurrency, MoneyError, parseAmount } from '../money.ts';
 import { callbackUrlProblem } from '../notifications/callback-url.ts';
-import { acquirerMisfits, type LinkAcquirer } from './acquirer-fit.ts';
+import { acquirerMisfits, acquirerName, type LinkAcquirer } from './acquirer-fit.ts';
 import { readLogoSource, validateLogo } from './logos.ts';
+import { allowedMethods, methodsMisfit } from './payment-methods.ts';
 
 /**
  * The one place a link is created or changed, whatever door the change comes through: the seed
@@ -43,6 +45,8 @@ export interface LinkSettings {
   successUrl: string | null;
   cancelUrl: string | null;
   locale: string | null;
+  /** The methods its page offers, in the merchant's order of preference; null: the integrator's defaults. */
+  paymentMethods: PaymentMethod[] | null;
 }
 
 export type LinkSettingName = keyof LinkSettings;
@@ -122,7 +126,13 @@ export async function linkValues(
       problem('logo', (error as Error).message);
     }
   }
+  const methodsChanged = !current || !sameMethods(current.paymentMethods, s.paymentMethods);
+  if (methodsChanged && s.paymentMethods !== null && s.paymentMethods.length > 0) {
+    const misfit = methodsMisfit(acquirer, s.paymentMethods);
+    if (misfit) problem('paymentMethods', misfit);
+  }
   if (Object.keys(messages).length > 0) throw invalidFields(messages);
+  if (methodsChanged) await refuseNoMethod(tx, integratorId, s.paymentMethods, acquirer);
   let logoAssetId = s.logo === undefined ? (current?.logoAssetId ?? null) : null;
   if (logo) {
     const digest = sha256Hex(logo.bytes);
@@ -151,6 +161,7 @@ export async function linkValues(
     successUrl: s.successUrl,
     cancelUrl: s.cancelUrl,
     locale: s.locale,
+    paymentMethods: s.paymentMethods,
     updatedAt: app.now(),
   };
 }
@@ -176,7 +187,28 @@ function settingsOf(link: Link): LinkSettings {
     successUrl: link.successUrl,
     cancelUrl: link.cancelUrl,
     locale: link.locale,
+    paymentMethods: link.paymentMethods,
   };
+}
+
+const sameMethods = (a: readonly PaymentMethod[] | null, b: readonly PaymentMethod[] | null) =>
+  a === null || b === null ? a === b : a.length === b.length && a.every((m, i) => m === b[i]);
+
+/**
+ * A link its page could offer no method on is refused (ER.03.13): an empty list, or no list while
+ * the integrator's defaults name only methods the acquirer does not take.
+ */
+async function refuseNoMethod(tx: DbOrTx, integratorId: string, chosen: PaymentMethod[] | null, acquirer: LinkAcquirer): Promise<void> {
+  const [integrator] = await tx.select({ defaultPaymentMethods: integrators.defaultPaymentMethods }).from(integrators).where(eq(integrators.id, integratorId));
+  const defaults = integrator?.defaultPaymentMethods ?? null;
+  if (allowedMethods({ paymentMethods: chosen }, { defaultPaymentMethods: defaults }, acquirer).length > 0) return;
+  const why =
+    chosen !== null
+      ? 'must allow at least one payment method'
+      : defaults !== null
+        ? `names none, and none of your account's default payment methods (${defaults.map((m) => paymentMethodNames[m]).join(', ')}) is one ${acquirerName(acquirer)} takes: choose this link's methods, or change the defaults`
+        : `names none, and ${acquirerName(acquirer)} takes no payment method`;
+  throw new DomainError('ER.03.13', 'The payment link allows no payment method', { messages: { paymentMethods: [why] }, httpStatus: 422 });
 }
 
 /** Runs inside the saving transaction, after the write: e.g. the console's audit entry. */
@@ -228,6 +260,7 @@ const DEFAULT_SETTINGS: Omit<LinkSettings, 'title' | 'currency'> = {
   successUrl: null,
   cancelUrl: null,
   locale: null,
+  paymentMethods: null,
 };
 
 const withoutUndefined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
