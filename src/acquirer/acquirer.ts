@@ -1,3 +1,5 @@
+import type { PaymentMethod } from '../schemas/payment-method.ts';
+
 /**
  * How money moves. paylink talks to an acquirer only through this interface; every call carries
  * an idempotency key, and the same key always returns the first result, so a retried or
@@ -21,11 +23,23 @@ export interface CardSummary {
 }
 
 /** Plain-words decline reasons, shared by checkout and scheduled charges. */
-export type DeclineCode = 'card_declined' | 'insufficient_funds' | 'expired_card' | 'incorrect_cvc' | 'processing_error' | 'invalid_card' | 'unknown_token';
+export type DeclineCode =
+  | 'card_declined'
+  | 'insufficient_funds'
+  | 'expired_card'
+  | 'incorrect_cvc'
+  | 'processing_error'
+  | 'invalid_card'
+  | 'unknown_token'
+  /** A QR code or an authorisation window passed before the customer paid (not a card's expiry). */
+  | 'expired'
+  /** The customer cancelled at the wallet's, bank's or lender's page, or came back without paying. */
+  | 'cancelled';
 
+/** A charge's final answer. `method` absent: a card (the card summary beside it). */
 export type ChargeResult =
-  | ({ status: 'succeeded'; chargeId: string } & CardSummary)
-  | ({ status: 'declined'; code: DeclineCode; message: string } & Partial<CardSummary>);
+  | ({ status: 'succeeded'; chargeId: string; method?: PaymentMethod } & Partial<CardSummary>)
+  | ({ status: 'declined'; code: DeclineCode; message: string; method?: PaymentMethod } & Partial<CardSummary>);
 
 export type RefundResult = { status: 'succeeded'; refundId: string } | { status: 'failed'; code: string; message: string };
 
@@ -61,4 +75,6 @@ export const declineMessages: Record<DeclineCode, string> = {
   processing_error: 'We could not process your card right now. Please try again in a moment.',
   invalid_card: 'The card details are not valid. Check the card number and expiry date.',
   unknown_token: 'The stored card is no longer available.',
+  expired: 'The time to pay ran out before the payment was made. Start again to pay.',
+  cancelled: 'The payment was cancelled before it was made. Choose a way to pay to try again.',
 };

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { type PaymentMethod, paymentMethodNames } from '../schemas/payment-method.ts';
 import type { CardInput, CardSummary, ChargeResult, DeclineCode, RefundResult, VerifyResult } from './acquirer.ts';
 
 /**
@@ -43,13 +44,42 @@ export interface CurrencySupport {
   minimumMinor: bigint;
 }
 
+/** How the acquirer refunds payments made by one method. */
+export interface MethodRefunds {
+  /** false: the acquirer cannot refund this method at all (PayMongo: QR Ph, UnionBank online banking). */
+  refundable: boolean;
+  /** Refunds of part of a payment. */
+  partial: boolean;
+  /** Days after the payment during which the acquirer still refunds it; null: no limit of its own. */
+  windowDays: number | null;
+}
+
+/**
+ * One way of paying the acquirer takes, with its own rules. Payment methods are data the connector
+ * declares: the payment page offers them, links are checked against them, refunds follow them.
+ */
+export interface MethodSupport {
+  method: PaymentMethod;
+  refunds: MethodRefunds;
+  /** The smallest and largest payment by this method, in minor units of the acquirer's currency (PHP for PayMongo's local methods). */
+  minimumMinor?: bigint;
+  maximumMinor?: bigint;
+  /** What the acquirer needs from the customer for this method beyond the amount (BillEase, some banks: e-mail and phone). */
+  requires: readonly ('name' | 'email' | 'phone')[];
+  /** The banks the customer picks from (online banking), by bank code (src/schemas/payment-method.ts `onlineBanks`). */
+  banks?: readonly string[];
+  /**
+   * How long the customer has to complete the method once started, in seconds: a QR code's life
+   * (PayMongo's default 1800), an authorisation page's window. Absent: the acquirer does not say.
+   */
+  actionWindowSeconds?: number;
+}
+
 export interface ConnectorCapabilities {
   offSession: OffSessionCharges;
   cardCollection: CardCollection;
-  /** Refunds of part of a payment. */
-  partialRefunds: boolean;
-  /** Days after the payment during which the provider still refunds it; null: no limit of its own. */
-  refundWindowDays: number | null;
+  /** The methods the acquirer takes, `card` included where it takes cards, each with its refund rules and limits. */
+  methods: readonly MethodSupport[];
   /** The currencies the acquirer takes, each with its minimum; 'any': every ISO 4217 card currency, no minimum. */
   currencies: 'any' | readonly CurrencySupport[];
   /** A refund may answer `pending` and settle later (by webhook or sync), and may still fail then. */
@@ -70,17 +100,20 @@ export interface ConnectorCapabilities {
 /** The payment as the provider sees it; `providerPaymentId` is what sync and webhooks name it by. */
 export type PaymentState =
   /** Money moved. `chargeId` is what refunds are made against (PayMongo: the pay_… id). */
-  | ({ status: 'succeeded'; providerPaymentId: string; chargeId: string } & Partial<CardSummary>)
+  | ({ status: 'succeeded'; providerPaymentId: string; chargeId: string; method?: PaymentMethod } & Partial<CardSummary>)
   /** Waiting for the browser to give a card (PayMongo: attach with `clientKey`; Stripe: the Element). */
   | { status: 'requires_payment_method'; providerPaymentId: string; clientKey?: string }
   /** 3-D Secure (or another customer step): send the customer to `redirectUrl`; they come back to the return URL. */
   | { status: 'requires_action'; providerPaymentId: string; redirectUrl: string }
+  /** A QR code (QR Ph) waiting to be scanned and paid until `expiresAt`; each code is single use. */
+  | { status: 'awaiting_scan'; providerPaymentId: string; qr: { content: string; expiresAt: Date } }
   /** Not final: ask again shortly (sync) or wait for the webhook. Also every status we do not know. */
   | { status: 'processing'; providerPaymentId: string }
   /** Final refusal of this attempt. A PayMongo intent may take another card afterwards: a new attempt. */
   | ({
       status: 'declined';
       providerPaymentId?: string;
+      method?: PaymentMethod;
       code: DeclineCode;
       message: string;
       /** Off-session only: the bank wants the customer present (Stripe's authentication_required); bring them back to pay. */
@@ -99,6 +132,7 @@ export const finalPaymentStatuses: ReadonlySet<PaymentStatus> = new Set(['succee
 export const paymentStatusRank: Record<PaymentStatus, number> = {
   requires_payment_method: 0,
   requires_action: 1,
+  awaiting_scan: 1,
   processing: 2,
   succeeded: 3,
   declined: 3,
@@ -127,6 +161,14 @@ export interface CreatePaymentRequest {
   card?: CardInput;
   /** Keep the card for later off-session charges (schedules), where the connector can. */
   saveCard?: boolean;
+  /** How the customer pays (one of the connector's `methods`); absent: `card`. */
+  method?: PaymentMethod;
+  /** Online banking: the customer's bank (a code from the method's `banks`). */
+  bank?: string;
+  /** What the customer gave that the method needs (its `requires`). */
+  billing?: { name?: string; email?: string; phone?: string };
+  /** QR Ph: how long the code stays payable, in seconds (PayMongo: 60–9000, 1800 by default). */
+  qrExpirySeconds?: number;
 }
 
 export interface SavedCardChargeRequest {
@@ -149,6 +191,8 @@ export interface RefundRequest {
   paymentAmountMinor: bigint;
   /** When the payment succeeded: a connector refuses past its refund window. */
   paidAt: Date;
+  /** How the payment was made: its method's refund rules apply (absent: `card`). */
+  method?: PaymentMethod;
   reason?: string;
 }
 
@@ -357,22 +401,38 @@ export interface Connector {
   ): Promise<{ checkoutUrl: string; providerPaymentId: string }>;
 }
 
+/** The connector's rules for one method, or undefined when it does not take that method. */
+export const methodSupport = (capabilities: ConnectorCapabilities, method: PaymentMethod): MethodSupport | undefined =>
+  capabilities.methods.find((m) => m.method === method);
+
 /**
  * Refunds the capabilities rule out, before any provider call: the same business failure from
- * every connector (the refund service answers it with its catalogue code).
+ * every connector (the refund service answers it with its catalogue code). The payment's own
+ * method decides: a card's 60-day window is not a QR Ph payment's rule.
  */
-export function refundAllowed(capabilities: ConnectorCapabilities, req: Pick<RefundRequest, 'amountMinor' | 'paymentAmountMinor' | 'paidAt'>, now: Date) {
-  if (!capabilities.partialRefunds && req.amountMinor !== req.paymentAmountMinor) {
-    return { ok: false as const, code: 'not_refundable' as const, message: 'This acquirer only refunds whole payments.' };
+export function refundAllowed(
+  capabilities: ConnectorCapabilities,
+  req: Pick<RefundRequest, 'amountMinor' | 'paymentAmountMinor' | 'paidAt' | 'method'>,
+  now: Date,
+): { ok: true } | { ok: false; code: 'not_refundable'; reason: 'method' | 'partial' | 'window'; message: string } {
+  const method = req.method ?? 'card';
+  const rules = methodSupport(capabilities, method)?.refunds;
+  const name = method === 'card' ? 'card' : paymentMethodNames[method];
+  if (!rules?.refundable) {
+    return { ok: false, code: 'not_refundable', reason: 'method', message: `This acquirer cannot refund payments made by ${name}.` };
   }
-  if (capabilities.refundWindowDays !== null && now.getTime() - req.paidAt.getTime() > capabilities.refundWindowDays * 86_400_000) {
+  if (!rules.partial && req.amountMinor !== req.paymentAmountMinor) {
+    return { ok: false, code: 'not_refundable', reason: 'partial', message: `This acquirer refunds ${name} payments only in full.` };
+  }
+  if (rules.windowDays !== null && now.getTime() - req.paidAt.getTime() > rules.windowDays * 86_400_000) {
     return {
-      ok: false as const,
-      code: 'not_refundable' as const,
-      message: `This acquirer refunds payments only within ${capabilities.refundWindowDays} days of the payment.`,
+      ok: false,
+      code: 'not_refundable',
+      reason: 'window',
+      message: `This acquirer refunds ${name} payments only within ${rules.windowDays} days of the payment.`,
     };
   }
-  return { ok: true as const };
+  return { ok: true };
 }
 
 /** Whether an amount in a currency can be taken by the connector at all, with the reason when not. */

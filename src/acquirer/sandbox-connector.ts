@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { sandboxCharges, sandboxOperations, sandboxVault } from '../db/schema.ts';
+import { methodFlow, onlineBanks, paymentMethods } from '../schemas/payment-method.ts';
 import type { Acquirer, CardSummary, ChargeResult, RefundResult } from './acquirer.ts';
 import {
   type CardVault,
@@ -70,8 +71,14 @@ export class SandboxConnector implements Connector {
   readonly capabilities: ConnectorCapabilities = {
     offSession: 'native',
     cardCollection: 'server_vault',
-    partialRefunds: true,
-    refundWindowDays: null,
+    // Every method, so `npm start` shows them all with no keys; refunds as lenient as a test acquirer can be.
+    methods: paymentMethods.map((method) => ({
+      method,
+      refunds: { refundable: true, partial: true, windowDays: null },
+      requires: method === 'billease' ? (['email', 'phone'] as const) : [],
+      ...(method === 'dob' || method === 'brankas' ? { banks: onlineBanks[method] } : {}),
+      ...(methodFlow[method] === 'card' ? {} : { actionWindowSeconds: 1800 }),
+    })),
     currencies: 'any',
     asyncRefunds: true,
     // Every brand paylink knows: the sandbox takes any number that passes the Luhn check and has a known brand.

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { PaymentMethod } from '../schemas/payment-method.ts';
 
 /**
  * The whole schema. Money is bigint minor units next to an ISO 4217 code; every lifecycle
@@ -61,6 +62,8 @@ export const integrators = pgTable('integrators', {
   supportEmail: text('support_email'),
   /** Where events go when a payment names no callback_url (and its link has none). */
   defaultCallbackUrl: text('default_callback_url'),
+  /** The methods a link offers when it names none, in the merchant's order; null: every method the acquirer takes. */
+  defaultPaymentMethods: jsonb('default_payment_methods').$type<PaymentMethod[]>(),
   /**
    * Per profile field the seed names (name, support_email, default_callback_url,
    * refund_capabilities), a fingerprint of the value the seed last applied: a re-applied seed sets
@@ -144,6 +147,8 @@ export const links = pgTable(
     logoAssetId: text('logo_asset_id').references(() => assets.id),
     labels: jsonb('labels').$type<Record<string, string>>().notNull().default({}),
     fields: jsonb('fields').$type<Record<string, FieldMode>>().notNull().default({}),
+    /** The methods the page offers, in the merchant's order; null: the integrator's defaults. */
+    paymentMethods: jsonb('payment_methods').$type<PaymentMethod[]>(),
     callbackUrl: text('callback_url'),
     active: boolean('active').notNull().default(true),
     /**
@@ -206,8 +211,20 @@ export const checkoutSessions = pgTable(
     processingAt: ts('processing_at'),
     /** The provider's payment (PayMongo payment intent) of the attempt in flight, for sync and webhooks. */
     providerPaymentId: text('provider_payment_id'),
-    /** What that attempt was for (attempt number, amount, the customer's values), to record it when the provider answers later. */
-    providerAttempt: jsonb('provider_attempt').$type<{ attempt: number; amountMinor: string; customerValues: Record<string, string>; checkoutUrl?: string }>(),
+    /**
+     * What that attempt was for (attempt number, amount, the customer's values, the method and bank
+     * chosen), to record it when the provider answers later; a QR Ph attempt keeps its code and expiry
+     * (ISO 8601) so the page can show it again.
+     */
+    providerAttempt: jsonb('provider_attempt').$type<{
+      attempt: number;
+      amountMinor: string;
+      customerValues: Record<string, string>;
+      checkoutUrl?: string;
+      method?: PaymentMethod;
+      bank?: string;
+      qr?: { content: string; expiresAt: string };
+    }>(),
     paymentId: text('payment_id'),
     /** A schedule's occurrence this session collects (a payment link e-mailed each cycle): paying it settles that run. */
     scheduleRunId: text('schedule_run_id').unique(),
@@ -308,6 +325,8 @@ export const payments = pgTable(
     customerEmail: text('customer_email'),
     callbackUrl: text('callback_url'),
     notifyUser: boolean('notify_user').notNull().default(false),
+    /** How the customer paid (src/schemas/payment-method.ts); card brand and last four beside it for cards. */
+    paymentMethod: text('payment_method').$type<PaymentMethod>().notNull().default('card'),
     cardBrand: text('card_brand'),
     cardLast4: text('card_last4'),
     cardFingerprint: text('card_fingerprint'),
@@ -329,6 +348,7 @@ export const payments = pgTable(
     index('payments_integrator_reference_idx').on(t.integratorId, t.merchantReferenceId, t.createdAt, t.id),
     index('payments_integrator_email_idx').on(t.integratorId, sql`lower(${t.customerEmail})`, t.createdAt, t.id),
     index('payments_session_idx').on(t.checkoutSessionId),
+    index('payments_integrator_method_idx').on(t.integratorId, t.paymentMethod, t.createdAt, t.id),
   ],
 );
 export type Payment = typeof payments.$inferSelect;

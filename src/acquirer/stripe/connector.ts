@@ -287,9 +287,8 @@ export class StripeConnector implements Connector {
   readonly capabilities: ConnectorCapabilities = {
     offSession: 'native',
     cardCollection: 'stripe_element',
-    partialRefunds: true,
-    // Stripe refunds card payments without a window of its own (a refund of an old payment may fail later).
-    refundWindowDays: null,
+    // Stripe refunds card payments in part or in full, without a window of its own (a refund of an old payment may fail later).
+    methods: [{ method: 'card', refunds: { refundable: true, partial: true, windowDays: null }, requires: [] }],
     currencies: stripeCurrencies,
     asyncRefunds: true,
     webhooks: true,

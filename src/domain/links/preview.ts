@@ -65,6 +65,7 @@ export async function draftLink(app: DomainContext, integratorId: string, s: Lin
     logoAssetId: null,
     labels,
     fields,
+    paymentMethods: s.paymentMethods,
     callbackUrl: s.callbackUrl,
     active: s.active,
     system: false,

@@ -71,6 +71,7 @@ export async function recordCharges(app: Pick<DomainContext, 'presentEvent'>, tx
       customerEmail: input.customerEmail ?? null,
       callbackUrl: input.callbackUrl ?? null,
       notifyUser: input.notifyUser ?? false,
+      paymentMethod: input.result.method ?? ('card' as const),
       cardBrand: input.result.brand ?? null,
       cardLast4: input.result.last4 ?? null,
       cardFingerprint: input.result.fingerprint ?? null,

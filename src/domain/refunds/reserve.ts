@@ -220,7 +220,11 @@ async function assertAcquirerCanRefund(app: DomainContext, integratorId: string,
   const connector = await app.connectors.forIntegrator(integratorId);
   if (!payment.paidAt) return;
   const amount = amountMinor ?? refundableMinor(payment);
-  const allowed = refundAllowed(connector.capabilities, { amountMinor: amount, paymentAmountMinor: payment.amountMinor, paidAt: payment.paidAt }, app.now());
+  const allowed = refundAllowed(
+    connector.capabilities,
+    { amountMinor: amount, paymentAmountMinor: payment.amountMinor, paidAt: payment.paidAt, method: payment.paymentMethod },
+    app.now(),
+  );
   if (!allowed.ok) {
     throw new DomainError('ER.20.27', "Refund not possible with the integrator's acquirer", { messages: { transaction_id: [allowed.message] } });
   }

@@ -4,6 +4,7 @@ import {
   amountAccepted,
   type CardSetupStarted,
   type Connector,
+  methodSupport,
   nextPaymentState,
   type PaymentState,
   type RefundState,
@@ -174,7 +175,8 @@ export function describeConformance(name: string, setup: () => ConformanceSubjec
 
     it('refund › a refund past the refund window or a partial one the connector cannot do is refused before the provider', async () => {
       const subject = setup();
-      const { refundWindowDays, partialRefunds } = subject.connector.capabilities;
+      const card = methodSupport(subject.connector.capabilities, 'card')!.refunds;
+      const { windowDays: refundWindowDays, partial: partialRefunds } = card;
       const payment = await paid(subject);
       if (refundWindowDays !== null) {
         const old = new Date(Date.now() - (refundWindowDays + 1) * 86_400_000);

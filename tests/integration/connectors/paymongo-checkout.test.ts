@@ -376,7 +376,7 @@ describe('paymongo refunds', () => {
     for (const amount of [undefined, '1.00']) {
       await expect(direct(payment.id, amount)).rejects.toMatchObject({
         code: 'ER.20.27',
-        messages: { transaction_id: ['This acquirer refunds payments only within 60 days of the payment.'] },
+        messages: { transaction_id: ['This acquirer refunds card payments only within 60 days of the payment.'] },
       });
     }
     expect(await t.app.db.select().from(refunds).where(eq(refunds.paymentId, payment.id))).toHaveLength(0);

@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { amountAccepted, type ConnectorCapabilities, nextPaymentState, refundAllowed } from '../../../src/acquirer/connector.ts';
+import { amountAccepted, type ConnectorCapabilities, type MethodRefunds, nextPaymentState, refundAllowed } from '../../../src/acquirer/connector.ts';
 import { ConnectorRegistry, UnknownAcquirerError } from '../../../src/acquirer/registry.ts';
 
-const caps = (over: Partial<ConnectorCapabilities> = {}): ConnectorCapabilities => ({
+const caps = (over: Partial<ConnectorCapabilities> = {}, card: Partial<MethodRefunds> = {}): ConnectorCapabilities => ({
   offSession: 'none',
   cardCollection: 'paymongo_client',
-  partialRefunds: true,
-  refundWindowDays: 60,
+  methods: [
+    { method: 'card', refunds: { refundable: true, partial: true, windowDays: 60, ...card }, requires: [] },
+    { method: 'gcash', refunds: { refundable: true, partial: true, windowDays: 180 }, requires: [] },
+    { method: 'qrph', refunds: { refundable: false, partial: false, windowDays: null }, requires: [] },
+  ],
   currencies: [{ currency: 'PHP', minimumMinor: 2000n }],
   asyncRefunds: true,
   webhooks: true,
@@ -28,12 +31,31 @@ describe('connector › refunds the capabilities rule out', () => {
     expect(refundAllowed(caps(), { amountMinor: 100n, paymentAmountMinor: 100n, paidAt }, now)).toEqual({ ok: true });
   });
   it('refuses a partial refund where only whole payments are refunded, and allows the whole one', () => {
-    const c = caps({ partialRefunds: false });
+    const c = caps({}, { partial: false });
     expect(refundAllowed(c, { amountMinor: 99n, paymentAmountMinor: 100n, paidAt: now }, now)).toMatchObject({ ok: false, code: 'not_refundable' });
     expect(refundAllowed(c, { amountMinor: 100n, paymentAmountMinor: 100n, paidAt: now }, now)).toEqual({ ok: true });
   });
   it('has no window when the connector has none', () => {
-    expect(refundAllowed(caps({ refundWindowDays: null }), { amountMinor: 1n, paymentAmountMinor: 100n, paidAt: new Date(0) }, now)).toEqual({ ok: true });
+    expect(refundAllowed(caps({}, { windowDays: null }), { amountMinor: 1n, paymentAmountMinor: 100n, paidAt: new Date(0) }, now)).toEqual({ ok: true });
+  });
+  it("applies the payment's own method's window, not the card's", () => {
+    const paidAt = new Date(now.getTime() - 90 * day);
+    expect(refundAllowed(caps(), { amountMinor: 100n, paymentAmountMinor: 100n, paidAt, method: 'gcash' }, now)).toEqual({ ok: true });
+    expect(refundAllowed(caps(), { amountMinor: 100n, paymentAmountMinor: 100n, paidAt }, now)).toMatchObject({ ok: false, reason: 'window' });
+  });
+  it('refuses a method the acquirer cannot refund, naming it', () => {
+    expect(refundAllowed(caps(), { amountMinor: 100n, paymentAmountMinor: 100n, paidAt: now, method: 'qrph' }, now)).toMatchObject({
+      ok: false,
+      code: 'not_refundable',
+      reason: 'method',
+      message: expect.stringContaining('QR Ph'),
+    });
+  });
+  it('refuses a method the acquirer does not take at all', () => {
+    expect(refundAllowed(caps(), { amountMinor: 100n, paymentAmountMinor: 100n, paidAt: now, method: 'billease' }, now)).toMatchObject({
+      ok: false,
+      reason: 'method',
+    });
   });
 });
 
