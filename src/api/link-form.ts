@@ -8,6 +8,7 @@ import { formatDecimal } from '../domain/money.ts';
 import { defaultLabels, type FieldMode, type FieldPath, fieldPaths } from '../schemas/fields.ts';
 import { linkCreateSchema, linkUpdateSchema, linkWireField } from '../schemas/link.ts';
 import { emptyMessages, parseWith } from '../schemas/parse.ts';
+import { type PaymentMethod, paymentMethods } from '../schemas/payment-method.ts';
 import { linkPatchOf, newLinkOf } from './link-input.ts';
 
 /**
@@ -37,10 +38,18 @@ export interface LinkFormValues {
   success_url: string;
   cancel_url: string;
   locale: string;
+  /** `default`: the account's default payment methods; `chosen`: the ticked ones, in their order. */
+  methods_mode: 'default' | 'chosen';
+  /** The ticked methods (ids as posted, checked on save), in the merchant's order. */
+  payment_methods: string[];
 }
 
 /** Where a refusal of `labels.{path}` or `fields.{path}` is shown: the inputs `label.{path}` / `mode.{path}`. */
-export const formFieldOf = (key: string) => key.replace(/^labels\./, 'label.').replace(/^fields\./, 'mode.');
+export const formFieldOf = (key: string) =>
+  key
+    .replace(/^labels\./, 'label.')
+    .replace(/^fields\./, 'mode.')
+    .replace(/^payment_methods\.\d+$/, 'payment_methods');
 
 const allPaths = <T>(value: (path: FieldPath) => T) => Object.fromEntries(fieldPaths.map((p) => [p, value(p)])) as Record<FieldPath, T>;
 
@@ -67,6 +76,8 @@ export function newLinkForm(): LinkFormValues {
     success_url: '',
     cancel_url: '',
     locale: '',
+    methods_mode: 'default',
+    payment_methods: [],
   };
 }
 
@@ -93,6 +104,8 @@ export function linkForm(link: Link): LinkFormValues {
     success_url: link.successUrl ?? '',
     cancel_url: link.cancelUrl ?? '',
     locale: link.locale ?? '',
+    methods_mode: link.paymentMethods === null ? 'default' : 'chosen',
+    payment_methods: link.paymentMethods ?? [],
   };
 }
 
@@ -131,6 +144,8 @@ export async function readLinkForm(form: FormData): Promise<PostedLinkForm> {
     success_url: text('success_url'),
     cancel_url: text('cancel_url'),
     locale: text('locale'),
+    methods_mode: text('methods_mode') === 'chosen' ? 'chosen' : 'default',
+    payment_methods: postedMethods(form),
   };
   const messages = emptyMessages();
   let logo: string | null | undefined = values.remove_logo ? null : undefined;
@@ -140,6 +155,23 @@ export async function readLinkForm(form: FormData): Promise<PostedLinkForm> {
     else logo = `data:application/octet-stream;base64,${Buffer.from(await file.arrayBuffer()).toString('base64')}`;
   }
   return { values, logo, messages };
+}
+
+/**
+ * The ticked `payment_method` boxes in the order of their `method_order.{id}` numbers (the
+ * merchant's order of preference; works without JavaScript); a box without a number keeps its place
+ * after the numbered ones.
+ */
+export function postedMethods(form: FormData): string[] {
+  const ticked = [...new Set(form.getAll('payment_method').filter((v): v is string => typeof v === 'string'))];
+  const position = (id: string) => {
+    const n = Number(form.get(`method_order.${id}`));
+    return Number.isFinite(n) && String(form.get(`method_order.${id}`) ?? '').trim() !== '' ? n : Number.POSITIVE_INFINITY;
+  };
+  return ticked
+    .map((id, i) => ({ id, i, at: position(id) }))
+    .sort((a, b) => a.at - b.at || a.i - b.i)
+    .map((m) => m.id);
 }
 
 const orNull = (v: string) => (v === '' ? null : v);
@@ -165,6 +197,7 @@ function settingsOf(v: LinkFormValues) {
     success_url: orNull(v.success_url),
     cancel_url: orNull(v.cancel_url),
     locale: orNull(v.locale),
+    payment_methods: v.methods_mode === 'chosen' ? v.payment_methods : null,
   };
 }
 
@@ -220,5 +253,9 @@ export function linkDraftSettings(posted: PostedLinkForm): LinkSettings {
     successUrl: s.success_url,
     cancelUrl: s.cancel_url,
     locale: s.locale,
+    // The preview shows the known methods of the choice as typed; saving refuses the rest.
+    paymentMethods: s.payment_methods === null ? null : s.payment_methods.filter(isPaymentMethod),
   };
 }
+
+const isPaymentMethod = (id: string): id is PaymentMethod => (paymentMethods as readonly string[]).includes(id);

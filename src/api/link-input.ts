@@ -26,6 +26,7 @@ export function linkPatchOf(body: LinkUpdate): LinkPatch {
     successUrl: body.success_url,
     cancelUrl: body.cancel_url,
     locale: body.locale,
+    paymentMethods: body.payment_methods,
   };
   return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as LinkPatch;
 }

@@ -15,6 +15,7 @@ import { activeCardColumns } from '../cards/activation.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError, withFieldNames } from '../errors.ts';
 import { linkValues, writeSeedLink } from '../links/editor.ts';
+import { methodsMisfit } from '../links/payment-methods.ts';
 import { readAcquirerSettings, setAcquirer } from './acquirer.ts';
 import { applySeedLinkKey, newLinkKey } from './link-keys.ts';
 import { hashToken } from './service.ts';
@@ -91,6 +92,8 @@ const seedProfileFields = {
   support_email: (seed: SeedIntegrator) => (seed.support_email === undefined ? undefined : { supportEmail: seed.support_email }),
   default_callback_url: (seed: SeedIntegrator) => (seed.default_callback_url === undefined ? undefined : { defaultCallbackUrl: seed.default_callback_url }),
   refund_capabilities: (seed: SeedIntegrator) => (seed.refund_capabilities === undefined ? undefined : { refundCapabilities: seed.refund_capabilities }),
+  default_payment_methods: (seed: SeedIntegrator) =>
+    seed.default_payment_methods === undefined ? undefined : { defaultPaymentMethods: seed.default_payment_methods },
 } satisfies Record<string, (seed: SeedIntegrator) => Partial<typeof integrators.$inferInsert> | undefined>;
 
 const seedFieldHash = (field: string, value: unknown) => sha256Hex(`paylink-seed-field:${field}:${JSON.stringify(value)}`);
@@ -198,6 +201,7 @@ async function upsertLink(app: DomainContext, tx: DbOrTx, integratorId: string, 
         maxPayments: link.max_payments ?? null,
         successUrl: link.success_url ?? null,
         cancelUrl: link.cancel_url ?? null,
+        paymentMethods: link.payment_methods ?? null,
         locale: link.locale ?? null,
       },
       // The integrator's acquirer as this seed left it, read in the seed's own transaction.
@@ -259,6 +263,10 @@ export async function applyProvisioning(app: DomainContext, seedPath = app.confi
         ids.set(integrator, id);
         await applySeedLinkKey(app, tx, id, integrator.link_key);
         if (integrator.acquirer) await setAcquirer(app, tx, id, integrator.acquirer, { fromSeed: true });
+        if (integrator.default_payment_methods) {
+          const misfit = methodsMisfit(app.connectors.forSettings(id, await readAcquirerSettings(tx, app.secrets, id)), integrator.default_payment_methods);
+          if (misfit) throw new ProvisioningError(`integrator ${integrator.email}: default_payment_methods: ${misfit}`);
+        }
         for (const link of integrator.links) await upsertLink(app, tx, id, link, baseDir);
         for (const user of integrator.users) {
           try {

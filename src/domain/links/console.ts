@@ -7,6 +7,7 @@ import type { DomainContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import type { Page } from '../pagination.ts';
 import { createLink, type LinkPatch, type LinkSettings, type NewLink, updateLink } from './editor.ts';
+import { type MethodChoices, methodChoices } from './payment-methods.ts';
 import { draftLink, type LinkDraft } from './preview.ts';
 import { getLink, listLinks, paidCounts } from './service.ts';
 
@@ -60,6 +61,12 @@ export async function createConsoleLink(app: DomainContext, identity: ConsoleIde
 export async function updateConsoleLink(app: DomainContext, identity: ConsoleIdentity, slug: string, patch: LinkPatch, from: RequestOrigin): Promise<Link> {
   assertOwner(identity);
   return updateLink(app, integratorOf(identity), slug, patch, (tx, link) => recordAudit(tx, actor(identity, from), 'link.updated', link.slug, app.now()));
+}
+
+/** The editor's payment methods: what the owner's acquirer takes, and the account's defaults. */
+export async function consoleMethodChoices(app: DomainContext, identity: ConsoleIdentity): Promise<MethodChoices> {
+  assertOwner(identity);
+  return methodChoices(app, identity.user.integratorId);
 }
 
 /**

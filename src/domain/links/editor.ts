@@ -2,17 +2,17 @@ import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { newId, sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { assets, type FieldMode, integrators, type Link, links } from '../../db/schema.ts';
+import { assets, type FieldMode, type Link, links } from '../../db/schema.ts';
 import type { FieldPath } from '../../schemas/fields.ts';
-import { type PaymentMethod, paymentMethodNames } from '../../schemas/payment-method.ts';
 import { emptyMessages } from '../../schemas/parse.ts';
+import { type PaymentMethod, paymentMethodNames } from '../../schemas/payment-method.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError, invalidFields, type Messages, notFound, theRow } from '../errors.ts';
 import { formatDecimal, isCurrency, MoneyError, parseAmount } from '../money.ts';
 import { callbackUrlProblem } from '../notifications/callback-url.ts';
 import { acquirerMisfits, acquirerName, type LinkAcquirer } from './acquirer-fit.ts';
 import { readLogoSource, validateLogo } from './logos.ts';
-import { allowedMethods, methodsMisfit } from './payment-methods.ts';
+import { allowedMethods, defaultMethodsOf, methodsMisfit } from './payment-methods.ts';
 
 /**
  * The one place a link is created or changed, whatever door the change comes through: the seed
@@ -199,8 +199,7 @@ const sameMethods = (a: readonly PaymentMethod[] | null, b: readonly PaymentMeth
  * the integrator's defaults name only methods the acquirer does not take.
  */
 async function refuseNoMethod(tx: DbOrTx, integratorId: string, chosen: PaymentMethod[] | null, acquirer: LinkAcquirer): Promise<void> {
-  const [integrator] = await tx.select({ defaultPaymentMethods: integrators.defaultPaymentMethods }).from(integrators).where(eq(integrators.id, integratorId));
-  const defaults = integrator?.defaultPaymentMethods ?? null;
+  const defaults = await defaultMethodsOf(tx, integratorId);
   if (allowedMethods({ paymentMethods: chosen }, { defaultPaymentMethods: defaults }, acquirer).length > 0) return;
   const why =
     chosen !== null

@@ -1,5 +1,9 @@
+import { eq } from 'drizzle-orm';
 import type { Connector } from '../../acquirer/connector.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { integrators } from '../../db/schema.ts';
 import { type PaymentMethod, paymentMethodNames, paymentMethods } from '../../schemas/payment-method.ts';
+import type { DomainContext } from '../context.ts';
 import { acquirerName } from './acquirer-fit.ts';
 
 /**
@@ -46,4 +50,30 @@ export function methodsMisfit(acquirer: MethodsAcquirer, chosen: readonly Paymen
   const names = (list: readonly PaymentMethod[]) => list.map((m) => paymentMethodNames[m]).join(', ');
   const offered = taken.size > 0 ? `; it takes ${names(unchosenOrder(acquirer))}` : '';
   return `${acquirerName(acquirer)} does not take ${names(missing)}${offered}`;
+}
+
+export interface MethodChoices {
+  /** Every method the acquirer takes, in the order offered when no one chose. */
+  offered: PaymentMethod[];
+  /** The integrator's default methods as a link naming none offers them. */
+  defaults: PaymentMethod[];
+  /** The integrator's own default list; null: every method the acquirer takes. */
+  ownDefaults: PaymentMethod[] | null;
+}
+
+/** The integrator's own default methods (null: every method its acquirer takes). */
+export async function defaultMethodsOf(db: DbOrTx, integratorId: string): Promise<PaymentMethod[] | null> {
+  const [row] = await db.select({ defaultPaymentMethods: integrators.defaultPaymentMethods }).from(integrators).where(eq(integrators.id, integratorId));
+  return row?.defaultPaymentMethods ?? null;
+}
+
+/** What an editor of methods shows for an integrator: its acquirer's methods and its defaults. */
+export async function methodChoices(ctx: Pick<DomainContext, 'db' | 'connectors'>, integratorId: string): Promise<MethodChoices> {
+  const acquirer = await ctx.connectors.forIntegrator(integratorId);
+  const ownDefaults = await defaultMethodsOf(ctx.db, integratorId);
+  return {
+    offered: unchosenOrder(acquirer),
+    defaults: allowedMethods({ paymentMethods: null }, { defaultPaymentMethods: ownDefaults }, acquirer),
+    ownDefaults,
+  };
 }

@@ -1,9 +1,11 @@
 import type { Link } from '../../db/schema.ts';
 import { type FieldMode, type FieldPath, fieldModes, fieldPaths } from '../../schemas/fields.ts';
+import type { PaymentMethod } from '../../schemas/payment-method.ts';
 import type { DomainContext } from '../context.ts';
 import { isCurrency, MoneyError, parseAmount } from '../money.ts';
 import type { LinkSettings } from './editor.ts';
 import { readLogoSource, validateLogo } from './logos.ts';
+import { allowedMethods, defaultMethodsOf } from './payment-methods.ts';
 import { logoUrl } from './service.ts';
 
 /**
@@ -17,6 +19,8 @@ export interface LinkDraft {
   link: Link;
   /** Where the page's logo comes from: the stored asset, the unsaved upload (data: URL), or none. */
   logo: string | undefined;
+  /** The payment methods its page would offer, in their order (allowedMethods). */
+  methods: PaymentMethod[];
 }
 
 export const PREVIEW_LINK_ID = 'lnk_preview';
@@ -78,5 +82,7 @@ export async function draftLink(app: DomainContext, integratorId: string, s: Lin
     createdAt: current?.createdAt ?? now,
     updatedAt: now,
   };
-  return { link, logo };
+  const acquirer = await app.connectors.forIntegrator(integratorId);
+  const methods = allowedMethods(link, { defaultPaymentMethods: await defaultMethodsOf(app.db, integratorId) }, acquirer);
+  return { link, logo, methods };
 }
