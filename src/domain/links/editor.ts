@@ -49,8 +49,6 @@ export interface LinkSettings {
   paymentMethods: PaymentMethod[] | null;
 }
 
-export type LinkSettingName = keyof LinkSettings;
-
 export interface LogoSource {
   source: string;
   baseDir: string;
