@@ -23,6 +23,8 @@ const preview = (page: Page) => page.locator('.preview-box iframe:not(.loading)'
 const methods = (page: Page) => page.getByRole('group', { name: 'Payment methods' });
 
 test('console link methods › an owner picks GCash then Card, sees them in that order in the preview, and saves them', async ({ page }) => {
+  // Two full-length screenshots and two of the fieldset, at two widths each: slow on a busy machine.
+  test.slow();
   await signIn(page);
   await page.goto('/console/links/new');
   await page.getByLabel('Title', { exact: true }).fill('Night market stall');
@@ -80,4 +82,32 @@ test('console link methods › without JavaScript the choice and its order still
   await expect(methods(page).getByRole('checkbox').first()).toHaveAccessibleName('BillEase');
   await expect(methods(page).getByRole('checkbox', { name: 'QR Ph', exact: true })).toBeChecked();
   await context.close();
+});
+
+test('console link methods › the Developers page sets the account’s default methods, which a new link’s editor offers', async ({ page }) => {
+  await signIn(page);
+  await page.goto('/console/developers');
+  const group = methods(page);
+  await expect(group.getByLabel(/Every method Sandbox \(test mode\) takes/)).toBeChecked();
+  await group.getByLabel('Only the methods ticked below').check();
+  for (const box of await group.getByRole('checkbox').all()) await box.uncheck();
+  await group.getByRole('checkbox', { name: 'QR Ph', exact: true }).check();
+  await group.getByRole('checkbox', { name: 'Maya', exact: true }).check();
+  await page.getByRole('button', { name: 'Save payment methods' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'The default payment methods are saved' })).toBeVisible();
+  const section = page.locator('section[aria-labelledby="methods-heading"]');
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await section.screenshot({ path: join(SCREENSHOTS, `console-developers-methods-${width}.png`) });
+  }
+  await page.goto('/console/links/new');
+  await expect(methods(page).getByText("Your account's default methods: QR Ph, Maya")).toBeVisible();
+  await expect(preview(page).getByTestId('preview-methods')).toHaveText('Payment methods, in this order: QR Ph · Maya');
+  // Back to every method, for the other journeys.
+  await page.goto('/console/developers');
+  await methods(page)
+    .getByLabel(/Every method/)
+    .check();
+  await page.getByRole('button', { name: 'Save payment methods' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'every method your acquirer takes' })).toBeVisible();
 });
