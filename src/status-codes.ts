@@ -185,6 +185,11 @@ export const catalogue = {
     description: 'Payment link already paid',
     when: 'The link reached its `max_payments` successful payments (1: single use); a card attempt in progress holds a place until it is declined.',
   },
+  'ER.03.13': {
+    http: 422,
+    description: 'Payment link allows no payment method',
+    when: "A link's `payment_methods` is empty, or it names none (null) while the integrator's `default_payment_methods` name only methods its acquirer does not take: its page could offer no way to pay. Nothing was saved.",
+  },
   'ER.03.20': { http: 404, description: 'Checkout session not found', when: 'The checkout token is unknown.' },
   'ER.03.21': { http: 410, description: 'Checkout session expired', when: 'The checkout link is past its expiry; ask the merchant for a new one.' },
   'ER.03.22': { http: 409, description: 'Checkout session already paid', when: 'The session was paid; it can never be charged again.' },

@@ -697,6 +697,8 @@ export interface components {
             default_callback_url: string | null;
             /** @description Shown to customers on payment pages; the Reply-To of customer e-mails. */
             support_email: string | null;
+            /** @description The payment methods a link offers when it names none; null: every method the acquirer takes. */
+            default_payment_methods: ("card" | "qrph" | "gcash" | "paymaya" | "grab_pay" | "shopeepay" | "dob" | "brankas" | "billease")[] | null;
             /** @description How many payment links the integrator has. */
             links: number;
             /** Format: date-time */
@@ -752,6 +754,8 @@ export interface components {
             cancel_url: string | null;
             /** @description The language of the link’s pages and customer e-mails when the customer’s browser asks for none of paylink’s. */
             locale: string | null;
+            /** @description The payment methods its page offers, in this order; null: the integrator’s `default_payment_methods`. */
+            payment_methods: ("card" | "qrph" | "gcash" | "paymaya" | "grab_pay" | "shopeepay" | "dob" | "brankas" | "billease")[] | null;
             /** @description When it was created. */
             created_at: string;
             /** @description When it was last changed. */
@@ -5686,6 +5690,8 @@ export interface operations {
                     default_callback_url?: string | null;
                     /** @description Where customers write with questions: shown on payment pages and the Reply-To of customer e-mails; null clears it (replies then go to the account e-mail). */
                     support_email?: string | null;
+                    /** @description The payment methods a link offers when it names none of its own, in the order of preference; each must be one the acquirer takes. null: every method the acquirer takes. */
+                    default_payment_methods?: ("card" | "qrph" | "gcash" | "paymaya" | "grab_pay" | "shopeepay" | "dob" | "brankas" | "billease")[] | null;
                 };
             };
         };
@@ -6862,6 +6868,8 @@ export interface operations {
                     cancel_url?: string | null;
                     /** @description The language (en, fil, es) of the link’s pages and customer e-mails when the customer’s browser asks for none of these; the page’s switcher overrides both. */
                     locale?: ("en" | "fil" | "es") | null;
+                    /** @description The payment methods its page offers, in the order of preference (card, qrph, gcash, paymaya, grab_pay, shopeepay, dob, brankas, billease); each must be one the merchant’s acquirer takes. null: the integrator’s `default_payment_methods`. An empty list is refused (ER.03.13). */
+                    payment_methods?: ("card" | "qrph" | "gcash" | "paymaya" | "grab_pay" | "shopeepay" | "dob" | "brankas" | "billease")[] | null;
                 };
             };
         };
@@ -7335,6 +7343,8 @@ export interface operations {
                     cancel_url?: string | null;
                     /** @description The language (en, fil, es) of the link’s pages and customer e-mails when the customer’s browser asks for none of these; the page’s switcher overrides both. */
                     locale?: ("en" | "fil" | "es") | null;
+                    /** @description The payment methods its page offers, in the order of preference (card, qrph, gcash, paymaya, grab_pay, shopeepay, dob, brankas, billease); each must be one the merchant’s acquirer takes. null: the integrator’s `default_payment_methods`. An empty list is refused (ER.03.13). */
+                    payment_methods?: ("card" | "qrph" | "gcash" | "paymaya" | "grab_pay" | "shopeepay" | "dob" | "brankas" | "billease")[] | null;
                 };
             };
         };

@@ -1,18 +1,20 @@
-import { invalidFields } from '../domain/errors.ts';
-import type { LinkSettings } from '../domain/links/editor.ts';
+import { invalidFields, withFieldNames } from '../domain/errors.ts';
+import type { LinkPatch, LinkSettings, NewLink } from '../domain/links/editor.ts';
 import { fieldLabel, fieldMode } from '../domain/links/form.ts';
 import { MAX_LOGO_BYTES } from '../domain/links/logos.ts';
 import type { Link } from '../domain/links/service.ts';
 import { DEFAULT_BRAND_COLOR } from '../domain/links/theme.ts';
 import { formatDecimal } from '../domain/money.ts';
 import { defaultLabels, type FieldMode, type FieldPath, fieldPaths } from '../schemas/fields.ts';
-import { type LinkCreate, type LinkUpdate, linkCreateSchema, linkUpdateSchema } from '../schemas/link.ts';
+import { linkCreateSchema, linkUpdateSchema, linkWireField } from '../schemas/link.ts';
 import { emptyMessages, parseWith } from '../schemas/parse.ts';
+import { type PaymentMethod, paymentMethods } from '../schemas/payment-method.ts';
+import { linkPatchOf, newLinkOf } from './link-input.ts';
 
 /**
  * The console's link editor form (src/components/LinkEditor.astro) as plain values, and its way
- * into the very settings the API takes (src/schemas/link.ts): the console has no rules of its
- * own, so a refusal reads the same here as from /api/v1/links. Input names follow the API's
+ * into the links editor's settings through the very rules the API reads with (src/schemas/link.ts):
+ * the console has no rules of its own, so a refusal reads the same here as from /api/v1/links. Input names follow the API's
  * fields (`title`, `min_amount`, …; `label.{path}` and `mode.{path}` for the field table), so
  * a refusal's field name is the input it belongs to.
  */
@@ -36,10 +38,18 @@ export interface LinkFormValues {
   success_url: string;
   cancel_url: string;
   locale: string;
+  /** `default`: the account's default payment methods; `chosen`: the ticked ones, in their order. */
+  methods_mode: 'default' | 'chosen';
+  /** The ticked methods (ids as posted, checked on save), in the merchant's order. */
+  payment_methods: string[];
 }
 
 /** Where a refusal of `labels.{path}` or `fields.{path}` is shown: the inputs `label.{path}` / `mode.{path}`. */
-export const formFieldOf = (key: string) => key.replace(/^labels\./, 'label.').replace(/^fields\./, 'mode.');
+export const formFieldOf = (key: string) =>
+  key
+    .replace(/^labels\./, 'label.')
+    .replace(/^fields\./, 'mode.')
+    .replace(/^payment_methods\.\d+$/, 'payment_methods');
 
 const allPaths = <T>(value: (path: FieldPath) => T) => Object.fromEntries(fieldPaths.map((p) => [p, value(p)])) as Record<FieldPath, T>;
 
@@ -66,6 +76,8 @@ export function newLinkForm(): LinkFormValues {
     success_url: '',
     cancel_url: '',
     locale: '',
+    methods_mode: 'default',
+    payment_methods: [],
   };
 }
 
@@ -92,6 +104,8 @@ export function linkForm(link: Link): LinkFormValues {
     success_url: link.successUrl ?? '',
     cancel_url: link.cancelUrl ?? '',
     locale: link.locale ?? '',
+    methods_mode: link.paymentMethods === null ? 'default' : 'chosen',
+    payment_methods: link.paymentMethods ?? [],
   };
 }
 
@@ -130,6 +144,8 @@ export async function readLinkForm(form: FormData): Promise<PostedLinkForm> {
     success_url: text('success_url'),
     cancel_url: text('cancel_url'),
     locale: text('locale'),
+    methods_mode: text('methods_mode') === 'chosen' ? 'chosen' : 'default',
+    payment_methods: postedMethods(form),
   };
   const messages = emptyMessages();
   let logo: string | null | undefined = values.remove_logo ? null : undefined;
@@ -139,6 +155,23 @@ export async function readLinkForm(form: FormData): Promise<PostedLinkForm> {
     else logo = `data:application/octet-stream;base64,${Buffer.from(await file.arrayBuffer()).toString('base64')}`;
   }
   return { values, logo, messages };
+}
+
+/**
+ * The ticked `payment_method` boxes in the order of their `method_order.{id}` numbers (the
+ * merchant's order of preference; works without JavaScript); a box without a number keeps its place
+ * after the numbered ones.
+ */
+export function postedMethods(form: FormData): string[] {
+  const ticked = [...new Set(form.getAll('payment_method').filter((v): v is string => typeof v === 'string'))];
+  const position = (id: string) => {
+    const n = Number(form.get(`method_order.${id}`));
+    return Number.isFinite(n) && String(form.get(`method_order.${id}`) ?? '').trim() !== '' ? n : Number.POSITIVE_INFINITY;
+  };
+  return ticked
+    .map((id, i) => ({ id, i, at: position(id) }))
+    .sort((a, b) => a.at - b.at || a.i - b.i)
+    .map((m) => m.id);
 }
 
 const orNull = (v: string) => (v === '' ? null : v);
@@ -164,6 +197,7 @@ function settingsOf(v: LinkFormValues) {
     success_url: orNull(v.success_url),
     cancel_url: orNull(v.cancel_url),
     locale: orNull(v.locale),
+    payment_methods: v.methods_mode === 'chosen' ? v.payment_methods : null,
   };
 }
 
@@ -176,24 +210,52 @@ function checked<T>(result: { ok: true; value: T } | { ok: false; messages: Reco
   return result.value;
 }
 
-/** POST /console/links/new: the form as the API's create body; a refusal names each bad field. */
-export function linkCreateInput(posted: PostedLinkForm): LinkCreate {
+/** POST /console/links/new: the form as a new link, read by the API's rules; a refusal names each bad field. */
+export function linkCreateInput(posted: PostedLinkForm): NewLink {
   const { slug } = posted.values;
-  return checked(parseWith(linkCreateSchema, { ...(slug ? { slug } : {}), ...settingsOf(posted.values), logo: posted.logo ?? null }), posted);
+  return newLinkOf(checked(parseWith(linkCreateSchema, { ...(slug ? { slug } : {}), ...settingsOf(posted.values), logo: posted.logo ?? null }), posted));
 }
 
-/** POST /console/links/{slug}: the form as the API's change body (the logo only when chosen or removed). */
-export function linkUpdateInput(posted: PostedLinkForm): LinkUpdate {
-  return checked(parseWith(linkUpdateSchema, { ...settingsOf(posted.values), ...(posted.logo !== undefined ? { logo: posted.logo } : {}) }), posted);
+/** POST /console/links/{slug}: the form as a change (the logo only when chosen or removed). */
+export function linkUpdateInput(posted: PostedLinkForm): LinkPatch {
+  return linkPatchOf(
+    checked(parseWith(linkUpdateSchema, { ...settingsOf(posted.values), ...(posted.logo !== undefined ? { logo: posted.logo } : {}) }), posted),
+  );
+}
+
+/** Runs a links editor call for the console; a refusal names the editor form's inputs (`min_amount`, `label.{path}`). */
+export async function withFormFields<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw withFieldNames(error, (field) => formFieldOf(linkWireField(field)));
+  }
 }
 
 /** The preview's settings: the form as typed, unchecked (the preview shows what it can). */
 export function linkDraftSettings(posted: PostedLinkForm): LinkSettings {
   const s = settingsOf(posted.values);
   return {
-    ...s,
-    max_payments: typeof s.max_payments === 'number' ? s.max_payments : null,
+    title: s.title,
+    description: s.description,
+    currency: s.currency,
+    amount: s.amount,
+    minAmount: s.min_amount,
+    maxAmount: s.max_amount,
+    brandColor: s.brand_color,
     logo: posted.logo === undefined ? undefined : posted.logo === null ? null : { source: posted.logo, baseDir: '/' },
     labels: Object.fromEntries(fieldPaths.map((p) => [p, posted.values.labels[p]]).filter(([, l]) => l)),
+    fields: s.fields,
+    callbackUrl: s.callback_url,
+    active: s.active,
+    expiresAt: s.expires_at,
+    maxPayments: typeof s.max_payments === 'number' ? s.max_payments : null,
+    successUrl: s.success_url,
+    cancelUrl: s.cancel_url,
+    locale: s.locale,
+    // The preview shows the known methods of the choice as typed; saving refuses the rest.
+    paymentMethods: s.payment_methods === null ? null : s.payment_methods.filter(isPaymentMethod),
   };
 }
+
+const isPaymentMethod = (id: string): id is PaymentMethod => (paymentMethods as readonly string[]).includes(id);

@@ -104,7 +104,7 @@ export const paymentPageStatus = (state: PaymentPageState): number => PAGE_STATU
  * payable (the customer is told the acquirer's).
  */
 function acquirerTakes(acquirer: LinkAcquirer, money: LinkMoney): boolean {
-  const { min_amount: _, ...misfits } = acquirerMisfits(acquirer, money);
+  const { minAmount: _, ...misfits } = acquirerMisfits(acquirer, money);
   return Object.keys(misfits).length === 0;
 }
 

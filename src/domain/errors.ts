@@ -59,6 +59,19 @@ export const notFound = (field: string, what: string, status = 404) =>
   new DomainError('ER.02.30', `${what} does not exist`, { messages: { [field]: [`${what} does not exist`] }, httpStatus: status });
 
 /**
+ * The same refusal with its fields named as a door names them (the API's wire names, a form's
+ * inputs): each key of `messages`, and each `{field}` a message mentions. Anything else is
+ * returned as it is.
+ */
+export function withFieldNames(error: unknown, name: (field: string) => string): unknown {
+  if (!(error instanceof DomainError) || typeof error.messages !== 'object') return error;
+  const say = (message: string) => message.replace(/\{([A-Za-z][\w.]*)\}/g, (_, field: string) => name(field));
+  const messages = Object.fromEntries(Object.entries(error.messages).map(([field, list]) => [name(field), list.map(say)]));
+  const { httpStatus, data, retryAfterSeconds, say: key } = error;
+  return new DomainError(error.code, error.message, { messages, httpStatus, data, retryAfterSeconds, say: key });
+}
+
+/**
  * The one row a statement must return (a row this operation locked, inserted or just read):
  * an invariant, so a miss is a bug reported as such, never a business answer.
  */

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { httpUrlSchema } from './callback.ts';
+import { paymentMethodIdsSchema } from './link.ts';
+import { paymentMethods } from './payment-method.ts';
 
 /** PATCH /api/v1/integrator: the account settings an integrator changes itself. */
 export const integratorUpdateSchema = z
@@ -13,6 +15,11 @@ export const integratorUpdateSchema = z
       .nullable()
       .describe(
         'Where customers write with questions: shown on payment pages and the Reply-To of customer e-mails; null clears it (replies then go to the account e-mail).',
+      ),
+    default_payment_methods: paymentMethodIdsSchema(1)
+      .nullable()
+      .describe(
+        'The payment methods a link offers when it names none of its own, in the order of preference; each must be one the acquirer takes. null: every method the acquirer takes.',
       ),
   })
   .partial()
@@ -34,6 +41,10 @@ export const integratorViewSchema = z
       .meta({ description: 'Refund types allowed per card brand; `default` applies to brands not listed.' }),
     default_callback_url: z.string().nullable().meta({ description: 'Where events go when nothing else names a callback URL.' }),
     support_email: z.string().nullable().meta({ description: 'Shown to customers on payment pages; the Reply-To of customer e-mails.' }),
+    default_payment_methods: z
+      .array(z.enum(paymentMethods))
+      .nullable()
+      .meta({ description: 'The payment methods a link offers when it names none; null: every method the acquirer takes.' }),
     links: z.number().int().meta({ description: 'How many payment links the integrator has.' }),
     created_at: z.string().meta({ format: 'date-time' }),
   })

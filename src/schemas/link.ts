@@ -3,6 +3,7 @@ import { httpUrlSchema } from './callback.ts';
 import { fieldModes, fieldPaths } from './fields.ts';
 import { locales } from './locales.ts';
 import { inStorableRange, listQuerySchema, pageSchema } from './pagination.ts';
+import { paymentMethods } from './payment-method.ts';
 
 /** Slugs paylink keeps for its own links (src/domain/schedules/pay-links.ts): a merchant's link cannot take one. */
 export const SYSTEM_SLUG_PREFIX = 'scheduled-payments-';
@@ -14,6 +15,23 @@ export const SYSTEM_SLUG_PREFIX = 'scheduled-payments-';
  * /pay/{slug}, which answers with a generated payment form.
  */
 const fieldPath = z.enum(fieldPaths);
+
+/**
+ * A list of payment method ids as links, integrators and the seed send it, in the merchant's order
+ * of preference: each a method paylink knows (an unknown id is named in the refusal), none twice.
+ * `least: 1` refuses an empty list here; a link's empty list is the links editor's to refuse (ER.03.13).
+ */
+export const paymentMethodIdsSchema = (least: 0 | 1) =>
+  z
+    .array(
+      z.enum(paymentMethods, {
+        error: (issue) => `${JSON.stringify(issue.input)} is not a payment method paylink knows; use ${paymentMethods.join(', ')}`,
+      }),
+      { error: 'must be a list of payment method ids such as ["qrph", "gcash", "card"]' },
+    )
+    .min(least, 'must name at least one payment method (null: every method your acquirer takes)')
+    .max(paymentMethods.length)
+    .refine((list) => new Set(list).size === list.length, 'must not name a payment method twice');
 
 export const linkViewSchema = z
   .object({
@@ -38,6 +56,10 @@ export const linkViewSchema = z
     success_url: z.string().nullable().describe('Where the receipt’s “Return to merchant” goes.'),
     cancel_url: z.string().nullable().describe('Where the form’s cancel link goes.'),
     locale: z.string().nullable().describe('The language of the link’s pages and customer e-mails when the customer’s browser asks for none of paylink’s.'),
+    payment_methods: z
+      .array(z.enum(paymentMethods))
+      .nullable()
+      .describe('The payment methods its page offers, in this order; null: the integrator’s `default_payment_methods`.'),
     created_at: z.string().describe('When it was created.'),
     updated_at: z.string().describe('When it was last changed.'),
   })
@@ -47,6 +69,13 @@ export type LinkView = z.infer<typeof linkViewSchema>;
 export const linkPageSchema = pageSchema(linkViewSchema);
 /** POST /api/v1/links, GET and PATCH /api/v1/links/{slug}: `{ link }`. */
 export const linkReplySchema = z.object({ link: linkViewSchema }).strict();
+
+/**
+ * The API's (and the seed file's) name of a link setting the links editor names in camelCase
+ * (src/domain/links/editor.ts): `minAmount` → `min_amount`. Names without capitals (`amount`,
+ * `labels.customer.first_name`) are already the same on both sides.
+ */
+export const linkWireField = (name: string): string => name.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 /** GET /api/v1/links. */
 export const linksQuerySchema = listQuerySchema({
@@ -119,6 +148,11 @@ const settings = {
     .describe(
       'The language (en, fil, es) of the link’s pages and customer e-mails when the customer’s browser asks for none of these; the page’s switcher overrides both.',
     ),
+  payment_methods: paymentMethodIdsSchema(0)
+    .nullable()
+    .describe(
+      'The payment methods its page offers, in the order of preference (card, qrph, gcash, paymaya, grab_pay, shopeepay, dob, brankas, billease); each must be one the merchant’s acquirer takes. null: the integrator’s `default_payment_methods`. An empty list is refused (ER.03.13).',
+    ),
 };
 
 export const linkCreateSchema = z
@@ -147,6 +181,7 @@ export const linkCreateSchema = z
     success_url: true,
     cancel_url: true,
     locale: true,
+    payment_methods: true,
   })
   .strict();
 export type LinkCreate = z.infer<typeof linkCreateSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { acquirerInputSchema } from './acquirer.ts';
 import { fieldModes, fieldPaths } from './fields.ts';
+import { paymentMethodIdsSchema } from './link.ts';
 import { LINK_KEY_PREFIX, linkKeySchema } from './link-key.ts';
 import { locales } from './locales.ts';
 
@@ -32,6 +33,8 @@ export const seedLinkSchema = z
     success_url: httpUrl.optional(),
     cancel_url: httpUrl.optional(),
     locale: z.enum(locales, { error: `must be one of ${locales.join(', ')}` }).optional(),
+    /** Absent: the integrator's default methods. */
+    payment_methods: paymentMethodIdsSchema(0).optional(),
   })
   .strict();
 
@@ -66,6 +69,8 @@ export const seedIntegratorSchema = z
     email: z.email(),
     support_email: z.email().optional(),
     default_callback_url: httpUrl.optional(),
+    /** The methods a link offers when it names none; null: every method the acquirer takes; absent: left as it is. */
+    default_payment_methods: paymentMethodIdsSchema(1).nullable().optional(),
     token: z
       .string()
       .min(32, 'must be at least 32 characters')

@@ -31,6 +31,8 @@ const PREVIEW_SETTLES = { settleMs: 400 };
 const preview = (page: Page) => page.locator('.preview-box iframe:not(.loading)').last().contentFrame();
 
 test('console links › an owner creates a link, watches the preview follow the typing before saving, and the page goes live', async ({ page, request }) => {
+  // Four axe runs over the whole editor (its payment methods included) and two screenshots: slow on a busy machine.
+  test.slow();
   await signIn(page);
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Payment links' }).click();
   await expect(page.getByRole('heading', { name: 'Payment links' })).toBeVisible();

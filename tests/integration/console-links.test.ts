@@ -227,6 +227,15 @@ describe('console › link editor', () => {
     expect(textOf(logo.html)).toContain('The logo must be a PNG, JPEG, WebP or SVG image');
     expect((await linkRow('acme-books'))!.title).toBe('Acme Books');
   });
+
+  it('shows a refusal of the links editor itself beside the form’s input, named as the form names it', async () => {
+    const owner = await signedIn(acmeOwner);
+    const res = await owner.post('/console/links/acme-books', editorForm({ amount_mode: 'open', amount: '', min_amount: '900', max_amount: '100' }));
+    expect(res.status).toBe(422);
+    expect(textOf(res.html)).toContain('must not be above max_amount');
+    expect(res.html).toMatch(/id="field-min_amount"[^>]*aria-invalid="true"/);
+    expect((await linkRow('acme-books'))!.minAmountMinor).toBeNull();
+  });
 });
 
 describe('console › link pages are the owner’s own', () => {

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { linkUpdateSchema } from '../../src/schemas/link.ts';
 
 /**
  * The layer map (docs/architecture.md), checked on every run: each rule lists the imports that
@@ -150,6 +151,26 @@ describe('architecture › links are written only through the links editor', () 
       matches(
         sources.filter((s) => s.file !== 'src/domain/links/editor.ts'),
         LINK_WRITE,
+      ),
+    ).toEqual([]);
+  });
+});
+
+describe('architecture › the links domain speaks its own names, the wire format stays at the edge', () => {
+  /** The API's snake_case setting names (`min_amount`, `brand_color`, …), read from its schema. */
+  const wireNames = Object.keys(linkUpdateSchema.shape).filter((name) => name.includes('_'));
+  const codeOnly = (text: string) => text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/(^|\s)\/\/.*$/gm, '$1');
+
+  it('knows the wire names to look for', () => {
+    expect(wireNames).toEqual(expect.arrayContaining(['min_amount', 'max_amount', 'brand_color', 'callback_url', 'expires_at']));
+  });
+
+  it('no code under src/domain/links names a setting by its API name (comments may)', () => {
+    const wire = new RegExp(`\\b(${wireNames.join('|')})\\b`);
+    expect(
+      matches(
+        sources.filter((s) => s.file.startsWith('src/domain/links/')).map((s) => ({ ...s, text: codeOnly(s.text) })),
+        wire,
       ),
     ).toEqual([]);
   });

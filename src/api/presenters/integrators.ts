@@ -11,6 +11,7 @@ export function integratorView({ integrator, linkCount, linkKey }: { integrator:
     refund_capabilities: { default: 'full_partial', ...integrator.refundCapabilities },
     default_callback_url: integrator.defaultCallbackUrl,
     support_email: integrator.supportEmail,
+    default_payment_methods: integrator.defaultPaymentMethods,
     links: linkCount,
     created_at: integrator.createdAt.toISOString(),
   };

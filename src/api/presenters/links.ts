@@ -35,6 +35,7 @@ export function linkView(link: Link, origin: string): LinkView {
     success_url: link.successUrl,
     cancel_url: link.cancelUrl,
     locale: link.locale,
+    payment_methods: link.paymentMethods,
     created_at: link.createdAt.toISOString(),
     updated_at: link.updatedAt.toISOString(),
   };

@@ -1,7 +1,8 @@
+import { postedMethods } from '../../api/link-form.ts';
 import { identityActor } from '../../domain/accounts/sessions.ts';
 import { changeAcquirer } from '../../domain/integrators/acquirer.ts';
 import { parseOverlap, rotateApiToken, rotateJwtSecret, rotateLinkKey } from '../../domain/integrators/credentials.ts';
-import { changeDefaultCallbackUrl, changeSupportEmail } from '../../domain/integrators/profile.ts';
+import { changeDefaultCallbackUrl, changeDefaultPaymentMethods, changeSupportEmail } from '../../domain/integrators/profile.ts';
 import { findIntegratorById } from '../../domain/integrators/service.ts';
 import { rotateWebhookSecret } from '../../domain/notifications/secrets.ts';
 import { sendTestEvent } from '../../domain/notifications/test-event.ts';
@@ -89,6 +90,16 @@ export const developersActions: Record<string, ConsoleAction<DevelopersOutcome>>
       done: value.trim()
         ? 'The support e-mail is saved: payment pages show it and customer e-mails reply to it.'
         : 'The support e-mail is cleared: customer e-mails reply to the account e-mail.',
+    };
+  },
+  'payment-methods': async (ctx) => {
+    const { integrator, actor } = await acting(ctx);
+    const chosen = ctx.field('methods_mode') === 'chosen' ? postedMethods(ctx.form) : null;
+    await changeDefaultPaymentMethods(ctx.app, integrator, chosen, actor);
+    return {
+      done: chosen
+        ? 'The default payment methods are saved: links that name none offer them now.'
+        : 'Links that name no methods now offer every method your acquirer takes.',
     };
   },
   'test-event': async (ctx) => {

@@ -1,5 +1,5 @@
 import type { ConsoleRefusal } from '../../api/console-forms.ts';
-import { formFieldOf, type LinkFormValues, linkCreateInput, linkDraftSettings, linkUpdateInput, readLinkForm } from '../../api/link-form.ts';
+import { formFieldOf, type LinkFormValues, linkCreateInput, linkDraftSettings, linkUpdateInput, readLinkForm, withFormFields } from '../../api/link-form.ts';
 import type { Messages } from '../../domain/errors.ts';
 import { createConsoleLink, getConsoleLink, previewConsoleLink, updateConsoleLink } from '../../domain/links/console.ts';
 import type { LinkDraft } from '../../domain/links/preview.ts';
@@ -7,7 +7,8 @@ import type { ConsoleAction } from '../entry.ts';
 
 /** New link: saved, on to its editor. */
 export const createLink: ConsoleAction<never> = async ({ app, identity, form, from, seeOther }) => {
-  const link = await createConsoleLink(app, identity, linkCreateInput(await readLinkForm(form)), from);
+  const input = linkCreateInput(await readLinkForm(form));
+  const link = await withFormFields(() => createConsoleLink(app, identity, input, from));
   return seeOther(`/console/links/${link.slug}?created=1`);
 };
 
@@ -16,7 +17,8 @@ export const updateLink =
   (slug: string): ConsoleAction<'saved'> =>
   async ({ app, identity, form, from }) => {
     await getConsoleLink(app, identity, slug);
-    await updateConsoleLink(app, identity, slug, linkUpdateInput(await readLinkForm(form)), from);
+    const patch = linkUpdateInput(await readLinkForm(form));
+    await withFormFields(() => updateConsoleLink(app, identity, slug, patch, from));
     return 'saved';
   };
 

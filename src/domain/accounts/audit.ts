@@ -35,6 +35,7 @@ export type AuditAction =
   | 'webhook_secret.rotated'
   | 'callback_url.changed'
   | 'support_email.changed'
+  | 'payment_methods.changed'
   | 'acquirer.changed'
   | 'test_event.sent';
 

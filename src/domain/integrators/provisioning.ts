@@ -6,14 +6,16 @@ import { newId, sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { cardRegistrations, integrators, links } from '../../db/schema.ts';
 import { parseExpiry } from '../../schemas/card-rules.ts';
+import { linkWireField } from '../../schemas/link.ts';
 import { parseWith } from '../../schemas/parse.ts';
 import { type Seed, type SeedIntegrator, type SeedLink, seedSchema } from '../../schemas/provisioning.ts';
 import { generatePassword } from '../accounts/passwords.ts';
 import { SeedUserError, upsertSeedUser } from '../accounts/seed.ts';
 import { activeCardColumns } from '../cards/activation.ts';
 import type { DomainContext } from '../context.ts';
-import { DomainError } from '../errors.ts';
+import { DomainError, withFieldNames } from '../errors.ts';
 import { linkValues, writeSeedLink } from '../links/editor.ts';
+import { methodsMisfit } from '../links/payment-methods.ts';
 import { readAcquirerSettings, setAcquirer } from './acquirer.ts';
 import { applySeedLinkKey, newLinkKey } from './link-keys.ts';
 import { hashToken } from './service.ts';
@@ -92,6 +94,8 @@ const seedProfileFields = {
   support_email: (seed: SeedIntegrator) => (seed.support_email === undefined ? undefined : { supportEmail: seed.support_email }),
   default_callback_url: (seed: SeedIntegrator) => (seed.default_callback_url === undefined ? undefined : { defaultCallbackUrl: seed.default_callback_url }),
   refund_capabilities: (seed: SeedIntegrator) => (seed.refund_capabilities === undefined ? undefined : { refundCapabilities: seed.refund_capabilities }),
+  default_payment_methods: (seed: SeedIntegrator) =>
+    seed.default_payment_methods === undefined ? undefined : { defaultPaymentMethods: seed.default_payment_methods },
 } satisfies Record<string, (seed: SeedIntegrator) => Partial<typeof integrators.$inferInsert> | undefined>;
 
 const seedFieldHash = (field: string, value: unknown) => sha256Hex(`paylink-seed-field:${field}:${JSON.stringify(value)}`);
@@ -187,25 +191,28 @@ async function upsertLink(app: DomainContext, tx: DbOrTx, integratorId: string, 
         description: link.description ?? null,
         currency: link.currency,
         amount: link.amount ?? null,
-        min_amount: link.min_amount ?? null,
-        max_amount: link.max_amount ?? null,
-        brand_color: link.brand_color ?? null,
+        minAmount: link.min_amount ?? null,
+        maxAmount: link.max_amount ?? null,
+        brandColor: link.brand_color ?? null,
         logo: link.logo ? { source: link.logo, baseDir } : null,
         labels: link.labels,
         fields: link.fields,
-        callback_url: link.callback_url ?? null,
+        callbackUrl: link.callback_url ?? null,
         active: link.active,
-        expires_at: link.expires_at ?? null,
-        max_payments: link.max_payments ?? null,
-        success_url: link.success_url ?? null,
-        cancel_url: link.cancel_url ?? null,
+        expiresAt: link.expires_at ?? null,
+        maxPayments: link.max_payments ?? null,
+        successUrl: link.success_url ?? null,
+        cancelUrl: link.cancel_url ?? null,
+        paymentMethods: link.payment_methods ?? null,
         locale: link.locale ?? null,
       },
       // The integrator's acquirer as this seed left it, read in the seed's own transaction.
       app.connectors.forSettings(integratorId, await readAcquirerSettings(tx, app.secrets, integratorId)),
       existing,
     );
-  } catch (error) {
+  } catch (caught) {
+    // The seed file names a link's settings as the API does (`min_amount`).
+    const error = withFieldNames(caught, linkWireField);
     if (!(error instanceof DomainError) || typeof error.messages !== 'object') throw error;
     throw new ProvisioningError(
       `${where} ${Object.entries(error.messages)
@@ -258,6 +265,10 @@ export async function applyProvisioning(app: DomainContext, seedPath = app.confi
         ids.set(integrator, id);
         await applySeedLinkKey(app, tx, id, integrator.link_key);
         if (integrator.acquirer) await setAcquirer(app, tx, id, integrator.acquirer, { fromSeed: true });
+        if (integrator.default_payment_methods) {
+          const misfit = methodsMisfit(app.connectors.forSettings(id, await readAcquirerSettings(tx, app.secrets, id)), integrator.default_payment_methods);
+          if (misfit) throw new ProvisioningError(`integrator ${integrator.email}: default_payment_methods: ${misfit}`);
+        }
         for (const link of integrator.links) await upsertLink(app, tx, id, link, baseDir);
         for (const user of integrator.users) {
           try {

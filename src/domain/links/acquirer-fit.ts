@@ -20,7 +20,7 @@ export interface LinkMoney {
   maxAmountMinor: bigint | null;
 }
 
-export type MoneyField = 'currency' | 'amount' | 'min_amount' | 'max_amount';
+export type MoneyField = 'currency' | 'amount' | 'minAmount' | 'maxAmount';
 
 /** Each setting the acquirer cannot take, with why (in the merchant's terms); empty when all fit. */
 export function acquirerMisfits(acquirer: LinkAcquirer, money: LinkMoney): Partial<Record<MoneyField, string>> {
@@ -34,8 +34,8 @@ export function acquirerMisfits(acquirer: LinkAcquirer, money: LinkMoney): Parti
   const misfits: Partial<Record<MoneyField, string>> = {};
   const amounts: Array<[MoneyField, bigint | null]> = [
     ['amount', money.amountMinor],
-    ['min_amount', money.minAmountMinor],
-    ['max_amount', money.maxAmountMinor],
+    ['minAmount', money.minAmountMinor],
+    ['maxAmount', money.maxAmountMinor],
   ];
   for (const [field, minor] of amounts) {
     if (minor === null) continue;

@@ -1,12 +1,13 @@
 import type { Link } from '../../db/schema.ts';
-import type { LinkCreate, LinksQuery, LinkUpdate } from '../../schemas/link.ts';
+import type { LinksQuery } from '../../schemas/link.ts';
 import { type Actor, recordAudit } from '../accounts/audit.ts';
 import { canManageAccount } from '../accounts/rules.ts';
 import type { ConsoleIdentity, RequestOrigin } from '../accounts/sessions.ts';
 import type { DomainContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import type { Page } from '../pagination.ts';
-import { createLink, type LinkSettings, updateLink } from './editor.ts';
+import { createLink, type LinkPatch, type LinkSettings, type NewLink, updateLink } from './editor.ts';
+import { type MethodChoices, methodChoices } from './payment-methods.ts';
 import { draftLink, type LinkDraft } from './preview.ts';
 import { getLink, listLinks, paidCounts } from './service.ts';
 
@@ -52,14 +53,20 @@ export async function getConsoleLink(app: DomainContext, identity: ConsoleIdenti
   return getLink(app.db, integratorOf(identity), slug);
 }
 
-export async function createConsoleLink(app: DomainContext, identity: ConsoleIdentity, input: LinkCreate, from: RequestOrigin): Promise<Link> {
+export async function createConsoleLink(app: DomainContext, identity: ConsoleIdentity, input: NewLink, from: RequestOrigin): Promise<Link> {
   assertOwner(identity);
   return createLink(app, integratorOf(identity), input, (tx, link) => recordAudit(tx, actor(identity, from), 'link.created', link.slug, app.now()));
 }
 
-export async function updateConsoleLink(app: DomainContext, identity: ConsoleIdentity, slug: string, patch: LinkUpdate, from: RequestOrigin): Promise<Link> {
+export async function updateConsoleLink(app: DomainContext, identity: ConsoleIdentity, slug: string, patch: LinkPatch, from: RequestOrigin): Promise<Link> {
   assertOwner(identity);
   return updateLink(app, integratorOf(identity), slug, patch, (tx, link) => recordAudit(tx, actor(identity, from), 'link.updated', link.slug, app.now()));
+}
+
+/** The editor's payment methods: what the owner's acquirer takes, and the account's defaults. */
+export async function consoleMethodChoices(app: DomainContext, identity: ConsoleIdentity): Promise<MethodChoices> {
+  assertOwner(identity);
+  return methodChoices(app, identity.user.integratorId);
 }
 
 /**

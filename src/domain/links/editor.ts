@@ -4,44 +4,61 @@ import { newId, sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, type FieldMode, type Link, links } from '../../db/schema.ts';
 import type { FieldPath } from '../../schemas/fields.ts';
-import type { LinkCreate, LinkUpdate } from '../../schemas/link.ts';
 import { emptyMessages } from '../../schemas/parse.ts';
+import { type PaymentMethod, paymentMethodNames } from '../../schemas/payment-method.ts';
 import type { DomainContext } from '../context.ts';
-import { invalidFields, type Messages, notFound, theRow } from '../errors.ts';
+import { DomainError, invalidFields, type Messages, notFound, theRow } from '../errors.ts';
 import { formatDecimal, isCurrency, MoneyError, parseAmount } from '../money.ts';
 import { callbackUrlProblem } from '../notifications/callback-url.ts';
-import { acquirerMisfits, type LinkAcquirer } from './acquirer-fit.ts';
+import { acquirerMisfits, acquirerName, type LinkAcquirer } from './acquirer-fit.ts';
 import { readLogoSource, validateLogo } from './logos.ts';
+import { allowedMethods, defaultMethodsOf, methodsMisfit } from './payment-methods.ts';
 
 /**
  * The one place a link is created or changed, whatever door the change comes through: the seed
  * file (src/domain/integrators/provisioning.ts), the API (/api/v1/links) and the console
  * (src/domain/links/console.ts, which records each save in the audit log through `onSaved`),
  * and the system link schedules' payment links belong to (src/domain/schedules/pay-links.ts).
- * Every setting is checked at once; a refusal names each bad field (`amount`, `logo`, …) and
- * writes nothing. Payment pages read links from the database on every view, so a change shows
- * on /pay/{slug} at once.
+ * Every setting is checked at once; a refusal names each bad setting by its name here
+ * (`amount`, `minAmount`, `logo`, …) and writes nothing: each door renames them to its own
+ * fields (the API's `min_amount`, the console's inputs, the seed's keys). Payment pages read
+ * links from the database on every view, so a change shows on /pay/{slug} at once.
  */
 export interface LinkSettings {
   title: string;
   description: string | null;
   currency: string;
+  /** Decimal strings in the link's currency, as the merchant typed them (checked here). */
   amount: string | null;
-  min_amount: string | null;
-  max_amount: string | null;
-  brand_color: string | null;
+  minAmount: string | null;
+  maxAmount: string | null;
+  brandColor: string | null;
   /** A data: URL or (seed only) a file path relative to `baseDir`; null removes the logo; undefined keeps it. */
-  logo: { source: string; baseDir: string } | null | undefined;
+  logo: LogoSource | null | undefined;
   labels: Partial<Record<FieldPath, string>>;
   fields: Partial<Record<FieldPath, FieldMode>>;
-  callback_url: string | null;
+  callbackUrl: string | null;
   active: boolean;
-  expires_at: string | null;
-  max_payments: number | null;
-  success_url: string | null;
-  cancel_url: string | null;
+  /** An ISO 8601 date and time. */
+  expiresAt: string | null;
+  maxPayments: number | null;
+  successUrl: string | null;
+  cancelUrl: string | null;
   locale: string | null;
+  /** The methods its page offers, in the merchant's order of preference; null: the integrator's defaults. */
+  paymentMethods: PaymentMethod[] | null;
 }
+
+export interface LogoSource {
+  source: string;
+  baseDir: string;
+}
+
+/** A new link: its title and currency, and any other setting (absent: the default). */
+export type NewLink = Pick<LinkSettings, 'title' | 'currency'> & Partial<LinkSettings> & { slug?: string };
+
+/** A change to a link: the settings given change (null clears one); the rest stay. */
+export type LinkPatch = Partial<LinkSettings>;
 
 type LinkValues = Omit<typeof links.$inferInsert, 'id' | 'slug' | 'integratorId' | 'createdAt'>;
 
@@ -77,12 +94,12 @@ export async function linkValues(
     }
   };
   const amountMinor = amount('amount', s.amount);
-  const minAmountMinor = amount('min_amount', s.min_amount);
-  const maxAmountMinor = amount('max_amount', s.max_amount);
-  if (s.amount !== null && (s.min_amount !== null || s.max_amount !== null)) {
-    problem(s.min_amount !== null ? 'min_amount' : 'max_amount', 'applies only to a link without a fixed amount');
+  const minAmountMinor = amount('minAmount', s.minAmount);
+  const maxAmountMinor = amount('maxAmount', s.maxAmount);
+  if (s.amount !== null && (s.minAmount !== null || s.maxAmount !== null)) {
+    problem(s.minAmount !== null ? 'minAmount' : 'maxAmount', 'applies only to a link without a fixed amount');
   }
-  if (minAmountMinor !== null && maxAmountMinor !== null && minAmountMinor > maxAmountMinor) problem('min_amount', 'must not be above max_amount');
+  if (minAmountMinor !== null && maxAmountMinor !== null && minAmountMinor > maxAmountMinor) problem('minAmount', 'must not be above {maxAmount}');
   const money = { currency: s.currency, amountMinor, minAmountMinor, maxAmountMinor };
   const moneyChanged =
     !current ||
@@ -92,13 +109,13 @@ export async function linkValues(
     current.maxAmountMinor !== maxAmountMinor;
   if (currencyOk && moneyChanged)
     for (const [field, message] of Object.entries(acquirerMisfits(acquirer, money))) if (!messages[field]) problem(field, message);
-  for (const field of ['callback_url', 'success_url', 'cancel_url'] as const) {
+  for (const field of ['callbackUrl', 'successUrl', 'cancelUrl'] as const) {
     const url = s[field];
     const reason = url ? callbackUrlProblem(url, app.config.allowPrivateCallbacks) : undefined;
     if (reason) problem(field, reason);
   }
-  const expiresAt = s.expires_at === null ? null : new Date(s.expires_at);
-  if (expiresAt && Number.isNaN(expiresAt.getTime())) problem('expires_at', 'must be an ISO 8601 date and time');
+  const expiresAt = s.expiresAt === null ? null : new Date(s.expiresAt);
+  if (expiresAt && Number.isNaN(expiresAt.getTime())) problem('expiresAt', 'must be an ISO 8601 date and time');
   let logo: Awaited<ReturnType<typeof validateLogo>> | undefined;
   if (s.logo) {
     try {
@@ -107,7 +124,13 @@ export async function linkValues(
       problem('logo', (error as Error).message);
     }
   }
+  const methodsChanged = !current || !sameMethods(current.paymentMethods, s.paymentMethods);
+  if (methodsChanged && s.paymentMethods !== null && s.paymentMethods.length > 0) {
+    const misfit = methodsMisfit(acquirer, s.paymentMethods);
+    if (misfit) problem('paymentMethods', misfit);
+  }
   if (Object.keys(messages).length > 0) throw invalidFields(messages);
+  if (methodsChanged) await refuseNoMethod(tx, integratorId, s.paymentMethods, acquirer);
   let logoAssetId = s.logo === undefined ? (current?.logoAssetId ?? null) : null;
   if (logo) {
     const digest = sha256Hex(logo.bytes);
@@ -125,17 +148,18 @@ export async function linkValues(
     amountMinor,
     minAmountMinor,
     maxAmountMinor,
-    brandColor: s.brand_color,
+    brandColor: s.brandColor,
     logoAssetId,
     labels: s.labels as Record<string, string>,
     fields: s.fields as Record<string, FieldMode>,
-    callbackUrl: s.callback_url,
+    callbackUrl: s.callbackUrl,
     active: s.active,
     expiresAt,
-    maxPayments: s.max_payments,
-    successUrl: s.success_url,
-    cancelUrl: s.cancel_url,
+    maxPayments: s.maxPayments,
+    successUrl: s.successUrl,
+    cancelUrl: s.cancelUrl,
     locale: s.locale,
+    paymentMethods: s.paymentMethods,
     updatedAt: app.now(),
   };
 }
@@ -148,23 +172,41 @@ function settingsOf(link: Link): LinkSettings {
     description: link.description,
     currency: link.currency,
     amount: money(link.amountMinor),
-    min_amount: money(link.minAmountMinor),
-    max_amount: money(link.maxAmountMinor),
-    brand_color: link.brandColor,
+    minAmount: money(link.minAmountMinor),
+    maxAmount: money(link.maxAmountMinor),
+    brandColor: link.brandColor,
     logo: undefined,
     labels: link.labels as LinkSettings['labels'],
     fields: link.fields as LinkSettings['fields'],
-    callback_url: link.callbackUrl,
+    callbackUrl: link.callbackUrl,
     active: link.active,
-    expires_at: link.expiresAt?.toISOString() ?? null,
-    max_payments: link.maxPayments,
-    success_url: link.successUrl,
-    cancel_url: link.cancelUrl,
+    expiresAt: link.expiresAt?.toISOString() ?? null,
+    maxPayments: link.maxPayments,
+    successUrl: link.successUrl,
+    cancelUrl: link.cancelUrl,
     locale: link.locale,
+    paymentMethods: link.paymentMethods,
   };
 }
 
-const dataLogo = (logo: string | null | undefined) => (logo === undefined ? undefined : logo === null ? null : { source: logo, baseDir: '/' });
+const sameMethods = (a: readonly PaymentMethod[] | null, b: readonly PaymentMethod[] | null) =>
+  a === null || b === null ? a === b : a.length === b.length && a.every((m, i) => m === b[i]);
+
+/**
+ * A link its page could offer no method on is refused (ER.03.13): an empty list, or no list while
+ * the integrator's defaults name only methods the acquirer does not take.
+ */
+async function refuseNoMethod(tx: DbOrTx, integratorId: string, chosen: PaymentMethod[] | null, acquirer: LinkAcquirer): Promise<void> {
+  const defaults = await defaultMethodsOf(tx, integratorId);
+  if (allowedMethods({ paymentMethods: chosen }, { defaultPaymentMethods: defaults }, acquirer).length > 0) return;
+  const why =
+    chosen !== null
+      ? 'must allow at least one payment method'
+      : defaults !== null
+        ? `names none, and none of your account's default payment methods (${defaults.map((m) => paymentMethodNames[m]).join(', ')}) is one ${acquirerName(acquirer)} takes: choose this link's methods, or change the defaults`
+        : `names none, and ${acquirerName(acquirer)} takes no payment method`;
+  throw new DomainError('ER.03.13', 'The payment link allows no payment method', { messages: { paymentMethods: [why] }, httpStatus: 422 });
+}
 
 /** Runs inside the saving transaction, after the write: e.g. the console's audit entry. */
 export type OnLinkSaved = (tx: DbOrTx, link: Link) => Promise<void>;
@@ -178,28 +220,11 @@ async function savingLink(app: DomainContext, write: (tx: DbOrTx) => Promise<Lin
   }
 }
 
-/** POST /api/v1/links: a new link; the slug is generated when not given. */
-export async function createLink(app: DomainContext, integrator: { id: string }, input: LinkCreate, onSaved?: OnLinkSaved): Promise<Link> {
-  const slug = input.slug ?? `link-${randomBytes(5).toString('hex')}`;
-  const settings: LinkSettings = {
-    title: input.title,
-    description: input.description ?? null,
-    currency: input.currency,
-    amount: input.amount ?? null,
-    min_amount: input.min_amount ?? null,
-    max_amount: input.max_amount ?? null,
-    brand_color: input.brand_color ?? null,
-    logo: dataLogo(input.logo) ?? null,
-    labels: input.labels ?? {},
-    fields: input.fields ?? {},
-    callback_url: input.callback_url ?? null,
-    active: input.active ?? true,
-    expires_at: input.expires_at ?? null,
-    max_payments: input.max_payments ?? null,
-    success_url: input.success_url ?? null,
-    cancel_url: input.cancel_url ?? null,
-    locale: input.locale ?? null,
-  };
+/** A new link (API, console); the slug is generated when not given. */
+export async function createLink(app: DomainContext, integrator: { id: string }, input: NewLink, onSaved?: OnLinkSaved): Promise<Link> {
+  const { slug: givenSlug, ...given } = input;
+  const slug = givenSlug ?? `link-${randomBytes(5).toString('hex')}`;
+  const settings: LinkSettings = { ...DEFAULT_SETTINGS, ...withoutUndefined(given), title: input.title, currency: input.currency, logo: input.logo ?? null };
   const acquirer = await app.connectors.forIntegrator(integrator.id);
   return savingLink(app, async (tx) => {
     const values = await linkValues(app, tx, integrator.id, settings, acquirer);
@@ -215,8 +240,30 @@ export async function createLink(app: DomainContext, integrator: { id: string },
   });
 }
 
-/** PATCH /api/v1/links/{slug}: changes the given settings (null clears one); the rest stay. */
-export async function updateLink(app: DomainContext, integrator: { id: string }, slug: string, patch: LinkUpdate, onSaved?: OnLinkSaved): Promise<Link> {
+/** Every setting a new link leaves out. */
+const DEFAULT_SETTINGS: Omit<LinkSettings, 'title' | 'currency'> = {
+  description: null,
+  amount: null,
+  minAmount: null,
+  maxAmount: null,
+  brandColor: null,
+  logo: null,
+  labels: {},
+  fields: {},
+  callbackUrl: null,
+  active: true,
+  expiresAt: null,
+  maxPayments: null,
+  successUrl: null,
+  cancelUrl: null,
+  locale: null,
+  paymentMethods: null,
+};
+
+const withoutUndefined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+/** Changes the given settings of a link (null clears one); the rest stay. */
+export async function updateLink(app: DomainContext, integrator: { id: string }, slug: string, patch: LinkPatch, onSaved?: OnLinkSaved): Promise<Link> {
   const acquirer = await app.connectors.forIntegrator(integrator.id);
   return savingLink(app, async (tx) => {
     const [current] = await tx
@@ -225,12 +272,11 @@ export async function updateLink(app: DomainContext, integrator: { id: string },
       .where(and(eq(links.slug, slug), eq(links.integratorId, integrator.id), eq(links.system, false)))
       .for('update');
     if (!current) throw notFound('slug', 'Link');
-    const { logo, ...rest } = patch;
-    const merged: LinkSettings = { ...settingsOf(current), ...(rest as Partial<LinkSettings>), logo: dataLogo(logo) };
+    const merged: LinkSettings = { ...settingsOf(current), ...withoutUndefined(patch), logo: patch.logo };
     // A fixed amount given now replaces a range, and a range replaces a fixed amount.
-    if (patch.amount != null && patch.min_amount === undefined) merged.min_amount = null;
-    if (patch.amount != null && patch.max_amount === undefined) merged.max_amount = null;
-    if ((patch.min_amount != null || patch.max_amount != null) && patch.amount === undefined) merged.amount = null;
+    if (patch.amount != null && patch.minAmount === undefined) merged.minAmount = null;
+    if (patch.amount != null && patch.maxAmount === undefined) merged.maxAmount = null;
+    if ((patch.minAmount != null || patch.maxAmount != null) && patch.amount === undefined) merged.amount = null;
     const values = await linkValues(app, tx, integrator.id, merged, acquirer, current);
     const [updated] = await tx.update(links).set(values).where(eq(links.id, current.id)).returning();
     const link = theRow(updated ? [updated] : [], 'the updated link');

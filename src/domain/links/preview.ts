@@ -1,9 +1,11 @@
 import type { Link } from '../../db/schema.ts';
 import { type FieldMode, type FieldPath, fieldModes, fieldPaths } from '../../schemas/fields.ts';
+import type { PaymentMethod } from '../../schemas/payment-method.ts';
 import type { DomainContext } from '../context.ts';
 import { isCurrency, MoneyError, parseAmount } from '../money.ts';
 import type { LinkSettings } from './editor.ts';
 import { readLogoSource, validateLogo } from './logos.ts';
+import { allowedMethods, defaultMethodsOf } from './payment-methods.ts';
 import { logoUrl } from './service.ts';
 
 /**
@@ -17,6 +19,8 @@ export interface LinkDraft {
   link: Link;
   /** Where the page's logo comes from: the stored asset, the unsaved upload (data: URL), or none. */
   logo: string | undefined;
+  /** The payment methods its page would offer, in their order (allowedMethods). */
+  methods: PaymentMethod[];
 }
 
 export const PREVIEW_LINK_ID = 'lnk_preview';
@@ -59,25 +63,26 @@ export async function draftLink(app: DomainContext, integratorId: string, s: Lin
     description: s.description?.trim() || null,
     currency,
     amountMinor,
-    minAmountMinor: amountMinor === null ? minor(s.min_amount) : null,
-    maxAmountMinor: amountMinor === null ? minor(s.max_amount) : null,
-    brandColor: s.brand_color,
+    minAmountMinor: amountMinor === null ? minor(s.minAmount) : null,
+    maxAmountMinor: amountMinor === null ? minor(s.maxAmount) : null,
+    brandColor: s.brandColor,
     logoAssetId: null,
     labels,
     fields,
-    // The saved link's methods until the editor sends its own choice.
-    paymentMethods: current?.paymentMethods ?? null,
-    callbackUrl: s.callback_url,
+    paymentMethods: s.paymentMethods,
+    callbackUrl: s.callbackUrl,
     active: s.active,
     system: false,
     expiresAt: null,
-    maxPayments: s.max_payments,
-    successUrl: s.success_url,
-    cancelUrl: s.cancel_url,
+    maxPayments: s.maxPayments,
+    successUrl: s.successUrl,
+    cancelUrl: s.cancelUrl,
     locale: s.locale,
     seedSha256: null,
     createdAt: current?.createdAt ?? now,
     updatedAt: now,
   };
-  return { link, logo };
+  const acquirer = await app.connectors.forIntegrator(integratorId);
+  const methods = allowedMethods(link, { defaultPaymentMethods: await defaultMethodsOf(app.db, integratorId) }, acquirer);
+  return { link, logo, methods };
 }

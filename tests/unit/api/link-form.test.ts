@@ -51,12 +51,12 @@ describe('link editor form › reading', () => {
   });
 });
 
-describe('link editor form › into the API’s settings', () => {
+describe('link editor form › into the links editor’s settings, read by the API’s rules', () => {
   it('sends a fixed amount without bounds, and an open amount with its bounds only', async () => {
     const fixed = linkCreateInput(await readLinkForm(form({ ...base, min_amount: '10' })));
-    expect(fixed).toMatchObject({ amount: '250', min_amount: null, max_amount: null, currency: 'PHP' });
+    expect(fixed).toMatchObject({ amount: '250', minAmount: null, maxAmount: null, currency: 'PHP' });
     const open = linkUpdateInput(await readLinkForm(form({ ...base, amount_mode: 'open', min_amount: '10', max_amount: '' })));
-    expect(open).toMatchObject({ amount: null, min_amount: '10', max_amount: null });
+    expect(open).toMatchObject({ amount: null, minAmount: '10', maxAmount: null });
   });
 
   it('stores only labels that differ from the default, and every mode', async () => {
@@ -115,12 +115,12 @@ describe('link editor form › a saved link and the preview', () => {
     const f = new FormData();
     for (const [k, v] of Object.entries({ ...values, active: 'on' })) if (typeof v === 'string') f.set(k, v);
     const input = linkUpdateInput(await readLinkForm(f));
-    expect(input).toMatchObject({ min_amount: '20.00', max_payments: 3, locale: 'fil', expires_at: '2027-01-31T15:59:59.000Z' });
+    expect(input).toMatchObject({ minAmount: '20.00', maxPayments: 3, locale: 'fil', expiresAt: '2027-01-31T15:59:59.000Z' });
   });
 
   it('hands the preview the form as typed, a number it cannot read left out', async () => {
     const draft = linkDraftSettings(await readLinkForm(form({ ...base, max_payments: 'many', 'label.customer.first_name': 'Given' })));
-    expect(draft).toMatchObject({ max_payments: null, amount: '250', logo: undefined });
+    expect(draft).toMatchObject({ maxPayments: null, amount: '250', logo: undefined });
     expect(draft.labels['customer.first_name']).toBe('Given');
   });
 

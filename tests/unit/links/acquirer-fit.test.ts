@@ -30,10 +30,10 @@ describe("a link's money and the merchant's acquirer", () => {
     expect(acquirerMisfits(paymongo, money('PHP', 1999n))).toEqual({ amount: "must be at least 20.00 PHP, PayMongo's smallest charge" });
     expect(acquirerMisfits(paymongo, money('PHP', 2000n))).toEqual({});
     expect(acquirerMisfits(paymongo, money('PHP', null, 500n, 1500n))).toEqual({
-      min_amount: "must be at least 20.00 PHP, PayMongo's smallest charge",
-      max_amount: "must be at least 20.00 PHP, PayMongo's smallest charge",
+      minAmount: "must be at least 20.00 PHP, PayMongo's smallest charge",
+      maxAmount: "must be at least 20.00 PHP, PayMongo's smallest charge",
     });
-    expect(acquirerMisfits(paymongo, money('PHP', null, 500n, 100_000n))).toEqual({ min_amount: "must be at least 20.00 PHP, PayMongo's smallest charge" });
+    expect(acquirerMisfits(paymongo, money('PHP', null, 500n, 100_000n))).toEqual({ minAmount: "must be at least 20.00 PHP, PayMongo's smallest charge" });
     expect(acquirerMisfits(stripe, money('JPY', 49n))).toEqual({ amount: "must be at least 50 JPY, Stripe's smallest charge" });
     expect(acquirerMisfits(stripe, money('USD', null))).toEqual({});
   });

@@ -1,4 +1,5 @@
 import { apiEndpoint, methodNotAllowed } from '../../../api/endpoint.ts';
+import { newLinkOf, withWireFields } from '../../../api/link-input.ts';
 import { linkPageView, linkView } from '../../../api/presenters/links.ts';
 import { invalidFields } from '../../../domain/errors.ts';
 import { createLink } from '../../../domain/links/editor.ts';
@@ -19,6 +20,9 @@ export const GET = apiEndpoint({
 export const POST = apiEndpoint({
   body: linkCreateSchema,
   bodyLimit: LINK_BODY_LIMIT,
-  run: async ({ app, integrator, body }) => ({ code: 'OK.00.00', data: { link: linkView(await createLink(app, integrator, body), app.origin()) } }),
+  run: async ({ app, integrator, body }) => ({
+    code: 'OK.00.00',
+    data: { link: linkView(await withWireFields(() => createLink(app, integrator, newLinkOf(body))), app.origin()) },
+  }),
 });
 export const ALL = methodNotAllowed(['GET', 'POST']);

@@ -1,4 +1,5 @@
 import { apiEndpoint, methodNotAllowed } from '../../../../api/endpoint.ts';
+import { linkPatchOf, withWireFields } from '../../../../api/link-input.ts';
 import { linkView } from '../../../../api/presenters/links.ts';
 import { updateLink } from '../../../../domain/links/editor.ts';
 import { getLink } from '../../../../domain/links/service.ts';
@@ -18,7 +19,7 @@ export const PATCH = apiEndpoint({
   bodyLimit: LINK_BODY_LIMIT,
   run: async ({ app, integrator, params, body }) => ({
     code: 'OK.00.00',
-    data: { link: linkView(await updateLink(app, integrator, String(params.slug ?? ''), body), app.origin()) },
+    data: { link: linkView(await withWireFields(() => updateLink(app, integrator, String(params.slug ?? ''), linkPatchOf(body))), app.origin()) },
   }),
 });
 export const ALL = methodNotAllowed(['GET', 'PATCH']);

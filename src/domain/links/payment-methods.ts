@@ -1,0 +1,79 @@
+import { eq } from 'drizzle-orm';
+import type { Connector } from '../../acquirer/connector.ts';
+import type { DbOrTx } from '../../db/client.ts';
+import { integrators } from '../../db/schema.ts';
+import { type PaymentMethod, paymentMethodNames, paymentMethods } from '../../schemas/payment-method.ts';
+import type { DomainContext } from '../context.ts';
+import { acquirerName } from './acquirer-fit.ts';
+
+/**
+ * Which payment methods a link's page offers, and in which order. Three choices meet here:
+ * - the link's own list (`links.payment_methods`), in the merchant's order of preference;
+ * - when it names none (null), the integrator's defaults (`integrators.default_payment_methods`);
+ * - when those are null too, every method the acquirer takes: local methods first in the order
+ *   paylink lists them, card last, since cards come first only where the merchant puts them first;
+ * and the acquirer's own list bounds them all: a method it does not take (the merchant changed
+ * acquirer since the link was saved) is left out, never offered.
+ */
+export type MethodsAcquirer = Pick<Connector, 'name' | 'capabilities'>;
+
+/** The methods the acquirer takes, in its own declaration order. */
+export const acquirerMethods = (acquirer: MethodsAcquirer): PaymentMethod[] => acquirer.capabilities.methods.map((m) => m.method);
+
+/** Every method the acquirer takes when no one chose: paylink's order, card last. */
+function unchosenOrder(acquirer: MethodsAcquirer): PaymentMethod[] {
+  const taken = new Set(acquirerMethods(acquirer));
+  const local = paymentMethods.filter((m) => m !== 'card' && taken.has(m));
+  return taken.has('card') ? [...local, 'card'] : local;
+}
+
+/**
+ * The methods a link's page offers, in the order it shows them; empty only when nothing chosen is
+ * taken by the acquirer (the links editor refuses such a link when it is saved).
+ */
+export function allowedMethods(
+  link: { paymentMethods: readonly PaymentMethod[] | null },
+  integrator: { defaultPaymentMethods: readonly PaymentMethod[] | null },
+  acquirer: MethodsAcquirer,
+): PaymentMethod[] {
+  const chosen = link.paymentMethods ?? integrator.defaultPaymentMethods;
+  if (chosen === null) return unchosenOrder(acquirer);
+  const taken = new Set(acquirerMethods(acquirer));
+  return [...new Set(chosen)].filter((m) => taken.has(m));
+}
+
+/** The methods of `chosen` the acquirer does not take, and why, in the merchant's words; undefined when all are taken. */
+export function methodsMisfit(acquirer: MethodsAcquirer, chosen: readonly PaymentMethod[]): string | undefined {
+  const taken = new Set(acquirerMethods(acquirer));
+  const missing = chosen.filter((m) => !taken.has(m));
+  if (missing.length === 0) return undefined;
+  const names = (list: readonly PaymentMethod[]) => list.map((m) => paymentMethodNames[m]).join(', ');
+  const offered = taken.size > 0 ? `; it takes ${names(unchosenOrder(acquirer))}` : '';
+  return `${acquirerName(acquirer)} does not take ${names(missing)}${offered}`;
+}
+
+export interface MethodChoices {
+  /** Every method the acquirer takes, in the order offered when no one chose. */
+  offered: PaymentMethod[];
+  /** The integrator's default methods as a link naming none offers them. */
+  defaults: PaymentMethod[];
+  /** The integrator's own default list; null: every method the acquirer takes. */
+  ownDefaults: PaymentMethod[] | null;
+}
+
+/** The integrator's own default methods (null: every method its acquirer takes). */
+export async function defaultMethodsOf(db: DbOrTx, integratorId: string): Promise<PaymentMethod[] | null> {
+  const [row] = await db.select({ defaultPaymentMethods: integrators.defaultPaymentMethods }).from(integrators).where(eq(integrators.id, integratorId));
+  return row?.defaultPaymentMethods ?? null;
+}
+
+/** What an editor of methods shows for an integrator: its acquirer's methods and its defaults. */
+export async function methodChoices(ctx: Pick<DomainContext, 'db' | 'connectors'>, integratorId: string): Promise<MethodChoices> {
+  const acquirer = await ctx.connectors.forIntegrator(integratorId);
+  const ownDefaults = await defaultMethodsOf(ctx.db, integratorId);
+  return {
+    offered: unchosenOrder(acquirer),
+    defaults: allowedMethods({ paymentMethods: null }, { defaultPaymentMethods: ownDefaults }, acquirer),
+    ownDefaults,
+  };
+}
