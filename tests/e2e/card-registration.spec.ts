@@ -65,7 +65,9 @@ test('card registration › a saved card takes the customer to the return addres
     return_url: 'https://shop.example/after-card?order=7',
   });
   expect(created.data.status_code).toBe('OK.11.00');
-  await page.route('https://shop.example/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Back at the shop</title><h1>Back at the shop</h1>' }));
+  await page.route('https://shop.example/**', (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Back at the shop</title><h1>Back at the shop</h1>' }),
+  );
   await page.goto(`${new URL(created.data.link).pathname}?lang=fil`);
   await expect(page.locator('html')).toHaveAttribute('lang', 'fil');
   await page.locator('#f-card-number').fill('4242424242424242');

@@ -99,7 +99,20 @@ describe('server process', () => {
       webhook_secret: 'whsk_abcdefgh12345678',
       api_base_url: 'http://paymongo.example',
     };
-    writeFileSync(seed, JSON.stringify({ integrators: [{ name: 'Acme Books', email: 'billing@acme.example', token: 'seed_token_0123456789abcdefghijklmnop', secret: 'seed_secret_0123456789abcdefghijklmnop', acquirer }] }));
+    writeFileSync(
+      seed,
+      JSON.stringify({
+        integrators: [
+          {
+            name: 'Acme Books',
+            email: 'billing@acme.example',
+            token: 'seed_token_0123456789abcdefghijklmnop',
+            secret: 'seed_secret_0123456789abcdefghijklmnop',
+            acquirer,
+          },
+        ],
+      }),
+    );
     const p = startPaylink({ ...env, PAYLINK_SEED: seed });
     expect(await p.exited).toBe(1);
     expect(p.output()).toContain('integrator Acme Books: acquirer.api_base_url: must be an https:// address');
