@@ -291,6 +291,11 @@ export const catalogue = {
     description: 'Service unavailable',
     when: 'The database could not be reached (connection refused or lost, server shutting down, pool closed); `Retry-After` says when to retry.',
   },
+  'ER.99.02': {
+    http: 503,
+    description: 'paylink is starting',
+    when: 'The process listens but has not finished starting (migrations, provisioning, workers): GET /readyz says when it is ready; `Retry-After` says when to retry.',
+  },
 } as const satisfies Record<string, StatusEntry>;
 
 export type StatusCode = keyof typeof catalogue;

@@ -155,7 +155,7 @@ export class PaymongoConnector implements Connector {
   readonly capabilities: ConnectorCapabilities = {
     offSession: 'provider_subscriptions',
     cardCollection: 'paymongo_client',
-    // Cards only until the local methods are wired (issue #32): within 60 days, partial allowed.
+    // Cards: within 60 days, partial allowed.
     methods: [{ method: 'card', refunds: { refundable: true, partial: true, windowDays: 60 }, requires: [] }],
     currencies: [{ currency: 'PHP', minimumMinor: 2000n }],
     asyncRefunds: true,
