@@ -648,7 +648,7 @@ export interface components {
             /** @description evt_…: equals the `webhook-id` header of its callbacks. */
             id: string;
             /** @enum {string} */
-            type: "payment.succeeded" | "payment.failed" | "refund.succeeded" | "refund.failed" | "card_registration.completed" | "card_registration.deleted" | "schedule.created" | "schedule.cancelled" | "schedule.charge_succeeded" | "schedule.charge_failed" | "schedule.suspended" | "schedule.payment_link_sent" | "schedule.payment_link_expired" | "webhook.test";
+            type: "payment.succeeded" | "payment.failed" | "refund.succeeded" | "refund.failed" | "card_registration.completed" | "card_registration.deleted" | "schedule.created" | "schedule.cancelled" | "schedule.resumed" | "schedule.charge_succeeded" | "schedule.charge_failed" | "schedule.suspended" | "schedule.payment_link_sent" | "schedule.payment_link_expired" | "webhook.test";
             /** Format: date-time */
             created_at: string;
             /** @description The event’s fields, as its callback carries them (docs/callbacks.md). */
@@ -675,8 +675,11 @@ export interface components {
                 }[];
             };
             email: {
-                /** @enum {string} */
-                state: "none" | "pending" | "sent" | "failed";
+                /**
+                 * @description none: no e-mail; pending: queued or retrying; sent: handed to the mail server; saved: not e-mailed, because no mail server is set (written as a file on the server); failed: gave up.
+                 * @enum {string}
+                 */
+                state: "none" | "pending" | "sent" | "saved" | "failed";
                 attempts: number;
                 next_attempt_at: string | null;
                 sent_at: string | null;
@@ -5194,7 +5197,7 @@ export interface operations {
                 /** @description Only objects created before this instant (ISO 8601). */
                 created_lt?: string;
                 /** @description Only events of this type. */
-                type?: "payment.succeeded" | "payment.failed" | "refund.succeeded" | "refund.failed" | "card_registration.completed" | "card_registration.deleted" | "schedule.created" | "schedule.cancelled" | "schedule.charge_succeeded" | "schedule.charge_failed" | "schedule.suspended" | "schedule.payment_link_sent" | "schedule.payment_link_expired" | "webhook.test";
+                type?: "payment.succeeded" | "payment.failed" | "refund.succeeded" | "refund.failed" | "card_registration.completed" | "card_registration.deleted" | "schedule.created" | "schedule.cancelled" | "schedule.resumed" | "schedule.charge_succeeded" | "schedule.charge_failed" | "schedule.suspended" | "schedule.payment_link_sent" | "schedule.payment_link_expired" | "webhook.test";
                 /** @description Legacy: an event id or timestamp; events after it, oldest first. */
                 after?: string;
             };

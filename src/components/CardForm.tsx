@@ -17,7 +17,8 @@
  *
  * Request body: { ...extraBody, amount?, fields: { [name]: value }, card: { number, expiry,
  * cvc, name } } as application/json. The server answers with the API envelope:
- *   data.redirect_url        → the browser goes there (receipt, return page);
+ *   data.redirect_url        → the browser goes there (receipt, return page, or the merchant's
+ *                              http(s) return address after a saved card);
  *   messages[name]           → shown under that input (`card.number`, `card.expiry`, `card.cvc`,
  *                              `card.name`, `amount`, or an extra field's name);
  *   any other messages       → shown in the alert above the button, with the card number and
@@ -65,6 +66,21 @@ function fieldError(field: ExtraField, value: string, text: CardFormText): strin
 // The typed amount is read with the page's separators ("25,00" on a Spanish page is 25.00), as the server reads it.
 function readAmount(value: string, rule: AmountRule, text: CardFormText) {
   return customerAmount(value, rule, text.amountErrors);
+}
+
+/**
+ * Where the browser may go after a success: a path of this site (the receipt, the registration's
+ * page) or the http(s) return address the merchant gave (a saved card's `return_url`).
+ */
+function followable(redirect: unknown): string | undefined {
+  if (typeof redirect !== 'string') return undefined;
+  if (redirect.startsWith('/') && !redirect.startsWith('//')) return redirect;
+  try {
+    const url = new URL(redirect);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 // A class component: preact/hooks would cost another 1.2 KB gzip of the page's 12 KB budget. No JSX
@@ -168,8 +184,8 @@ export default class CardForm extends Component<CardFormProps, State> {
         body: JSON.stringify(body),
       });
       const json = await response.json().catch(() => undefined);
-      const redirect = json?.data?.redirect_url;
-      if (typeof redirect === 'string' && redirect.startsWith('/')) {
+      const redirect = followable(json?.data?.redirect_url);
+      if (redirect) {
         this.setState((old) => ({ values: { ...old.values, 'card.number': '', 'card.cvc': '', 'card.expiry': '' } }));
         location.assign(redirect);
         return; // stays busy: the page is leaving

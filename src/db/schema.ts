@@ -501,7 +501,7 @@ export const outboxEvents = pgTable(
     emailTo: text('email_to'),
     /** What the customer e-mail says (src/domain/notifications/email/view.ts), written with the event when there is one to send. */
     emailView: jsonb('email_view').$type<OutboxEmailView>(),
-    emailState: text('email_state').$type<'none' | 'pending' | 'sent' | 'failed'>().notNull().default('none'),
+    emailState: text('email_state').$type<'none' | 'pending' | 'sent' | 'saved' | 'failed'>().notNull().default('none'),
     emailAttempts: integer('email_attempts').notNull().default(0),
     emailNextAt: ts('email_next_at'),
     emailLockedUntil: ts('email_locked_until'),

@@ -14,6 +14,11 @@ export const MAX_FIELD_LENGTH = 200;
 
 /** E.164: a plus sign, then 7 to 15 digits (spaces, dashes, dots and brackets are removed first). */
 export const MOBILE = /^\+[1-9]\d{6,14}$/;
+/**
+ * What the page takes as a mobile number: E.164, or a national number (`09175550123`) that the
+ * server reads for the country and stores as E.164 (phone.ts: the island does not carry its metadata).
+ */
+const MOBILE_AS_TYPED = /^(\+[1-9]\d{6,14}|\d{7,15})$/;
 
 export const COUNTRY_MESSAGE = 'Choose a country (a two-letter ISO code such as PH)';
 
@@ -42,7 +47,7 @@ export const customerRules: Record<CustomerFieldPath, Rule> = {
   },
   'customer.contact.mobile': {
     clean: (v) => v.replace(/[\s().-]/g, ''),
-    check: (v) => (MOBILE.test(v) ? undefined : { key: 'mobile' }),
+    check: (v) => (MOBILE_AS_TYPED.test(v) ? undefined : { key: 'mobile' }),
   },
   'customer.billing_address.line1': { check: maxLength(MAX_FIELD_LENGTH) },
   'customer.billing_address.line2': { check: maxLength(MAX_FIELD_LENGTH) },
@@ -78,7 +83,7 @@ export const wordFieldProblem = (problem: FieldProblem, m: FieldMessages, requir
 export const englishFieldMessages: FieldMessages = {
   too_long: 'Must be at most {max} characters',
   email: EMAIL_MESSAGE,
-  mobile: 'Enter a mobile number with its country code, such as +639171234567',
+  mobile: 'Enter a mobile number such as 0917 123 4567, or with its country code, such as +639171234567',
   zip: 'Enter a ZIP or postal code of 2 to 12 letters or digits',
   country: COUNTRY_MESSAGE,
 };

@@ -1,8 +1,16 @@
 import * as z from 'zod/mini';
 import { cardSchema } from './card.ts';
-import { COUNTRY_MESSAGE, type CustomerFieldPath, cleanCustomerValue, optionalCustomerFields, customerFieldError as shapeError } from './checkout-rules.ts';
+import {
+  COUNTRY_MESSAGE,
+  type CustomerFieldPath,
+  cleanCustomerValue,
+  englishFieldMessages,
+  optionalCustomerFields,
+  customerFieldError as shapeError,
+} from './checkout-rules.ts';
 import { isCountryCode } from './countries.ts';
 import { customerFieldPaths } from './fields.ts';
+import { mobileE164 } from './phone.ts';
 
 /**
  * What the checkout form sends, and the customer field schemas, in zod/mini, built from the
@@ -12,12 +20,21 @@ import { customerFieldPaths } from './fields.ts';
 export * from './checkout-rules.ts';
 export { customerFieldPaths };
 
-/** The island's rule plus what only the server checks (the country code is really assigned). */
+/** The island's rule plus what only the server checks (the country code is really assigned, the mobile number is a number). */
 export function customerFieldError(path: CustomerFieldPath, raw: string, required = !optionalCustomerFields.has(path)): string | undefined {
   const message = shapeError(path, raw, required);
-  if (message || path !== 'customer.billing_address.country_code') return message;
+  if (message) return message;
   const value = cleanCustomerValue(path, raw);
-  return value === '' || isCountryCode(value) ? undefined : COUNTRY_MESSAGE;
+  if (value === '') return undefined;
+  if (path === 'customer.billing_address.country_code') return isCountryCode(value) ? undefined : COUNTRY_MESSAGE;
+  if (path === 'customer.contact.mobile') return mobileE164(value) ? undefined : englishFieldMessages.mobile;
+  return undefined;
+}
+
+/** The value as stored: cleaned, and a mobile number in E.164 (a national one read for its country: phone.ts). */
+function storedCustomerValue(path: CustomerFieldPath, raw: string): string {
+  const value = cleanCustomerValue(path, raw);
+  return path === 'customer.contact.mobile' ? (mobileE164(value) ?? value) : value;
 }
 
 function fieldSchema(path: CustomerFieldPath) {
@@ -27,7 +44,7 @@ function fieldSchema(path: CustomerFieldPath) {
       const message = customerFieldError(path, value, required);
       if (message) ctx.issues.push({ code: 'custom', message, input: value });
     }),
-    z.overwrite((value) => cleanCustomerValue(path, value)),
+    z.overwrite((value) => storedCustomerValue(path, value)),
   );
 }
 
@@ -51,7 +68,7 @@ export function checkCustomerFields(
     }
     const message = customerFieldError(path, raw ?? '', !optionalCustomerFields.has(path));
     if (message) messages[path] = [message];
-    else if ((raw ?? '').trim() !== '') out[path] = cleanCustomerValue(path, raw!);
+    else if ((raw ?? '').trim() !== '') out[path] = storedCustomerValue(path, raw!);
   }
   return { values: out, messages };
 }

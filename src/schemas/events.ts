@@ -15,6 +15,7 @@ export const eventTypes = [
   'card_registration.deleted',
   'schedule.created',
   'schedule.cancelled',
+  'schedule.resumed',
   'schedule.charge_succeeded',
   'schedule.charge_failed',
   'schedule.suspended',
@@ -104,7 +105,10 @@ export const eventViewSchema = z
       .strict(),
     email: z
       .object({
-        state: z.enum(['none', 'pending', 'sent', 'failed']),
+        state: z.enum(['none', 'pending', 'sent', 'saved', 'failed']).meta({
+          description:
+            'none: no e-mail; pending: queued or retrying; sent: handed to the mail server; saved: not e-mailed, because no mail server is set (written as a file on the server); failed: gave up.',
+        }),
         attempts: z.number().int(),
         next_attempt_at: isoTime.nullable(),
         sent_at: isoTime.nullable(),

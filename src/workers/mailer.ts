@@ -53,9 +53,9 @@ export function createMailer(app: PaylinkApp, opts: { random?: () => number } = 
       outcome = { ok: false, error: 'the recipient address is not a valid e-mail address', permanent: true };
     } else {
       const written = storedEmailView(event);
-      const { merchant, card } = await emailContext(app.db, { integratorId: event.integratorId, view: written });
+      const { merchant, card, item } = await emailContext(app.db, { integratorId: event.integratorId, view: written });
       const view = written.card || !card ? written : { ...written, card };
-      const mail = renderEmail({ type: event.type, view, createdAt: event.createdAt, merchant });
+      const mail = renderEmail({ type: event.type, view, createdAt: event.createdAt, merchant, item });
       subject = mail.subject;
       const message = {
         from: app.config.mailFrom,
@@ -80,7 +80,8 @@ export function createMailer(app: PaylinkApp, opts: { random?: () => number } = 
           const file = await writeEml(event, built.message as Buffer);
           log.info('mail written (no SMTP_URL)', { event_id: event.id, type: event.type, subject, file });
         }
-        outcome = { ok: true };
+        // Without a mail server the message is only a file: the event says so, never "sent".
+        outcome = { ok: true, savedAsFile: !smtp };
       } catch (error) {
         outcome = classify(error);
       }

@@ -58,3 +58,29 @@ test('card registration › a declined card keeps the page open with the reason'
   await expect(page.getByRole('alert')).toContainText(/declined/i);
   await expect(page.getByRole('heading', { name: 'Save your card' })).toBeVisible();
 });
+
+test('card registration › a saved card takes the customer to the return address, with no alert, on a Filipino page', async ({ page, baseURL }) => {
+  const created = await api(baseURL!, 'POST', '/api/v1/card-registrations', {
+    customer: { name: 'Ana Reyes', email: 'ana@example.com' },
+    return_url: 'https://shop.example/after-card?order=7',
+  });
+  expect(created.data.status_code).toBe('OK.11.00');
+  await page.route('https://shop.example/**', (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html', body: '<title>Back at the shop</title><h1>Back at the shop</h1>' }),
+  );
+  await page.goto(`${new URL(created.data.link).pathname}?lang=fil`);
+  await expect(page.locator('html')).toHaveAttribute('lang', 'fil');
+  await page.locator('#f-card-number').fill('4242424242424242');
+  await page.locator('#f-card-expiry').fill(CARD_EXPIRY);
+  await page.locator('#f-card-cvc').fill('123');
+  await page.locator('#f-card-name').fill('Ana Reyes');
+  await page.locator('button.pay').click();
+  // Before: a red "Card registration created" (in English) stayed on the form.
+  await page.waitForURL('https://shop.example/after-card?order=7', { timeout: 10_000 }).catch(async () => {
+    expect(await page.locator('.alert:not(.empty)').allInnerTexts(), 'no alert, and on to the return address').toEqual([]);
+    throw new Error(`stayed on ${page.url()}`);
+  });
+  await expect(page.getByRole('heading', { name: 'Back at the shop' })).toBeVisible();
+  const registration = await api(baseURL!, 'GET', `/api/v1/card-registrations/${created.data.reference}`, undefined);
+  expect(registration.data.card_registration.status).toBe('active');
+});

@@ -60,6 +60,7 @@ async function payAsCustomer(page: Page, baseURL: string, callbackUrl: string): 
 }
 
 test('console › payments: find a checkout payment, refund part of it from its page, see the refund in the timeline', async ({ browser, baseURL }) => {
+  test.setTimeout(90_000); // a checkout, two callbacks, an e-mail and a scheduled charge on a shared machine
   const receiver = await callbackReceiver();
   const customer = await (await browser.newContext()).newPage();
   const txn = await payAsCustomer(customer, baseURL!, receiver.url);
@@ -122,6 +123,13 @@ test('console › payments: find a checkout payment, refund part of it from its 
   await expect(timeline).toContainText('Paid: ₱250.00');
   await expect(timeline).toContainText('Partial refund of ₱100.00 succeeded');
   await expect(page.getByText('Up to ₱150.00 can still be refunded.')).toBeVisible();
+  // One status on every screen: the payment's page says what the list says.
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('₱250.00 Partially refunded');
+  // No mail server on this server: the receipt was written as a file, and the timeline says so.
+  await expect(async () => {
+    await page.reload();
+    await expect(timeline).toContainText('E-mail about payment succeeded: not e-mailed: no mail server; saved as a file', { timeout: 500 });
+  }).toPass({ timeout: 15_000 });
   await expectNoAxeViolations(page);
   await shoot(page, 'console-payment');
 
@@ -133,6 +141,10 @@ test('console › payments: find a checkout payment, refund part of it from its 
   await expect(page.getByRole('alert')).toContainText('ER.20.21: Refund amount exceeds the refundable amount');
   await expectNoAxeViolations(page);
 
+  await page.goto(`/console/payments?q=${txn}`);
+  await expect(page.getByRole('row', { name: /Maria Katigbak/ })).toContainText('Partially refunded');
+  const ran = await fetch(`${baseURL}/api/v1/schedules/${reference}/run`, { method: 'POST', headers: { authorization: TOKEN } });
+  expect(((await ran.json()) as { data: { status_code: string } }).data.status_code).toBe('OK.12.10');
   for (const [path, name] of [
     ['/console/schedules', 'schedules'],
     [`/console/schedules/${reference}`, 'schedule'],

@@ -119,7 +119,7 @@ describe('dynamic link', () => {
       token: null,
       body: {
         key: TEST_TOKEN,
-        customer: { contact: { email: 'not-an-email', mobile: '09171234567' }, billing_address: { country_code: 'XX' }, nickname: 'J' },
+        customer: { contact: { email: 'not-an-email', mobile: 'call me' }, billing_address: { country_code: 'XX' }, nickname: 'J' },
         payment: { amount: '12.345', currency: 'php' },
         route: { callback_url: 'ftp://example.com', notify_user: 'maybe' },
       },
@@ -760,3 +760,53 @@ async function sessionOf(token: string) {
   const { findSessionByToken } = await import('../../src/domain/checkout/sessions.ts');
   return (await findSessionByToken(t.app.db, token))!;
 }
+
+// After the suite above: its tests read the first payment event of the database.
+describe('checkout › mobile numbers', () => {
+  it('accepts a local Philippine mobile number, stores it in E.164, and the receipt names what was bought', async () => {
+    const { token, path } = await dynamicLink('acme-system', {
+      customer: { contact: { email: 'local@example.com' } },
+      payment: { amount: '20.00', merchant_reference_id: 'inv-local' },
+    });
+    const res = await pay(token, {
+      fields: { 'customer.first_name': 'Lea', 'customer.last_name': 'Cruz', 'customer.contact.mobile': '0917 555 0123' },
+      card: card(),
+    });
+    expect(res.status, res.text).toBe(200);
+    const [payment] = await t.app.db.select().from(payments).where(eq(payments.id, res.json.data.transaction_id));
+    expect(payment!.customer['customer.contact.mobile']).toBe('+639175550123');
+    const receipt = await (await fetch(server.url + path)).text();
+    expect(receipt).toMatch(/<dt>For<\/dt>\s*<dd data-testid="receipt-item">Acme invoice<\/dd>/);
+    // The API takes a national number too (stored in E.164), and what it took before (E.164) as it did.
+    for (const [given, stored] of [
+      ['0918-555-0199', '+639185550199'],
+      ['+1 415 555 2671', '+14155552671'],
+    ]) {
+      const viaApi = await dynamicLink('acme-system', {
+        customer: { contact: { email: 'local@example.com', mobile: given } },
+        payment: { amount: '20.00', merchant_reference_id: 'inv-local' },
+      });
+      const paid = await pay(viaApi.token, { fields: { 'customer.first_name': 'Lea', 'customer.last_name': 'Cruz' }, card: card() });
+      const [row] = await t.app.db.select().from(payments).where(eq(payments.id, paid.json.data.transaction_id));
+      expect(row!.customer['customer.contact.mobile']).toBe(stored);
+    }
+    const noNumber = await call(server.url, 'POST', '/pay/acme-system', {
+      token: null,
+      body: { key: TEST_TOKEN, customer: { contact: { mobile: '0000 000 0000' } }, payment: { amount: '20.00', merchant_reference_id: 'inv-local' } },
+    });
+    expect(noNumber.status).toBe(422);
+    expect(noNumber.json.messages['customer.contact.mobile']).toEqual([
+      'Enter a mobile number such as 0917 123 4567, or with its country code, such as +639171234567',
+    ]);
+    const fresh = await dynamicLink('acme-system', {
+      customer: { contact: { email: 'local@example.com' } },
+      payment: { amount: '20.00', merchant_reference_id: 'inv-local' },
+    });
+    const refused = await pay(fresh.token, {
+      fields: { 'customer.first_name': 'Lea', 'customer.last_name': 'Cruz', 'customer.contact.mobile': '12345678' },
+      card: card(),
+    });
+    expect(refused.status).toBe(422);
+    expect(Object.keys(refused.json.messages)).toEqual(['customer.contact.mobile']);
+  });
+});

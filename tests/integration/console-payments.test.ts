@@ -424,7 +424,7 @@ describe('console › schedules and card registrations', () => {
     const ran = await call(served.server.url, 'POST', `/api/v1/schedules/${active}/run`);
     expect(ran.json.data.status_code).toBe('OK.12.10');
     const withRun = await owner.get(`/console/schedules/${active}`);
-    expect(textOf(withRun.html)).toContain(`2026-03-20 00:01:00 UTC succeeded 1 ${ran.json.data.transaction_id}`);
+    expect(textOf(withRun.html)).toContain(`2026-03-20 00:01:00 UTC Paid 1 ${ran.json.data.transaction_id}`);
     expect(withRun.html).toContain(`href="/console/payments/${ran.json.data.transaction_id}"`);
     const charged = await owner.get(`/console/payments/${ran.json.data.transaction_id}`);
     expect(textOf(charged.html)).toContain(`Schedule ${active}`);

@@ -261,7 +261,8 @@ describe('mail › without SMTP_URL', () => {
     expect(parsed.subject).toBe('Payment received: ₱250.00 — Acme Books');
     expect((parsed.to as { text: string }).text).toBe('juan@example.com');
     expect(parsed.text).toContain('Visa •••• 4242');
-    expect(await row(id)).toMatchObject({ emailState: 'sent' });
+    // Written, not e-mailed: the event says `saved`, never `sent`.
+    expect(await row(id)).toMatchObject({ emailState: 'saved', emailSentAt: expect.any(Date) });
     const lines = t!.logs.map((l) => JSON.parse(l)).filter((l) => l.component === 'mailer');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({ level: 'info', msg: 'mail written (no SMTP_URL)', event_id: id, file: join(dir, files[0]!) });

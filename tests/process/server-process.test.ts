@@ -112,6 +112,37 @@ describe('server process', () => {
     expect(p.output()).toContain('PORT:');
   });
 
+  it('stops with one line naming the field, no stack trace, when the seed’s acquirer settings are refused (an http:// API base URL)', async () => {
+    const env = fresh();
+    const seed = join(env.PAYLINK_DATA_DIR, 'seed.json');
+    const acquirer = {
+      provider: 'paymongo',
+      public_key: 'pk_test_abcdefgh12345678',
+      secret_key: 'sk_test_abcdefgh12345678',
+      webhook_secret: 'whsk_abcdefgh12345678',
+      api_base_url: 'http://paymongo.example',
+    };
+    writeFileSync(
+      seed,
+      JSON.stringify({
+        integrators: [
+          {
+            name: 'Acme Books',
+            email: 'billing@acme.example',
+            token: 'seed_token_0123456789abcdefghijklmnop',
+            secret: 'seed_secret_0123456789abcdefghijklmnop',
+            acquirer,
+          },
+        ],
+      }),
+    );
+    const p = startPaylink({ ...env, PAYLINK_SEED: seed });
+    expect(await p.exited).toBe(1);
+    expect(p.output()).toContain('integrator Acme Books: acquirer.api_base_url: must be an https:// address');
+    expect(p.output()).not.toMatch(/^\s+at /m);
+    expect(p.output()).not.toContain('sk_test_abcdefgh12345678');
+  });
+
   it('refuses `npm run worker` without PostgreSQL', async () => {
     const p = startPaylink(fresh(), ['--worker']);
     expect(await p.exited).toBe(1);

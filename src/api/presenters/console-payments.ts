@@ -1,11 +1,11 @@
-import type { OutboxEvent, Refund, WebhookAttempt } from '../../db/schema.ts';
+import type { OutboxEvent, Payment, Refund, WebhookAttempt } from '../../db/schema.ts';
 import { formatMoney } from '../../domain/money.ts';
 import type { EventWithAttempts } from '../../domain/notifications/events.ts';
 import type { TransactionRecord } from '../../domain/payments/query.ts';
 import { refundableMinor } from '../../domain/refunds/rules.ts';
 import { cardBrandName } from '../../schemas/card-rules.ts';
 import { customerView } from './customers.ts';
-import { transactionView } from './transactions.ts';
+import { refundStateOf, transactionView } from './transactions.ts';
 
 /**
  * The console's words for payments: what a person reads in the list, the CSV and a payment's
@@ -28,6 +28,13 @@ export interface ConsolePaymentRow {
 
 const refundStateLabel = { not_refunded: '', partially_refunded: 'Partially refunded', refunded: 'Refunded' } as const;
 
+/**
+ * The one status a person reads for a payment, on every console screen and in the CSV:
+ * Failed, Refunded, Partially refunded or Succeeded.
+ */
+export const paymentStatusLabel = (p: Pick<Payment, 'status' | 'refundedMinor' | 'amountMinor'>): string =>
+  p.status === 'failed' ? 'Failed' : refundStateLabel[refundStateOf(p)] || 'Succeeded';
+
 export function consolePaymentRow(record: TransactionRecord): ConsolePaymentRow {
   const p = record.payment;
   const view = transactionView(record);
@@ -38,7 +45,7 @@ export function consolePaymentRow(record: TransactionRecord): ConsolePaymentRow 
     email: view.customer?.email ?? null,
     amount: formatMoney(p.amountMinor, p.currency),
     status: p.status,
-    statusLabel: p.status === 'failed' ? 'Failed' : refundStateLabel[view.refund_state] || 'Succeeded',
+    statusLabel: paymentStatusLabel(p),
     link: record.linkSlug,
     schedule: record.scheduleReference,
   };
@@ -54,7 +61,16 @@ export interface TimelineEntry {
   resendEventId?: string;
 }
 
-const eventTitle = (type: string) => type.replace('.', ' ').replace('_', ' ');
+/** What happened to an e-mail, in words: "saved" is a file on the server, never a mail that left. */
+const emailStateWords: Record<OutboxEvent['emailState'], string> = {
+  none: 'not e-mailed',
+  pending: 'waiting',
+  sent: 'sent',
+  saved: 'not e-mailed: no mail server; saved as a file',
+  failed: 'failed',
+};
+
+const eventTitle = (type: string) => type.replace('.', ' ').replaceAll('_', ' ');
 
 function refundEntry(r: Refund): TimelineEntry {
   const amount = formatMoney(r.amountMinor, r.currency);
@@ -63,7 +79,10 @@ function refundEntry(r: Refund): TimelineEntry {
     at: r.createdAt,
     kind: 'refund',
     title: `${r.type === 'full' ? 'Full' : 'Partial'} refund of ${amount} ${state}`,
-    detail: [`${r.id} · reason: ${r.reason}`, r.notifyUser ? 'The customer is e-mailed' : 'The customer is not e-mailed'],
+    detail: [
+      `${r.id} · reason: ${r.reason}`,
+      r.notifyUser ? 'The customer is to be e-mailed (the e-mail’s own entry says what happened)' : 'The customer is not e-mailed',
+    ],
   };
 }
 
@@ -101,7 +120,7 @@ function callbackEntries(event: OutboxEvent, attempts: WebhookAttempt[]): Timeli
     });
   }
   if (event.emailTo) {
-    const state = event.emailState === 'sent' ? 'sent' : event.emailState === 'failed' ? 'failed' : 'waiting';
+    const state = emailStateWords[event.emailState];
     entries.push({
       at: event.emailSentAt ?? event.createdAt,
       kind: 'email',
@@ -159,6 +178,9 @@ const CSV_COLUMNS = [
   'card_last4',
   'paid_at',
   'failed_at',
+  'status_label',
+  'customer_mobile',
+  'link_title',
 ] as const;
 
 /**
@@ -194,6 +216,9 @@ export function csvRow(record: TransactionRecord): string {
     card_last4: v.card?.last4 ?? null,
     paid_at: v.paid_at,
     failed_at: v.failed_at,
+    status_label: paymentStatusLabel(record.payment),
+    customer_mobile: customer?.mobile ?? null,
+    link_title: record.linkTitle,
   };
   return `${CSV_COLUMNS.map((c) => csvField(cells[c])).join(',')}\r\n`;
 }

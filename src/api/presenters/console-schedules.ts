@@ -1,4 +1,4 @@
-import type { CardRegistration } from '../../db/schema.ts';
+import type { CardRegistration, ScheduleRun } from '../../db/schema.ts';
 import { formatMoney } from '../../domain/money.ts';
 import type { ScheduleListRecord, ScheduleRecord } from '../../domain/schedules/service.ts';
 import { cardBrandName } from '../../schemas/card-rules.ts';
@@ -33,21 +33,59 @@ export function consoleScheduleRow({ schedule: s, customer }: ScheduleListRecord
 export interface ConsoleRunRow {
   id: string;
   dueAt: string;
+  /** The run's state as stored (the badge's colour). */
   status: string;
+  /** The run's state in words. */
+  statusLabel: string;
   attempts: number;
   transactionId: string | null;
   failure: string | null;
 }
+
+const runStatusWords: Record<ScheduleRun['status'], string> = {
+  pending: 'Due',
+  retrying: 'Will retry',
+  awaiting_customer: 'Waiting for the customer',
+  succeeded: 'Paid',
+  failed: 'Failed',
+  cancelled: 'Cancelled',
+};
+
+/** A failure code in plain words: `card_declined` → "Card declined". */
+const failureWords = (code: string) => {
+  const words = code.replaceAll('_', ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
 
 export const consoleRunRows = (record: ScheduleRecord): ConsoleRunRow[] =>
   record.runs.map(({ run, payment }) => ({
     id: run.id,
     dueAt: consoleTime(run.dueAt),
     status: run.status,
+    statusLabel: runStatusWords[run.status],
     attempts: run.attempts,
     transactionId: payment?.id ?? null,
-    failure: run.lastFailureCode ? `${run.lastFailureCode}: ${run.lastFailureMessage ?? ''}` : null,
+    failure: run.lastFailureCode ? failureWords(run.lastFailureCode) : null,
   }));
+
+/**
+ * Charges that failed in a row, newest first, as the runs show them: an occurrence that failed for
+ * good, or one whose last attempt failed and that waits for its retry, counts; a paid one ends the
+ * streak; one not yet tried is skipped. (The schedule's own counter counts only occurrences that
+ * failed for good: it decides suspension, and a declined charge waiting for a retry is not in it.)
+ */
+export function failedInARow(runs: ScheduleRecord['runs']): { count: number; retrying: number } {
+  let count = 0;
+  let retrying = 0;
+  for (const { run } of runs) {
+    if (run.status === 'succeeded') break;
+    const failed = run.status === 'failed' || (run.status === 'cancelled' && run.lastFailureCode !== null);
+    const waitingRetry = run.status === 'retrying' && run.lastFailureCode !== null;
+    if (failed || waitingRetry) count++;
+    if (waitingRetry) retrying++;
+  }
+  return { count, retrying };
+}
 
 export interface ConsoleCardRow {
   reference: string;

@@ -1,16 +1,20 @@
 import type { z } from 'zod';
 import type { OutboxEvent, WebhookAttempt } from '../../db/schema.ts';
 import { formatDecimal } from '../../domain/money.ts';
-import type { DomainEvent } from '../../domain/notifications/domain-events.ts';
+import type { DomainEvent, ScheduleCustomer } from '../../domain/notifications/domain-events.ts';
 import type { EventPage, EventWithAttempts } from '../../domain/notifications/events.ts';
 import type { Page } from '../../domain/pagination.ts';
 import { formatInOffset } from '../../domain/schedules/recurrence.ts';
 import type { EventPayload, EventView, LegacyEventPageView, testEventViewSchema } from '../../schemas/events.ts';
 import type { eventResendViewSchema } from '../../schemas/integrator.ts';
 import type { PageView } from '../../schemas/pagination.ts';
+import { customerView } from './customers.ts';
 import { pageView } from './pagination.ts';
 import { paymentEventData } from './payments.ts';
 import { refundEventData } from './refunds.ts';
+
+/** The customer a card registration names, in the shape payment events carry (null when it names none). */
+const registrationCustomer = (r: ScheduleCustomer) => customerView(r.customerName ? { 'customer.name': r.customerName } : {}, r.customerEmail);
 
 /**
  * The `data` of every event integrators receive (callbacks and GET /api/v1/events), built from
@@ -48,11 +52,12 @@ export function presentEvent(event: DomainEvent): Record<string, unknown> {
         reference: r.reference,
         status: r.status,
         collection: r.collection,
+        customer: registrationCustomer(r),
         card: { brand: r.brand, last4: r.last4, exp_month: r.expMonth, exp_year: r.expYear },
       };
     }
     case 'card_registration.deleted':
-      return { reference: event.registration.reference, cancelled_schedules: event.cancelledSchedules };
+      return { reference: event.registration.reference, customer: registrationCustomer(event.registration), cancelled_schedules: event.cancelledSchedules };
     case 'schedule.created': {
       const s = event.schedule;
       return {
@@ -64,10 +69,13 @@ export function presentEvent(event: DomainEvent): Record<string, unknown> {
         time_offset: s.timeOffset,
         next_run_at: s.nextRunAt ? formatInOffset(s.nextRunAt, event.offsetMinutes) : null,
         merchant_reference_id: s.merchantReferenceId,
+        customer: registrationCustomer(event.customer),
       };
     }
     case 'schedule.cancelled':
       return { schedule_reference: event.scheduleId, reason: event.reason };
+    case 'schedule.resumed':
+      return { schedule_reference: event.scheduleId, time_offset: event.timeOffset, next_run_at: formatInOffset(event.nextRunAt, event.offsetMinutes) };
     case 'schedule.suspended':
       return {
         schedule_reference: event.scheduleId,

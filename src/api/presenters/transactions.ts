@@ -28,10 +28,14 @@ export function refundView(r: Refund): RefundView {
   };
 }
 
+/** How much of a payment has been refunded: none, part or all of it. */
+export const refundStateOf = (p: Pick<Payment, 'refundedMinor' | 'amountMinor'>): TransactionRefundState =>
+  p.refundedMinor === 0n ? 'not_refunded' : p.refundedMinor >= p.amountMinor ? 'refunded' : 'partially_refunded';
+
 /** A payment with its refunds, as integrators reconcile it (GET /transactions/{transaction_id}). */
 export function transactionView({ payment: p, refunds, ...origin }: TransactionRecord): TransactionView {
   const money = (minor: bigint) => formatDecimal(minor, p.currency);
-  const refundState: TransactionRefundState = p.refundedMinor === 0n ? 'not_refunded' : p.refundedMinor >= p.amountMinor ? 'refunded' : 'partially_refunded';
+  const refundState = refundStateOf(p);
   return {
     transaction_id: p.id,
     status: p.status,

@@ -251,6 +251,21 @@ function writeSecretFile(path: string, value: unknown) {
   chmodSync(path, 0o600);
 }
 
+/** The seed's acquirer settings, through the console's own rules; a refusal is a seed mistake, said in one line. */
+async function setSeedAcquirer(app: DomainContext, tx: DbOrTx, integratorId: string, integrator: SeedIntegrator): Promise<void> {
+  if (!integrator.acquirer) return;
+  try {
+    await setAcquirer(app, tx, integratorId, integrator.acquirer, { fromSeed: true });
+  } catch (error) {
+    if (!(error instanceof DomainError) || typeof error.messages !== 'object') throw error;
+    throw new ProvisioningError(
+      `integrator ${integrator.name}: ${Object.entries(error.messages)
+        .map(([field, list]) => `${field}: ${list.join('; ')}`)
+        .join('; ')}`,
+    );
+  }
+}
+
 export async function applyProvisioning(app: DomainContext, seedPath = app.config.seedPath): Promise<ProvisioningResult> {
   if (seedPath) {
     const seed = readSeedFile(seedPath);
@@ -264,7 +279,7 @@ export async function applyProvisioning(app: DomainContext, seedPath = app.confi
         const id = await upsertIntegrator(app, tx, integrator, generated);
         ids.set(integrator, id);
         await applySeedLinkKey(app, tx, id, integrator.link_key);
-        if (integrator.acquirer) await setAcquirer(app, tx, id, integrator.acquirer, { fromSeed: true });
+        if (integrator.acquirer) await setSeedAcquirer(app, tx, id, integrator);
         if (integrator.default_payment_methods) {
           const misfit = methodsMisfit(app.connectors.forSettings(id, await readAcquirerSettings(tx, app.secrets, id)), integrator.default_payment_methods);
           if (misfit) throw new ProvisioningError(`integrator ${integrator.email}: default_payment_methods: ${misfit}`);

@@ -27,14 +27,19 @@ export interface ScheduleRunContext {
   retry?: { willRetry: boolean; nextAttemptAt: Date | null };
 }
 
+/** Whom a schedule charges: the customer its card registration names. */
+export type ScheduleCustomer = Pick<CardRegistration, 'customerName' | 'customerEmail'>;
+
 export type DomainEvent =
   | { type: 'payment.succeeded' | 'payment.failed'; payment: Payment; checkout?: CheckoutContext }
   | { type: 'schedule.charge_succeeded' | 'schedule.charge_failed'; payment: Payment; run: ScheduleRunContext }
   | { type: 'refund.succeeded' | 'refund.failed'; refund: Refund; payment: Payment }
   | { type: 'card_registration.completed'; registration: CardRegistration }
   | { type: 'card_registration.deleted'; registration: CardRegistration; cancelledSchedules: string[] }
-  | { type: 'schedule.created'; schedule: Schedule; offsetMinutes: number }
+  | { type: 'schedule.created'; schedule: Schedule; offsetMinutes: number; customer: ScheduleCustomer }
   | { type: 'schedule.cancelled'; scheduleId: string; reason: 'requested' | 'card_registration_deleted' }
+  /** A suspended schedule made active again (API or console): charges from `nextRunAt`. */
+  | { type: 'schedule.resumed'; scheduleId: string; nextRunAt: Date; timeOffset: string; offsetMinutes: number }
   | ({ type: 'schedule.suspended'; scheduleId: string; consecutiveFailedRuns: number } & (
       | { payment: Payment }
       /** The last failed occurrence had no payment: its payment link expired unpaid. */

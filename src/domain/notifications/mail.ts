@@ -22,7 +22,7 @@ export const isDeliverableAddress = (to: string | null | undefined): to is strin
 /**
  * What an e-mail needs beyond the event's EmailView, looked up at send time: the merchant (the
  * integrator's name; its support address, else its contact address, as Reply-To; and, when the
- * payment came from a link, that link's logo, colour and language) and the payment's masked card
+ * payment came from a link, that link's logo, colour and language, and its title: what was bought) and the payment's masked card
  * when the event does not carry it (refund events). The language: the customer's when they named
  * one of ours (on the checkout, or on the page where they registered the card a schedule charges),
  * else the link's.
@@ -30,7 +30,7 @@ export const isDeliverableAddress = (to: string | null | undefined): to is strin
 export async function emailContext(
   db: Db,
   event: { integratorId: string; view: Pick<EmailView, 'transactionId' | 'scheduleReference'> },
-): Promise<{ merchant: MerchantView; card?: { brand: string | null; last4: string | null } }> {
+): Promise<{ merchant: MerchantView; card?: { brand: string | null; last4: string | null }; item?: string }> {
   const [integrator] = await db
     .select({ name: integrators.name, email: integrators.email, supportEmail: integrators.supportEmail })
     .from(integrators)
@@ -39,10 +39,12 @@ export async function emailContext(
   const { transactionId, scheduleReference } = event.view;
   let card: { brand: string | null; last4: string | null } | undefined;
   let logoAssetId: string | null | undefined;
+  let item: string | undefined;
   if (transactionId) {
     const [row] = await db
       .select({
         logoAssetId: links.logoAssetId,
+        linkTitle: links.title,
         brandColor: links.brandColor,
         linkLocale: links.locale,
         customerLocale: checkoutSessions.locale,
@@ -56,6 +58,7 @@ export async function emailContext(
       .leftJoin(cardRegistrations, eq(cardRegistrations.reference, payments.cardRegistrationReference))
       .where(and(eq(payments.id, transactionId), eq(payments.integratorId, event.integratorId)));
     logoAssetId = row?.logoAssetId;
+    item = row?.linkTitle ?? undefined;
     merchant.color = row?.brandColor;
     // As on the page: the customer's language when they named one of ours, else the link's.
     const locale = row?.customerLocale ?? row?.cardholderLocale ?? row?.linkLocale;
@@ -74,13 +77,14 @@ export async function emailContext(
     const [asset] = await db.select({ contentType: assets.contentType, bytes: assets.bytes }).from(assets).where(eq(assets.id, logoAssetId));
     if (asset) merchant.logo = asset;
   }
-  return { merchant, card };
+  return { merchant, card, item };
 }
 
 /** The view written with an e-mail's event (every event written with a recipient has one). */
 export const storedEmailView = (event: Pick<OutboxEvent, 'emailView'>): EmailView => event.emailView ?? EMPTY_EMAIL_VIEW;
 
-export type MailOutcome = { ok: true } | { ok: false; error: string; permanent: boolean };
+/** A delivered e-mail, or one written as a file because no mail server is set (`savedAsFile`): state `saved`. */
+export type MailOutcome = { ok: true; savedAsFile?: boolean } | { ok: false; error: string; permanent: boolean };
 
 export async function recordEmailOutcome(
   db: Db,
@@ -99,11 +103,12 @@ export async function recordEmailOutcome(
       return { attempt, state: row.state, nextAt: null };
     }
     if (opts.outcome.ok) {
+      const state = opts.outcome.savedAsFile ? 'saved' : 'sent';
       await tx
         .update(outboxEvents)
-        .set({ emailAttempts: attempt, emailState: 'sent', emailSentAt: opts.now, emailNextAt: null, emailLockedUntil: null, emailLastError: null })
+        .set({ emailAttempts: attempt, emailState: state, emailSentAt: opts.now, emailNextAt: null, emailLockedUntil: null, emailLastError: null })
         .where(eq(outboxEvents.id, opts.eventId));
-      return { attempt, state: 'sent', nextAt: null };
+      return { attempt, state, nextAt: null };
     }
     const decision = opts.outcome.permanent
       ? ({ kind: 'give-up' } as const)

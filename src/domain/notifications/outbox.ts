@@ -19,6 +19,7 @@ export type EventType =
   | 'card_registration.deleted'
   | 'schedule.created'
   | 'schedule.cancelled'
+  | 'schedule.resumed'
   | 'schedule.charge_succeeded'
   | 'schedule.charge_failed'
   | 'schedule.suspended'

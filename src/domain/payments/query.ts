@@ -6,9 +6,10 @@ import type { DomainContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { keysetPage, type Page } from '../pagination.ts';
 
-/** Where a payment came from, for its view: the link's slug, the schedule, the card's expiry. */
+/** Where a payment came from, for its view: the link's slug and title (what was bought), the schedule, the card's expiry. */
 export interface PaymentOrigin {
   linkSlug: string | null;
+  linkTitle: string | null;
   scheduleReference: string | null;
   cardExpiry: { month: number | null; year: number | null } | null;
 }
@@ -25,7 +26,7 @@ async function originsOf(db: DbOrTx, rows: Payment[]): Promise<Map<string, Payme
   const runIds = [...new Set(rows.flatMap((p) => (p.scheduleRunId ? [p.scheduleRunId] : [])))];
   const cardRefs = [...new Set(rows.flatMap((p) => (p.cardRegistrationReference ? [p.cardRegistrationReference] : [])))];
   const [slugs, runs, cards] = [
-    linkIds.length ? await db.select({ id: links.id, slug: links.slug }).from(links).where(inArray(links.id, linkIds)) : [],
+    linkIds.length ? await db.select({ id: links.id, slug: links.slug, title: links.title }).from(links).where(inArray(links.id, linkIds)) : [],
     runIds.length
       ? await db.select({ id: scheduleRuns.id, scheduleId: scheduleRuns.scheduleId }).from(scheduleRuns).where(inArray(scheduleRuns.id, runIds))
       : [],
@@ -36,14 +37,15 @@ async function originsOf(db: DbOrTx, rows: Payment[]): Promise<Map<string, Payme
           .where(inArray(cardRegistrations.reference, cardRefs))
       : [],
   ];
-  const slugById = new Map(slugs.map((r) => [r.id, r.slug]));
+  const linkById = new Map(slugs.map((r) => [r.id, r]));
   const scheduleByRun = new Map(runs.map((r) => [r.id, r.scheduleId]));
   const expiryByCard = new Map(cards.map((r) => [r.reference, { month: r.month, year: r.year }]));
   return new Map(
     rows.map((p) => [
       p.id,
       {
-        linkSlug: p.linkId ? (slugById.get(p.linkId) ?? null) : null,
+        linkSlug: p.linkId ? (linkById.get(p.linkId)?.slug ?? null) : null,
+        linkTitle: p.linkId ? (linkById.get(p.linkId)?.title ?? null) : null,
         scheduleReference: p.scheduleRunId ? (scheduleByRun.get(p.scheduleRunId) ?? null) : null,
         cardExpiry: p.cardRegistrationReference ? (expiryByCard.get(p.cardRegistrationReference) ?? null) : null,
       },
@@ -51,7 +53,7 @@ async function originsOf(db: DbOrTx, rows: Payment[]): Promise<Map<string, Payme
   );
 }
 
-const noOrigin: PaymentOrigin = { linkSlug: null, scheduleReference: null, cardExpiry: null };
+const noOrigin: PaymentOrigin = { linkSlug: null, linkTitle: null, scheduleReference: null, cardExpiry: null };
 
 /**
  * One of the integrator's transactions with its refunds (GET /transactions/{transaction_id}).

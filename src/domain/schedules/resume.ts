@@ -4,6 +4,7 @@ import { cardRegistrations, schedules } from '../../db/schema.ts';
 import { type Actor, recordAudit } from '../accounts/audit.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError, notFound } from '../errors.ts';
+import { recordEvent } from '../notifications/domain-events.ts';
 import { nextOccurrence, parseTimeOffset } from './recurrence.ts';
 
 /** What a resumption did: the schedule is active again from `nextRunAt`. */
@@ -38,6 +39,7 @@ export async function resumeSchedule(
         status: schedules.status,
         cronPattern: schedules.cronPattern,
         timeOffset: schedules.timeOffset,
+        callbackUrl: schedules.callbackUrl,
         cardStatus: cardRegistrations.status,
       })
       .from(schedules)
@@ -53,9 +55,17 @@ export async function resumeSchedule(
       );
     }
     if (row.cardStatus !== 'active') throw notSuspended('its card registration is no longer active; register the card again and create a new schedule');
-    const nextRunAt = nextOccurrence({ cronPattern: row.cronPattern, offsetMinutes: parseTimeOffset(row.timeOffset) ?? 0 }, now);
+    const offsetMinutes = parseTimeOffset(row.timeOffset) ?? 0;
+    const nextRunAt = nextOccurrence({ cronPattern: row.cronPattern, offsetMinutes }, now);
     if (!nextRunAt) throw notSuspended('its recurrence has no occurrence after now');
     await tx.update(schedules).set({ status: 'active', suspendedAt: null, consecutiveFailures: 0, nextRunAt }).where(eq(schedules.id, row.id));
+    // Integrators hear of it as of the suspension (to the schedule's callback URL, else the account's default).
+    await recordEvent(app.presentEvent, tx, {
+      integratorId: integrator.id,
+      event: { type: 'schedule.resumed', scheduleId: row.id, nextRunAt, timeOffset: row.timeOffset, offsetMinutes },
+      callbackUrl: row.callbackUrl,
+      now,
+    });
     if (opts.actor) await recordAudit(tx, opts.actor, 'schedule.resumed', row.id, now);
     return { reference: row.id, nextRunAt, timeOffset: row.timeOffset, at: now };
   });

@@ -100,7 +100,13 @@ async function storeSchedule(
   return app.db.transaction(async (tx) => {
     // FOR SHARE: a concurrent deletion of the card waits, then cancels this schedule too.
     const [card] = await tx
-      .select({ reference: cardRegistrations.reference, status: cardRegistrations.status, collection: cardRegistrations.collection })
+      .select({
+        reference: cardRegistrations.reference,
+        status: cardRegistrations.status,
+        collection: cardRegistrations.collection,
+        customerName: cardRegistrations.customerName,
+        customerEmail: cardRegistrations.customerEmail,
+      })
       .from(cardRegistrations)
       .where(and(eq(cardRegistrations.reference, data.credit_card.reference.toLowerCase()), eq(cardRegistrations.integratorId, integrator.id)))
       .for('share');
@@ -149,7 +155,7 @@ async function storeSchedule(
     }
     await recordEvent(app.presentEvent, tx, {
       integratorId: integrator.id,
-      event: { type: 'schedule.created', schedule: inserted[0]!, offsetMinutes: rec.offsetMinutes },
+      event: { type: 'schedule.created', schedule: inserted[0]!, offsetMinutes: rec.offsetMinutes, customer: card },
       callbackUrl: data.route?.callback_url ?? null,
       now,
     });

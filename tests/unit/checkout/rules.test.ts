@@ -62,11 +62,16 @@ describe('card rules', () => {
 });
 
 describe('customer field rules', () => {
-  it('checks e-mail, + mobile and assigned country codes', () => {
+  it('checks e-mail, mobile (E.164, or a real Philippine number without its + code) and assigned country codes', () => {
     expect(customerFieldError('customer.contact.email', 'Juan@Example.com ')).toBeUndefined();
     expect(customerFieldError('customer.contact.email', 'juan@')).toMatch(/email address/);
     expect(customerFieldError('customer.contact.mobile', '+63 (917) 123-4567')).toBeUndefined();
-    expect(customerFieldError('customer.contact.mobile', '09171234567')).toMatch(/country code/);
+    expect(customerFieldError('customer.contact.mobile', '0917 123 4567')).toBeUndefined();
+    expect(customerFieldError('customer.contact.mobile', '0000 000 0000')).toMatch(/such as 0917 123 4567, or with its country code/);
+    expect(customerFieldError('customer.contact.mobile', 'call me')).toMatch(/country code/);
+    expect(checkCustomerFields(['customer.contact.mobile'], { 'customer.contact.mobile': '0917-555-0123' }).values).toEqual({
+      'customer.contact.mobile': '+639175550123',
+    });
     expect(customerFieldError('customer.billing_address.country_code', 'ph')).toBeUndefined();
     expect(customerFieldError('customer.billing_address.country_code', 'XX')).toMatch(/Choose a country/);
     expect(customerFieldError('customer.billing_address.line2', '')).toBeUndefined();

@@ -79,7 +79,8 @@ const payUrl = (view: EmailView): string | undefined => {
 /** A brand colour safe to put in a style attribute (#rrggbb), else paylink's blue. */
 const accent = (color: string | null | undefined) => (color && /^#[0-9a-fA-F]{6}$/.test(color) ? color : '#1d4ed8');
 
-export function renderEmail(opts: { type: string; view: EmailView; createdAt: Date; merchant: MerchantView }): RenderedEmail {
+/** `item`: what was bought, the title of the link the payment came from. */
+export function renderEmail(opts: { type: string; view: EmailView; createdAt: Date; merchant: MerchantView; item?: string }): RenderedEmail {
   const { view, merchant } = opts;
   const locale = merchant.locale ?? DEFAULT_LOCALE;
   const tr = translator(locale);
@@ -108,7 +109,9 @@ export function renderEmail(opts: { type: string; view: EmailView; createdAt: Da
     [tr('email.row.refund_id'), str(view.refundId)],
     [tr('email.row.schedule_reference'), str(view.scheduleReference)],
     [tr('email.row.your_reference'), str(view.merchantReferenceId)],
-    [tr('email.row.description'), str(view.description)],
+    [tr('email.row.item'), str(opts.item)],
+    // A link without a description of its own describes the payment by its title: said once.
+    [tr('email.row.description'), str(view.description) === str(opts.item) ? undefined : str(view.description)],
     [tr('email.row.date'), `${date} UTC`],
   ];
   const shown = rows.filter((r): r is [string, string] => r[1] !== undefined);

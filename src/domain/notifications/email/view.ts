@@ -67,6 +67,7 @@ export function emailViewOf(event: DomainEvent): EmailView {
         merchantReferenceId: event.schedule.merchantReferenceId,
       };
     case 'schedule.cancelled':
+    case 'schedule.resumed':
       return { ...EMPTY_EMAIL_VIEW, scheduleReference: event.scheduleId };
     case 'schedule.suspended':
       return {
