@@ -83,6 +83,8 @@ export interface Measured {
   p99: number;
   requests: number;
   errors: number;
+  /** Each request's latency in ms (measurePaced), to pool rounds into one percentile. */
+  latencies?: number[];
 }
 
 /** One autocannon run: `connections` closed-loop clients (or a fixed `rate` in total), `seconds` long. */
@@ -189,6 +191,7 @@ export async function measurePaced(opts: {
     p99: round(percentile(latencies, 99), 1),
     requests: total,
     errors,
+    latencies,
   };
 }
 

@@ -85,14 +85,21 @@ export function refusedPage(reason: string, status: 403 | 413 = 403): Response {
 /**
  * A refusal answered before the form is read or the page is rendered (too many password checks
  * queued, ER.01.04): a flood of sign-ins then costs the event loop what a no-op request costs.
+ * The HTTP server answers a sign-in with it before Astro sees the request (src/http/server.ts);
+ * the sign-in page answers with it too, for what reaches the page.
  */
-export function busyPage(error: DomainError): Response {
+export function busyRefusal(error: DomainError): { status: number; headers: Record<string, string>; body: string } {
   const words = typeof error.messages === 'object' ? Object.values(error.messages).flat().join(' ') : (error.messages ?? error.message);
-  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign-in is busy · paylink</title></head><body><main><h1>Sign-in is busy</h1><p role="alert">${words}</p><p><a href="/console/sign-in">Back to sign-in</a></p></main></body></html>`;
-  return new Response(body, {
+  return {
     status: error.httpStatus ?? catalogue[error.code].http,
     headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store', 'retry-after': String(error.retryAfterSeconds ?? 1) },
-  });
+    body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign-in is busy · paylink</title></head><body><main><h1>Sign-in is busy</h1><p role="alert">${words}</p><p><a href="/console/sign-in">Back to sign-in</a></p></main></body></html>`,
+  };
+}
+
+export function busyPage(error: DomainError): Response {
+  const { status, headers, body } = busyRefusal(error);
+  return new Response(body, { status, headers });
 }
 
 /** Reads a POSTed form after the same-origin check; anything but a form is refused. */

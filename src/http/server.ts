@@ -4,8 +4,11 @@ import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import compression from 'compression';
 import sirv from 'sirv';
+import { busyRefusal } from '../api/console.ts';
 import { buildEnvelope, toJson } from '../api/envelope.ts';
 import type { PaylinkApp } from '../app.ts';
+import { passwordCheckBusy } from '../domain/accounts/passwords.ts';
+import type { DomainError } from '../domain/errors.ts';
 import { clientIpOf, forwardedProtoOf } from './client-ip.ts';
 import type { Readiness } from './readiness.ts';
 import { guardRequestBody, hasBody } from './request-body.ts';
@@ -27,6 +30,16 @@ function securityHeaders(app: PaylinkApp, req: IncomingMessage, res: ServerRespo
   const forwardedHttps = forwardedProtoOf(req, app.config.trustProxy) === 'https';
   const tls = (req.socket as { encrypted?: boolean }).encrypted === true;
   if (tls || forwardedHttps) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+}
+
+/** The console's sign-in form, whose POST checks a password (src/pages/console/sign-in.astro). */
+const SIGN_IN_PATH = '/console/sign-in';
+
+function sendBusy(res: ServerResponse, error: DomainError) {
+  const { status, headers, body } = busyRefusal(error);
+  res.statusCode = status;
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  res.end(body);
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
@@ -119,6 +132,9 @@ export function createHttpServer(app: PaylinkApp, opts: { astroHandler: AstroHan
             'retry-after': '1',
           });
         }
+        // A sign-in that would find the queue of password checks full is refused here, before Astro
+        // builds a request and runs the page for it: a flood of them costs what /healthz costs.
+        if (req.method === 'POST' && path === SIGN_IN_PATH && app.passwords.full) return sendBusy(res, passwordCheckBusy());
         const toAstro = () => {
           // Astro reads `req.body` when it is set: the guarded view (src/http/request-body.ts).
           if (hasBody(req)) {

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import * as argon2 from '@node-rs/argon2';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
@@ -7,8 +8,10 @@ import { PasswordHasher } from '../../src/domain/accounts/passwords.ts';
 import { type ConsoleIdentity, resolveSession } from '../../src/domain/accounts/sessions.ts';
 import { totpCode } from '../../src/domain/accounts/totp.ts';
 import { changePassword, changeRole, removeUser } from '../../src/domain/accounts/users.ts';
+import { closeServer, createHttpServer, listen } from '../../src/http/server.ts';
 import { CONSOLE_USERS, createTestApp, defaultSeed, provision, useServedApp } from '../support/app.ts';
 import { ConsoleClient, textOf } from '../support/console.ts';
+import { getRequest, lengthRequest, rawExchange } from '../support/raw-http.ts';
 import { recordStatusCode } from '../support/status-codes-seen.ts';
 
 /** A clock the tests move: idle timeouts, lifetimes and lockouts without waiting. */
@@ -540,6 +543,54 @@ describe('console › sign-in while many passwords are being checked', () => {
       expect(app.passwords.verifications).toBe(2);
       expect((await new ConsoleClient(busy.server.url).signIn(acmeOwner.email, acmeOwner.password)).status).toBe(303);
     } finally {
+      app.passwords = configured;
+    }
+  });
+
+  it('refuses a sign-in with a full queue before the page runs: no request is built for it, and its connection carries the next one', async () => {
+    const { app } = busy.t;
+    const configured = app.passwords;
+    let letGo!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    app.passwords = new PasswordHasher(1, 1, { hash: argon2.hash, verify: async () => gate.then(() => false) });
+    // The routes, as a handler that counts what reaches it.
+    let reachedRoutes = 0;
+    const server = createHttpServer(app, {
+      astroHandler: (_req, res) => {
+        reachedRoutes++;
+        res.end('routes');
+      },
+      clientDir: join(process.cwd(), 'dist', 'client'),
+    });
+    const port = await listen(server, '127.0.0.1', 0);
+    try {
+      const queued = [app.passwords.verify('first', 'x'), app.passwords.verify('second', 'x')];
+      expect(app.passwords.full).toBe(true);
+      const form = Buffer.from(`_csrf=x&email=${encodeURIComponent(acmeOwner.email)}&password=wrong`);
+      const { responses } = await rawExchange(
+        `http://127.0.0.1:${port}`,
+        [...lengthRequest('POST', '/console/sign-in?next=%2Fconsole', form, { 'Content-Type': 'application/x-www-form-urlencoded' }), getRequest('/healthz')],
+        { responses: 2 },
+      );
+      expect(responses.map((r) => r.status)).toEqual([503, 200]);
+      expect(responses[0]!.headers['retry-after']).toBe('2');
+      expect(responses[0]!.headers['cache-control']).toBe('no-store');
+      expect(responses[0]!.headers['x-frame-options']).toBe('DENY');
+      expect(responses[0]!.body).toContain('Too many sign-ins are being checked right now. Wait a few seconds and try again.');
+      expect(reachedRoutes).toBe(0);
+      letGo();
+      await Promise.all(queued);
+      // With room in the queue, the sign-in goes on to the routes.
+      const after = await rawExchange(
+        `http://127.0.0.1:${port}`,
+        lengthRequest('POST', '/console/sign-in', form, { 'Content-Type': 'application/x-www-form-urlencoded' }),
+      );
+      expect(after.responses[0]?.body).toBe('routes');
+      expect(reachedRoutes).toBe(1);
+    } finally {
+      await closeServer(server, 1000);
       app.passwords = configured;
     }
   });

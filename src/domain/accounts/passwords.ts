@@ -96,14 +96,19 @@ export class PasswordHasher {
     this.limit = pLimit(atOnce);
   }
 
+  /** True while the queue is full: a check asked for now would be refused (ER.01.04). */
+  get full(): boolean {
+    return this.limit.pendingCount >= this.waiting;
+  }
+
   private run<T>(work: () => Promise<T>): Promise<T> {
-    if (this.limit.pendingCount >= this.waiting) return Promise.reject(passwordCheckBusy());
+    if (this.full) return Promise.reject(passwordCheckBusy());
     return this.limit(work);
   }
 
   /** Refuses (ER.01.04) now when a check would be refused: before any other work is spent on a request. */
   assertRoom(): void {
-    if (this.limit.pendingCount >= this.waiting) throw passwordCheckBusy();
+    if (this.full) throw passwordCheckBusy();
   }
 
   hash(password: string): Promise<string> {

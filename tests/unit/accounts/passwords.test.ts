@@ -45,9 +45,11 @@ describe('accounts › password hashing', () => {
     await expect(hasher.hash('another password here')).rejects.toMatchObject({ code: 'ER.01.04' });
     // A request can ask before it spends anything else (a database query) on a check that would be refused.
     expect(() => hasher.assertRoom()).toThrow(expect.objectContaining({ code: 'ER.01.04' }));
+    expect(hasher.full).toBe(true);
     expect(await Promise.all([running, ...queued])).toEqual([true, false, true]);
     // Once the queue drained, checks are taken again.
     expect(() => hasher.assertRoom()).not.toThrow();
+    expect(hasher.full).toBe(false);
     expect(await hasher.verify('blue harbour lantern 7', hash)).toBe(true);
   });
 
