@@ -12,7 +12,7 @@ import { releaseAttempt, settleProviderPayment, syncProviderSession } from './pr
 import { checkoutPath, findSessionByToken, sessionState } from './sessions.ts';
 
 /**
- * Paying by a method other than a card (issue #32): QR Ph, the e-wallets, online banking and
+ * Paying by a method other than a card: QR Ph, the e-wallets, online banking and
  * BillEase, on any connector that declares the method (ConnectorCapabilities.methods). It reuses
  * the provider attempt of src/domain/checkout/provider-pay.ts:
  *   1. start: the method is checked (offered by the link, taken by the acquirer, in this
