@@ -11,7 +11,7 @@ import { anyJsonObject, apiEndpoint, clientIpOf, ownOrigins } from './endpoint.t
 import { jsonResponse } from './envelope.ts';
 import { requestLocale } from './page-locale.ts';
 import { methodStartTarget, presentCheckoutStatus, presentMethodStart, presentPayOutcome } from './presenters/checkout.ts';
-import { assertSameOrigin } from './same-origin.ts';
+import { assertSameOriginForm } from './same-origin.ts';
 
 /**
  * The payment pages' JSON endpoints, shared by the routes under src/pages/pay and
@@ -161,7 +161,7 @@ function methodStartRoute(
     const app = context.locals.paylink;
     let input: Record<string, unknown> = {};
     try {
-      assertSameOrigin(context.request, ownOrigins(app, context.url));
+      assertSameOriginForm(context.request, ownOrigins(app, context.url));
       input = formInput(new URLSearchParams(await readTextBody(context.request, MAX_JSON_BODY_BYTES)));
       const started = await startMethodAttempt(app, {
         ...target(context.params),
@@ -198,7 +198,7 @@ const sessionNotFound = () =>
 
 /**
  * GET /checkout/{token}/status: where the checkout stands, for the page's poll (JSON, OK.00.00
- * `{status, method?, qr_expires_at?, receipt_url?, decline_code?}`). The acquirer is asked about
+ * `{status, method?, qr_content?, qr_expires_at?, receipt_url?, decline_code?}`). The acquirer is asked about
  * an attempt in flight at most every few seconds per session; a failed ask answers the stored state.
  */
 export const checkoutStatusGet = apiEndpoint({
@@ -220,7 +220,7 @@ export const checkoutStatusPost: APIRoute = async (context) => {
   const token = context.params.token ?? '';
   const page = `/checkout/${encodeURIComponent(token)}`;
   try {
-    assertSameOrigin(context.request, ownOrigins(app, context.url));
+    assertSameOriginForm(context.request, ownOrigins(app, context.url));
     await checkoutStatus(app, token);
     return seeOther(page);
   } catch (error) {

@@ -392,7 +392,9 @@ export async function returnFromProvider(app: DomainContext, token: string): Pro
     // The webhook or the reconciliation pass records it; the page says where it stands.
     app.log.warn('provider return: sync failed', { sessionId: session.id, error });
   }
-  if (!open) return checkoutPath(token);
+  // The attempt may have been recorded before the customer got back (a webhook, the sandbox's answer).
+  const attempt = session.providerAttempt;
+  if (!attempt?.method || attempt.method === 'card' || attempt.attempt !== session.attempts) return checkoutPath(token);
   const status = await checkoutStatus(app, token);
   return status?.status === 'declined' && status.declineCode ? `${checkoutPath(token)}?payment=${encodeURIComponent(status.declineCode)}` : checkoutPath(token);
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { type MethodSupport, refundAllowed } from '../../../src/acquirer/connector.ts';
 import { LOCAL_METHOD_MINIMUM_MINOR, localMethodRefunds, localMethodSupport } from '../../../src/acquirer/local-methods.ts';
 import { formInput, refusedFormTarget } from '../../../src/api/checkout-endpoints.ts';
+import { assertSameOriginForm } from '../../../src/api/same-origin.ts';
 import { checkMethodInput, offeredMethods } from '../../../src/domain/checkout/method-pay.ts';
 import { DomainError, invalidFields } from '../../../src/domain/errors.ts';
 import { onlineBanks } from '../../../src/schemas/payment-method.ts';
@@ -109,5 +110,19 @@ describe('checkout › a method start sent as a no-script form', () => {
     expect(refusedFormTarget('/pay/x', invalidFields({ bank: ['x'], '(request)': ['y'] }), 'dob')).toBe('/pay/x?method_error=ER.02.30&method=dob&field=bank');
     expect(refusedFormTarget('/pay/x', new DomainError('ER.03.40', 'no'), '<script>')).toBe('/pay/x?method_error=ER.03.40');
     expect(refusedFormTarget('/pay/x', new Error('boom'), undefined)).toBe('/pay/x?method_error=ER.99.00');
+  });
+});
+
+describe("checkout › a customer page's plain form post is same-origin checked", () => {
+  const own = ['https://pay.example'];
+  const req = (headers: Record<string, string>) => new Request('https://pay.example/x', { method: 'POST', headers });
+  it('believes an opaque origin (a no-referrer page) only beside Sec-Fetch-Site: same-origin', () => {
+    expect(() => assertSameOriginForm(req({ origin: 'null', 'sec-fetch-site': 'same-origin' }), own)).not.toThrow();
+    expect(() => assertSameOriginForm(req({ origin: 'null', 'sec-fetch-site': 'cross-site' }), own)).toThrow('Cross-site request refused');
+    expect(() => assertSameOriginForm(req({ origin: 'null' }), own)).toThrow('Cross-site request refused');
+  });
+  it('refuses another site and takes its own', () => {
+    expect(() => assertSameOriginForm(req({ origin: 'https://evil.example' }), own)).toThrow('Cross-site request refused');
+    expect(() => assertSameOriginForm(req({ origin: 'https://pay.example', 'sec-fetch-site': 'same-origin' }), own)).not.toThrow();
   });
 });
