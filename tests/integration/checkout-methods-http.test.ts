@@ -132,6 +132,25 @@ describe('GET|POST /checkout/{token}/status', () => {
   });
 });
 
+describe('GET /checkout/{token}/qr.svg|png', () => {
+  it('draws the QR Ph code the checkout waits on, a new one once renewed; 404 when none waits', async () => {
+    const token = await checkout();
+    expect((await get(`/checkout/${token}/qr.svg`)).status).toBe(404);
+    await start(`/checkout/${token}/method`, { method: 'qrph' });
+    const svg = await get(`/checkout/${token}/qr.svg`);
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get('content-type')).toBe('image/svg+xml');
+    expect(svg.headers.get('cache-control')).toBe('private, no-cache');
+    expect(await svg.text()).toContain('<svg');
+    const png = await get(`/checkout/${token}/qr.png`);
+    expect(png.headers.get('content-type')).toBe('image/png');
+    expect((await get(`/checkout/${token}/qr.svg`, { 'if-none-match': svg.headers.get('etag')! })).status).toBe(304);
+    // Paid another way: no code waits any more.
+    await start(`/checkout/${token}/method`, { method: 'gcash' });
+    expect((await get(`/checkout/${token}/qr.svg`)).status).toBe(404);
+  });
+});
+
 describe('sandbox scan and authorisation pages', () => {
   it('the scan page says test mode, the merchant, the amount and the method, in the customer language; approving pays', async () => {
     const token = await checkout();

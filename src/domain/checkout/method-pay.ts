@@ -6,6 +6,7 @@ import { methodFlow, type PaymentMethod, paymentMethodNames, paymentMethodSchema
 import type { DomainContext } from '../context.ts';
 import { DomainError, invalidFields, type Messages } from '../errors.ts';
 import { linkAvailability, linkUnavailableError } from '../links/lifecycle.ts';
+import { checkoutQrCode, type QrCode, type QrFormat } from '../links/qr.ts';
 import { formatDecimal } from '../money.ts';
 import { attemptKey, claimAttempt, ensurePayable, type PayRequest, resolveSession, staticSession, validateCustomer } from './pay.ts';
 import { releaseAttempt, settleProviderPayment, syncProviderSession } from './provider-pay.ts';
@@ -329,10 +330,10 @@ function maySync(sessionId: string, now: number): boolean {
 
 /**
  * GET /checkout/{token}/status: the session's state, after asking the acquirer about an attempt
- * in flight (at most every STATUS_SYNC_EVERY_MS; `force` for the "I have paid" button, still
- * throttled). A failed sync is logged and the stored state answered: polling never fails.
+ * in flight (at most every STATUS_SYNC_EVERY_MS, the "I have paid" button too). A failed sync is
+ * logged and the stored state answered: polling never fails.
  */
-export async function checkoutStatus(app: DomainContext, token: string, _opts: { force?: boolean } = {}): Promise<CheckoutStatus | undefined> {
+export async function checkoutStatus(app: DomainContext, token: string): Promise<CheckoutStatus | undefined> {
   let session = await findSessionByToken(app.db, token);
   if (!session) return undefined;
   if (session.status === 'open' && session.processingAt && session.providerPaymentId && maySync(session.id, Date.now())) {
@@ -397,4 +398,11 @@ export async function returnFromProvider(app: DomainContext, token: string): Pro
   if (!attempt?.method || attempt.method === 'card' || attempt.attempt !== session.attempts) return checkoutPath(token);
   const status = await checkoutStatus(app, token);
   return status?.status === 'declined' && status.declineCode ? `${checkoutPath(token)}?payment=${encodeURIComponent(status.declineCode)}` : checkoutPath(token);
+}
+
+/** The QR Ph code a checkout's waiting attempt shows, to draw (GET /checkout/{token}/qr.svg|png); undefined when none waits. */
+export async function findCheckoutQrCode(app: DomainContext, token: string, format: QrFormat): Promise<QrCode | undefined> {
+  const session = await findSessionByToken(app.db, token);
+  const open = session && session.status === 'open' ? openMethodAttempt(session) : undefined;
+  return open?.qr ? checkoutQrCode(open.qr.content, format) : undefined;
 }
