@@ -3,9 +3,10 @@ import { authenticateLinkKey, createDynamicLink, requireLink } from '../domain/c
 import { checkoutStatus, returnFromProvider, startMethodAttempt } from '../domain/checkout/method-pay.ts';
 import { payCheckout } from '../domain/checkout/pay.ts';
 import { startProviderAttempt } from '../domain/checkout/provider-pay.ts';
-import { DomainError } from '../domain/errors.ts';
+import { DomainError, invalidFields } from '../domain/errors.ts';
 import type { LinkWithMerchant } from '../domain/links/service.ts';
 import { dynamicLinkBodySchema } from '../schemas/dynamic-link.ts';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../schemas/text.ts';
 import { MAX_JSON_BODY_BYTES, readTextBody } from './body.ts';
 import { anyJsonObject, apiEndpoint, clientIpOf, ownOrigins } from './endpoint.ts';
 import { jsonResponse } from './envelope.ts';
@@ -162,7 +163,10 @@ function methodStartRoute(
     let input: Record<string, unknown> = {};
     try {
       assertSameOriginForm(context.request, ownOrigins(app, context.url));
-      input = formInput(new URLSearchParams(await readTextBody(context.request, MAX_JSON_BODY_BYTES)));
+      const sent = new URLSearchParams(await readTextBody(context.request, MAX_JSON_BODY_BYTES));
+      // Text the database cannot store (a NUL) is refused like in a JSON body.
+      for (const [name, value] of sent) if (!isStorableText(name) || !isStorableText(value)) throw invalidFields({ '(request)': [UNSTORABLE_TEXT_MESSAGE] });
+      input = formInput(sent);
       const started = await startMethodAttempt(app, {
         ...target(context.params),
         input,

@@ -102,6 +102,14 @@ describe('method start as a no-script form post', () => {
     expect(back.searchParams.getAll('field').sort()).toEqual(['bank', 'customer.contact.email', 'customer.last_name']);
   });
 
+  it('refuses text the database cannot store without a 5xx or an error log', async () => {
+    const token = await checkout();
+    const from = served.t.logs.length;
+    const res = await form(`/checkout/${token}/method`, { method: 'qrph', ...customerForm, 'fields[customer.first_name]': 'Ju\u0000an' });
+    expect(res.headers.get('location')).toBe(`/checkout/${token}?method_error=ER.02.30`);
+    expect(served.t.logs.slice(from).filter((l) => JSON.parse(l).level === 'error')).toEqual([]);
+  });
+
   it('refuses a form posted from another site: back to the page, nothing started', async () => {
     const token = await checkout();
     const res = await form(
