@@ -70,6 +70,11 @@ export const catalogue = {
     description: 'Scheduled charge run now',
     when: "POST /schedules/{reference}/run (sandbox only) charged the schedule's next occurrence now.",
   },
+  'OK.03.01': {
+    http: 200,
+    description: 'Payment started',
+    when: 'A payment by QR Ph, e-wallet, online banking or BillEase started: `data.next_action_url` is where the customer authorises it, or `data.checkout_url` the page that shows the QR code.',
+  },
   'OK.03.00': {
     http: 200,
     description: 'Payment successful',
@@ -209,6 +214,11 @@ export const catalogue = {
     description: 'Card form not available',
     when: "The payment form posted to the flow of another acquirer than the merchant's (e.g. a card number to a PayMongo merchant's page, or a PayMongo start to a sandbox merchant's, or a card number to the registration page of a merchant on Stripe): reload the page.",
   },
+  'ER.03.40': {
+    http: 409,
+    description: 'Payment method not available',
+    when: "The payment page asked for a method this link does not offer or the merchant's acquirer does not take (or not in this currency); `messages.method` says which. Reload the page and choose another.",
+  },
   'ER.03.30': {
     http: 200,
     description: 'Card payment declined',
@@ -217,7 +227,7 @@ export const catalogue = {
   'ER.03.31': {
     http: 422,
     description: 'Payment refused by the acquirer',
-    when: "The merchant's acquirer refused to start the payment (e.g. PayMongo answered 400 to the payment intent or the hosted checkout session: an amount or a method its account does not take). Nothing was charged and the attempt is free again; `messages` says so in plain words and `data.reason` carries the acquirer's code.",
+    when: "The merchant's acquirer refused to start the payment (e.g. PayMongo answered 400 to the payment intent or the hosted checkout session: an amount or a method its account does not take), or refused a QR Ph, e-wallet, online banking or BillEase payment as it started (`data.decline_code`). Nothing was charged and the attempt is free again: choose a way to pay again; `messages` says so in plain words and `data.reason` carries the acquirer's code where it gave one.",
   },
 
   // Refunds
