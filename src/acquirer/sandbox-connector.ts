@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { sandboxCharges, sandboxOperations, sandboxVault } from '../db/schema.ts';
-import { methodFlow, onlineBanks, type PaymentMethod } from '../schemas/payment-method.ts';
+import { methodFlow, type PaymentMethod } from '../schemas/payment-method.ts';
 import { type Acquirer, type CardSummary, type ChargeResult, declineMessages, type RefundResult } from './acquirer.ts';
 import {
   type CardVault,
@@ -21,7 +21,7 @@ import {
   type SimulatedMethodPayment,
   WebhookVerificationError,
 } from './connector.ts';
-import { DEFAULT_ACTION_WINDOW_SECONDS, localMethodSupport } from './local-methods.ts';
+import { DEFAULT_ACTION_WINDOW_SECONDS, sandboxLocalMethods } from './local-methods.ts';
 
 /**
  * The sandbox as a connector. It keeps the sandbox acquirer's vault and ledger (charges and
@@ -94,7 +94,7 @@ export class SandboxConnector implements Connector {
     // Every method, so `npm start` shows them all with no keys. Cards in any currency and as lenient
     // as a test acquirer can be; the local methods with PayMongo's rules (PHP, minimum, refunds),
     // so a merchant testing here meets the rules production applies (src/acquirer/local-methods.ts).
-    methods: [{ method: 'card', refunds: { refundable: true, partial: true, windowDays: null }, requires: [] }, ...localMethodSupport(onlineBanks)],
+    methods: [{ method: 'card', refunds: { refundable: true, partial: true, windowDays: null }, requires: [] }, ...sandboxLocalMethods()],
     currencies: 'any',
     asyncRefunds: true,
     // Every brand paylink knows: the sandbox takes any number that passes the Luhn check and has a known brand.

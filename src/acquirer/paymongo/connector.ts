@@ -11,7 +11,6 @@ import {
   type CreatePaymentRequest,
   checkWebhookFreshness,
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
-  type MethodSupport,
   type PaymentState,
   providerIdempotencyKey,
   type RefundRequest,
@@ -20,6 +19,7 @@ import {
   type WebhookRequest,
   WebhookVerificationError,
 } from '../connector.ts';
+import { DEFAULT_ACTION_WINDOW_SECONDS, paymongoMethodRules, unrefundableBanks } from '../local-methods.ts';
 import type { ProviderSettings } from '../registry.ts';
 
 /**
@@ -33,7 +33,7 @@ import type { ProviderSettings } from '../registry.ts';
  *   payment (pay_…) that refunds are made against;
  * - the other methods (QR Ph, e-wallets, online banking, BillEase) go through the same intent on the
  *   server: payment method and attach with the secret key, `next_action` `redirect` or `consume_qr`;
- * - refunds (`POST /v1/refunds`) follow each method's rules (paymongoMethods) and settle asynchronously;
+ * - refunds (`POST /v1/refunds`) follow each method's rules (paymongoMethodRules, src/acquirer/local-methods.ts) and settle asynchronously;
  * - webhooks carry `Paymongo-Signature: t=…,te=…,li=…`, an HMAC-SHA256 of `t.body` with the
  *   webhook's secret (te in test mode, li in live mode).
  * Every POST carries an `Idempotency-Key` (PayMongo keeps it 24 h; at most 255 characters).
@@ -137,9 +137,6 @@ const methodOfType = (type: string | null | undefined): PaymentMethod | undefine
 const methodOfIntent = (intent: z.infer<typeof intentSchema>, payment?: PaymentResource): PaymentMethod =>
   methodOfType(payment?.attributes.source?.type) ?? methodOfType(String(intent.attributes.metadata?.paylink_method ?? '')) ?? 'card';
 
-/** PayMongo's default life of a QR Ph code, from attach (seconds). */
-const QR_DEFAULT_SECONDS = 1800;
-
 const cardOf = (payment: PaymentResource | undefined) => {
   const source = payment?.attributes.source;
   return {
@@ -176,7 +173,7 @@ export function intentState(intent: z.infer<typeof intentSchema>, now: Date = ne
       const next = a.next_action;
       if (next?.type === 'consume_qr' && next.code?.image_url) {
         // PayMongo gives the code but no expiry: it runs from attach (the intent's last update while it waits).
-        const seconds = Number(a.metadata?.paylink_qr_expiry_seconds) || QR_DEFAULT_SECONDS;
+        const seconds = Number(a.metadata?.paylink_qr_expiry_seconds) || DEFAULT_ACTION_WINDOW_SECONDS;
         const attachedAt = a.updated_at ? a.updated_at * 1000 : now.getTime();
         return {
           status: 'awaiting_scan',
@@ -218,86 +215,6 @@ const refusedToStart = (json: unknown): PaymentState => {
   return { status: 'declined', code: 'processing_error', message: code ? `${providerRefusalMessage} (${code})` : providerRefusalMessage };
 };
 
-/**
- * The methods PayMongo takes through Payment Intents, with what its documentation says of each
- * (docs/acquirers.md has the sources' words and the decisions): amounts in centavos; every method
- * at least PHP 20.00 (the API's own floor) but BillEase PHP 100.00; refunds per PayMongo's refund
- * table; the time the customer has once the method is started.
- */
-const paymongoMethods: readonly MethodSupport[] = [
-  { method: 'card', refunds: { refundable: true, partial: true, windowDays: 60 }, minimumMinor: 2000n, maximumMinor: 999_999_999n, requires: [] },
-  // QR Ph: never refundable; settled over InstaPay, whose transfer limit (PHP 50,000) is the ceiling.
-  {
-    method: 'qrph',
-    refunds: { refundable: false, partial: false, windowDays: null },
-    minimumMinor: 2000n,
-    maximumMinor: 5_000_000n,
-    requires: [],
-    actionWindowSeconds: QR_DEFAULT_SECONDS,
-  },
-  {
-    method: 'gcash',
-    refunds: { refundable: true, partial: true, windowDays: 180 },
-    minimumMinor: 2000n,
-    maximumMinor: 10_000_000n,
-    requires: [],
-    actionWindowSeconds: 4 * 3600,
-  },
-  // Maya and GrabPay: PayMongo's current refund table allows partial refunds (an older page did not); a partial
-  // refund PayMongo still refuses fails with its reason and gives the amount back, so "yes" costs less than a wrong "no".
-  {
-    method: 'paymaya',
-    refunds: { refundable: true, partial: true, windowDays: 365 },
-    minimumMinor: 2000n,
-    maximumMinor: 10_000_000n,
-    requires: [],
-    actionWindowSeconds: 1800,
-  },
-  {
-    method: 'grab_pay',
-    refunds: { refundable: true, partial: true, windowDays: 90 },
-    minimumMinor: 2000n,
-    maximumMinor: 10_000_000n,
-    requires: [],
-    actionWindowSeconds: 900,
-  },
-  // ShopeePay: not in PayMongo's refund table; PayMongo decides (its refusal is a failed refund with its reason).
-  {
-    method: 'shopeepay',
-    refunds: { refundable: true, partial: true, windowDays: null },
-    minimumMinor: 2000n,
-    maximumMinor: 10_000_000n,
-    requires: [],
-    actionWindowSeconds: 1200,
-  },
-  // Online banking: BPI refunds within 30 days, UnionBank not at all (refused by bank in `refund`); BPI's default limit PHP 50,000.
-  {
-    method: 'dob',
-    refunds: { refundable: true, partial: true, windowDays: 30 },
-    minimumMinor: 2000n,
-    maximumMinor: 5_000_000n,
-    requires: ['name', 'email', 'phone'],
-    banks: ['bpi', 'ubp'],
-  },
-  {
-    method: 'brankas',
-    refunds: { refundable: true, partial: true, windowDays: 30 },
-    minimumMinor: 2000n,
-    requires: ['name', 'email', 'phone'],
-    banks: ['bdo', 'landbank', 'metrobank'],
-  },
-  {
-    method: 'billease',
-    refunds: { refundable: true, partial: true, windowDays: 60 },
-    minimumMinor: 10_000n,
-    maximumMinor: 4_000_000n,
-    requires: ['name', 'email', 'phone'],
-  },
-];
-
-/** Banks whose payments PayMongo cannot refund, though their method can (UnionBank online banking). */
-const unrefundableBanks: Partial<Record<PaymentMethod, readonly string[]>> = { dob: ['ubp'] };
-
 /** The method as Checkout Sessions spell it: one entry per bank for online banking, `shopee_pay` for ShopeePay. */
 const checkoutTypes: Record<PaymentMethod, readonly string[]> = {
   card: ['card'],
@@ -321,7 +238,7 @@ export class PaymongoConnector implements Connector {
   readonly capabilities: ConnectorCapabilities = {
     offSession: 'provider_subscriptions',
     cardCollection: 'paymongo_client',
-    methods: paymongoMethods,
+    methods: paymongoMethodRules,
     currencies: [{ currency: 'PHP', minimumMinor: 2000n }],
     asyncRefunds: true,
     webhooks: true,
@@ -413,7 +330,7 @@ export class PaymongoConnector implements Connector {
     if (support.banks && !support.banks.includes(req.bank ?? '')) {
       return { status: 'declined', method, code: 'processing_error', message: `${providerRefusalMessage} (bank)` };
     }
-    const qrSeconds = method === 'qrph' ? Math.min(9000, Math.max(60, Math.round(req.qrExpirySeconds ?? QR_DEFAULT_SECONDS))) : undefined;
+    const qrSeconds = method === 'qrph' ? Math.min(9000, Math.max(60, Math.round(req.qrExpirySeconds ?? DEFAULT_ACTION_WINDOW_SECONDS))) : undefined;
     const { status, json } = await this.call(
       'POST',
       '/v1/payment_intents',

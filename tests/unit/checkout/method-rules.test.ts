@@ -1,11 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { type MethodSupport, refundAllowed } from '../../../src/acquirer/connector.ts';
-import { LOCAL_METHOD_MINIMUM_MINOR, localMethodRefunds, localMethodSupport } from '../../../src/acquirer/local-methods.ts';
+import { paymongoMethodRules, sandboxLocalMethods } from '../../../src/acquirer/local-methods.ts';
 import { formInput, refusedFormTarget } from '../../../src/api/checkout-endpoints.ts';
 import { assertSameOriginForm } from '../../../src/api/same-origin.ts';
 import { checkMethodInput, offeredMethods } from '../../../src/domain/checkout/method-pay.ts';
 import { DomainError, invalidFields } from '../../../src/domain/errors.ts';
-import { onlineBanks } from '../../../src/schemas/payment-method.ts';
 
 const support = (over: Partial<MethodSupport> = {}): MethodSupport => ({
   method: 'gcash',
@@ -48,7 +47,7 @@ describe("checkout › a method's own rules on the customer's input", () => {
 });
 
 describe('checkout › the methods a page offers', () => {
-  const connector = { capabilities: { methods: localMethodSupport(onlineBanks) } } as never;
+  const connector = { capabilities: { methods: sandboxLocalMethods() } } as never;
   it("offers the acquirer's methods when the link names none", () => {
     expect(offeredMethods({ paymentMethods: null }, connector).map((m) => m.method)).toEqual([
       'qrph',
@@ -67,18 +66,19 @@ describe('checkout › the methods a page offers', () => {
 });
 
 describe("sandbox › local methods follow PayMongo's rules", () => {
-  const caps = { methods: localMethodSupport(onlineBanks) } as never;
+  const caps = { methods: sandboxLocalMethods() } as never;
   const now = new Date('2026-06-01T00:00:00Z');
   const daysAgo = (d: number) => new Date(now.getTime() - d * 86_400_000);
-  it('refuses refunds of QR Ph and UnionBank online banking at all', () => {
-    for (const method of ['qrph', 'dob'] as const) {
-      expect(refundAllowed(caps, { amountMinor: 100n, paymentAmountMinor: 100n, paidAt: now, method }, now)).toMatchObject({ ok: false, reason: 'method' });
-    }
+  it('refuses refunds of QR Ph at all', () => {
+    expect(refundAllowed(caps, { amountMinor: 100n, paymentAmountMinor: 100n, paidAt: now, method: 'qrph' }, now)).toMatchObject({
+      ok: false,
+      reason: 'method',
+    });
   });
   it('refunds each other method within its own window, never the card’s 60 days', () => {
-    const windows = { gcash: 180, grab_pay: 90, paymaya: 365, brankas: 30, billease: 60 } as const;
+    const windows = { gcash: 180, grab_pay: 90, paymaya: 365, dob: 30, brankas: 30, billease: 60 } as const;
     for (const [method, days] of Object.entries(windows) as Array<[keyof typeof windows, number]>) {
-      expect(localMethodRefunds[method].windowDays).toBe(days);
+      expect(paymongoMethodRules.find((m) => m.method === method)?.refunds.windowDays).toBe(days);
       expect(refundAllowed(caps, { amountMinor: 100n, paymentAmountMinor: 100n, paidAt: daysAgo(days - 1), method }, now)).toEqual({ ok: true });
       expect(refundAllowed(caps, { amountMinor: 100n, paymentAmountMinor: 100n, paidAt: daysAgo(days + 1), method }, now)).toMatchObject({
         ok: false,
@@ -86,9 +86,9 @@ describe("sandbox › local methods follow PayMongo's rules", () => {
       });
     }
   });
-  it('takes only PHP, from PHP 20.00, with the banks of each online banking method', () => {
-    const all = localMethodSupport(onlineBanks);
-    expect(all.every((m) => m.currencies?.join() === 'PHP' && m.minimumMinor === LOCAL_METHOD_MINIMUM_MINOR && m.minimumMinor === 2000n)).toBe(true);
+  it("takes only PHP, from PayMongo's minimums (PHP 20.00, BillEase 100.00), with the banks of each online banking method", () => {
+    const all = sandboxLocalMethods();
+    expect(all.every((m) => m.currencies?.join() === 'PHP' && m.minimumMinor === (m.method === 'billease' ? 10_000n : 2000n))).toBe(true);
     expect(all.find((m) => m.method === 'dob')?.banks).toEqual(['bpi', 'ubp']);
     expect(all.find((m) => m.method === 'brankas')?.banks).toEqual(['bdo', 'landbank', 'metrobank']);
   });
