@@ -213,8 +213,10 @@ const pendingRefund = (values: Omit<Refund, 'acquirerReference' | 'failureCode' 
 });
 
 /**
- * What the integrator's acquirer cannot refund at all (its own window, whole payments only) is
- * refused before anything is reserved: ER.20.27.
+ * What the integrator's acquirer cannot refund for the payment's method is refused before anything
+ * is reserved: ER.20.28 when the method cannot be refunded at all (QR Ph), ER.20.27 when its window
+ * has passed or it refunds only whole payments (the code integrators already handle for cards).
+ * The refusal names the method and the reason, in words and as data.
  */
 async function assertAcquirerCanRefund(app: DomainContext, integratorId: string, payment: Payment, amountMinor: bigint | undefined): Promise<void> {
   const connector = await app.connectors.forIntegrator(integratorId);
@@ -226,7 +228,11 @@ async function assertAcquirerCanRefund(app: DomainContext, integratorId: string,
     app.now(),
   );
   if (!allowed.ok) {
-    throw new DomainError('ER.20.27', "Refund not possible with the integrator's acquirer", { messages: { transaction_id: [allowed.message] } });
+    const data = { payment_method: payment.paymentMethod, refusal_reason: allowed.reason };
+    if (allowed.reason === 'method') {
+      throw new DomainError('ER.20.28', 'Payment method cannot be refunded', { messages: { transaction_id: [allowed.message] }, data });
+    }
+    throw new DomainError('ER.20.27', "Refund not possible with the integrator's acquirer", { messages: { transaction_id: [allowed.message] }, data });
   }
 }
 
