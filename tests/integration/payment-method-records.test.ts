@@ -216,19 +216,34 @@ describe('payment method › the console', () => {
     expect(textOf(bad.html)).toContain('Paid with must be one of card, qrph');
   });
 
-  it('payments › a payment’s page says how it was paid; its refund refusal shows the API’s message', async () => {
+  it('payments › a payment’s page says how it was paid, and why the acquirer cannot refund it instead of a form; a refusal shows the API’s message', async () => {
     const qr = await createPayment(served.t, { amount: '45.00', method: 'qrph' });
     const c = await asOwner();
     const path = `/console/payments/${qr.id}`;
     const page = await c.get(path);
     expect(textOf(page.html)).toContain('Paid with QR Ph');
-    const nonce = /name="nonce" value="([^"]+)"/.exec(page.html)?.[1] ?? '';
+    // Said where the refund form would be: no form to fill in for a refund that cannot be made.
+    expect(textOf(page.html)).toContain('Refund ER.20.28: Payment method cannot be refunded. This acquirer cannot refund payments made by QR Ph.');
+    expect(page.html).not.toContain('name="nonce"');
+    // A form sent anyway (an older page, another tab) gets the API's refusal.
+    const card = await createPayment(served.t, { amount: '45.00' });
+    const nonce = /name="nonce" value="([^"]+)"/.exec((await c.get(`/console/payments/${card.id}`)).html)?.[1] ?? '';
     const res = await c.post(path, { action: 'refund', kind: 'full', amount: '', reason: 'Returned', nonce });
     expect(res.status).toBe(200);
     const text = textOf(res.html);
     expect(text).toContain('ER.20.28: Payment method cannot be refunded');
     expect(text).toContain('This acquirer cannot refund payments made by QR Ph.');
     expect(await refundRows(qr.id)).toEqual([]);
+    // A GCash payment past the card's window keeps its refund form: its own window applies.
+    const gcash = await createPayment(served.t, { amount: '45.00', method: 'gcash' });
+    clock.advance(61 * DAY);
+    const gcashPage = await (await asOwner()).get(`/console/payments/${gcash.id}`);
+    expect(gcashPage.html).toContain('name="nonce"');
+    const cardPage = await (await asOwner()).get(`/console/payments/${card.id}`);
+    expect(textOf(cardPage.html)).toContain(
+      "ER.20.27: Refund not possible with the integrator's acquirer. This acquirer refunds card payments only within 60 days of the payment.",
+    );
+    expect(cardPage.html).not.toContain('name="nonce"');
   });
 
   it('payments.csv › has a payment_method column, and the method filter applies', async () => {
