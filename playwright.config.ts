@@ -40,7 +40,7 @@ export default defineConfig({
   projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
   webServer: {
     command: `node tests/e2e/serve.mjs`,
-    url: `http://127.0.0.1:${port}/healthz`,
+    url: `http://127.0.0.1:${port}/readyz`,
     reuseExistingServer: false,
     timeout: 60_000,
     env: { PORT: String(port), PAYLINK_E2E_STRIPE_PORT: process.env.PAYLINK_E2E_STRIPE_PORT },

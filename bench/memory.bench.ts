@@ -15,7 +15,7 @@ import { type BenchRow, percentile, recordBench, round } from './support/report.
  * and what each figure means; issue 17 asked for them:
  *  - PGlite, fresh data directory: peak during the first start ≤ 512 MB;
  *  - PGlite idle ≤ 300 MB, and after the refund + payment-page load RSS back within 20 % of idle;
- *  - start on an existing data directory to a healthy /healthz ≤ 3 s (median of several starts);
+ *  - start on an existing data directory to a ready /readyz ≤ 3 s (median of several starts);
  *  - PostgreSQL (DATABASE_URL) idle ≤ 200 MB.
  * The load runs PAYLINK_BENCH_MEMORY_LOAD_SECONDS (default 60; 600 for the 10-minute figure); the
  * figure after it is read PAYLINK_BENCH_MEMORY_AFTER_LOAD_SECONDS later (default 30).
@@ -123,7 +123,7 @@ describe('memory', () => {
       );
       await fresh.stop();
 
-      // 2. Starts on the existing data directory: time to a healthy /healthz, the median of several.
+      // 2. Starts on the existing data directory: time to a ready /readyz, the median of several.
       const times: number[] = [];
       let server: StartedServer | undefined;
       for (let i = 0; i < STARTS; i++) {
@@ -134,7 +134,7 @@ describe('memory', () => {
       }
       const median = percentile(times, 50);
       rows.push({
-        name: `PGlite: start on the existing data directory to a healthy /healthz (median of ${STARTS})`,
+        name: `PGlite: start on the existing data directory to a ready /readyz (median of ${STARTS})`,
         values: { 'ms (median)': median, 'ms (all)': times.join(' / '), target: '≤ 3000 ms', '': median <= 3000 ? 'meets' : 'MISSES' },
         note: 'CPU-bound: noisy on a shared machine',
       });

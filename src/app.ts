@@ -34,6 +34,8 @@ export interface PaylinkApp extends DomainContext {
   pageCache: PageCache;
   /** Set by the HTTP server once it listens on a port (PORT=0 picks one). */
   boundPort?: number;
+  /** Where each answered request is counted when metrics are on (src/http/metrics.ts). */
+  observeRequest?: (method: string, route: string, status: number, seconds: number) => void;
   masterKeyInfo: { source: MasterKeySource; path?: string };
 }
 

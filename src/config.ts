@@ -129,6 +129,12 @@ export const configSchema = z.object({
   /** How long console audit entries are kept; PCI DSS 10.5.1 asks for at least 12 months. */
   PAYLINK_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(365, 'must be at least 365 (PCI DSS 10.5.1 keeps audit logs for at least 12 months)').default(400),
   PAYLINK_SHUTDOWN_TIMEOUT_MS: nonNegativeInt(10_000),
+  /** host:port of the Prometheus listener (GET /metrics); unset: no metrics. Never the public port. */
+  PAYLINK_METRICS_LISTEN: z
+    .string()
+    .regex(/^(?:\[[^\]]+\]|[^:\s]+):\d{1,5}$/, 'must be host:port, such as 127.0.0.1:9464')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   SMTP_URL: z
     .string()
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
@@ -158,6 +164,8 @@ export interface Config {
   runWorkers: boolean;
   /** One reverse proxy in front: X-Forwarded-For (client IP) and X-Forwarded-Proto (HSTS) are believed. */
   trustProxy: boolean;
+  /** The metrics listener's address (host:port); undefined: metrics off. */
+  metricsListen: string | undefined;
   checkoutTtlSeconds: number;
   checkoutMaxAttempts: number;
   refundMaxCount: number;
@@ -263,6 +271,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     allowPrivateCallbacks: e.PAYLINK_ALLOW_PRIVATE_CALLBACKS,
     runWorkers: e.PAYLINK_WORKERS,
     trustProxy: e.PAYLINK_TRUST_PROXY,
+    metricsListen: e.PAYLINK_METRICS_LISTEN,
     checkoutTtlSeconds: e.PAYLINK_CHECKOUT_TTL_SECONDS,
     checkoutMaxAttempts: e.PAYLINK_CHECKOUT_MAX_ATTEMPTS,
     refundMaxCount: e.PAYLINK_REFUND_MAX_COUNT,

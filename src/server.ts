@@ -9,7 +9,9 @@ import { loadConfigOrFail } from './config.ts';
 import { makeDataDirPrivate } from './data-dir.ts';
 import { DataDirLockedError } from './db/lock.ts';
 import { MasterKeyError } from './db/master-key.ts';
-import { applyProvisioning, ProvisioningError, type ProvisioningResult } from './domain/integrators/provisioning.ts';
+import { applyProvisioning, existingProvisioning, ProvisioningError, type ProvisioningResult } from './domain/integrators/provisioning.ts';
+import { Metrics, parseListenAddress, startMetricsServer } from './http/metrics.ts';
+import { Readiness } from './http/readiness.ts';
 import { type AstroHandler, closeServer, createHttpServer, listen } from './http/server.ts';
 import { startIdleCollection } from './idle-memory.ts';
 import { startWorkers } from './workers/index.ts';
@@ -19,27 +21,34 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-function banner(app: PaylinkApp, provisioning: ProvisioningResult, workerOnly: boolean) {
+function banner(app: PaylinkApp, provisioning: ProvisioningResult, workerOnly: boolean, metricsPort: number | undefined) {
   const origin = app.origin();
   const lines = [
     '',
     workerOnly ? '  paylink worker is running' : `  paylink is running at ${origin}`,
     `  database:     ${app.database.kind === 'pglite' ? `embedded PGlite in ${app.config.dataDir}` : 'PostgreSQL (DATABASE_URL)'}`,
   ];
-  if (!workerOnly) lines.push(`  health:       ${origin}/healthz`, `  console:      ${origin}/console`);
+  if (!workerOnly) {
+    lines.push(
+      `  listening on: ${app.config.host}:${app.boundPort ?? app.config.port}`,
+      `  health:       ${origin}/healthz (alive), ${origin}/readyz (ready for traffic)`,
+      `  console:      ${origin}/console`,
+    );
+  }
+  if (metricsPort !== undefined) lines.push(`  metrics:      http://${parseListenAddress(app.config.metricsListen!).host}:${metricsPort}/metrics`);
+  const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
+  const counts = [count(provisioning.integrators, 'integrator'), count(provisioning.links, 'link'), count(provisioning.cards, 'card')].join(', ');
   if (provisioning.demo) {
     lines.push(
       `  demo link:    ${provisioning.demo.linkUrl}`,
       `  credentials:  written to ${provisioning.demo.path} (console sign-in, API token, JWT secret, webhook secret)`,
     );
-  } else if (app.config.seedPath) {
-    lines.push(
-      `  provisioning: ${app.config.seedPath} applied (${provisioning.integrators} integrators, ${provisioning.links} links, ${provisioning.cards} cards)`,
-    );
+  } else if (app.config.seedPath && !workerOnly) {
+    lines.push(`  provisioning: ${app.config.seedPath} applied (${counts})`);
   } else {
-    lines.push(
-      `  demo link:    ${origin}/pay/demo (console sign-in and API credentials in ${app.config.dataDir}/demo-credentials.json, if this data has the demo)`,
-    );
+    lines.push(`  provisioning: ${counts} in the database`);
+    if (provisioning.demoKept)
+      lines.push(`  demo link:    ${origin}/pay/demo (console sign-in and API credentials in ${app.config.dataDir}/demo-credentials.json)`);
   }
   if (provisioning.generatedWebhookSecretsPath) lines.push(`  webhook secrets generated: ${provisioning.generatedWebhookSecretsPath}`);
   if (app.masterKeyInfo.source === 'generated') lines.push(`  master key:   generated at ${app.masterKeyInfo.path} (back it up: secrets at rest need it)`);
@@ -69,11 +78,14 @@ export async function main(argv = process.argv.slice(2)) {
     fail(`paylink cannot open its database: ${(error as Error).message}`);
   }
 
+  // Migrations ran in createApp; until provisioning and the workers are done too, requests get 503.
+  const readiness = new Readiness();
+  readiness.done('migrations');
   let server: ReturnType<typeof createHttpServer> | undefined;
   if (!workerOnly) {
     const entry = new URL('../server/entry.mjs', import.meta.url);
     const { handler } = (await import(entry.href)) as { handler: AstroHandler };
-    server = createHttpServer(app, { astroHandler: handler, clientDir: fileURLToPath(new URL('../client/', import.meta.url)) });
+    server = createHttpServer(app, { astroHandler: handler, clientDir: fileURLToPath(new URL('../client/', import.meta.url)), readiness });
     try {
       app.boundPort = await listen(server, config.host, config.port);
     } catch (error) {
@@ -84,7 +96,7 @@ export async function main(argv = process.argv.slice(2)) {
 
   let provisioning: ProvisioningResult;
   try {
-    provisioning = workerOnly ? { integrators: 0, links: 0, cards: 0 } : await applyProvisioning(app);
+    provisioning = workerOnly ? await existingProvisioning(app) : await applyProvisioning(app);
   } catch (error) {
     if (server) await closeServer(server, 0);
     await app.database.close();
@@ -92,7 +104,22 @@ export async function main(argv = process.argv.slice(2)) {
     throw error;
   }
 
+  let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
+  if (config.metricsListen) {
+    const metrics = new Metrics(app);
+    app.observeRequest = (method, route, status, seconds) => metrics.observeRequest(method, route, status, seconds);
+    try {
+      metricsServer = await startMetricsServer(app, metrics, parseListenAddress(config.metricsListen));
+    } catch (error) {
+      if (server) await closeServer(server, 0);
+      await app.database.close();
+      fail(`paylink cannot listen for metrics on ${config.metricsListen} (PAYLINK_METRICS_LISTEN): ${(error as Error).message}`);
+    }
+  }
+
+  readiness.done('provisioning', workerOnly ? 'not_in_this_process' : 'ok');
   const workers = config.runWorkers || workerOnly ? startWorkers(app) : undefined;
+  readiness.done('workers', workers ? 'ok' : 'not_in_this_process');
   // Memory a burst of work left behind, given back once the process is idle (src/idle-memory.ts).
   const stopIdleCollection = startIdleCollection(app.log.child({ component: 'memory' }));
 
@@ -101,6 +128,7 @@ export async function main(argv = process.argv.slice(2)) {
     if (stopping) return;
     stopping = true;
     app.log.info('shutting down', { signal });
+    readiness.drain();
     stopIdleCollection?.();
     const force = setTimeout(() => {
       app.log.error('shutdown took too long; exiting');
@@ -108,6 +136,7 @@ export async function main(argv = process.argv.slice(2)) {
     }, config.shutdownTimeoutMs + 5_000);
     force.unref();
     if (server) await closeServer(server, config.shutdownTimeoutMs);
+    if (metricsServer) await closeServer(metricsServer.server, 1_000);
     await workers?.stop();
     await app.database.close();
     app.log.info('stopped');
@@ -116,7 +145,7 @@ export async function main(argv = process.argv.slice(2)) {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   // Only now: whoever reads "running" may signal at once, and must get the graceful shutdown.
-  banner(app, provisioning, workerOnly);
+  banner(app, provisioning, workerOnly, metricsServer?.port);
 }
 
 await main();

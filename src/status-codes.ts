@@ -209,6 +209,11 @@ export const catalogue = {
     description: 'Card payment declined',
     when: 'The acquirer declined the card; `data.decline_code` and `messages` say why in plain words.',
   },
+  'ER.03.31': {
+    http: 422,
+    description: 'Payment refused by the acquirer',
+    when: "The merchant's acquirer refused to start the payment (e.g. PayMongo answered 400 to the payment intent or the hosted checkout session: an amount or a method its account does not take). Nothing was charged and the attempt is free again; `messages` says so in plain words and `data.reason` carries the acquirer's code.",
+  },
 
   // Refunds
   'ER.20.20': {
@@ -295,6 +300,11 @@ export const catalogue = {
     http: 503,
     description: 'Service unavailable',
     when: 'The database could not be reached (connection refused or lost, server shutting down, pool closed); `Retry-After` says when to retry.',
+  },
+  'ER.99.02': {
+    http: 503,
+    description: 'paylink is starting',
+    when: 'The process listens but has not finished starting (migrations, provisioning, workers): GET /readyz says when it is ready; `Retry-After` says when to retry.',
   },
 } as const satisfies Record<string, StatusEntry>;
 

@@ -17,7 +17,7 @@ export interface StartedServer {
   url: string;
   /** The paylink server process (not npm's). */
   pid: number;
-  /** From spawning `npm start` to the first 200 from /healthz. */
+  /** From spawning `npm start` to the first 200 from /readyz (ready for traffic). */
   healthyMs: number;
   /** The highest VmRSS seen by the 0.5 s sampler so far. */
   sampledPeakMb(): number;
@@ -136,7 +136,7 @@ export async function npmStart(opts: { cwd: string; env: Record<string, string |
       throw new Error(`npm start did not become healthy (${exited ? 'it exited' : 'timed out'}):\n${output}`);
     }
     try {
-      if ((await fetch(`${url}/healthz`)).ok) healthyMs = performance.now() - started;
+      if ((await fetch(`${url}/readyz`)).ok) healthyMs = performance.now() - started;
     } catch {
       // not listening yet
     }

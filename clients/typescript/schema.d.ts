@@ -2149,7 +2149,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.03.31` Payment refused by the acquirer */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2164,8 +2164,8 @@ export interface operations {
                         /** @description The path that was called. */
                         path: string;
                         data: {
-                            /** @constant */
-                            status_code: "ER.02.30";
+                            /** @enum {string} */
+                            status_code: "ER.02.30" | "ER.03.31";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -2470,7 +2470,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.03.31` Payment refused by the acquirer */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2485,8 +2485,8 @@ export interface operations {
                         /** @description The path that was called. */
                         path: string;
                         data: {
-                            /** @constant */
-                            status_code: "ER.02.30";
+                            /** @enum {string} */
+                            status_code: "ER.02.30" | "ER.03.31";
                             status_description: string;
                         } & {
                             [key: string]: unknown;

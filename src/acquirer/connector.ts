@@ -193,6 +193,8 @@ export interface RefundRequest {
   paidAt: Date;
   /** How the payment was made: its method's refund rules apply (absent: `card`). */
   method?: PaymentMethod;
+  /** Online banking: the payment's bank, where a connector's rules differ per bank (PayMongo cannot refund UnionBank). */
+  bank?: string;
   reason?: string;
 }
 
@@ -244,6 +246,8 @@ export interface CardSetupStarted {
 export type ConnectorEvent =
   | { kind: 'payment'; eventId: string; occurredAt: Date; payment: PaymentState & { providerPaymentId: string } }
   | { kind: 'refund'; eventId: string; occurredAt: Date; refund: RefundState & { refundId: string } }
+  /** A payment with every refund made against it (PayMongo's payment.refunded): each settles a pending refund of paylink's. */
+  | { kind: 'refunds'; eventId: string; occurredAt: Date; refunds: ReadonlyArray<RefundState & { refundId: string }> }
   /** About a card setup; its state is read again with syncCardSetup before anything is recorded. */
   | { kind: 'card_setup'; eventId: string; occurredAt: Date; setupId: string; status: CardSetupState['status'] }
   /** Verified, but of a type paylink does not act on: answer 200 and drop it. */
@@ -396,9 +400,11 @@ export interface Connector {
    */
   forgetSavedCard?(card: { token: string; customer?: string }, opts: { idempotencyKey: string }): Promise<void>;
   createHostedCheckout?(
-    req: CreatePaymentRequest & { cancelUrl: string; itemName: string },
+    /** `methods`: what the provider's page may offer (the link's allowed methods it takes); absent: `method`, else card. */
+    req: CreatePaymentRequest & { cancelUrl: string; itemName: string; methods?: readonly PaymentMethod[] },
     opts: { idempotencyKey: string },
-  ): Promise<{ checkoutUrl: string; providerPaymentId: string }>;
+    /** A `declined` state without a providerPaymentId: the provider refused to make the page (a business outcome, as in createPayment). */
+  ): Promise<{ checkoutUrl: string; providerPaymentId: string } | Extract<PaymentState, { status: 'declined' }>>;
 }
 
 /** The connector's rules for one method, or undefined when it does not take that method. */

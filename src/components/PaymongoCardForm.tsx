@@ -12,6 +12,12 @@
  *      declined → paylink is told (the return address records it) and the reason is shown here.
  * The page allows PayMongo's API origin in its Content-Security-Policy connect-src.
  *
+ * Nothing here can post a card to paylink, whatever happens to the script: the island is no
+ * `<form>` (a native submit, with the script failed, blocked or not yet loaded and the button
+ * enabled by an extension, would send every named input to paylink), its button submits nothing
+ * by itself (`type=button`; Enter in a field runs the same handler), and the card inputs carry no
+ * `name`, so no form anywhere would serialise them.
+ *
  * Written with `h` and without the card-rule modules CardForm uses: sharing them would split them
  * into a chunk of their own and cost the sandbox checkout page's 12 KB budget. PayMongo checks
  * the card itself; this form checks only what a customer can see at a glance.
@@ -222,7 +228,8 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
       hint && h('p', { id: `${id}-hint`, class: 'hint' }, hint),
       h('input', {
         id,
-        name,
+        // A card input has no name: no form submission could ever carry it.
+        name: name.startsWith('card.') ? undefined : name,
         value: this.v(name),
         'aria-invalid': error ? 'true' : undefined,
         'aria-describedby': [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined,
@@ -237,14 +244,21 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
   }
 
   render() {
-    const { fields = [], amount, buttonLabel, startUrl, text } = this.props;
+    const { fields = [], amount, buttonLabel, text } = this.props;
     const { busy, ready, alert } = this.state;
     const numeric = { type: 'text', inputMode: 'numeric', required: true };
     const read = this.amount();
     const charged = amount && read && 'minor' in read ? shownAmount(read.minor, amount.rule) : undefined;
     return h(
-      'form',
-      { class: 'card-form', method: 'post', action: startUrl, noValidate: true, onSubmit: this.submit, 'data-acquirer': 'paymongo' },
+      'div',
+      {
+        class: 'card-form',
+        'data-acquirer': 'paymongo',
+        // Enter in a field pays, as in a form, through the same handler (never a native submit).
+        onKeyDown: (e: KeyboardEvent) => {
+          if (e.key === 'Enter' && (e.target as HTMLElement).tagName === 'INPUT') void this.submit(e);
+        },
+      },
       fields.length > 0 &&
         h(
           'div',
@@ -292,7 +306,7 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
         ),
       h(
         'button',
-        { type: 'submit', class: 'pay', disabled: !ready, 'aria-disabled': busy ? 'true' : undefined },
+        { type: 'button', class: 'pay', disabled: !ready, 'aria-disabled': busy ? 'true' : undefined, onClick: this.submit },
         busy ? text.processing : charged ? `${buttonLabel} ${charged}` : buttonLabel,
       ),
     );

@@ -28,6 +28,8 @@ export interface Database {
   /** Applies the committed SQL migrations (serialised across processes on PostgreSQL). */
   migrate(): Promise<void>;
   ping(): Promise<void>;
+  /** PostgreSQL: the connection pool's connections and the queries waiting for one (metrics). */
+  poolStats?(): { total: number; idle: number; waiting: number };
   /**
    * Calls `onNotify` with its payload for each NOTIFY on `channel` (after the notifying transaction
    * commits), from any process on PostgreSQL. On PostgreSQL it holds one connection of its own,
@@ -89,6 +91,7 @@ export async function openDatabase(options: OpenDatabaseOptions): Promise<Databa
       async ping() {
         await db.execute(sql`select 1`);
       },
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       listen: (channel, onNotify) => listenPg(options.databaseUrl as string, channel, onNotify),
       async close() {
         await pool.end();

@@ -7,6 +7,7 @@ import sirv from 'sirv';
 import { buildEnvelope, toJson } from '../api/envelope.ts';
 import type { PaylinkApp } from '../app.ts';
 import { clientIpOf, forwardedProtoOf } from './client-ip.ts';
+import type { Readiness } from './readiness.ts';
 import { guardRequestBody, hasBody } from './request-body.ts';
 import { ALLOWED_METHODS, hasValidPathEncoding, methodRefusal, ROUTED_METHODS, rawEnvelopeResponse } from './request-target.ts';
 
@@ -35,7 +36,12 @@ function sendJson(res: ServerResponse, status: number, body: unknown, headers: R
   res.end(toJson(body));
 }
 
-export function createHttpServer(app: PaylinkApp, opts: { astroHandler: AstroHandler; clientDir: string }): Server {
+/**
+ * @param opts.readiness the process's start (src/server.ts): until it is ready, /readyz answers
+ *   503 and every request but /healthz gets 503 ER.99.02. Absent (tests that build the app
+ *   themselves): ready from the start.
+ */
+export function createHttpServer(app: PaylinkApp, opts: { astroHandler: AstroHandler; clientDir: string; readiness?: Readiness }): Server {
   const compress = compression({ threshold: 1024 });
   const statics = sirv(opts.clientDir, {
     dev: false,
@@ -89,6 +95,28 @@ export function createHttpServer(app: PaylinkApp, opts: { astroHandler: AstroHan
             sendJson(res, 503, { status: 'unavailable', database: app.database.kind });
           }
           return;
+        }
+        if (path === '/readyz') {
+          if (req.method !== 'GET' && req.method !== 'HEAD')
+            return sendJson(res, 405, methodRefusal(req.method ?? '', path, 'GET, HEAD'), { allow: 'GET, HEAD' });
+          const view = opts.readiness?.view() ?? { status: 'ready' as const, checks: {} };
+          let database: 'ok' | 'unavailable' = 'ok';
+          try {
+            await app.database.ping();
+          } catch {
+            database = 'unavailable';
+          }
+          const ready = view.status === 'ready' && database === 'ok' && !shuttingDown.value;
+          sendJson(res, ready ? 200 : 503, {
+            status: shuttingDown.value ? 'draining' : database === 'ok' ? view.status : 'unavailable',
+            checks: { database, ...view.checks },
+          });
+          return;
+        }
+        if (opts.readiness && !opts.readiness.started) {
+          return sendJson(res, 503, buildEnvelope({ code: 'ER.99.02', path, messages: { '(request)': ['paylink is starting; try again in a second'] } }), {
+            'retry-after': '1',
+          });
         }
         const toAstro = () => {
           // Astro reads `req.body` when it is set: the guarded view (src/http/request-body.ts).
@@ -161,6 +189,9 @@ export const routeOfPath = (path: string) =>
  */
 function logRequest(app: PaylinkApp, req: IncomingMessage, res: ServerResponse, locals: RequestLocals, ms: number) {
   const path = (req.url ?? '/').split('?')[0]!;
+  // Metrics label by the matched pattern only: a path no route matched (a hostile client's
+  // invention, a static file) must not become a series of its own.
+  app.observeRequest?.(req.method ?? '', locals.route ?? (res.statusCode === 404 ? '(not found)' : '(static or probe)'), res.statusCode, ms / 1000);
   app.log.info('request', {
     method: req.method,
     route: locals.route ?? routeOfPath(path),

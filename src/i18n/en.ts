@@ -245,6 +245,7 @@ export const en = {
   'refusal.expired': 'This payment link has expired. Ask the merchant for a new one.',
   'refusal.form_expired': 'This payment form has been open too long and has expired. Reload the page to pay.',
   'refusal.in_progress': 'Your payment is already being processed. Wait a moment, then reload the page to see the result.',
+  'refusal.provider_refused': 'The payment provider did not accept this payment. Try another payment method, or ask the merchant for help.',
   'refusal.paid': 'This payment has already been made. You have not been charged again.',
   'refusal.not_found': 'This payment page does not exist. Check the link you were sent.',
   'refusal.not_issued': 'This payment form was not issued by this payment page. Reload the page, then pay there.',

@@ -236,6 +236,7 @@ export const es: Catalogue = {
   'refusal.expired': 'Este enlace de pago ha caducado. Pide uno nuevo al comercio.',
   'refusal.form_expired': 'Este formulario de pago estuvo abierto demasiado tiempo y caducó. Vuelve a cargar la página para pagar.',
   'refusal.in_progress': 'Tu pago ya se está procesando. Espera un momento y vuelve a cargar la página para ver el resultado.',
+  'refusal.provider_refused': 'El proveedor de pagos no aceptó este pago. Prueba otro medio de pago o pide ayuda al comercio.',
   'refusal.paid': 'Este pago ya se realizó. No se te cobró de nuevo.',
   'refusal.not_found': 'Esta página de pago no existe. Revisa el enlace que te enviaron.',
   'refusal.not_issued': 'Este formulario no lo emitió esta página de pago. Vuelve a cargar la página y paga allí.',

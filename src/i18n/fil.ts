@@ -240,6 +240,7 @@ export const fil: Catalogue = {
   'refusal.expired': 'Expired na ang payment link na ito. Humingi ng bago sa merchant.',
   'refusal.form_expired': 'Masyadong matagal nang bukas ang payment form na ito kaya nag-expire na. I-reload ang page para makapagbayad.',
   'refusal.in_progress': 'Pinoproseso na ang iyong bayad. Maghintay sandali, saka i-reload ang page para makita ang resulta.',
+  'refusal.provider_refused': 'Hindi tinanggap ng payment provider ang bayad na ito. Sumubok ng ibang paraan ng pagbayad, o humingi ng tulong sa merchant.',
   'refusal.paid': 'Nabayaran na ito. Hindi ka na sinisingil ulit.',
   'refusal.not_found': 'Walang ganitong payment page. Suriin ang link na ipinadala sa iyo.',
   'refusal.not_issued': 'Hindi galing sa payment page na ito ang form na ito. I-reload ang page, saka doon magbayad.',

@@ -261,7 +261,7 @@ test('error pages › an expired checkout says so', async ({ page }) => {
     stdio: 'ignore',
   });
   try {
-    await expect.poll(async () => (await fetch(`${base}/healthz`).catch(() => undefined))?.status, { timeout: 90_000 }).toBe(200);
+    await expect.poll(async () => (await fetch(`${base}/readyz`).catch(() => undefined))?.status, { timeout: 90_000 }).toBe(200);
     const link = await dynamicLink(base, 'acme-books', {});
     await expect.poll(async () => (await fetch(link)).status, { timeout: 10_000 }).toBe(410);
     await page.goto(link);

@@ -47,6 +47,64 @@ test('paymongo › pays with 3-D Secure: the card goes only to PayMongo, the cus
   expect(toPaylink.join('\n')).not.toContain('4120 0000 0000 0007');
 });
 
+/** Every request to paylink's own origin, its address and body: none may carry the card number or the security code. */
+function everythingTo(page: Page, origin: string) {
+  const seen: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().startsWith(origin)) seen.push(`${r.method()} ${r.url()}\n${r.postData() ?? ''}`);
+  });
+  return seen;
+}
+
+/** The card inputs carry no name and sit in no form: nothing native could ever send them to paylink. */
+async function cardInputsPostNowhere(page: Page) {
+  for (const label of ['Card number', 'Security code', 'Expiry date']) {
+    const input = page.getByLabel(label);
+    await expect(input).toHaveCount(1);
+    expect(await input.getAttribute('name')).toBeNull();
+  }
+  await expect(page.locator('form').filter({ has: page.getByLabel('Card number') })).toHaveCount(0);
+  await expect(page.locator('form').filter({ has: page.getByLabel('Security code') })).toHaveCount(0);
+}
+
+test('paymongo › with JavaScript on, no request to paylink ever carries the card number or the security code', async ({ page, baseURL }) => {
+  const toPaylink = everythingTo(page, baseURL!);
+  await page.goto('/pay/lakbay-tour');
+  await cardInputsPostNowhere(page);
+  await fill(page, '4343 4343 4343 4345');
+  await page.getByLabel('Security code').fill('987');
+  // Enter in a card field pays through the island, as the button does.
+  await page.getByLabel('Name on card').press('Enter');
+  await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible({ timeout: 10_000 });
+  const all = toPaylink.join('\n');
+  expect(all).toContain('/provider'); // the start went to paylink, without the card
+  expect(all).not.toMatch(/4343\s?4343|987/);
+});
+
+test.describe('with JavaScript off', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('paymongo › the page offers no native submit that could post the card; nothing of it reaches paylink', async ({ page, baseURL }) => {
+    const toPaylink = everythingTo(page, baseURL!);
+    await page.goto('/pay/lakbay-tour');
+    await cardInputsPostNowhere(page);
+    const pay = page.getByRole('button', { name: /^Pay/ });
+    await expect(pay).toBeDisabled();
+    expect(await pay.getAttribute('type')).toBe('button');
+    await fill(page, '4343 4343 4343 4345');
+    await page.getByLabel('Security code').fill('987');
+    await page.getByLabel('Card number').press('Enter');
+    // As a browser extension might: the button enabled, then pressed.
+    await pay.evaluate((button) => button.removeAttribute('disabled'));
+    await pay.click();
+    await page.waitForTimeout(500);
+    await expect(page.getByLabel('Card number')).toHaveValue('4343 4343 4343 4345'); // still here: nothing was submitted
+    const all = toPaylink.join('\n');
+    expect(all).not.toMatch(/^POST /m);
+    expect(all).not.toMatch(/4343|987/);
+  });
+});
+
 test('paymongo › a declined card says why and the customer pays with another card', async ({ page, baseURL }) => {
   const toPaylink = bodiesTo(page, baseURL!);
   await page.goto('/pay/lakbay-tour');

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { existsSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -59,9 +59,32 @@ describe('server process', () => {
     try {
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
       expect(second.output()).not.toContain('credentials:  written to'); // the demo exists already: not created twice
+      expect(second.output()).toContain('provisioning: 1 integrator, 1 link, 0 cards in the database');
+      expect(second.output()).toContain(`demo link:    ${url}/pay/demo`);
     } finally {
       second.child.kill('SIGTERM');
       await second.exited;
+    }
+  });
+
+  it('prints no demo line where there is no demo: a restart without the seed gives the counts in the database', async () => {
+    const env = fresh();
+    const seedDir = mkdtempSync(join(tmpdir(), 'paylink-proc-seed-'));
+    writeFileSync(join(seedDir, 'seed.json'), readFileSync('examples/seed.json'));
+    copyFileSync('examples/acme-logo.svg', join(seedDir, 'acme-logo.svg'));
+    const seeded = startPaylink({ ...env, PAYLINK_SEED: join(seedDir, 'seed.json') });
+    await seeded.ready;
+    expect(seeded.output()).toContain(`provisioning: ${join(seedDir, 'seed.json')} applied (1 integrator, 2 links, 1 card)`);
+    seeded.child.kill('SIGTERM');
+    expect(await seeded.exited).toBe(0);
+    const again = startPaylink(env);
+    await again.ready;
+    try {
+      expect(again.output()).toContain('provisioning: 1 integrator, 2 links, 1 card in the database');
+      expect(again.output()).not.toContain('demo link:');
+    } finally {
+      again.child.kill('SIGTERM');
+      await again.exited;
     }
   });
 

@@ -16,8 +16,10 @@ export function startPaylink(
   env: Record<string, string>,
   args: string[] = [],
   entry: string[] = [realpathSync(join(process.cwd(), 'dist/paylink/server.mjs'))],
+  /** What runs `entry`: Node 24 unless given (e.g. bin/paylink, a shell script, runs itself). */
+  command: string = process.execPath,
 ): PaylinkProcess {
-  const child = spawn(process.execPath, [...entry, ...args], {
+  const child = spawn(command, [...entry, ...args], {
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', LOG_LEVEL: 'warn', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

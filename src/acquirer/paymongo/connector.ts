@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { request } from 'undici';
 import { z } from 'zod';
+import { type PaymentMethod, paymentMethodNames, paymentMethods } from '../../schemas/payment-method.ts';
 import { type DeclineCode, declineMessages } from '../acquirer.ts';
 import {
   type Connector,
@@ -10,6 +11,7 @@ import {
   type CreatePaymentRequest,
   checkWebhookFreshness,
   DEFAULT_WEBHOOK_TOLERANCE_SECONDS,
+  type MethodSupport,
   type PaymentState,
   providerIdempotencyKey,
   type RefundRequest,
@@ -29,7 +31,9 @@ import type { ProviderSettings } from '../registry.ts';
  * - `awaiting_next_action` is a 3-D Secure redirect, `processing` means ask again shortly,
  *   `awaiting_payment_method` with `last_payment_error` is a decline, `succeeded` carries the
  *   payment (pay_…) that refunds are made against;
- * - refunds (`POST /v1/refunds`, partial allowed, cards within 60 days) settle asynchronously;
+ * - the other methods (QR Ph, e-wallets, online banking, BillEase) go through the same intent on the
+ *   server: payment method and attach with the secret key, `next_action` `redirect` or `consume_qr`;
+ * - refunds (`POST /v1/refunds`) follow each method's rules (paymongoMethods) and settle asynchronously;
  * - webhooks carry `Paymongo-Signature: t=…,te=…,li=…`, an HMAC-SHA256 of `t.body` with the
  *   webhook's secret (te in test mode, li in live mode).
  * Every POST carries an `Idempotency-Key` (PayMongo keeps it 24 h; at most 255 characters).
@@ -48,9 +52,11 @@ const resource = <A extends z.ZodType>(attributes: A) => z.object({ id: z.string
 const paymentAttributes = z.looseObject({
   status: z.string(),
   payment_intent_id: z.string().nullish(),
-  source: z.looseObject({ brand: z.string().nullish(), last4: z.string().nullish() }).nullish(),
+  source: z.looseObject({ type: z.string().nullish(), brand: z.string().nullish(), last4: z.string().nullish() }).nullish(),
   failed_code: z.string().nullish(),
   failed_message: z.string().nullish(),
+  /** The refunds made against the payment (payment.refunded and payment.refund.updated carry them). */
+  refunds: z.array(z.unknown()).nullish(),
 });
 
 const intentSchema = resource(
@@ -60,10 +66,27 @@ const intentSchema = resource(
     last_payment_error: z
       .looseObject({ failed_code: z.string().nullish(), sub_code: z.string().nullish(), code: z.string().nullish(), failed_message: z.string().nullish() })
       .nullish(),
-    next_action: z.looseObject({ type: z.string(), redirect: z.looseObject({ url: z.string() }).nullish() }).nullish(),
+    next_action: z
+      .looseObject({
+        type: z.string(),
+        redirect: z.looseObject({ url: z.string() }).nullish(),
+        /** QR Ph (`consume_qr`): the code as an image (a base64 data URL), no expiry of its own. */
+        code: z.looseObject({ image_url: z.string().nullish() }).nullish(),
+      })
+      .nullish(),
     payments: z.array(resource(paymentAttributes)).nullish(),
+    metadata: z.record(z.string(), z.unknown()).nullish(),
+    updated_at: z.number().nullish(),
   }),
 );
+
+const checkoutSessionSchema = z.object({
+  id: z.string(),
+  attributes: z.looseObject({
+    payment_intent: z.looseObject({ id: z.string() }).nullish(),
+    payments: z.array(resource(paymentAttributes)).nullish(),
+  }),
+});
 
 const refundSchema = resource(z.looseObject({ status: z.string(), amount: z.number(), payment_id: z.string().nullish() }));
 
@@ -94,12 +117,28 @@ const declineCodes: Record<string, DeclineCode> = {
   invalid_card: 'invalid_card',
 };
 
-const declined = (code: string | null | undefined, providerPaymentId: string): PaymentState => {
-  const mapped = declineCodes[code ?? ''] ?? 'card_declined';
-  return { status: 'declined', providerPaymentId, code: mapped, message: declineMessages[mapped] };
+/**
+ * A refused attempt. A card's unknown code is a plain card decline; another method's failure
+ * (the wallet, bank or lender said no, or the customer backed out there) is `cancelled`, in words
+ * that do not speak of a card.
+ */
+const declined = (code: string | null | undefined, providerPaymentId: string, method: PaymentMethod = 'card'): PaymentState => {
+  const mapped = declineCodes[code ?? ''] ?? (method === 'card' ? 'card_declined' : code === 'expired' ? 'expired' : 'cancelled');
+  return { status: 'declined', providerPaymentId, method, code: mapped, message: declineMessages[mapped] };
 };
 
 type PaymentResource = z.infer<ReturnType<typeof resource<typeof paymentAttributes>>>;
+
+/** paylink's method of a PayMongo payment method type (the same words; unknown types: undefined). */
+const methodOfType = (type: string | null | undefined): PaymentMethod | undefined =>
+  (paymentMethods as readonly string[]).includes(type ?? '') ? (type as PaymentMethod) : undefined;
+
+/** The method an intent was made for: its payment's source, else what paylink wrote in its metadata. */
+const methodOfIntent = (intent: z.infer<typeof intentSchema>, payment?: PaymentResource): PaymentMethod =>
+  methodOfType(payment?.attributes.source?.type) ?? methodOfType(String(intent.attributes.metadata?.paylink_method ?? '')) ?? 'card';
+
+/** PayMongo's default life of a QR Ph code, from attach (seconds). */
+const QR_DEFAULT_SECONDS = 1800;
 
 const cardOf = (payment: PaymentResource | undefined) => {
   const source = payment?.attributes.source;
@@ -110,22 +149,42 @@ const cardOf = (payment: PaymentResource | undefined) => {
 };
 
 /** An intent in paylink's terms. A status PayMongo may add later reads as `processing`. */
-export function intentState(intent: z.infer<typeof intentSchema>): PaymentState {
+export function intentState(intent: z.infer<typeof intentSchema>, now: Date = new Date()): PaymentState {
   const a = intent.attributes;
   switch (a.status) {
     case 'succeeded': {
       const payment = a.payments?.find((p) => p.attributes.status === 'paid') ?? a.payments?.[0];
       // Succeeded without a payment to refund against is not something we can act on yet.
       if (!payment) return { status: 'processing', providerPaymentId: intent.id };
-      return { status: 'succeeded', providerPaymentId: intent.id, chargeId: payment.id, ...cardOf(payment) };
+      const method = methodOfIntent(intent, payment);
+      return { status: 'succeeded', providerPaymentId: intent.id, chargeId: payment.id, method, ...(method === 'card' ? cardOf(payment) : {}) };
     }
     case 'awaiting_payment_method': {
+      const method = methodOfIntent(intent);
       const error = a.last_payment_error;
-      if (error) return declined(error.sub_code ?? error.failed_code ?? error.code, intent.id);
+      if (error) return declined(error.sub_code ?? error.failed_code ?? error.code, intent.id, method);
+      if (method !== 'card') {
+        // A non-card intent is attached when paylink creates it, so back here means the attempt
+        // ended: a failed payment (PayMongo may give no last_payment_error for these: its payments
+        // say), or none at all when the authorisation window or the QR code's life passed.
+        const failed = [...(a.payments ?? [])].reverse().find((p) => p.attributes.status === 'failed');
+        return failed ? declined(failed.attributes.failed_code, intent.id, method) : declined('expired', intent.id, method);
+      }
       return { status: 'requires_payment_method', providerPaymentId: intent.id, ...(a.client_key ? { clientKey: a.client_key } : {}) };
     }
     case 'awaiting_next_action': {
-      const url = a.next_action?.redirect?.url;
+      const next = a.next_action;
+      if (next?.type === 'consume_qr' && next.code?.image_url) {
+        // PayMongo gives the code but no expiry: it runs from attach (the intent's last update while it waits).
+        const seconds = Number(a.metadata?.paylink_qr_expiry_seconds) || QR_DEFAULT_SECONDS;
+        const attachedAt = a.updated_at ? a.updated_at * 1000 : now.getTime();
+        return {
+          status: 'awaiting_scan',
+          providerPaymentId: intent.id,
+          qr: { content: next.code.image_url, expiresAt: new Date(attachedAt + seconds * 1000) },
+        };
+      }
+      const url = next?.redirect?.url;
       return url ? { status: 'requires_action', providerPaymentId: intent.id, redirectUrl: url } : { status: 'processing', providerPaymentId: intent.id };
     }
     default:
@@ -145,6 +204,113 @@ export function refundState(refund: z.infer<typeof refundSchema>): RefundState {
   }
 }
 
+/**
+ * PayMongo refused to start the payment (a 4xx: an amount outside the method's range, a method
+ * the account cannot take, a field it finds wrong): a business outcome, returned and never thrown,
+ * so the customer gets a plain refusal (ER.03.31) and not a crash. Nothing was created, so there
+ * is no providerPaymentId; PayMongo's own words stay out of the customer's sight (they are for
+ * developers), its error code is kept in the message's tail for support.
+ */
+const providerRefusalMessage = 'The payment provider did not accept this payment.';
+const refusedToStart = (json: unknown): PaymentState => {
+  const parsed = errorsSchema.safeParse(json);
+  const code = parsed.success ? parsed.data.errors[0]?.code : undefined;
+  return { status: 'declined', code: 'processing_error', message: code ? `${providerRefusalMessage} (${code})` : providerRefusalMessage };
+};
+
+/**
+ * The methods PayMongo takes through Payment Intents, with what its documentation says of each
+ * (docs/acquirers.md has the sources' words and the decisions): amounts in centavos; every method
+ * at least PHP 20.00 (the API's own floor) but BillEase PHP 100.00; refunds per PayMongo's refund
+ * table; the time the customer has once the method is started.
+ */
+const paymongoMethods: readonly MethodSupport[] = [
+  { method: 'card', refunds: { refundable: true, partial: true, windowDays: 60 }, minimumMinor: 2000n, maximumMinor: 999_999_999n, requires: [] },
+  // QR Ph: never refundable; settled over InstaPay, whose transfer limit (PHP 50,000) is the ceiling.
+  {
+    method: 'qrph',
+    refunds: { refundable: false, partial: false, windowDays: null },
+    minimumMinor: 2000n,
+    maximumMinor: 5_000_000n,
+    requires: [],
+    actionWindowSeconds: QR_DEFAULT_SECONDS,
+  },
+  {
+    method: 'gcash',
+    refunds: { refundable: true, partial: true, windowDays: 180 },
+    minimumMinor: 2000n,
+    maximumMinor: 10_000_000n,
+    requires: [],
+    actionWindowSeconds: 4 * 3600,
+  },
+  // Maya and GrabPay: PayMongo's current refund table allows partial refunds (an older page did not); a partial
+  // refund PayMongo still refuses fails with its reason and gives the amount back, so "yes" costs less than a wrong "no".
+  {
+    method: 'paymaya',
+    refunds: { refundable: true, partial: true, windowDays: 365 },
+    minimumMinor: 2000n,
+    maximumMinor: 10_000_000n,
+    requires: [],
+    actionWindowSeconds: 1800,
+  },
+  {
+    method: 'grab_pay',
+    refunds: { refundable: true, partial: true, windowDays: 90 },
+    minimumMinor: 2000n,
+    maximumMinor: 10_000_000n,
+    requires: [],
+    actionWindowSeconds: 900,
+  },
+  // ShopeePay: not in PayMongo's refund table; PayMongo decides (its refusal is a failed refund with its reason).
+  {
+    method: 'shopeepay',
+    refunds: { refundable: true, partial: true, windowDays: null },
+    minimumMinor: 2000n,
+    maximumMinor: 10_000_000n,
+    requires: [],
+    actionWindowSeconds: 1200,
+  },
+  // Online banking: BPI refunds within 30 days, UnionBank not at all (refused by bank in `refund`); BPI's default limit PHP 50,000.
+  {
+    method: 'dob',
+    refunds: { refundable: true, partial: true, windowDays: 30 },
+    minimumMinor: 2000n,
+    maximumMinor: 5_000_000n,
+    requires: ['name', 'email', 'phone'],
+    banks: ['bpi', 'ubp'],
+  },
+  {
+    method: 'brankas',
+    refunds: { refundable: true, partial: true, windowDays: 30 },
+    minimumMinor: 2000n,
+    requires: ['name', 'email', 'phone'],
+    banks: ['bdo', 'landbank', 'metrobank'],
+  },
+  {
+    method: 'billease',
+    refunds: { refundable: true, partial: true, windowDays: 60 },
+    minimumMinor: 10_000n,
+    maximumMinor: 4_000_000n,
+    requires: ['name', 'email', 'phone'],
+  },
+];
+
+/** Banks whose payments PayMongo cannot refund, though their method can (UnionBank online banking). */
+const unrefundableBanks: Partial<Record<PaymentMethod, readonly string[]>> = { dob: ['ubp'] };
+
+/** The method as Checkout Sessions spell it: one entry per bank for online banking, `shopee_pay` for ShopeePay. */
+const checkoutTypes: Record<PaymentMethod, readonly string[]> = {
+  card: ['card'],
+  qrph: ['qrph'],
+  gcash: ['gcash'],
+  paymaya: ['paymaya'],
+  grab_pay: ['grab_pay'],
+  shopeepay: ['shopee_pay'],
+  dob: ['dob', 'dob_ubp'],
+  brankas: ['brankas_bdo', 'brankas_landbank', 'brankas_metrobank'],
+  billease: ['billease'],
+};
+
 const toCentavos = (amountMinor: bigint) => {
   if (amountMinor > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError('amount too large for PayMongo');
   return Number(amountMinor);
@@ -155,8 +321,7 @@ export class PaymongoConnector implements Connector {
   readonly capabilities: ConnectorCapabilities = {
     offSession: 'provider_subscriptions',
     cardCollection: 'paymongo_client',
-    // Cards only until the local methods are wired (issue #32): within 60 days, partial allowed.
-    methods: [{ method: 'card', refunds: { refundable: true, partial: true, windowDays: 60 }, requires: [] }],
+    methods: paymongoMethods,
     currencies: [{ currency: 'PHP', minimumMinor: 2000n }],
     asyncRefunds: true,
     webhooks: true,
@@ -224,7 +389,7 @@ export class PaymongoConnector implements Connector {
   private intentFrom(json: unknown): PaymentState {
     const parsed = z.object({ data: intentSchema }).safeParse(json);
     if (!parsed.success) throw new ConnectorUnavailableError('paymongo', 'a payment intent answer was not in the documented shape');
-    return intentState(parsed.data.data);
+    return intentState(parsed.data.data, this.now());
   }
 
   private static firstError(json: unknown) {
@@ -232,8 +397,23 @@ export class PaymongoConnector implements Connector {
     return parsed.success ? parsed.data.errors[0] : undefined;
   }
 
+  /**
+   * Card: the intent only; the browser gives the card (PaymongoCardForm). Any other method, all on
+   * the server with the secret key, each POST under a key of its own derived from the attempt's:
+   * the intent (`payment_method_allowed` naming the method), the payment method (its type, the
+   * customer's billing, the bank's code, a QR code's life) and the attach with the return address.
+   * The answer is where the customer goes next: the provider's page (requires_action) or the QR
+   * code to show (awaiting_scan).
+   */
   async createPayment(req: CreatePaymentRequest, { idempotencyKey }: { idempotencyKey: string }): Promise<PaymentState> {
     if (req.card) throw new Error('paymongo: the card is given to PayMongo by the browser, never to paylink');
+    const method = req.method ?? 'card';
+    const support = this.capabilities.methods.find((m) => m.method === method);
+    if (!support) throw new Error(`paymongo: ${method} is not a method this connector takes`);
+    if (support.banks && !support.banks.includes(req.bank ?? '')) {
+      return { status: 'declined', method, code: 'processing_error', message: `${providerRefusalMessage} (bank)` };
+    }
+    const qrSeconds = method === 'qrph' ? Math.min(9000, Math.max(60, Math.round(req.qrExpirySeconds ?? QR_DEFAULT_SECONDS))) : undefined;
     const { status, json } = await this.call(
       'POST',
       '/v1/payment_intents',
@@ -242,28 +422,67 @@ export class PaymongoConnector implements Connector {
           attributes: {
             amount: toCentavos(req.amountMinor),
             currency: req.currency,
-            payment_method_allowed: ['card'],
-            payment_method_options: { card: { request_three_d_secure: 'any' } },
+            // The one method this attempt pays by: a type the account has not activated would make PayMongo refuse the intent.
+            payment_method_allowed: [method],
+            ...(method === 'card' ? { payment_method_options: { card: { request_three_d_secure: 'any' } } } : {}),
             capture_type: 'automatic',
             ...(req.description ? { description: req.description.slice(0, 255) } : {}),
-            metadata: { paylink_reference: req.reference },
+            metadata: {
+              paylink_reference: req.reference,
+              ...(method === 'card' ? {} : { paylink_method: method }),
+              ...(qrSeconds ? { paylink_qr_expiry_seconds: String(qrSeconds) } : {}),
+            },
           },
         },
       },
       idempotencyKey,
     );
-    if (status >= 400) {
-      const error = PaymongoConnector.firstError(json);
-      throw new Error(`paymongo: the payment intent was refused (${error?.code ?? status}): ${error?.detail ?? ''}`.trim());
-    }
-    return this.intentFrom(json);
+    if (status >= 400) return refusedToStart(json);
+    if (method === 'card') return this.intentFrom(json);
+    const intent = z.object({ data: z.object({ id: z.string() }) }).safeParse(json);
+    if (!intent.success) throw new ConnectorUnavailableError('paymongo', 'a payment intent answer was not in the documented shape');
+    const billing = req.billing ?? {};
+    const created = await this.call(
+      'POST',
+      '/v1/payment_methods',
+      {
+        data: {
+          attributes: {
+            type: method,
+            ...(billing.name || billing.email || billing.phone
+              ? {
+                  billing: {
+                    ...(billing.name ? { name: billing.name.slice(0, 255) } : {}),
+                    ...(billing.email ? { email: billing.email } : {}),
+                    ...(billing.phone ? { phone: billing.phone } : {}),
+                  },
+                }
+              : {}),
+            ...(support.banks ? { details: { bank_code: req.bank } } : {}),
+            ...(qrSeconds ? { expiry_seconds: qrSeconds } : {}),
+          },
+        },
+      },
+      `${idempotencyKey}:payment_method`,
+    );
+    if (created.status >= 400) return refusedToStart(created.json);
+    const pm = z.object({ data: z.object({ id: z.string() }) }).safeParse(created.json);
+    if (!pm.success) throw new ConnectorUnavailableError('paymongo', 'a payment method answer was not in the documented shape');
+    const attached = await this.call(
+      'POST',
+      `/v1/payment_intents/${encodeURIComponent(intent.data.data.id)}/attach`,
+      { data: { attributes: { payment_method: pm.data.data.id, return_url: req.returnUrl } } },
+      `${idempotencyKey}:attach`,
+    );
+    if (attached.status >= 400) return refusedToStart(attached.json);
+    return this.intentFrom(attached.json);
   }
 
   /** PayMongo's hosted checkout (`POST /v1/checkout_sessions`): the card is typed only on PayMongo's page. */
   async createHostedCheckout(
-    req: CreatePaymentRequest & { cancelUrl: string; itemName: string },
+    req: CreatePaymentRequest & { cancelUrl: string; itemName: string; methods?: readonly PaymentMethod[] },
     { idempotencyKey }: { idempotencyKey: string },
-  ): Promise<{ checkoutUrl: string; providerPaymentId: string }> {
+  ): Promise<{ checkoutUrl: string; providerPaymentId: string } | Extract<PaymentState, { status: 'declined' }>> {
     const { status, json } = await this.call(
       'POST',
       '/v1/checkout_sessions',
@@ -271,7 +490,9 @@ export class PaymongoConnector implements Connector {
         data: {
           attributes: {
             line_items: [{ amount: toCentavos(req.amountMinor), currency: req.currency, name: req.itemName.slice(0, 255), quantity: 1 }],
-            payment_method_types: ['card'],
+            payment_method_types: (req.methods ?? [req.method ?? 'card'])
+              .filter((m) => this.capabilities.methods.some((s) => s.method === m))
+              .flatMap((m) => checkoutTypes[m]),
             success_url: req.returnUrl,
             cancel_url: req.cancelUrl,
             ...(req.description ? { description: req.description.slice(0, 255) } : {}),
@@ -283,10 +504,7 @@ export class PaymongoConnector implements Connector {
       },
       idempotencyKey,
     );
-    if (status >= 400) {
-      const error = PaymongoConnector.firstError(json);
-      throw new Error(`paymongo: the checkout session was refused (${error?.code ?? status}): ${error?.detail ?? ''}`.trim());
-    }
+    if (status >= 400) return refusedToStart(json) as Extract<PaymentState, { status: 'declined' }>;
     const parsed = z
       .object({
         data: z.object({ id: z.string(), attributes: z.looseObject({ checkout_url: z.string(), payment_intent: z.looseObject({ id: z.string() }) }) }),
@@ -310,6 +528,13 @@ export class PaymongoConnector implements Connector {
   async refund(req: RefundRequest, { idempotencyKey }: { idempotencyKey: string }): Promise<RefundState> {
     const allowed = refundAllowed(this.capabilities, req, this.now());
     if (!allowed.ok) return { status: 'failed', code: allowed.code, message: allowed.message };
+    if (req.method && req.bank && unrefundableBanks[req.method]?.includes(req.bank)) {
+      return {
+        status: 'failed',
+        code: 'not_refundable',
+        message: `This acquirer cannot refund payments made by ${paymentMethodNames[req.method].toLowerCase()} (${req.bank.toUpperCase()}).`,
+      };
+    }
     const { status, json } = await this.call(
       'POST',
       '/v1/refunds',
@@ -374,17 +599,58 @@ export class PaymongoConnector implements Connector {
     const event = parsed.data.data;
     const occurredAt = new Date((event.attributes.created_at ?? Number(t)) * 1000);
     const inner = event.attributes.data;
+    const type = event.attributes.type;
+    // payment.refunded (and payment.refund.updated, which some of PayMongo's pages document with
+    // the payment too): the payment with its refunds; each final one settles a pending refund.
+    if (inner.type === 'payment' && (type === 'payment.refunded' || type === 'payment.refund.updated')) {
+      const payment = z.object({ id: z.string(), attributes: paymentAttributes }).safeParse(inner);
+      const refunds = (payment.success ? (payment.data.attributes.refunds ?? []) : []).flatMap((r) => {
+        const refund = refundSchema.safeParse(r);
+        return refund.success ? [{ ...refundState(refund.data), refundId: refund.data.id }] : [];
+      });
+      if (refunds.length === 0) return { kind: 'ignored', eventId: event.id, occurredAt, type };
+      return { kind: 'refunds', eventId: event.id, occurredAt, refunds };
+    }
+    // checkout_session.payment.paid: a hosted checkout paid; its intent is what paylink recorded.
+    if (inner.type === 'checkout_session' && type === 'checkout_session.payment.paid') {
+      const session = checkoutSessionSchema.safeParse(inner);
+      const intentId = session.success ? session.data.attributes.payment_intent?.id : undefined;
+      if (!session.success || !intentId) return { kind: 'ignored', eventId: event.id, occurredAt, type };
+      const paid = session.data.attributes.payments?.find((p) => p.attributes.status === 'paid');
+      const state: PaymentState = paid
+        ? { status: 'succeeded', providerPaymentId: intentId, chargeId: paid.id, method: methodOfType(paid.attributes.source?.type) ?? 'card', ...cardOf(paid) }
+        : { status: 'processing', providerPaymentId: intentId };
+      return { kind: 'payment', eventId: event.id, occurredAt, payment: state as PaymentState & { providerPaymentId: string } };
+    }
     if (inner.type === 'payment' && (event.attributes.type === 'payment.paid' || event.attributes.type === 'payment.failed')) {
       const payment = z.object({ id: z.string(), type: z.string(), attributes: paymentAttributes }).safeParse(inner);
       const intentId = payment.success ? payment.data.attributes.payment_intent_id : undefined;
       if (!payment.success || !intentId) return { kind: 'ignored', eventId: event.id, occurredAt, type: event.attributes.type };
+      const method = methodOfType(payment.data.attributes.source?.type) ?? 'card';
       const state: PaymentState =
         event.attributes.type === 'payment.paid' && payment.data.attributes.status === 'paid'
-          ? { status: 'succeeded', providerPaymentId: intentId, chargeId: payment.data.id, ...cardOf(payment.data) }
+          ? { status: 'succeeded', providerPaymentId: intentId, chargeId: payment.data.id, method, ...(method === 'card' ? cardOf(payment.data) : {}) }
           : event.attributes.type === 'payment.failed'
-            ? declined(payment.data.attributes.failed_code, intentId)
+            ? declined(payment.data.attributes.failed_code, intentId, method)
             : { status: 'processing', providerPaymentId: intentId };
       return { kind: 'payment', eventId: event.id, occurredAt, payment: state as PaymentState & { providerPaymentId: string } };
+    }
+    // qrph.expired: a QR Ph code passed its life unpaid. Its data is not a payment: it names the
+    // intent (as the resource itself, or by `payment_intent_id` / `payment_intent.id`), and no
+    // payment.failed comes with it. The attempt is declined as expired; a new one makes a new code.
+    if (type === 'qrph.expired') {
+      const a = inner.attributes as Record<string, unknown>;
+      const nested = a.payment_intent as { id?: unknown } | undefined;
+      const intentId =
+        inner.type === 'payment_intent'
+          ? inner.id
+          : typeof a.payment_intent_id === 'string'
+            ? a.payment_intent_id
+            : typeof nested?.id === 'string'
+              ? nested.id
+              : undefined;
+      if (!intentId) return { kind: 'ignored', eventId: event.id, occurredAt, type };
+      return { kind: 'payment', eventId: event.id, occurredAt, payment: declined('expired', intentId, 'qrph') as PaymentState & { providerPaymentId: string } };
     }
     if (inner.type === 'refund') {
       const refund = refundSchema.safeParse(inner);

@@ -205,6 +205,7 @@ export const operations: Operation[] = [
       'ER.03.24': {},
       'ER.03.25': {},
       'ER.03.26': {},
+      'ER.03.31': {},
     },
   },
   {
@@ -228,6 +229,7 @@ export const operations: Operation[] = [
       'ER.03.24': {},
       'ER.03.25': {},
       'ER.03.26': {},
+      'ER.03.31': {},
     },
   },
   {

@@ -47,6 +47,13 @@ const wrongModeError = () =>
     messages: { '(request)': ['This payment page takes cards another way. Reload the page to pay.'] },
   });
 
+const providerRefusedError = (reason: string) =>
+  new DomainError('ER.03.31', 'Payment refused by the acquirer', {
+    messages: { '(request)': ['The payment provider did not accept this payment. Try another payment method, or ask the merchant for help.'] },
+    data: { reason },
+    say: 'refusal.provider_refused',
+  });
+
 /** Step 1. Throws like the on-page card flow (paid, expired, locked, in progress, invalid fields). */
 export async function startProviderAttempt(
   app: DomainContext,
@@ -87,7 +94,7 @@ export async function startProviderAttempt(
   const attemptFor = { attempt: claim.attempt, amountMinor: submission.amountMinor.toString(), customerValues: submission.customerValues };
   if (connector.hostedCheckoutChosen && connector.createHostedCheckout && !(claim.resumed && session.providerAttempt?.attempt === claim.attempt)) {
     // PayMongo's own page: the customer types the card only there (docs/pci.md).
-    let hosted: { checkoutUrl: string; providerPaymentId: string };
+    let hosted: Awaited<ReturnType<NonNullable<Connector['createHostedCheckout']>>>;
     try {
       hosted = await connector.createHostedCheckout(
         {
@@ -104,6 +111,11 @@ export async function startProviderAttempt(
     } catch (error) {
       await releaseAttempt(app, session.id);
       throw error;
+    }
+    if ('status' in hosted) {
+      // Refused by the provider (no page was made): as a refused payment intent below.
+      await app.db.update(checkoutSessions).set({ processingAt: null }).where(eq(checkoutSessions.id, session.id));
+      throw providerRefusedError(hosted.message);
     }
     await app.db
       .update(checkoutSessions)
@@ -131,6 +143,13 @@ export async function startProviderAttempt(
   } catch (error) {
     await releaseAttempt(app, session.id);
     throw error;
+  }
+  // The provider refused to start the payment (nothing was made there): the customer is told so
+  // plainly and nothing is recorded as paid or declined. The attempt ends (its place on the link is
+  // free again); the next one has a key of its own, since the provider replays a refusal under the same key.
+  if (state.status === 'declined' && !state.providerPaymentId) {
+    await app.db.update(checkoutSessions).set({ processingAt: null }).where(eq(checkoutSessions.id, session.id));
+    throw providerRefusedError(state.message);
   }
   const earlierCheckout = earlierCheckoutOf(session, claim.attempt);
   await app.db
@@ -286,6 +305,8 @@ export async function receiveProviderWebhook(
   if (seen) return 'duplicate';
   if (event.kind === 'payment') await settleProviderPayment(app, found.integratorId, event.payment);
   if (event.kind === 'refund') await settleProviderRefund(app, found.integratorId, event.refund);
+  // Every refund the event names: those still pending at paylink settle, the rest change nothing.
+  if (event.kind === 'refunds') for (const refund of event.refunds) await settleProviderRefund(app, found.integratorId, refund);
   if (event.kind === 'card_setup' && event.status === 'succeeded') await settleCardSetupEvent(app, found.integratorId, connector, event.setupId);
   await app.db
     .insert(providerWebhookEvents)

@@ -10,6 +10,7 @@ import {
   type RefundState,
   WebhookVerificationError,
 } from '../../../src/acquirer/connector.ts';
+import { methodFlow, type PaymentMethod, paymentMethodNames } from '../../../src/schemas/payment-method.ts';
 
 /**
  * The journeys every connector must pass, the same for each (src/acquirer/connector.ts states
@@ -44,6 +45,16 @@ export interface ConformanceSubject {
   signedPaymentEvent?(state: PaymentState & { providerPaymentId: string }, opts: { eventId: string }): { rawBody: string; headers: Headers };
   /** Makes the provider report a status paylink has never seen for this payment. */
   reportUnknownStatus?(providerPaymentId: string): Promise<void>;
+  /**
+   * The customer's side of the methods other than card (capabilities.methods): what they do on the
+   * provider's authorisation page or with the QR code. Absent: the method journeys are skipped.
+   */
+  methodActions?: {
+    /** The customer completes it (`pay`), refuses it (`decline`), lets its window or code expire (`expire`). */
+    act(state: Extract<PaymentState, { status: 'requires_action' | 'awaiting_scan' }>, action: 'pay' | 'decline' | 'expire'): Promise<void>;
+    /** Whatever the provider does asynchronously after the customer acted (webhooks in flight). */
+    settle?(): Promise<void>;
+  };
   /** Journeys a live run cannot drive (a 3-D Secure page needs a person): skipped, and said so. Fakes and the sandbox leave it empty. */
   unsupported?: ReadonlyArray<'three_d_secure' | 'refund_fails_later'>;
 }
@@ -68,7 +79,8 @@ async function settledRefund(subject: ConformanceSubject, first: RefundState): P
 
 const unique = (what: string) => `conformance:${what}:${Date.now()}:${Math.random().toString(36).slice(2)}`;
 
-export function describeConformance(name: string, setup: () => ConformanceSubject) {
+/** `methods`: the methods besides card whose journeys run (the connector's declared methods, known before its subject is set up). */
+export function describeConformance(name: string, setup: () => ConformanceSubject, methods: readonly PaymentMethod[] = []) {
   describe(`connector conformance › ${name}`, () => {
     const paid = async (subject: ConformanceSubject, amountMinor?: bigint, card: CardBehaviour = 'succeeds') => {
       const state = await subject.pay(card, unique('pay'), amountMinor);
@@ -285,6 +297,123 @@ export function describeConformance(name: string, setup: () => ConformanceSubjec
       const forged = { rawBody: paidEvent.rawBody.replace(payment.providerPaymentId, `${payment.providerPaymentId}x`), headers: paidEvent.headers };
       expect(() => subject.connector.parseWebhook({ ...forged, now })).toThrow(WebhookVerificationError);
       expect(() => subject.connector.parseWebhook({ rawBody: paidEvent.rawBody, headers: new Headers(), now })).toThrow(WebhookVerificationError);
+    });
+
+    describe('methods', () => {
+      // The journeys run for each method named here; each must be one the connector declares.
+      const declared = methods.filter((m) => m !== 'card');
+      it('every method named for these journeys is one the connector declares', () => {
+        const subject = setup();
+        for (const method of declared) expect(methodSupport(subject.connector.capabilities, method)?.method).toBe(method);
+      });
+      const start = async (subject: ConformanceSubject, method: PaymentMethod, key = unique(method)) => {
+        const support = methodSupport(subject.connector.capabilities, method)!;
+        const amountMinor = support.minimumMinor && support.minimumMinor > subject.amountMinor ? support.minimumMinor : subject.amountMinor;
+        const state = await subject.connector.createPayment(
+          {
+            amountMinor,
+            currency: subject.currency,
+            reference: key,
+            returnUrl: 'http://paylink.test/checkout/x/return',
+            method,
+            ...(support.banks ? { bank: support.banks[0] } : {}),
+            billing: { name: 'Ana Reyes', email: 'ana@example.com', phone: '+639171234567' },
+          },
+          { idempotencyKey: key },
+        );
+        return { state, amountMinor };
+      };
+      const waiting = (state: PaymentState) => {
+        expect(['requires_action', 'awaiting_scan']).toContain(state.status);
+        return state as Extract<PaymentState, { status: 'requires_action' | 'awaiting_scan' }>;
+      };
+
+      for (const method of declared) {
+        const name = paymentMethodNames[method];
+        it(`${method} › pay: the customer is sent to the provider (or shown the code), pays, and sync says succeeded with the method; the same key starts nothing new`, async (ctx) => {
+          const subject = setup();
+          if (!subject.methodActions) return ctx.skip();
+          const key = unique(method);
+          const { state } = await start(subject, method, key);
+          const open = waiting(state);
+          if (methodFlow[method] === 'qr') {
+            expect(open).toMatchObject({ status: 'awaiting_scan' });
+            if (open.status === 'awaiting_scan') {
+              expect(open.qr.content.length).toBeGreaterThan(10);
+              expect(open.qr.expiresAt.getTime()).toBeGreaterThan(Date.now());
+            }
+          } else expect(open).toMatchObject({ status: 'requires_action', redirectUrl: expect.stringMatching(/^https?:\/\//) });
+          const again = await start(subject, method, key);
+          expect(again.state.providerPaymentId).toBe(open.providerPaymentId);
+          await subject.methodActions.act(open, 'pay');
+          await subject.methodActions.settle?.();
+          const paid = await settledPayment(subject.connector, open.providerPaymentId);
+          expect(paid).toMatchObject({ status: 'succeeded', method });
+          if (!subject.signedPaymentEvent || paid.status !== 'succeeded') return;
+          // Its webhook names the method; a duplicate is the same event; a decline arriving late changes nothing.
+          const now = new Date();
+          const event = subject.signedPaymentEvent(paid, { eventId: `evt_${method}` });
+          const parsed = subject.connector.parseWebhook({ ...event, now });
+          expect(parsed).toMatchObject({ kind: 'payment', payment: { status: 'succeeded', method, providerPaymentId: open.providerPaymentId } });
+          expect(subject.connector.parseWebhook({ ...event, now }).eventId).toBe(parsed.eventId);
+          if (parsed.kind === 'payment') expect(nextPaymentState('awaiting_scan', parsed.payment)).toMatchObject({ status: 'succeeded' });
+          const late = {
+            status: 'declined' as const,
+            providerPaymentId: open.providerPaymentId,
+            code: 'cancelled' as const,
+            message: declineMessages.cancelled,
+          };
+          const lateEvent = subject.connector.parseWebhook({ ...subject.signedPaymentEvent(late, { eventId: `evt_${method}_late` }), now });
+          if (lateEvent.kind === 'payment') expect(nextPaymentState('succeeded', lateEvent.payment)).toBeUndefined();
+        });
+
+        it(`${method} › decline and expiry end the attempt with a plain-words code; coming back without paying leaves it open`, async (ctx) => {
+          const subject = setup();
+          if (!subject.methodActions) return ctx.skip();
+          const left = waiting((await start(subject, method)).state);
+          // Back on paylink's page without paying: not final, the same provider page (or code) still waits.
+          expect((await subject.connector.syncPayment(left.providerPaymentId)).status).toBe(left.status);
+          const refused = waiting((await start(subject, method)).state);
+          await subject.methodActions.act(refused, 'decline');
+          const declined = await settledPayment(subject.connector, refused.providerPaymentId);
+          expect(declined).toMatchObject({ status: 'declined', method });
+          if (declined.status === 'declined') expect(Object.keys(declineMessages)).toContain(declined.code);
+          const expiring = waiting((await start(subject, method)).state);
+          await subject.methodActions.act(expiring, 'expire');
+          expect(await settledPayment(subject.connector, expiring.providerPaymentId)).toMatchObject({ status: 'declined', code: 'expired', method });
+        });
+
+        it(`${method} › refunds follow the method's own rules: refused before the provider when they forbid it, naming ${name}`, async (ctx) => {
+          const subject = setup();
+          if (!subject.methodActions) return ctx.skip();
+          const rules = methodSupport(subject.connector.capabilities, method)!.refunds;
+          const { state, amountMinor } = await start(subject, method);
+          await subject.methodActions.act(waiting(state), 'pay');
+          const paid = await settledPayment(subject.connector, state.providerPaymentId!);
+          if (paid.status !== 'succeeded') throw new Error(`expected succeeded, got ${paid.status}`);
+          const refund = (amount: bigint, paidAt = new Date()) =>
+            subject.connector.refund(
+              { chargeId: paid.chargeId, amountMinor: amount, currency: subject.currency, paymentAmountMinor: amountMinor, paidAt, method },
+              { idempotencyKey: unique(`${method}-refund`) },
+            );
+          if (!rules.refundable) {
+            const refused = await refund(amountMinor);
+            expect(refused).toMatchObject({ status: 'failed', code: 'not_refundable' });
+            if (refused.status === 'failed') expect(refused.message).toContain(name);
+            return;
+          }
+          if (rules.windowDays !== null) {
+            const late = await refund(amountMinor, new Date(Date.now() - (rules.windowDays + 1) * 86_400_000));
+            expect(late).toMatchObject({ status: 'failed', code: 'not_refundable' });
+            if (late.status === 'failed') expect(late.message).toContain(`${name} payments only within ${rules.windowDays} days`);
+          }
+          if (!rules.partial) expect(await refund(1n)).toMatchObject({ status: 'failed', code: 'not_refundable' });
+          // Pending at first where the acquirer settles later, then succeeded.
+          const first = await refund(rules.partial ? amountMinor / 2n : amountMinor);
+          expect(first.status === 'failed' ? first.message : first.status).toMatch(/pending|succeeded/);
+          expect(await settledRefund(subject, first)).toMatchObject({ status: 'succeeded' });
+        });
+      }
     });
 
     it('unknown statuses › a status the connector does not know reads as processing, never success', async () => {

@@ -120,6 +120,33 @@ describe('paymongo checkout', () => {
     expect(await paymentOf(session.id)).toHaveLength(1);
   });
 
+  it('a payment intent PayMongo refuses (HTTP 400) is ER.03.31 with plain words for the customer, no 5xx, no error log; the attempt is free again', async () => {
+    const token = await dynamicLink();
+    const logsBefore = t.logs.length;
+    fake.refuseNextIntent('parameter_invalid', 'The value for payment_method_allowed is not activated for this account.');
+    const refused = await call(server.url, 'POST', `/checkout/${token}/provider`, { token: null, body: { fields: customer } });
+    expect(refused.status).toBe(422);
+    expect(refused.json.data).toMatchObject({ status_code: 'ER.03.31', status_description: 'Payment refused by the acquirer' });
+    expect(refused.json.messages).toEqual({
+      '(request)': ['The payment provider did not accept this payment. Try another payment method, or ask the merchant for help.'],
+    });
+    // In the customer's language too.
+    fake.refuseNextIntent('parameter_invalid', 'refused');
+    const fil = await call(server.url, 'POST', `/checkout/${token}/provider`, {
+      token: null,
+      body: { fields: customer },
+      headers: { 'accept-language': 'fil' },
+    });
+    expect(fil.json.messages).toEqual({ '(request)': [tr('fil', 'refusal.provider_refused')] });
+    const newLogs = t.logs.slice(logsBefore).join('\n');
+    expect(newLogs).not.toMatch(/"level":"error"|ER\.99\.00/);
+    // Nothing was claimed for good: the customer starts again and pays.
+    const started = await start(token);
+    expect((await browser(started, CARDS.good)).data.attributes.status).toBe('succeeded');
+    await returnTo(started);
+    expect((await sessionOf(started.provider_payment_id)).status).toBe('paid');
+  });
+
   it("a card number posted to a PayMongo merchant's page is refused, not sent anywhere", async () => {
     const token = await dynamicLink();
     const res = await call(server.url, 'POST', `/checkout/${token}/pay`, {
@@ -273,6 +300,36 @@ describe('paymongo refunds', () => {
       expect(after).toMatchObject({ refundedMinor: 25_000n, refundReservedMinor: 0n });
     } finally {
       fake.webhookUrl = undefined;
+    }
+  });
+
+  it('payment.refunded alone (the payment with its refunds) settles a pending refund; payment.refund.updated after it changes nothing', async () => {
+    fake.webhookUrl = `${server.url}${webhookPath}`;
+    fake.subscribedEvents = new Set(['payment.refunded']);
+    try {
+      const payment = await paidPayment();
+      const partial = await refund(payment.id, '40.00');
+      expect(partial.json.data).toMatchObject({ refund_status: 'pending' });
+      await fake.settle(); // only payment.refunded reaches paylink
+      await expect
+        .poll(async () => (await t.app.db.select().from(refunds).where(eq(refunds.paymentId, payment.id))).map((r) => r.status))
+        .toEqual(['succeeded']);
+      const [after] = await t.app.db.select().from(payments).where(eq(payments.id, payment.id));
+      expect(after).toMatchObject({ refundedMinor: 4_000n, refundReservedMinor: 0n, refundCount: 1 });
+      // The other event for the same outcome, later: a duplicate in effect.
+      const [row] = await t.app.db.select().from(refunds).where(eq(refunds.paymentId, payment.id));
+      const late = fake.event('payment.refund.updated', {
+        id: row!.acquirerReference!,
+        type: 'refund',
+        attributes: { status: 'succeeded', amount: 4_000, payment_id: payment.acquirerReference },
+      });
+      const res = await call(server.url, 'POST', webhookPath, { token: null, raw: late.rawBody, headers: Object.fromEntries(late.headers) });
+      expect(res.json.data.outcome).toBe('applied');
+      const [unchanged] = await t.app.db.select().from(payments).where(eq(payments.id, payment.id));
+      expect(unchanged).toMatchObject({ refundedMinor: 4_000n, refundCount: 1 });
+    } finally {
+      fake.webhookUrl = undefined;
+      fake.subscribedEvents = undefined;
     }
   });
 

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkoutSessions, payments } from '../../../src/db/schema.ts';
+import { checkoutSessions, integratorAcquirers, payments, providerWebhookEvents } from '../../../src/db/schema.ts';
 import { call, createTestApp, defaultSeed, provision, startTestServer, TEST_TOKEN, type TestApp } from '../../support/app.ts';
 import { type FakePaymongo, startFakePaymongo } from '../../support/fakes/paymongo.ts';
 import { acquirerSeed } from '../../support/provider-app.ts';
@@ -60,12 +60,56 @@ describe('paymongo hosted checkout', () => {
     expect(session!.status).toBe('paid');
   });
 
+  it('checkout_session.payment.paid alone records the hosted payment (no return, no payment.paid); a later payment.paid is a duplicate in effect', async () => {
+    const [acquirer] = await t.app.db.select().from(integratorAcquirers);
+    const webhookPath = `/webhooks/paymongo/${acquirer!.webhookId}`;
+    fake.webhookUrl = `${server.url}${webhookPath}`;
+    fake.subscribedEvents = new Set(['checkout_session.payment.paid']);
+    try {
+      const token = await dynamicLink();
+      const checkoutUrl = (await start(token)).json.data.next_action_url as string;
+      // Paid on PayMongo's page; the customer closes the tab instead of coming back.
+      await fetch(checkoutUrl, { method: 'POST', body: new URLSearchParams({ card_number: '4343434343434345' }), redirect: 'manual' });
+      const session = async () => (await t.app.db.select().from(checkoutSessions)).find((row) => row.providerAttempt?.checkoutUrl === checkoutUrl)!;
+      await expect.poll(async () => (await session()).status).toBe('paid');
+      const [payment] = await t.app.db
+        .select()
+        .from(payments)
+        .where(eq(payments.checkoutSessionId, (await session()).id));
+      expect(payment).toMatchObject({ status: 'succeeded', cardLast4: '4345' });
+      expect(await t.app.db.select().from(providerWebhookEvents)).toMatchObject([{ type: 'payment' }]);
+      const late = fake.event('payment.paid', fake.paymentResource(payment!.acquirerReference!)!);
+      const res = await call(server.url, 'POST', webhookPath, { token: null, raw: late.rawBody, headers: Object.fromEntries(late.headers) });
+      expect(res.json.data.outcome).toBe('applied');
+      expect(
+        await t.app.db
+          .select()
+          .from(payments)
+          .where(eq(payments.checkoutSessionId, (await session()).id)),
+      ).toHaveLength(1);
+    } finally {
+      fake.webhookUrl = undefined;
+      fake.subscribedEvents = undefined;
+    }
+  });
+
+  it('a checkout session PayMongo refuses (HTTP 400) is ER.03.31 for the customer, not a 5xx; the next attempt makes one', async () => {
+    const token = await dynamicLink();
+    fake.refuseNextCheckoutSession('parameter_invalid', 'payment_method_types contains a method not activated.');
+    const refused = await start(token);
+    expect(refused.status).toBe(422);
+    expect(refused.json.data).toMatchObject({ status_code: 'ER.03.31' });
+    const again = await start(token);
+    expect(again.json.data.next_action_url).toMatch(new RegExp(`^${fake.url}/_test/checkout/cs_`));
+  });
+
   it('a customer who comes back before paying is sent to the same PayMongo page, not a second one', async () => {
     const token = await dynamicLink();
+    const before = fake.requests.filter((r) => r.path === '/v1/checkout_sessions').length;
     const first = (await start(token)).json.data.next_action_url;
     offsetMs += 130_000; // past the attempt's lease
     const again = await start(token);
     expect(again.json.data.next_action_url).toBe(first);
-    expect(fake.requests.filter((r) => r.path === '/v1/checkout_sessions')).toHaveLength(2); // one per session so far
+    expect(fake.requests.filter((r) => r.path === '/v1/checkout_sessions')).toHaveLength(before + 1); // one for this session
   });
 });

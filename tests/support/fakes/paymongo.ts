@@ -18,7 +18,16 @@ import type { AddressInfo } from 'node:net';
  * insufficient funds, 4111 1111 1111 1111 generic decline; and, in this fake only,
  * 5555 4444 4444 4457 succeeds but its refunds fail when they settle.
  * The 3-D Secure page is GET /_test/3ds/:intent?answer=approve|fail (then a redirect to the
- * return_url). `settle()` finishes pending refunds; webhooks (signed like PayMongo's) go to
+ * return_url).
+ * The other methods, as PayMongo documents them: payment methods of type qrph (expiry_seconds
+ * 60–9000), gcash, paymaya, grab_pay, shopeepay, dob (bank_code bpi|ubp), brankas (bdo|landbank|
+ * metrobank) and billease, attached only to an intent whose payment_method_allowed names the type.
+ * A redirect method's attach needs a return_url and answers next_action `redirect` to the
+ * authorisation page GET /_test/authorize/:intent?answer=authorize|decline|cancel; a QR Ph attach
+ * answers next_action `consume_qr` with the code as an image and no expiry. `scanQr` pays or fails
+ * a code (never a real one); `expireQr` passes its life (qrph.expired, no payment.failed);
+ * `expireAuthorisation` passes a wallet's window. A failed non-card payment leaves no
+ * last_payment_error on the intent, only a failed payment. QR Ph and UnionBank payments refuse refunds. `settle()` finishes pending refunds; webhooks (signed like PayMongo's) go to
  * `webhookUrl` when set.
  */
 interface Card {
@@ -41,8 +50,23 @@ const behaviours: Record<string, Card['behaviour']> = {
   '5555444444444457': 'refund_fails_later',
 };
 
+/** A non-card payment method (PayMongo: created with the type; banks by code). */
+interface LocalMethod {
+  type: string;
+  bank?: string;
+  expirySeconds?: number;
+}
+
+const localTypes = ['qrph', 'gcash', 'paymaya', 'grab_pay', 'shopeepay', 'dob', 'brankas', 'billease'];
+const bankCodes: Record<string, string[]> = { dob: ['bpi', 'ubp'], brankas: ['bdo', 'landbank', 'metrobank'] };
+
 interface Intent {
   id: string;
+  /** payment_method_allowed as created. */
+  allowed: string[];
+  /** The non-card method attached and waiting (redirect or QR). */
+  local?: LocalMethod;
+  updated_at: number;
   amount: number;
   currency: string;
   description: string | null;
@@ -65,7 +89,8 @@ interface Payment {
   amount: number;
   currency: string;
   status: 'paid' | 'failed';
-  card: Card;
+  card?: Card;
+  local?: LocalMethod;
   failed_code: string | null;
   refunded: number;
   created_at: number;
@@ -87,6 +112,8 @@ export interface FakePaymongo {
   webhookSecret: string;
   /** Where signed events are POSTed (the per-integrator endpoint), when set. */
   webhookUrl?: string;
+  /** The event types the webhook is subscribed to (PayMongo sends only those); unset: every type. */
+  subscribedEvents?: ReadonlySet<string>;
   /** Requests received, method and path (no bodies: they may hold card data). */
   requests: Array<{ method: string; path: string; idempotencyKey?: string }>;
   /** Pending refunds settle: succeeded, or failed for the refund-fails-later card. */
@@ -102,8 +129,20 @@ export interface FakePaymongo {
     opts?: { eventId?: string },
   ): { rawBody: string; headers: Headers };
   paymentResource(id: string): { id: string; type: 'payment'; attributes: Record<string, unknown> } | undefined;
+  /** The customer scans the intent's QR Ph code with their app: paid, or the payment fails. */
+  scanQr(intentId: string, outcome: 'pay' | 'fail'): Promise<void>;
+  /** The intent's QR Ph code passes its life unpaid: qrph.expired (naming the intent), no payment.failed. */
+  expireQr(intentId: string): Promise<void>;
+  /** A wallet's, bank's or lender's authorisation window passes: the intent waits for a payment method again, no event. */
+  expireAuthorisation(intentId: string): void;
+  /** The payment_method_types a checkout session was created with, by its intent. */
+  checkoutSessionTypes(intentId: string): string[] | undefined;
   /** Answers the next requests with 503 (count). */
   failNext(count: number): void;
+  /** Refuses the next payment intent creation with HTTP 400 and this error code, as PayMongo refuses a field it finds wrong. */
+  refuseNextIntent(code: string, detail: string): void;
+  /** Refuses the next checkout session creation with HTTP 400 and this error code. */
+  refuseNextCheckoutSession(code: string, detail: string): void;
   close(): Promise<void>;
 }
 
@@ -119,8 +158,11 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
   const payments = new Map<string, Payment>();
   const refunds = new Map<string, Refund>();
   const idempotent = new Map<string, { status: number; body: string }>();
-  const checkoutSessions = new Map<string, { id: string; intentId: string; successUrl: string; cancelUrl: string; name: string }>();
+  const checkoutSessions = new Map<string, { id: string; intentId: string; successUrl: string; cancelUrl: string; name: string; types: string[] }>();
+  const localMethods = new Map<string, LocalMethod>();
   let failures = 0;
+  let refusal: { code: string; detail: string } | undefined;
+  let sessionRefusal: { code: string; detail: string } | undefined;
   let url = '';
 
   const paymentView = (p: Payment) => ({
@@ -131,9 +173,11 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
       currency: p.currency,
       status: p.status,
       payment_intent_id: p.intentId,
-      source: { id: 'card', type: 'card', brand: p.card.brand, last4: p.card.last4 },
+      source: p.card
+        ? { id: 'card', type: 'card', brand: p.card.brand, last4: p.card.last4 }
+        : { id: `src_${p.id.slice(4)}`, type: p.local!.type, ...(p.local!.bank ? { bank_code: p.local!.bank } : {}) },
       failed_code: p.failed_code,
-      failed_message: p.failed_code ? 'The card was declined.' : null,
+      failed_message: p.failed_code ? (p.card ? 'The card was declined.' : 'The payment was not completed.') : null,
       refunds: [...refunds.values()].filter((r) => r.paymentId === p.id).map((r) => refundView(r)),
       livemode: false,
       created_at: p.created_at,
@@ -157,13 +201,13 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
       livemode: false,
       client_key: i.client_key,
       capture_type: 'automatic',
-      payment_method_allowed: ['card'],
+      payment_method_allowed: i.allowed,
       last_payment_error: i.last_payment_error,
       next_action: i.next_action,
       payments: i.paymentIds.map((pid) => paymentView(payments.get(pid)!)),
       metadata: i.metadata,
       created_at: i.created_at,
-      updated_at: nowSeconds(),
+      updated_at: i.updated_at,
     },
   });
 
@@ -182,7 +226,7 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
     return { rawBody, headers: new Headers({ 'content-type': 'application/json', 'paymongo-signature': sign(rawBody) }) };
   };
   const deliver = async (type: string, data: { id: string; type: string; attributes: Record<string, unknown> }) => {
-    if (!fake.webhookUrl) return;
+    if (!fake.webhookUrl || (fake.subscribedEvents && !fake.subscribedEvents.has(type))) return;
     const { rawBody, headers } = event(type, data);
     try {
       await fetch(fake.webhookUrl, { method: 'POST', headers, body: rawBody, signal: AbortSignal.timeout(5000) });
@@ -218,6 +262,34 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
     void deliver(decline ? 'payment.failed' : 'payment.paid', paymentView(payment));
   };
 
+  /** A non-card method's outcome: a paid or failed payment (no last_payment_error for these), or none (the window passed). */
+  const settleLocal = async (intent: Intent, outcome: 'paid' | 'failed' | 'none') => {
+    const local = intent.local!;
+    intent.next_action = null;
+    intent.local = undefined;
+    intent.updated_at = nowSeconds();
+    intent.last_payment_error = null;
+    if (outcome === 'none') {
+      intent.status = 'awaiting_payment_method';
+      return;
+    }
+    const payment: Payment = {
+      id: id('pay'),
+      intentId: intent.id,
+      amount: intent.amount,
+      currency: intent.currency,
+      status: outcome,
+      local,
+      failed_code: outcome === 'failed' ? 'payment_failed' : null,
+      refunded: 0,
+      created_at: nowSeconds(),
+    };
+    payments.set(payment.id, payment);
+    intent.paymentIds.push(payment.id);
+    intent.status = outcome === 'paid' ? 'succeeded' : 'awaiting_payment_method';
+    await deliver(outcome === 'paid' ? 'payment.paid' : 'payment.failed', paymentView(payment));
+  };
+
   const errors = (res: ServerResponse, status: number, code: string, detail: string) => send(res, status, { errors: [{ code, detail }] });
   const send = (res: ServerResponse, status: number, body: unknown) => {
     res.writeHead(status, { 'content-type': 'application/json' });
@@ -238,6 +310,24 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
     res.setHeader('access-control-allow-headers', 'authorization, content-type, idempotency-key');
     res.setHeader('access-control-allow-methods', 'GET, POST');
     if (req.method === 'OPTIONS') return void res.writeHead(204).end();
+
+    // A wallet's, bank's or lender's authorisation page (test): authorise, decline, or cancel and go back.
+    const authorize = path.match(/^\/_test\/authorize\/(pi_[a-f0-9]+)$/);
+    if (authorize && req.method === 'GET') {
+      const intent = intents.get(authorize[1]!);
+      if (intent?.status !== 'awaiting_next_action' || !intent.local) return errors(res, 404, 'resource_not_found', 'No intent waits for authorisation.');
+      const answer = u.searchParams.get('answer');
+      if (answer !== 'authorize' && answer !== 'decline' && answer !== 'cancel') {
+        res.writeHead(200, { 'content-type': 'text/html' });
+        return void res.end(
+          `<!doctype html><title>Authorise (test)</title><h1>${intent.local.type} test page</h1><a id="authorize" href="?answer=authorize">Authorize</a> <a id="decline" href="?answer=decline">Decline</a> <a id="cancel" href="?answer=cancel">Cancel</a>`,
+        );
+      }
+      const back = intent.returnUrl ?? '/';
+      await settleLocal(intent, answer === 'authorize' ? 'paid' : answer === 'decline' ? 'failed' : 'none');
+      res.writeHead(302, { location: back });
+      return void res.end();
+    }
 
     const threeDs = path.match(/^\/_test\/3ds\/(pi_[a-f0-9]+)$/);
     if (threeDs && req.method === 'GET') {
@@ -280,6 +370,19 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
         expMonth: 12,
         expYear: 2040,
       });
+      if (intent.status === 'succeeded') {
+        await deliver('checkout_session.payment.paid', {
+          id: cs.id,
+          type: 'checkout_session',
+          attributes: {
+            checkout_url: `${url}/_test/checkout/${cs.id}`,
+            status: 'active',
+            payment_intent: intentView(intent),
+            payments: intent.paymentIds.map((pid) => paymentView(payments.get(pid)!)),
+            livemode: false,
+          },
+        });
+      }
       res.writeHead(302, { location: intent.status === 'succeeded' ? cs.successUrl : cs.cancelUrl });
       return void res.end();
     }
@@ -304,10 +407,19 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
 
     if (req.method === 'POST' && path === '/v1/payment_intents') {
       if (!isSecret) return errors(res, 401, 'unauthorized', 'Use the secret key.');
+      if (refusal) {
+        const { code, detail } = refusal;
+        refusal = undefined;
+        return errors(res, 400, code, detail);
+      }
       const amount = attrs.amount;
       if (typeof amount !== 'number' || !Number.isInteger(amount)) return errors(res, 400, 'parameter_invalid', 'amount must be an integer.');
       if (amount < 2000) return errors(res, 400, 'parameter_below_minimum', 'amount cannot be less than 2000.');
       if (attrs.currency !== 'PHP') return errors(res, 400, 'parameter_invalid', 'currency must be PHP.');
+      const allowed = attrs.payment_method_allowed;
+      if (!Array.isArray(allowed) || allowed.length === 0 || !allowed.every((t) => t === 'card' || localTypes.includes(String(t))))
+        return errors(res, 400, 'parameter_invalid', 'payment_method_allowed must list known payment method types.');
+      if (allowed.includes('billease') && amount < 10_000) return errors(res, 400, 'parameter_below_minimum', 'BillEase needs at least 10000.');
       const intentId = id('pi');
       const intent: Intent = {
         id: intentId,
@@ -321,6 +433,8 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
         next_action: null,
         paymentIds: [],
         created_at: nowSeconds(),
+        allowed: allowed.map(String),
+        updated_at: nowSeconds(),
       };
       intents.set(intentId, intent);
       return send(res, 200, { data: intentView(intent) });
@@ -328,6 +442,11 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
 
     if (req.method === 'POST' && path === '/v1/checkout_sessions') {
       if (!isSecret) return errors(res, 401, 'unauthorized', 'Use the secret key.');
+      if (sessionRefusal) {
+        const { code, detail } = sessionRefusal;
+        sessionRefusal = undefined;
+        return errors(res, 400, code, detail);
+      }
       const items = attrs.line_items as Array<{ amount: number; currency: string; name: string; quantity: number }> | undefined;
       const item = items?.[0];
       if (!item || !Number.isInteger(item.amount) || item.amount < 2000) return errors(res, 400, 'parameter_below_minimum', 'amount cannot be less than 2000.');
@@ -346,9 +465,28 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
         next_action: null,
         paymentIds: [],
         created_at: nowSeconds(),
+        allowed: ['card'],
+        updated_at: nowSeconds(),
       };
       intents.set(intentId, intent);
-      const cs = { id: id('cs'), intentId, successUrl: attrs.success_url, cancelUrl: attrs.cancel_url, name: item.name };
+      const types = attrs.payment_method_types;
+      const checkoutSpellings = [
+        'card',
+        'qrph',
+        'gcash',
+        'paymaya',
+        'grab_pay',
+        'shopee_pay',
+        'dob',
+        'dob_ubp',
+        'brankas_bdo',
+        'brankas_landbank',
+        'brankas_metrobank',
+        'billease',
+      ];
+      if (!Array.isArray(types) || types.length === 0 || !types.every((t) => checkoutSpellings.includes(String(t))))
+        return errors(res, 400, 'parameter_invalid', 'payment_method_types must list Checkout Session payment method types.');
+      const cs = { id: id('cs'), intentId, successUrl: attrs.success_url, cancelUrl: attrs.cancel_url, name: item.name, types: types.map(String) };
       checkoutSessions.set(cs.id, cs);
       return send(res, 200, {
         data: {
@@ -359,6 +497,7 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
             status: 'active',
             line_items: items,
             payment_intent: intentView(intent),
+            payment_method_types: cs.types,
             reference_number: attrs.reference_number,
           },
         },
@@ -380,6 +519,31 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
       if (req.method === 'POST' && intentPath[2]) {
         if (!isSecret && attrs.client_key !== intent.client_key) return errors(res, 400, 'parameter_invalid', 'client_key does not match.');
         if (intent.status !== 'awaiting_payment_method') return errors(res, 400, 'payment_intent_not_attachable', `The intent is ${intent.status}.`);
+        const local = localMethods.get(String(attrs.payment_method));
+        if (local) {
+          if (!intent.allowed.includes(local.type))
+            return errors(res, 400, 'payment_method_not_allowed', `${local.type} is not in the intent's payment_method_allowed.`);
+          const returnUrl = typeof attrs.return_url === 'string' ? attrs.return_url : undefined;
+          if (local.type !== 'qrph' && !returnUrl) return errors(res, 400, 'parameter_required', 'return_url is required for this payment method.');
+          intent.returnUrl = returnUrl;
+          intent.local = local;
+          intent.status = 'awaiting_next_action';
+          intent.updated_at = nowSeconds();
+          intent.next_action =
+            local.type === 'qrph'
+              ? {
+                  type: 'consume_qr',
+                  code: {
+                    id: id('code'),
+                    amount: intent.amount,
+                    label: 'QR Ph (test)',
+                    image_url: `data:image/png;base64,${Buffer.from(`TEST-QRPH:${intent.id}:${randomBytes(4).toString('hex')}`).toString('base64')}`,
+                  },
+                }
+              : { type: 'redirect', redirect: { url: `${url}/_test/authorize/${intent.id}`, return_url: returnUrl } };
+          return send(res, 200, { data: intentView(intent) });
+        }
+        if (!intent.allowed.includes('card')) return errors(res, 400, 'payment_method_not_allowed', "card is not in the intent's payment_method_allowed.");
         const card = methods.get(String(attrs.payment_method));
         if (!card) return errors(res, 400, 'resource_not_found', 'No such payment method.');
         intent.pendingMethod = String(attrs.payment_method);
@@ -392,6 +556,21 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
       }
     }
 
+    if (req.method === 'POST' && path === '/v1/payment_methods' && localTypes.includes(String(attrs.type))) {
+      const type = String(attrs.type);
+      const details = (attrs.details ?? {}) as Record<string, unknown>;
+      const bank = typeof details.bank_code === 'string' ? details.bank_code : undefined;
+      if (bankCodes[type] && !bankCodes[type]!.includes(bank ?? ''))
+        return errors(res, 400, 'parameter_invalid', `details.bank_code must be one of ${bankCodes[type]!.join(', ')}.`);
+      const expiry = attrs.expiry_seconds;
+      if (expiry !== undefined && (type !== 'qrph' || typeof expiry !== 'number' || expiry < 60 || expiry > 9000))
+        return errors(res, 400, 'parameter_invalid', 'expiry_seconds must be 60 to 9000, for qrph only.');
+      const billing = (attrs.billing ?? {}) as Record<string, unknown>;
+      if (type === 'billease' && (!billing.email || !billing.phone)) return errors(res, 400, 'parameter_required', 'billing email and phone are required.');
+      const pmId = id('pm');
+      localMethods.set(pmId, { type, ...(bank ? { bank } : {}), ...(typeof expiry === 'number' ? { expirySeconds: expiry } : {}) });
+      return send(res, 200, { data: { id: pmId, type: 'payment_method', attributes: { type, details: bank ? { bank_code: bank } : {}, livemode: false } } });
+    }
     if (req.method === 'POST' && path === '/v1/payment_methods') {
       if (attrs.type !== 'card') return errors(res, 400, 'parameter_invalid', 'type must be card.');
       const details = (attrs.details ?? {}) as Record<string, unknown>;
@@ -416,6 +595,8 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
       if (!isSecret) return errors(res, 401, 'unauthorized', 'Use the secret key.');
       const payment = payments.get(String(attrs.payment_id));
       if (payment?.status !== 'paid') return errors(res, 400, 'resource_not_found', 'No paid payment with that id.');
+      if (payment.local?.type === 'qrph' || payment.local?.bank === 'ubp')
+        return errors(res, 400, 'refund_not_allowed', 'Payments by this method cannot be refunded.');
       const amount = attrs.amount;
       if (typeof amount !== 'number' || !Number.isInteger(amount) || amount < 1)
         return errors(res, 400, 'parameter_invalid', 'amount must be a positive integer.');
@@ -452,8 +633,10 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
       for (const refund of refunds.values()) {
         if (refund.status !== 'pending') continue;
         const payment = payments.get(refund.paymentId)!;
-        refund.status = payment.card.behaviour === 'refund_fails_later' ? 'failed' : 'succeeded';
+        refund.status = payment.card?.behaviour === 'refund_fails_later' ? 'failed' : 'succeeded';
         await deliver('payment.refund.updated', refundView(refund));
+        // The payment with all its refunds, once one of them succeeded.
+        if (refund.status === 'succeeded') await deliver('payment.refunded', paymentView(payment));
       }
     },
     setIntentStatus(intentId, status) {
@@ -465,8 +648,31 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
       const p = payments.get(pid);
       return p && paymentView(p);
     },
+    async scanQr(intentId, outcome) {
+      const intent = intents.get(intentId);
+      if (intent?.local?.type !== 'qrph' || intent.status !== 'awaiting_next_action') throw new Error('no QR Ph code waits on this intent');
+      await settleLocal(intent, outcome === 'pay' ? 'paid' : 'failed');
+    },
+    async expireQr(intentId) {
+      const intent = intents.get(intentId);
+      if (intent?.local?.type !== 'qrph' || intent.status !== 'awaiting_next_action') throw new Error('no QR Ph code waits on this intent');
+      await settleLocal(intent, 'none');
+      await deliver('qrph.expired', { id: intent.id, type: 'payment_intent', attributes: { status: intent.status, livemode: false } });
+    },
+    expireAuthorisation(intentId) {
+      const intent = intents.get(intentId);
+      if (!intent?.local || intent.status !== 'awaiting_next_action') throw new Error('no authorisation waits on this intent');
+      void settleLocal(intent, 'none');
+    },
+    checkoutSessionTypes: (intentId) => [...checkoutSessions.values()].find((cs) => cs.intentId === intentId)?.types,
     failNext(count) {
       failures = count;
+    },
+    refuseNextIntent(code, detail) {
+      refusal = { code, detail };
+    },
+    refuseNextCheckoutSession(code, detail) {
+      sessionRefusal = { code, detail };
     },
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
