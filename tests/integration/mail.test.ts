@@ -165,17 +165,15 @@ describe('mail › over SMTP', () => {
     peer = await startSmtpPeer();
     const integratorId = await setup({ SMTP_URL: peer.url });
     const [link] = await t!.app.db.update(links).set({ locale: 'fil' }).where(eq(links.slug, 'acme-books')).returning();
-    await t!.app.db
-      .insert(payments)
-      .values({
-        id: paymentData.transaction_id,
-        integratorId,
-        linkId: link!.id,
-        status: 'succeeded',
-        amountMinor: 25000n,
-        currency: 'PHP',
-        paymentMethod: 'gcash',
-      });
+    await t!.app.db.insert(payments).values({
+      id: paymentData.transaction_id,
+      integratorId,
+      linkId: link!.id,
+      status: 'succeeded',
+      amountMinor: 25000n,
+      currency: 'PHP',
+      paymentMethod: 'gcash',
+    });
     await enqueue(integratorId, 'payment.succeeded', 'juan@example.com', { ...paymentData, payment_method: 'gcash', card: null });
     await enqueue(integratorId, 'payment.succeeded', 'ana@example.com', { ...paymentData, transaction_id: newId('txn'), payment_method: 'card' });
     expect(await sendDue()).toBe(2);
