@@ -253,7 +253,12 @@ export const catalogue = {
   'ER.20.27': {
     http: 200,
     description: "Refund not possible with the integrator's acquirer",
-    when: "The integrator's acquirer cannot make this refund: its own refund window has passed (PayMongo cards: 60 days) or it refunds only whole payments. Nothing was reserved or sent.",
+    when: "The integrator's acquirer cannot make this refund: its refund window for the payment's method has passed (PayMongo: cards 60 days, GCash 180) or it refunds that method only in whole payments. `data.payment_method` names the method and `data.refusal_reason` is `window` or `partial`; `messages.transaction_id` says it in words. Nothing was reserved or sent.",
+  },
+  'ER.20.28': {
+    http: 200,
+    description: 'Payment method cannot be refunded',
+    when: "The transaction was paid by a method the integrator's acquirer cannot refund at all (PayMongo: QR Ph, UnionBank online banking): return the money to the customer another way. `data.payment_method` names the method and `data.refusal_reason` is `method`. Nothing was reserved or sent.",
   },
   'ER.20.26': {
     http: 200,

@@ -155,7 +155,7 @@ export interface paths {
         put?: never;
         /**
          * Refund a payment, in full or in part
-         * @description Without `amount`: a FULL refund of everything still refundable (OK.02.00). With `amount`: a PARTIAL refund (OK.04.00). With an acquirer that settles refunds later (PayMongo, Stripe), OK.02.01 / OK.04.01 with `refund_status: pending`: the amount stays reserved until the refund.succeeded or refund.failed event; ER.20.27 when that acquirer cannot make the refund at all (its own refund window, whole payments only). Business refusals arrive with HTTP 200 and an ER.20.xx code: decide from `data.status_code` as well as the HTTP status.
+         * @description Without `amount`: a FULL refund of everything still refundable (OK.02.00). With `amount`: a PARTIAL refund (OK.04.00). With an acquirer that settles refunds later (PayMongo, Stripe), OK.02.01 / OK.04.01 with `refund_status: pending`: the amount stays reserved until the refund.succeeded or refund.failed event; ER.20.27 when that acquirer cannot make this refund for the payment’s method (its refund window for the method has passed, or it refunds the method only in whole payments); ER.20.28 when it cannot refund the payment’s method at all (PayMongo: QR Ph). Both are refused before anything is reserved, with `data.payment_method`, `data.refusal_reason` (`method`, `partial` or `window`) and a message naming both. Business refusals arrive with HTTP 200 and an ER.20.xx code: decide from `data.status_code` as well as the HTTP status.
          */
         post: operations["refundPayment"];
         delete?: never;
@@ -365,7 +365,7 @@ export interface paths {
         };
         /**
          * Your transactions, newest first
-         * @description Filter by `status`, `link` (a slug; one not yours matches nothing), `merchant_reference_id` or `customer_email` (case-insensitive). Each carries who paid (`customer`) and the link or schedule it came from. Newest first (`created_at`, then id, descending). Page with `starting_after` = the page’s `next_cursor` (older) or `ending_before` = its `previous_cursor` (newer); `limit` 1–100 (default 20); `created_gte` / `created_lt` bound the creation time. Filters are exact. A cursor that is not one of your objects in this list is 404; an unknown parameter or a bad value is 422 naming it.
+         * @description Filter by `status`, `payment_method` (card, qrph, gcash, paymaya, grab_pay, shopeepay, dob, brankas, billease), `link` (a slug; one not yours matches nothing), `merchant_reference_id` or `customer_email` (case-insensitive). Each carries who paid (`customer`), how (`payment_method`, and `card` with brand and last four for cards) and the link or schedule it came from. Newest first (`created_at`, then id, descending). Page with `starting_after` = the page’s `next_cursor` (older) or `ending_before` = its `previous_cursor` (newer); `limit` 1–100 (default 20); `created_gte` / `created_lt` bound the creation time. Filters are exact. A cursor that is not one of your objects in this list is 404; an unknown parameter or a bad value is 422 naming it.
          */
         get: operations["listTransactions"];
         put?: never;
@@ -385,7 +385,7 @@ export interface paths {
         };
         /**
          * Your refunds, newest first
-         * @description Filter by `status` or `transaction_id`. Each carries its transaction’s references, link and customer. Newest first (`created_at`, then id, descending). Page with `starting_after` = the page’s `next_cursor` (older) or `ending_before` = its `previous_cursor` (newer); `limit` 1–100 (default 20); `created_gte` / `created_lt` bound the creation time. Filters are exact. A cursor that is not one of your objects in this list is 404; an unknown parameter or a bad value is 422 naming it.
+         * @description Filter by `status`, `transaction_id` or `payment_method` (how the refunded transaction was paid). Each carries its transaction’s references, link, customer and `payment_method`. Newest first (`created_at`, then id, descending). Page with `starting_after` = the page’s `next_cursor` (older) or `ending_before` = its `previous_cursor` (newer); `limit` 1–100 (default 20); `created_gte` / `created_lt` bound the creation time. Filters are exact. A cursor that is not one of your objects in this list is 404; an unknown parameter or a bad value is 422 naming it.
          */
         get: operations["listRefunds"];
         put?: never;
@@ -916,6 +916,12 @@ export interface components {
             schedule_reference: string | null;
             /** @description Who paid, as given; null when nothing was given. */
             customer: components["schemas"]["Customer"] | null;
+            /**
+             * @description How the customer paid: card, qrph, gcash, paymaya, grab_pay, shopeepay, dob, brankas, billease. For `card`, `card` holds the brand and last four; for the others it is null.
+             * @enum {string}
+             */
+            payment_method: "card" | "qrph" | "gcash" | "paymaya" | "grab_pay" | "shopeepay" | "dob" | "brankas" | "billease";
+            /** @description The card, for `payment_method: card`; null for every other method. */
             card: {
                 /** @description Card brand, e.g. visa. */
                 brand: string | null;
@@ -3028,7 +3034,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description `OK.02.00` Full refund successful; `OK.02.01` Full refund accepted, pending at the acquirer; `OK.04.00` Partial refund successful; `OK.04.01` Partial refund accepted, pending at the acquirer; `ER.20.20` Unable to process client request because the transaction is already refunded; `ER.20.21` Refund amount exceeds the refundable amount; `ER.20.22` Transaction cannot be refunded; `ER.20.23` Refund type not available for this card brand; `ER.20.24` Refund limit reached; `ER.20.25` Refund window closed; `ER.20.26` Refund declined by the acquirer; `ER.20.27` Refund not possible with the integrator's acquirer */
+            /** @description `OK.02.00` Full refund successful; `OK.02.01` Full refund accepted, pending at the acquirer; `OK.04.00` Partial refund successful; `OK.04.01` Partial refund accepted, pending at the acquirer; `ER.20.20` Unable to process client request because the transaction is already refunded; `ER.20.21` Refund amount exceeds the refundable amount; `ER.20.22` Transaction cannot be refunded; `ER.20.23` Refund type not available for this card brand; `ER.20.24` Refund limit reached; `ER.20.25` Refund window closed; `ER.20.26` Refund declined by the acquirer; `ER.20.27` Refund not possible with the integrator's acquirer; `ER.20.28` Payment method cannot be refunded */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -3056,12 +3062,17 @@ export interface operations {
                             /** @description What a later refund may still return. */
                             refundable_amount: string;
                             currency: string;
+                            /**
+                             * @description How the refunded payment was paid (card, qrph, gcash, …): the refund goes back the same way.
+                             * @enum {string}
+                             */
+                            payment_method: "card" | "qrph" | "gcash" | "paymaya" | "grab_pay" | "shopeepay" | "dob" | "brankas" | "billease";
                             /** @enum {string} */
                             status_code: "OK.02.00" | "OK.02.01" | "OK.04.00" | "OK.04.01";
                             status_description: string;
                         } | ({
                             /** @enum {string} */
-                            status_code: "ER.20.20" | "ER.20.21" | "ER.20.22" | "ER.20.23" | "ER.20.24" | "ER.20.25" | "ER.20.27";
+                            status_code: "ER.20.20" | "ER.20.21" | "ER.20.22" | "ER.20.23" | "ER.20.24" | "ER.20.25" | "ER.20.27" | "ER.20.28";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -3078,6 +3089,11 @@ export interface operations {
                             /** @description What a later refund may still return. */
                             refundable_amount: string;
                             currency: string;
+                            /**
+                             * @description How the refunded payment was paid (card, qrph, gcash, …): the refund goes back the same way.
+                             * @enum {string}
+                             */
+                            payment_method: "card" | "qrph" | "gcash" | "paymaya" | "grab_pay" | "shopeepay" | "dob" | "brankas" | "billease";
                             failure_code: string | null;
                             failure_message: string | null;
                             /** @constant */
@@ -5948,6 +5964,8 @@ export interface operations {
                 merchant_reference_id?: string;
                 /** @description Only objects whose customer e-mail is exactly this (case-insensitive). */
                 customer_email?: string;
+                /** @description Only those paid by this method. */
+                payment_method?: "card" | "qrph" | "gcash" | "paymaya" | "grab_pay" | "shopeepay" | "dob" | "brankas" | "billease";
             };
             header?: never;
             path?: never;
@@ -6157,6 +6175,8 @@ export interface operations {
                 status?: "pending" | "succeeded" | "failed";
                 /** @description Only refunds of this transaction. */
                 transaction_id?: string;
+                /** @description Only refunds of transactions paid by this method. */
+                payment_method?: "card" | "qrph" | "gcash" | "paymaya" | "grab_pay" | "shopeepay" | "dob" | "brankas" | "billease";
             };
             header?: never;
             path?: never;
@@ -6227,6 +6247,11 @@ export interface operations {
                                 /** @description Slug of the link the transaction was paid through. */
                                 link: string | null;
                                 customer: components["schemas"]["Customer"] | null;
+                                /**
+                                 * @description How the refunded transaction was paid; the refund goes back the same way.
+                                 * @enum {string}
+                                 */
+                                payment_method: "card" | "qrph" | "gcash" | "paymaya" | "grab_pay" | "shopeepay" | "dob" | "brankas" | "billease";
                             }[];
                             /** @description Whether more objects exist in the direction being paged (older for starting_after or no cursor; newer for ending_before). */
                             has_more: boolean;

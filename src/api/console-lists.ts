@@ -56,7 +56,7 @@ function pageAndDates(v: Record<string, string>, messages: Messages): Record<str
 }
 
 /** Field names of the API's schemas, as the console's form calls them. */
-const renamed: Record<string, string> = { created_gte: 'from', created_lt: 'to', starting_after: 'after', ending_before: 'before' };
+const renamed: Record<string, string> = { created_gte: 'from', created_lt: 'to', starting_after: 'after', ending_before: 'before', payment_method: 'method' };
 
 function finish<Q>(values: Record<string, string>, messages: Messages, parsed: { ok: true; value: Q } | { ok: false; messages: Messages }): ConsoleListForm<Q> {
   // The console's own words for its fields come first (e.g. To before From, not "created_lt").
@@ -64,10 +64,10 @@ function finish<Q>(values: Record<string, string>, messages: Messages, parsed: {
   return { values, query: parsed.ok && Object.keys(messages).length === 0 ? parsed.value : undefined, messages };
 }
 
-export const PAYMENT_FORM_FIELDS = ['status', 'link', 'from', 'to', 'q'] as const;
+export const PAYMENT_FORM_FIELDS = ['status', 'method', 'link', 'from', 'to', 'q'] as const;
 
 /**
- * /console/payments and /console/payments.csv: status, link, date range, and one search box
+ * /console/payments and /console/payments.csv: status, payment method, link, date range, and one search box
  * that finds a transaction id (txn_…), a customer e-mail (it has an @) or else a merchant reference.
  */
 export function paymentsForm(url: URL): ConsoleListForm<TransactionFilters> {
@@ -75,6 +75,7 @@ export function paymentsForm(url: URL): ConsoleListForm<TransactionFilters> {
   const messages: Messages = {};
   const input: Record<string, string | number> = pageAndDates(values, messages);
   if (values.status) input.status = values.status;
+  if (values.method) input.payment_method = values.method;
   if (values.link) input.link = values.link;
   let transactionId: string | undefined;
   const q = values.q!;

@@ -467,6 +467,8 @@ export interface OutboxEmailView {
   currency: string | null;
   /** Only the brand and the last four digits. */
   card: { brand: string | null; last4: string | null } | null;
+  /** How the customer paid (payments and refunds); absent on rows written before methods were recorded. */
+  paymentMethod?: PaymentMethod | null;
   transactionId: string | null;
   refundId: string | null;
   scheduleReference: string | null;

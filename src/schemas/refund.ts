@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { paymentMethodSchema } from './payment-method.ts';
 
 /**
  * POST /refund body (spec §2.3). Lenient where the spec's own samples are: `notify_user` is a
@@ -45,6 +46,7 @@ const refundCommon = {
   refunded_amount: decimal.meta({ description: 'Sum of the payment’s succeeded refunds.' }),
   refundable_amount: decimal.meta({ description: 'What a later refund may still return.' }),
   currency: z.string(),
+  payment_method: paymentMethodSchema.meta({ description: 'How the refunded payment was paid (card, qrph, gcash, …): the refund goes back the same way.' }),
 };
 
 /** POST /refund's data on OK.02.00 (FULL) and OK.04.00 (PARTIAL). */

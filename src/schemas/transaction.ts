@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { customerViewSchema } from './customer.ts';
 import { emailFilter, listQuerySchema, pageSchema, referenceFilter } from './pagination.ts';
+import { paymentMethodSchema, paymentMethods } from './payment-method.ts';
 
 /**
  * GET /transactions/{transaction_id} and GET /transactions: a payment with its refunds, as
@@ -9,6 +10,17 @@ import { emailFilter, listQuerySchema, pageSchema, referenceFilter } from './pag
  */
 const decimal = z.string().regex(/^\d+(\.\d+)?$/);
 const isoTime = z.string().meta({ format: 'date-time' });
+
+/** How the customer paid, on every transaction and refund view (the ids of src/schemas/payment-method.ts). */
+export const paymentMethodField = paymentMethodSchema.describe(
+  `How the customer paid: ${paymentMethods.join(', ')}. For \`card\`, \`card\` holds the brand and last four; for the others it is null.`,
+);
+
+/** The `payment_method` filter of the transaction and refund lists: one known method, else a field error. */
+const paymentMethodFilter = z
+  .enum(paymentMethods, { error: `must be one of ${paymentMethods.join(', ')}` })
+  .optional()
+  .describe('Only those paid by this method.');
 
 export const transactionRefundStates = ['not_refunded', 'partially_refunded', 'refunded'] as const;
 export type TransactionRefundState = (typeof transactionRefundStates)[number];
@@ -60,7 +72,8 @@ export const transactionViewSchema = z
     link: z.string().nullable().describe('Slug of the payment link it was paid through; null for scheduled charges.'),
     schedule_reference: z.string().nullable().describe('The schedule it was charged by (sch_…); null for link payments.'),
     customer: customerViewSchema.nullable().describe('Who paid, as given; null when nothing was given.'),
-    card: cardViewSchema.nullable(),
+    payment_method: paymentMethodField,
+    card: cardViewSchema.nullable().describe('The card, for `payment_method: card`; null for every other method.'),
     failure_code: z.string().nullable().describe('Why the charge failed, when it did.'),
     failure_message: z.string().nullable().describe('Why the charge failed, in words.'),
     created_at: isoTime.describe('When it was recorded (ISO 8601).'),
@@ -84,6 +97,7 @@ export const transactionsQuerySchema = listQuerySchema({
     .describe('Only transactions paid through the link with this slug.'),
   merchant_reference_id: referenceFilter.optional().describe('Only transactions with exactly this merchant_reference_id.'),
   customer_email: emailFilter.optional(),
+  payment_method: paymentMethodFilter,
 });
 export type TransactionsQuery = z.infer<typeof transactionsQuerySchema>;
 export const transactionPageSchema = pageSchema(transactionViewSchema);
@@ -96,6 +110,7 @@ export const refundListItemSchema = refundViewSchema.extend({
   description: z.string().nullable().describe('The transaction’s description.'),
   link: z.string().nullable().describe('Slug of the link the transaction was paid through.'),
   customer: customerViewSchema.nullable(),
+  payment_method: paymentMethodField.describe('How the refunded transaction was paid; the refund goes back the same way.'),
 });
 export type RefundListItem = z.infer<typeof refundListItemSchema>;
 
@@ -107,6 +122,7 @@ export const refundsQuerySchema = listQuerySchema({
     .regex(/^txn_[0-9a-f]{32}$/, 'must be a transaction id (txn_…)')
     .optional()
     .describe('Only refunds of this transaction.'),
+  payment_method: paymentMethodFilter.describe('Only refunds of transactions paid by this method.'),
 });
 export type RefundsQuery = z.infer<typeof refundsQuerySchema>;
 export const refundPageSchema = pageSchema(refundListItemSchema);

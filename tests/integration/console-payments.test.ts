@@ -58,8 +58,8 @@ describe('console › payments list', () => {
     expect(ids.indexOf(newer.id)).toBeLessThan(ids.indexOf(older.id));
     expect(ids).not.toContain(foreign.id);
     const text = textOf(page.html);
-    expect(text).toContain('Ana Reyes ana@example.com ₱1,250.00 Succeeded acme-books');
-    expect(text).toContain('ben@example.com ₱99.50 Failed');
+    expect(text).toContain('Ana Reyes ana@example.com ₱1,250.00 Succeeded Visa •••• 4242 acme-books');
+    expect(text).toContain('ben@example.com ₱99.50 Failed Visa •••• 0002');
   });
 
   it('filters by status, link and date range, and searches a transaction id, a merchant reference or an e-mail', async () => {

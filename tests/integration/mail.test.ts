@@ -161,6 +161,28 @@ describe('mail › over SMTP', () => {
     expect(es.text?.replace(/\u00a0/g, ' ')).toMatch(/Fecha:\s+1 jun 2025, 10:00 UTC/);
   });
 
+  it('the receipt says how the customer paid, in their language: a GCash payment in Filipino, a card in English', async () => {
+    peer = await startSmtpPeer();
+    const integratorId = await setup({ SMTP_URL: peer.url });
+    const [link] = await t!.app.db.update(links).set({ locale: 'fil' }).where(eq(links.slug, 'acme-books')).returning();
+    await t!.app.db.insert(payments).values({
+      id: paymentData.transaction_id,
+      integratorId,
+      linkId: link!.id,
+      status: 'succeeded',
+      amountMinor: 25000n,
+      currency: 'PHP',
+      paymentMethod: 'gcash',
+    });
+    await enqueue(integratorId, 'payment.succeeded', 'juan@example.com', { ...paymentData, payment_method: 'gcash', card: null });
+    await enqueue(integratorId, 'payment.succeeded', 'ana@example.com', { ...paymentData, transaction_id: newId('txn'), payment_method: 'card' });
+    expect(await sendDue()).toBe(2);
+    const byTo = (to: string) => peer!.messages.find((m) => m.envelopeTo.includes(to))!.parsed;
+    expect(byTo('juan@example.com').text).toMatch(/Binayaran gamit ang: +GCash\n/);
+    expect(byTo('juan@example.com').text).not.toContain('••••');
+    expect(byTo('ana@example.com').text).toMatch(/Paid with: +Visa •••• 4242\n/);
+  });
+
   it('a schedule’s e-mails speak the language the customer registered the card in (Spanish), else English', async () => {
     peer = await startSmtpPeer();
     const integratorId = await setup({ SMTP_URL: peer.url });

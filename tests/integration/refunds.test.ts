@@ -335,6 +335,8 @@ describe('refund: notifications', () => {
       other_references: [],
       description: 'Test order',
       customer: { first_name: null, last_name: null, name: null, email: 'maria@example.com', mobile: null, billing_address: null },
+      payment_method: 'card',
+      card: { brand: 'visa', last4: '4242' },
       payment_amount: '45.00',
       refunded_amount: '15.00',
       refundable_amount: '30.00',

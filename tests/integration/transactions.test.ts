@@ -32,6 +32,7 @@ describe('transactions', () => {
       link: null,
       schedule_reference: null,
       customer: { first_name: null, last_name: null, name: null, email: 'juan@example.com', mobile: null, billing_address: null },
+      payment_method: 'card',
       card: { brand: 'visa', last4: '4242', exp_month: null, exp_year: null },
       failure_code: null,
       failure_message: null,

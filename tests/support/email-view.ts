@@ -13,6 +13,7 @@ export function emailViewFromData(type: string, data: Record<string, unknown>): 
     amount: s(type.startsWith('refund.') ? (data.refund_amount ?? data.amount) : data.amount),
     currency: s(data.currency),
     card: card && typeof card === 'object' ? { brand: card.brand ?? null, last4: card.last4 ?? null } : null,
+    paymentMethod: s(data.payment_method) as EmailView['paymentMethod'],
     transactionId: s(data.transaction_id),
     refundId: s(data.refund_id),
     scheduleReference: s(data.schedule_reference),

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { integrators, links } from '../../src/db/schema.ts';
 import { parseAmount } from '../../src/domain/money.ts';
 import { type Payment, recordCharge } from '../../src/domain/payments/record.ts';
+import type { PaymentMethod } from '../../src/schemas/payment-method.ts';
 import { sandboxOf, type TestApp } from './app.ts';
 import { CARD_EXP } from './cards.ts';
 
@@ -12,6 +13,8 @@ export const CARDS = {
   mastercard: '5555555555554444',
   refundFails: '4000000000005126',
   declined: '4000000000000002',
+  /** Refunds are accepted as pending, and fail when synced. */
+  refundPending: '4000000000007726',
 } as const;
 
 export interface CreatePaymentOptions {
@@ -29,6 +32,12 @@ export interface CreatePaymentOptions {
   linkSlug?: string;
   /** Who paid, as checkout records it (`customer.name`, …). */
   customer?: Record<string, string>;
+  /**
+   * How the customer paid (default card). Another method is recorded as its connector reports it:
+   * the method and no card. The sandbox still moves the money as a charge of `card`, so refunds of
+   * it reach the sandbox's ledger like any other.
+   */
+  method?: PaymentMethod;
 }
 
 /**
@@ -45,10 +54,17 @@ export async function createPayment(t: TestApp, opts: CreatePaymentOptions = {})
   const currency = opts.currency ?? 'PHP';
   const amountMinor = parseAmount(opts.amount ?? '100.00', currency).minor;
   const idempotencyKey = `test-charge-${randomBytes(8).toString('hex')}`;
-  const result = await sandboxOf(app).acquirer.charge(
+  const charged = await sandboxOf(app).acquirer.charge(
     { source: { card: { number: opts.card ?? CARDS.visa, ...CARD_EXP, cvc: '123' } }, amountMinor, currency },
     { idempotencyKey },
   );
+  const method = opts.method ?? 'card';
+  const result: typeof charged =
+    method === 'card'
+      ? charged
+      : charged.status === 'succeeded'
+        ? { status: 'succeeded', chargeId: charged.chargeId, method }
+        : { status: 'declined', code: charged.code, message: charged.message, method };
   return app.db.transaction((tx) =>
     recordCharge(app, tx, {
       integratorId: integrator.id,

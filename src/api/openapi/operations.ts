@@ -267,7 +267,7 @@ export const operations: Operation[] = [
     tag: 'Refunds',
     summary: 'Refund a payment, in full or in part',
     description:
-      'Without `amount`: a FULL refund of everything still refundable (OK.02.00). With `amount`: a PARTIAL refund (OK.04.00). With an acquirer that settles refunds later (PayMongo, Stripe), OK.02.01 / OK.04.01 with `refund_status: pending`: the amount stays reserved until the refund.succeeded or refund.failed event; ER.20.27 when that acquirer cannot make the refund at all (its own refund window, whole payments only). Business refusals arrive with HTTP 200 and an ER.20.xx code: decide from `data.status_code` as well as the HTTP status.',
+      'Without `amount`: a FULL refund of everything still refundable (OK.02.00). With `amount`: a PARTIAL refund (OK.04.00). With an acquirer that settles refunds later (PayMongo, Stripe), OK.02.01 / OK.04.01 with `refund_status: pending`: the amount stays reserved until the refund.succeeded or refund.failed event; ER.20.27 when that acquirer cannot make this refund for the payment’s method (its refund window for the method has passed, or it refunds the method only in whole payments); ER.20.28 when it cannot refund the payment’s method at all (PayMongo: QR Ph). Both are refused before anything is reserved, with `data.payment_method`, `data.refusal_reason` (`method`, `partial` or `window`) and a message naming both. Business refusals arrive with HTTP 200 and an ER.20.xx code: decide from `data.status_code` as well as the HTTP status.',
     auth: 'token',
     body: refundRequestSchema,
     codes: {
@@ -283,6 +283,7 @@ export const operations: Operation[] = [
       'ER.20.25': {},
       'ER.20.26': { data: refundDeclinedSchema },
       'ER.20.27': {},
+      'ER.20.28': {},
       'ER.02.30': notFound,
     },
     requestExamples: {
@@ -307,6 +308,7 @@ export const operations: Operation[] = [
         refunded_amount: '12.50',
         refundable_amount: '237.50',
         currency: 'PHP',
+        payment_method: 'card',
       },
     },
   },
@@ -450,7 +452,7 @@ export const operations: Operation[] = [
     tag: 'Transactions',
     summary: 'Your transactions, newest first',
     description:
-      'Filter by `status`, `link` (a slug; one not yours matches nothing), `merchant_reference_id` or `customer_email` (case-insensitive). Each carries who paid (`customer`) and the link or schedule it came from. Newest first (`created_at`, then id, descending). Page with `starting_after` = the page’s `next_cursor` (older) or `ending_before` = its `previous_cursor` (newer); `limit` 1–100 (default 20); `created_gte` / `created_lt` bound the creation time. Filters are exact. A cursor that is not one of your objects in this list is 404; an unknown parameter or a bad value is 422 naming it.',
+      'Filter by `status`, `payment_method` (card, qrph, gcash, paymaya, grab_pay, shopeepay, dob, brankas, billease), `link` (a slug; one not yours matches nothing), `merchant_reference_id` or `customer_email` (case-insensitive). Each carries who paid (`customer`), how (`payment_method`, and `card` with brand and last four for cards) and the link or schedule it came from. Newest first (`created_at`, then id, descending). Page with `starting_after` = the page’s `next_cursor` (older) or `ending_before` = its `previous_cursor` (newer); `limit` 1–100 (default 20); `created_gte` / `created_lt` bound the creation time. Filters are exact. A cursor that is not one of your objects in this list is 404; an unknown parameter or a bad value is 422 naming it.',
     auth: 'token',
     query: transactionsQuerySchema,
     codes: { 'OK.00.00': { data: transactionPageSchema }, 'ER.02.30': notFound },
@@ -481,6 +483,7 @@ export const operations: Operation[] = [
               mobile: null,
               billing_address: null,
             },
+            payment_method: 'card',
             card: { brand: 'visa', last4: '4242', exp_month: null, exp_year: null },
             failure_code: null,
             failure_message: null,
@@ -504,7 +507,7 @@ export const operations: Operation[] = [
     tag: 'Refunds',
     summary: 'Your refunds, newest first',
     description:
-      'Filter by `status` or `transaction_id`. Each carries its transaction’s references, link and customer. Newest first (`created_at`, then id, descending). Page with `starting_after` = the page’s `next_cursor` (older) or `ending_before` = its `previous_cursor` (newer); `limit` 1–100 (default 20); `created_gte` / `created_lt` bound the creation time. Filters are exact. A cursor that is not one of your objects in this list is 404; an unknown parameter or a bad value is 422 naming it.',
+      'Filter by `status`, `transaction_id` or `payment_method` (how the refunded transaction was paid). Each carries its transaction’s references, link, customer and `payment_method`. Newest first (`created_at`, then id, descending). Page with `starting_after` = the page’s `next_cursor` (older) or `ending_before` = its `previous_cursor` (newer); `limit` 1–100 (default 20); `created_gte` / `created_lt` bound the creation time. Filters are exact. A cursor that is not one of your objects in this list is 404; an unknown parameter or a bad value is 422 naming it.',
     auth: 'token',
     query: refundsQuerySchema,
     codes: { 'OK.00.00': { data: refundPageSchema }, 'ER.02.30': notFound },

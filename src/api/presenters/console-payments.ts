@@ -4,6 +4,7 @@ import type { EventWithAttempts } from '../../domain/notifications/events.ts';
 import type { TransactionRecord } from '../../domain/payments/query.ts';
 import { refundableMinor } from '../../domain/refunds/rules.ts';
 import { cardBrandName } from '../../schemas/card-rules.ts';
+import { type PaymentMethod, paymentMethodNames } from '../../schemas/payment-method.ts';
 import { customerView } from './customers.ts';
 import { refundStateOf, transactionView } from './transactions.ts';
 
@@ -24,6 +25,19 @@ export interface ConsolePaymentRow {
   statusLabel: string;
   link: string | null;
   schedule: string | null;
+  /** How the customer paid: "Visa •••• 4242" for a card, the method's name otherwise. */
+  method: string;
+  paymentMethod: PaymentMethod;
+}
+
+/**
+ * How a payment was made, as the console words it: a card's brand and last four ("Visa •••• 4242",
+ * or "Card" when the acquirer said neither), else the method's name ("GCash", "QR Ph").
+ */
+export function paymentMethodLabel(p: Pick<Payment, 'paymentMethod' | 'cardBrand' | 'cardLast4'>): string {
+  if (p.paymentMethod !== 'card') return paymentMethodNames[p.paymentMethod] ?? p.paymentMethod;
+  if (!p.cardBrand && !p.cardLast4) return paymentMethodNames.card;
+  return p.cardLast4 ? `${cardBrandName(p.cardBrand)} •••• ${p.cardLast4}` : cardBrandName(p.cardBrand);
 }
 
 const refundStateLabel = { not_refunded: '', partially_refunded: 'Partially refunded', refunded: 'Refunded' } as const;
@@ -48,6 +62,8 @@ export function consolePaymentRow(record: TransactionRecord): ConsolePaymentRow 
     statusLabel: paymentStatusLabel(p),
     link: record.linkSlug,
     schedule: record.scheduleReference,
+    method: paymentMethodLabel(p),
+    paymentMethod: p.paymentMethod,
   };
 }
 
@@ -139,7 +155,11 @@ export function paymentTimeline(record: TransactionRecord, events: EventWithAtte
     kind: 'payment',
     title: `${p.status === 'succeeded' ? 'Paid' : 'Payment failed'}: ${formatMoney(p.amountMinor, p.currency)}`,
     detail: [
-      p.cardBrand || p.cardLast4 ? `${cardBrandName(p.cardBrand)} ···· ${p.cardLast4 ?? ''}`.trim() : 'No card recorded',
+      p.paymentMethod !== 'card'
+        ? `Paid with ${paymentMethodLabel(p)}`
+        : p.cardBrand || p.cardLast4
+          ? `${cardBrandName(p.cardBrand)} ···· ${p.cardLast4 ?? ''}`.trim()
+          : 'No card recorded',
       ...(p.failureCode ? [`${p.failureCode}: ${p.failureMessage ?? ''}`] : []),
     ],
   };
@@ -174,6 +194,7 @@ const CSV_COLUMNS = [
   'schedule_reference',
   'merchant_reference_id',
   'description',
+  'payment_method',
   'card_brand',
   'card_last4',
   'paid_at',
@@ -212,6 +233,7 @@ export function csvRow(record: TransactionRecord): string {
     schedule_reference: v.schedule_reference,
     merchant_reference_id: v.merchant_reference_id,
     description: v.description,
+    payment_method: v.payment_method,
     card_brand: v.card?.brand ?? null,
     card_last4: v.card?.last4 ?? null,
     paid_at: v.paid_at,

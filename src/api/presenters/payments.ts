@@ -13,6 +13,7 @@ export function paymentEventData(payment: Payment): Record<string, unknown> {
     other_references: payment.otherReferences,
     description: payment.description,
     customer: customerView(payment.customer, payment.customerEmail),
+    payment_method: payment.paymentMethod,
     card: payment.cardBrand ? { brand: payment.cardBrand, last4: payment.cardLast4 } : null,
     failure_code: payment.failureCode,
     failure_message: payment.failureMessage,

@@ -23,6 +23,7 @@ export function presentRefund({ refund, payment }: RefundOutcome): RefundReply {
     refund_type: refund.type === 'full' ? ('FULL' as const) : ('PARTIAL' as const),
     refund_status: refund.status,
     amount: formatDecimal(refund.amountMinor, refund.currency),
+    payment_method: payment.paymentMethod,
   };
   if (refund.status === 'failed') {
     return {
@@ -54,6 +55,8 @@ export function refundEventData(refund: Refund, payment: Payment): Record<string
     other_references: payment.otherReferences,
     description: payment.description,
     customer: customerView(payment.customer, payment.customerEmail),
+    payment_method: payment.paymentMethod,
+    card: payment.cardBrand ? { brand: payment.cardBrand, last4: payment.cardLast4 } : null,
     payment_amount: formatDecimal(payment.amountMinor, payment.currency),
     refunded_amount: money.refunded_amount,
     refundable_amount: money.refundable_amount,

@@ -52,6 +52,7 @@ export function transactionView({ payment: p, refunds, ...origin }: TransactionR
     link: origin.linkSlug,
     schedule_reference: origin.scheduleReference,
     customer: customerView(p.customer, p.customerEmail),
+    payment_method: p.paymentMethod,
     card: cardOf(p, origin),
     failure_code: p.failureCode,
     failure_message: p.failureMessage,
@@ -82,6 +83,7 @@ export function refundListItemView({ refund, payment, origin }: RefundRecord): R
     description: payment.description,
     link: origin.linkSlug,
     customer: customerView(payment.customer, payment.customerEmail),
+    payment_method: payment.paymentMethod,
   };
 }
 

@@ -100,6 +100,8 @@ export async function listTransactions(app: DomainContext, integrator: Pick<Inte
       linkId ? eq(payments.linkId, linkId) : undefined,
       query.merchant_reference_id !== undefined ? eq(payments.merchantReferenceId, query.merchant_reference_id) : undefined,
       query.customer_email !== undefined ? sql`lower(${payments.customerEmail}) = ${query.customer_email.toLowerCase()}` : undefined,
+      // Beside the integrator scope, a range of payments_integrator_method_idx.
+      query.payment_method !== undefined ? eq(payments.paymentMethod, query.payment_method) : undefined,
     ],
     query,
   );
@@ -123,13 +125,26 @@ export interface RefundRecord {
   origin: PaymentOrigin;
 }
 
-/** GET /api/v1/refunds: newest first, filtered by state or transaction. */
+/** GET /api/v1/refunds: newest first, filtered by state, transaction or the transaction's payment method. */
 export async function listRefunds(app: DomainContext, integrator: Pick<Integrator, 'id'>, query: RefundsQuery): Promise<Page<RefundRecord>> {
   const db = app.db;
   const page = await keysetPage(
     db,
     { table: refunds, id: refunds.id, createdAt: refunds.createdAt, scope: eq(refunds.integratorId, integrator.id) },
-    [query.status ? eq(refunds.status, query.status) : undefined, query.transaction_id ? eq(refunds.paymentId, query.transaction_id) : undefined],
+    [
+      query.status ? eq(refunds.status, query.status) : undefined,
+      query.transaction_id ? eq(refunds.paymentId, query.transaction_id) : undefined,
+      // The refunds of the integrator's payments by that method (payments_integrator_method_idx); a refund keeps no method of its own.
+      query.payment_method
+        ? inArray(
+            refunds.paymentId,
+            db
+              .select({ id: payments.id })
+              .from(payments)
+              .where(and(eq(payments.integratorId, integrator.id), eq(payments.paymentMethod, query.payment_method))),
+          )
+        : undefined,
+    ],
     query,
   );
   const paymentIds = [...new Set(page.items.map((r) => r.paymentId))];

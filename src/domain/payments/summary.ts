@@ -1,11 +1,13 @@
 import { and, eq, gte, sql } from 'drizzle-orm';
 import { payments, refunds } from '../../db/schema.ts';
+import type { PaymentMethod } from '../../schemas/payment-method.ts';
 import type { DomainContext } from '../context.ts';
 
 /**
  * The console's Home figures: succeeded payments and refunds of the last 30 days (today
- * included, UTC days), per currency and per day. Two aggregate queries, each a range over the
- * (integrator_id, created_at) index of its table; amounts stay bigint minor units.
+ * included, UTC days), per currency and per day, and the payments split by how they were paid.
+ * Two aggregate queries, each a range over the (integrator_id, created_at) index of its table;
+ * amounts stay bigint minor units.
  */
 export const SUMMARY_DAYS = 30;
 
@@ -18,10 +20,19 @@ export interface DayFigures {
   refundCount: number;
 }
 
+/** One payment method's succeeded payments over the window, in one currency. */
+export interface MethodFigures {
+  method: PaymentMethod;
+  paidMinor: bigint;
+  paidCount: number;
+}
+
 export interface CurrencySummary {
   currency: string;
   today: DayFigures;
   total: Omit<DayFigures, 'day'>;
+  /** The window's payments by method, largest amount first (ties: more payments, then the method's id). */
+  methods: MethodFigures[];
   /** Every day of the window, oldest first, zeros included. */
   days: DayFigures[];
 }
@@ -45,12 +56,13 @@ export async function paymentSummary(app: DomainContext, integratorId: string): 
     .select({
       day: bucket(payments.createdAt),
       currency: payments.currency,
+      method: payments.paymentMethod,
       minor: sql<string>`sum(${payments.amountMinor})::text`,
       n: sql<number>`count(*)::int`,
     })
     .from(payments)
     .where(and(eq(payments.integratorId, integratorId), gte(payments.createdAt, start), eq(payments.status, 'succeeded')))
-    .groupBy(sql`1`, payments.currency);
+    .groupBy(sql`1`, payments.currency, payments.paymentMethod);
   const refunded = await app.db
     .select({
       day: bucket(refunds.createdAt),
@@ -71,9 +83,19 @@ export async function paymentSummary(app: DomainContext, integratorId: string): 
     }
     return perDay.get(day);
   };
+  const byMethod = new Map<string, Map<PaymentMethod, MethodFigures>>();
   for (const row of paid) {
     const c = cell(row.currency, row.day);
-    if (c) Object.assign(c, { paidMinor: BigInt(row.minor), paidCount: Number(row.n) });
+    if (!c) continue;
+    // A day's row per method: the day's figures are their sum.
+    c.paidMinor += BigInt(row.minor);
+    c.paidCount += Number(row.n);
+    let methods = byMethod.get(row.currency);
+    if (!methods) byMethod.set(row.currency, (methods = new Map()));
+    const m = methods.get(row.method) ?? { method: row.method, paidMinor: 0n, paidCount: 0 };
+    m.paidMinor += BigInt(row.minor);
+    m.paidCount += Number(row.n);
+    methods.set(row.method, m);
   }
   for (const row of refunded) {
     const c = cell(row.currency, row.day);
@@ -91,7 +113,10 @@ export async function paymentSummary(app: DomainContext, integratorId: string): 
         }),
         { paidMinor: 0n, paidCount: 0, refundedMinor: 0n, refundCount: 0 },
       );
-      return { currency, today: list.at(-1)!, total, days: list };
+      const methods = [...(byMethod.get(currency)?.values() ?? [])].sort(
+        (a, b) => (b.paidMinor > a.paidMinor ? 1 : b.paidMinor < a.paidMinor ? -1 : 0) || b.paidCount - a.paidCount || a.method.localeCompare(b.method),
+      );
+      return { currency, today: list.at(-1)!, total, methods, days: list };
     })
     .sort((a, b) => b.total.paidCount - a.total.paidCount || a.currency.localeCompare(b.currency));
   return { from: days[0]!, to: days.at(-1)!, currencies };

@@ -213,21 +213,38 @@ const pendingRefund = (values: Omit<Refund, 'acquirerReference' | 'failureCode' 
 });
 
 /**
- * What the integrator's acquirer cannot refund at all (its own window, whole payments only) is
- * refused before anything is reserved: ER.20.27.
+ * What the integrator's acquirer cannot refund for the payment's method, refused before anything
+ * is reserved: ER.20.28 when the method cannot be refunded at all (QR Ph), ER.20.27 when its window
+ * has passed or it refunds only whole payments (the code integrators already handle for cards).
+ * The refusal names the method and the reason, in words and as data; undefined when the acquirer
+ * can make the refund (`amountMinor` absent: everything still refundable). The console asks it
+ * before offering the refund form.
  */
-async function assertAcquirerCanRefund(app: DomainContext, integratorId: string, payment: Payment, amountMinor: bigint | undefined): Promise<void> {
+export async function acquirerRefundRefusal(
+  app: DomainContext,
+  integratorId: string,
+  payment: Pick<Payment, 'paidAt' | 'amountMinor' | 'refundedMinor' | 'refundReservedMinor' | 'paymentMethod'>,
+  amountMinor?: bigint,
+): Promise<DomainError | undefined> {
+  if (!payment.paidAt) return undefined;
   const connector = await app.connectors.forIntegrator(integratorId);
-  if (!payment.paidAt) return;
   const amount = amountMinor ?? refundableMinor(payment);
   const allowed = refundAllowed(
     connector.capabilities,
     { amountMinor: amount, paymentAmountMinor: payment.amountMinor, paidAt: payment.paidAt, method: payment.paymentMethod },
     app.now(),
   );
-  if (!allowed.ok) {
-    throw new DomainError('ER.20.27', "Refund not possible with the integrator's acquirer", { messages: { transaction_id: [allowed.message] } });
-  }
+  if (allowed.ok) return undefined;
+  const data = { payment_method: payment.paymentMethod, refusal_reason: allowed.reason };
+  const messages = { transaction_id: [allowed.message] };
+  return allowed.reason === 'method'
+    ? new DomainError('ER.20.28', 'Payment method cannot be refunded', { messages, data })
+    : new DomainError('ER.20.27', "Refund not possible with the integrator's acquirer", { messages, data });
+}
+
+async function assertAcquirerCanRefund(app: DomainContext, integratorId: string, payment: Payment, amountMinor: bigint | undefined): Promise<void> {
+  const refusal = await acquirerRefundRefusal(app, integratorId, payment, amountMinor);
+  if (refusal) throw refusal;
 }
 
 // Every refund reads its payment first: prepared once per database (named on PostgreSQL, so the

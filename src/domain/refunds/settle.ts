@@ -50,6 +50,8 @@ async function callAcquirer(app: DomainContext, refund: Refund, payment: Payment
       paymentAmountMinor: payment.amountMinor,
       // Only a paid payment has refunds (checkRefund), and paid_at is written once, when it is paid.
       paidAt: payment.paidAt!,
+      // The connector applies the rules of the payment's own method (a card's window is not GCash's).
+      method: payment.paymentMethod,
       reason: refund.reason,
     },
     { idempotencyKey: acquirerRefundKey(refund.id) },

@@ -20,6 +20,7 @@ const payment = {
   customerEmail: 'ana@example.com',
   callbackUrl: null,
   notifyUser: true,
+  paymentMethod: 'card',
   cardBrand: 'visa',
   cardLast4: '4242',
   failureCode: 'card_declined',

@@ -69,6 +69,39 @@ describe('mail › templates', () => {
     expect(odd.html).not.toContain('<a href');
   });
 
+  it('says how the customer paid, in the customer’s language: the method’s name, or the card’s brand and last four', () => {
+    const paid = (paymentMethod: EmailView['paymentMethod'], locale: 'en' | 'fil' | 'es', card: EmailView['card'] = null) =>
+      renderEmail({
+        type: 'payment.succeeded',
+        createdAt,
+        merchant: { name: 'Acme Books', locale },
+        view: view({ amount: '250.00', currency: 'PHP', transactionId: 'txn_1', paymentMethod, card }),
+      });
+    expect(paid('gcash', 'en').text).toMatch(/Paid with: +GCash\n/);
+    expect(paid('gcash', 'en').html).toMatch(/>Paid with<\/th><td[^>]*>GCash<\/td>/);
+    expect(paid('card', 'en', { brand: 'visa', last4: '4242' }).text).toMatch(/Paid with: +Visa •••• 4242\n/);
+    expect(paid('qrph', 'fil').text).toMatch(/Binayaran gamit ang: +QR Ph\n/);
+    expect(paid('dob', 'es').text).toMatch(/Pagado con: +Banca en línea\n/);
+    expect(paid('card', 'es', { brand: 'mastercard', last4: '4444' }).text).toMatch(/Pagado con: +Mastercard •••• 4444\n/);
+    // A payment by another method has no card row: nothing about a card it never had.
+    expect(paid('gcash', 'en').text).not.toMatch(/^Card:/m);
+    // A refund says how the refunded payment was paid (the money goes back the same way).
+    const refunded = renderEmail({
+      type: 'refund.succeeded',
+      createdAt,
+      merchant: { name: 'Acme Books', locale: 'fil' },
+      view: view({ amount: '50.00', currency: 'PHP', refundId: 'rfd_1', transactionId: 'txn_1', paymentMethod: 'paymaya' }),
+    });
+    expect(refunded.text).toMatch(/Binayaran gamit ang: +Maya\n/);
+  });
+
+  it('an e-mail written before methods were recorded still names its card, as before', () => {
+    const { paymentMethod: _none, ...older } = view({ amount: '250.00', currency: 'PHP', card: { brand: 'visa', last4: '4242' } });
+    const mail = renderEmail({ type: 'payment.succeeded', createdAt, merchant: { name: 'Acme Books' }, view: older as EmailView });
+    expect(mail.text).toMatch(/Card: +Visa •••• 4242\n/);
+    expect(mail.text).not.toContain('Paid with');
+  });
+
   it('names a refund by its amount', () => {
     const mail = renderEmail({
       type: 'refund.succeeded',

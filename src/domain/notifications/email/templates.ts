@@ -1,6 +1,7 @@
 import { escape as escapeHtml } from 'html-escaper';
 import { DEFAULT_LOCALE, intlLocale, type Locale, type MessageKey, translator } from '../../../i18n/index.ts';
 import { cardBrandName } from '../../../schemas/card-rules.ts';
+import { paymentMethods } from '../../../schemas/payment-method.ts';
 import { formatMoney, parseAmount } from '../../money.ts';
 import type { EmailView } from './view.ts';
 
@@ -57,6 +58,17 @@ export function maskedCard(card: unknown): string | undefined {
   return `${name} •••• ${digits}`;
 }
 
+/**
+ * How the customer paid, in the e-mail's language: "Visa •••• 4242" for a card, the method's name
+ * ("GCash", "QR Ph") otherwise; undefined when the view names no method (an older event).
+ */
+export function paidWith(view: Pick<EmailView, 'paymentMethod' | 'card'>, tr: (key: MessageKey) => string): string | undefined {
+  const method = view.paymentMethod;
+  if (!method || !(paymentMethods as readonly string[]).includes(method)) return undefined;
+  if (method === 'card') return maskedCard(view.card) ?? tr('email.method.card');
+  return tr(`email.method.${method}` as MessageKey);
+}
+
 /** The e-mail types with words of their own; any other type gets the generic words. */
 const worded = new Set([
   'payment.succeeded',
@@ -104,7 +116,8 @@ export function renderEmail(opts: { type: string; view: EmailView; createdAt: Da
   const rows: Array<[string, string | undefined]> = [
     [refund ? tr('email.row.refund_amount') : tr('email.row.amount'), amount || undefined],
     [tr('email.row.pay_by'), expires && !Number.isNaN(expires.getTime()) ? `${formatDate.format(expires)} UTC` : undefined],
-    [tr('email.row.card'), maskedCard(view.card)],
+    // A payment or refund says how the customer paid; a card registration names its card.
+    view.paymentMethod ? [tr('email.row.paid_with'), paidWith(view, tr)] : [tr('email.row.card'), maskedCard(view.card)],
     [tr('email.row.transaction_id'), str(view.transactionId)],
     [tr('email.row.refund_id'), str(view.refundId)],
     [tr('email.row.schedule_reference'), str(view.scheduleReference)],
