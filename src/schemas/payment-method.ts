@@ -59,15 +59,3 @@ export const onlineBanks = {
 
 /** Each online bank's name as customers know it, by bank code. */
 export const onlineBankNames: Record<string, string> = { bpi: 'BPI', ubp: 'UnionBank', bdo: 'BDO', landbank: 'Landbank', metrobank: 'Metrobank' };
-
-export type OnlineBankMethod = keyof typeof onlineBanks;
-export type BankCode = (typeof onlineBanks)[OnlineBankMethod][number];
-
-/**
- * A list of methods as links and integrators send it: at least one, each known, none twice; the
- * order is the merchant's order of preference (the payment page shows them in it).
- */
-export const paymentMethodListSchema = z
-  .array(paymentMethodSchema, { error: `must be a list of payment methods (${paymentMethods.join(', ')})` })
-  .min(1, { error: 'must name at least one payment method' })
-  .refine((list) => new Set(list).size === list.length, { error: 'must not name a payment method twice' });
