@@ -1,4 +1,4 @@
-import type { PaymentMethod } from '../schemas/payment-method.ts';
+import { onlineBanks, type PaymentMethod } from '../schemas/payment-method.ts';
 import type { MethodSupport } from './connector.ts';
 
 /**
@@ -70,14 +70,14 @@ export const paymongoMethodRules: readonly MethodSupport[] = [
     minimumMinor: 2000n,
     maximumMinor: 5_000_000n,
     requires: ['name', 'email', 'phone'],
-    banks: ['bpi', 'ubp'],
+    banks: onlineBanks.dob,
   },
   {
     method: 'brankas',
     refunds: { refundable: true, partial: true, windowDays: 30 },
     minimumMinor: 2000n,
     requires: ['name', 'email', 'phone'],
-    banks: ['bdo', 'landbank', 'metrobank'],
+    banks: onlineBanks.brankas,
   },
   {
     method: 'billease',
