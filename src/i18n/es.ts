@@ -141,7 +141,8 @@ export const es: Catalogue = {
   'method.redirect.button': 'Continuar a {method}',
   'method.redirect.sandbox': 'Modo de prueba: el sandbox de paylink sustituye a {method}; no se usa ninguna cuenta real.',
   'method.qr.next': 'Te mostraremos un código QR Ph por {amount}. Escanéalo con la app de tu banco o billetera; esta página avanza sola cuando hayas pagado.',
-  'method.qr.next_open': 'Te mostraremos un código QR Ph por el importe. Escanéalo con la app de tu banco o billetera; esta página avanza sola cuando hayas pagado.',
+  'method.qr.next_open':
+    'Te mostraremos un código QR Ph por el importe. Escanéalo con la app de tu banco o billetera; esta página avanza sola cuando hayas pagado.',
   'method.qr.button': 'Mostrar código QR',
   'method.bank.legend': 'Tu banco',
   'method.requires': '{method} necesita estos datos para aceptar el pago.',

@@ -143,8 +143,10 @@ export const fil: Catalogue = {
   'method.redirect.next_open': 'Dadalhin ka sa {method} para aprubahan ang bayad. Pagkatapos, babalik ka rito para sa iyong resibo.',
   'method.redirect.button': 'Magpatuloy sa {method}',
   'method.redirect.sandbox': 'Test mode: ang sandbox ng paylink ang pumapalit sa {method}; walang totoong account na gagamitin.',
-  'method.qr.next': 'Magpapakita kami ng QR Ph code para sa {amount}. I-scan ito gamit ang iyong bank o e-wallet app; kusang lilipat ang page na ito kapag nakapagbayad ka na.',
-  'method.qr.next_open': 'Magpapakita kami ng QR Ph code para sa halaga. I-scan ito gamit ang iyong bank o e-wallet app; kusang lilipat ang page na ito kapag nakapagbayad ka na.',
+  'method.qr.next':
+    'Magpapakita kami ng QR Ph code para sa {amount}. I-scan ito gamit ang iyong bank o e-wallet app; kusang lilipat ang page na ito kapag nakapagbayad ka na.',
+  'method.qr.next_open':
+    'Magpapakita kami ng QR Ph code para sa halaga. I-scan ito gamit ang iyong bank o e-wallet app; kusang lilipat ang page na ito kapag nakapagbayad ka na.',
   'method.qr.button': 'Ipakita ang QR code',
   'method.bank.legend': 'Ang iyong bangko',
   'method.requires': 'Kailangan ng {method} ang mga detalyeng ito para matanggap ang bayad.',
