@@ -158,24 +158,20 @@ describe('checkout page › a QR Ph code out', () => {
     );
     expect(html).toContain('<time datetime="PT1800S" data-qr-clock>30:00</time>');
     expect(html).toMatch(/<a class="button-secondary" href="data:image\/png;base64,[A-Za-z0-9+/=]+" download="qrph-payment.png"/);
-    // "I have paid" without script: a GET of this page.
-    expect(html).toMatch(
-      new RegExp(
-        `<form method="get" action="/checkout/${token}" data-qr-check><input type="hidden" name="checked" value="1"><button class="pay" type="submit">I have paid</button>`,
-      ),
-    );
+    // "I have paid" without script: a POST that asks the acquirer and comes back here.
+    expect(html).toContain(`<form method="post" action="/checkout/${token}/status" data-qr-check><button class="pay" type="submit">I have paid</button>`);
+    // No other way while the code is payable (the method endpoint refuses one until it expires).
+    expect(html).not.toContain('?choose=1');
     expect(html).not.toContain('method-choice');
     expect(html).not.toContain('autocomplete="cc-number"');
   });
 
-  it('counts the time left at each view (never a kept rendering) and says nothing came yet after “I have paid”', async () => {
+  it('counts the time left at each view, never from a kept rendering', async () => {
     const token = await checkout('pm-qr');
     await qrAttempt(token, new Date(clock.getTime() + 10 * 60_000), values);
     expect((await page(`/checkout/${token}`)).html).toContain('>10:00</time>');
     clock = new Date(clock.getTime() + 95_000);
-    const later = (await page(`/checkout/${token}?checked=1`)).html;
-    expect(later).toContain('>8:25</time>');
-    expect(later).toContain('We have not received the payment yet.');
+    expect((await page(`/checkout/${token}`)).html).toContain('>8:25</time>');
   });
 
   it('offers a new code once it expired, posting QR Ph again with what the customer gave, and the other methods', async () => {
@@ -205,14 +201,29 @@ describe('checkout page › a QR Ph code out', () => {
       .set({ providerAttempt: { attempt: 1, amountMinor: '45000', customerValues: values, method: 'gcash' } })
       .where(eq(checkoutSessions.tokenHash, tokenHash));
     t.app.sessionCache.changed();
-    const { html } = await page(`/checkout/${token}?outcome=cancelled&lang=fil`);
+    const { html } = await page(`/checkout/${token}?payment=cancelled&lang=fil`);
     expect(html).toContain('Bumalik ka mula sa GCash nang hindi nagbabayad. Hindi ka sinisingil.');
     expect(choice(html).checked).toBe('gcash');
     expect(panel(html, 'gcash')).toContain(
       'name="fields[customer.contact.email]" type="email" autocomplete="email" inputmode="email" required value="juan@example.com"',
     );
-    // An outcome that is not one of ours says nothing.
-    expect((await page(`/checkout/${token}?outcome=<b>x</b>`)).html).not.toContain('method-outcome');
+    expect((await page(`/checkout/${token}?payment=expired`)).html).toContain('The time to authorise the payment at GCash ran out.');
+    expect((await page(`/checkout/${token}?payment=processing_error&lang=es`)).html).toContain('GCash no aceptó el pago. No se te ha cobrado.');
+    // Something that is not a decline code says nothing.
+    expect((await page(`/checkout/${token}?payment=<b>x</b>`)).html).not.toContain('method-outcome');
+  });
+
+  it('says why a method’s form was refused without script, on the method chosen, with the fields marked', async () => {
+    const { html } = await page('/pay/acme-books?method_error=ER.01.00&method=billease&field=customer.contact.mobile');
+    expect(html).toContain('<p class="alert" role="alert" data-testid="method-refused">Check the details marked below.</p>');
+    expect(choice(html).checked).toBe('billease');
+    expect(panel(html, 'billease')).toMatch(
+      /name="fields\[customer\.contact\.mobile\]"[^>]*aria-invalid="true" aria-describedby="billease-customer-contact-mobile-error"/,
+    );
+    expect(panel(html, 'billease')).toContain('<p class="field-error" id="billease-customer-contact-mobile-error">Check this entry.</p>');
+    expect(panel(html, 'billease')).not.toMatch(/contact\.email\]"[^>]*aria-invalid/);
+    const fil = (await page('/pay/acme-books?lang=fil&method_error=ER.03.40&method=gcash')).html;
+    expect(fil).toContain('Hindi available ang paraan ng pagbabayad na ito sa page na ito.');
   });
 
   it(`loads at most ${CHECKOUT_JS_BUDGET / 1024} KB of JavaScript (gzip): its watcher, no card island; every inline script by its hash`, async () => {
