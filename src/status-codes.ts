@@ -70,6 +70,11 @@ export const catalogue = {
     description: 'Scheduled charge run now',
     when: "POST /schedules/{reference}/run (sandbox only) charged the schedule's next occurrence now.",
   },
+  'OK.03.01': {
+    http: 200,
+    description: 'Payment started',
+    when: 'A payment by QR Ph, e-wallet, online banking or BillEase started: `data.next_action_url` is where the customer authorises it, or `data.checkout_url` the page that shows the QR code.',
+  },
   'OK.03.00': {
     http: 200,
     description: 'Payment successful',
@@ -203,6 +208,16 @@ export const catalogue = {
     http: 409,
     description: 'Card form not available',
     when: "The payment form posted to the flow of another acquirer than the merchant's (e.g. a card number to a PayMongo merchant's page, or a PayMongo start to a sandbox merchant's, or a card number to the registration page of a merchant on Stripe): reload the page.",
+  },
+  'ER.03.31': {
+    http: 200,
+    description: 'Payment not completed',
+    when: 'A payment by QR Ph, e-wallet, online banking or BillEase was refused by the acquirer as it started; `data.decline_code` and `messages` say why. Choose a way to pay again.',
+  },
+  'ER.03.40': {
+    http: 409,
+    description: 'Payment method not available',
+    when: "The payment page asked for a method this link does not offer or the merchant's acquirer does not take (or not in this currency); `messages.method` says which. Reload the page and choose another.",
   },
   'ER.03.30': {
     http: 200,

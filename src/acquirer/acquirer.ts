@@ -57,15 +57,15 @@ export interface Acquirer {
   fingerprint(cardNumber: string): string;
   /** Verify a card and keep it in the acquirer's vault; returns a token for later charges. */
   verifyCard(card: CardInput, opts: { idempotencyKey: string }): Promise<VerifyResult>;
-  /** Charge a card entered now, or a token from verifyCard. */
-  charge(
-    req: { source: { card: CardInput } | { token: string }; amountMinor: bigint; currency: string; description?: string },
-    opts: { idempotencyKey: string },
-  ): Promise<ChargeResult>;
+  /** Charge a card entered now, a token from verifyCard, or (the sandbox's simulation) a local method the customer authorised. */
+  charge(req: { source: ChargeSource; amountMinor: bigint; currency: string; description?: string }, opts: { idempotencyKey: string }): Promise<ChargeResult>;
   /** Charges of vaulted tokens (scheduled charges), each under its own key, in one call: each as `charge` with that token and key. */
   chargeSavedCards(reqs: Array<{ token: string; amountMinor: bigint; currency: string; idempotencyKey: string }>): Promise<ChargeResult[]>;
   refund(req: { chargeId: string; amountMinor: bigint; currency: string }, opts: { idempotencyKey: string }): Promise<RefundResult>;
 }
+
+/** What a charge takes money from: a card typed now, a vaulted card, or a local method (QR Ph, e-wallet, bank) already authorised. */
+export type ChargeSource = { card: CardInput } | { token: string } | { method: Exclude<PaymentMethod, 'card'> };
 
 export const declineMessages: Record<DeclineCode, string> = {
   card_declined: 'Your card was declined. Try another card or contact your bank.',

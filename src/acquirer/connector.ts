@@ -73,6 +73,8 @@ export interface MethodSupport {
    * (PayMongo's default 1800), an authorisation page's window. Absent: the acquirer does not say.
    */
   actionWindowSeconds?: number;
+  /** The currencies this method takes (PayMongo's local methods: PHP); absent: every currency the connector takes. */
+  currencies?: readonly string[];
 }
 
 export interface ConnectorCapabilities {
@@ -342,10 +344,39 @@ export interface CardVault {
   charge(req: VaultChargeRequest, opts: { idempotencyKey: string }): Promise<ChargeResult>;
 }
 
+/** A local method's payment as a simulated customer sees it at the code or the authorisation page. */
+export interface SimulatedMethodPayment {
+  providerPaymentId: string;
+  method: PaymentMethod;
+  bank?: string;
+  amountMinor: bigint;
+  currency: string;
+  description?: string;
+  /** What the payment was created for (CreatePaymentRequest.reference: the checkout session). */
+  reference: string;
+  expiresAt: Date;
+  returnUrl: string;
+  /** `waiting`: can still be paid; otherwise the payment's final or settling status. */
+  status: 'waiting' | 'processing' | 'succeeded' | 'declined';
+  declineCode?: DeclineCode;
+}
+
+/**
+ * The customer's side of a local method, simulated (the sandbox's "Scan to pay" and authorisation
+ * pages): no real acquirer has it. `answer` approves (charges once), declines or lets expire a
+ * payment still waiting; a payment no longer waiting is not changed (undefined: unknown id).
+ */
+export interface MethodSimulator {
+  payment(providerPaymentId: string): Promise<SimulatedMethodPayment | undefined>;
+  answer(providerPaymentId: string, answer: 'approve' | 'decline' | 'expire'): Promise<PaymentState | undefined>;
+}
+
 export interface Connector {
   /** 'sandbox' | 'paymongo' | 'stripe'. */
   readonly name: string;
   readonly capabilities: ConnectorCapabilities;
+  /** Capability: the customer's side of local methods, simulated (the sandbox). */
+  readonly simulator?: MethodSimulator;
   /** Capability: a card vault of its own. Present only where cardCollection is 'server_vault'. */
   readonly vault?: CardVault;
   /**
@@ -367,6 +398,15 @@ export interface Connector {
   createPayment(req: CreatePaymentRequest, opts: { idempotencyKey: string }): Promise<PaymentState>;
   /** Asks the provider where a payment stands (after a redirect, or when a webhook never came). */
   syncPayment(providerPaymentId: string): Promise<PaymentState>;
+  /**
+   * Capability: ends a payment still waiting for the customer (a QR code not yet paid, an
+   * authorisation not given) so it can no longer be paid, answering its final state: `declined`
+   * with `cancelled` (or `expired`), or `succeeded` when the customer paid first. Checkout calls it
+   * before the customer starts another attempt or pays another way, so one session never has two
+   * payable attempts. Without it, an attempt still waiting ends only when the provider says so or
+   * its window (`actionWindowSeconds`, the QR's expiry) has passed.
+   */
+  cancelPayment?(providerPaymentId: string): Promise<PaymentState>;
   /** A scheduled charge of a saved card without the customer (offSession 'native' only). */
   chargeSavedCard(req: SavedCardChargeRequest, opts: { idempotencyKey: string }): Promise<PaymentState>;
   refund(req: RefundRequest, opts: { idempotencyKey: string }): Promise<RefundState>;

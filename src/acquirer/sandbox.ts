@@ -4,7 +4,16 @@ import { eq, inArray, sql } from 'drizzle-orm';
 import { newId, type Sealer } from '../crypto.ts';
 import type { Db, DbOrTx } from '../db/client.ts';
 import { sandboxOperations, sandboxVault } from '../db/schema.ts';
-import { type Acquirer, type CardInput, type CardSummary, type ChargeResult, declineMessages, type RefundResult, type VerifyResult } from './acquirer.ts';
+import {
+  type Acquirer,
+  type CardInput,
+  type CardSummary,
+  type ChargeResult,
+  type ChargeSource,
+  declineMessages,
+  type RefundResult,
+  type VerifyResult,
+} from './acquirer.ts';
 import { testCards } from './test-cards.ts';
 
 /**
@@ -123,9 +132,25 @@ export class SandboxAcquirer implements Acquirer {
   }
 
   async charge(
-    req: { source: { card: CardInput } | { token: string }; amountMinor: bigint; currency: string; description?: string },
+    req: { source: ChargeSource; amountMinor: bigint; currency: string; description?: string },
     { idempotencyKey }: { idempotencyKey: string },
   ): Promise<ChargeResult> {
+    if ('method' in req.source) {
+      // A local method the customer authorised on a sandbox page: money moves, no card to check.
+      const chargeId = newId('ch');
+      const [result] = await this.record([
+        {
+          key: idempotencyKey,
+          requestHash: hashRequest({ method: req.source.method, amount: req.amountMinor, currency: req.currency }),
+          outcome: { status: 'succeeded', chargeId, method: req.source.method },
+          chargeId,
+          amountMinor: req.amountMinor,
+          currency: req.currency,
+          behaviour: 'normal',
+        },
+      ]);
+      return result!;
+    }
     if ('token' in req.source) {
       const [result] = await this.chargeVaulted([{ token: req.source.token, amountMinor: req.amountMinor, currency: req.currency, idempotencyKey }]);
       return result!;

@@ -1,13 +1,17 @@
+import type { APIContext, APIRoute } from 'astro';
 import { authenticateLinkKey, createDynamicLink, requireLink } from '../domain/checkout/dynamic.ts';
+import { checkoutStatus, returnFromProvider, startMethodAttempt } from '../domain/checkout/method-pay.ts';
 import { payCheckout } from '../domain/checkout/pay.ts';
-import { startProviderAttempt, syncProviderSession } from '../domain/checkout/provider-pay.ts';
-import { checkoutPath, findSessionByToken } from '../domain/checkout/sessions.ts';
+import { startProviderAttempt } from '../domain/checkout/provider-pay.ts';
+import { DomainError } from '../domain/errors.ts';
 import type { LinkWithMerchant } from '../domain/links/service.ts';
 import { dynamicLinkBodySchema } from '../schemas/dynamic-link.ts';
-import { anyJsonObject, apiEndpoint } from './endpoint.ts';
+import { MAX_JSON_BODY_BYTES, readTextBody } from './body.ts';
+import { anyJsonObject, apiEndpoint, clientIpOf, ownOrigins } from './endpoint.ts';
 import { jsonResponse } from './envelope.ts';
 import { requestLocale } from './page-locale.ts';
-import { presentPayOutcome } from './presenters/checkout.ts';
+import { methodStartTarget, presentCheckoutStatus, presentMethodStart, presentPayOutcome } from './presenters/checkout.ts';
+import { assertSameOrigin } from './same-origin.ts';
 
 /**
  * The payment pages' JSON endpoints, shared by the routes under src/pages/pay and
@@ -88,25 +92,140 @@ export const startProviderStaticLink = apiEndpoint({
 });
 
 /**
- * GET /checkout/{token}/return: where the provider sends the customer back (after 3-D Secure).
- * The attempt is synced with the provider and recorded when final; the customer lands on the
- * checkout page, which shows the receipt, the form again after a decline, or "processing".
+ * GET /checkout/{token}/return: where the provider sends the customer back (after 3-D Secure, or
+ * a wallet's, bank's or BillEase's authorisation page). The attempt is synced with the provider
+ * and recorded when final (src/domain/checkout/method-pay.ts `returnFromProvider`); the customer
+ * lands on the checkout page, which shows the receipt, the form again after a decline (with
+ * `?payment=expired|cancelled|…` when a method's attempt ended without money), or "processing".
  */
 export const providerReturn = apiEndpoint({
   auth: 'none',
   idempotent: false,
-  run: async ({ app, params }) => {
-    const token = params.token ?? '';
-    const session = await findSessionByToken(app.db, token);
-    if (session) {
-      try {
-        // Right after 3-D Secure the provider may still say "processing": ask again for a few seconds.
-        for (let i = 0; i < 6 && (await syncProviderSession(app, session))?.status === 'processing'; i++) await new Promise((r) => setTimeout(r, 500));
-      } catch (error) {
-        // The webhook or the reconciliation pass records it; the page says it is processing.
-        app.log.warn('provider return: sync failed', { sessionId: session.id, error });
-      }
+  run: async ({ app, params }) => seeOther(await returnFromProvider(app, params.token ?? '')),
+});
+
+const seeOther = (location: string) => new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } });
+
+/**
+ * A no-script form's fields as the page's script sends them in JSON: `fields[<path>]` (or a bare
+ * `customer.…` path) go into `fields`; `method`, `bank`, `amount`, `amount_locale` and `session`
+ * as they are. Other names are ignored.
+ */
+export function formInput(form: URLSearchParams): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  const fields: Record<string, string> = {};
+  for (const [name, value] of form) {
+    const field = /^fields\[([^\]]{1,100})\]$/.exec(name)?.[1] ?? (name.startsWith('customer.') ? name : undefined);
+    if (field !== undefined) fields[field] = value;
+    else if (['method', 'bank', 'amount', 'amount_locale', 'session'].includes(name)) input[name] = value;
+  }
+  return { ...input, fields };
+}
+
+/**
+ * Where a refused form post sends the customer back: the payment page with what went wrong in
+ * the query (`method_error` the catalogue code, `method` the method chosen, `field` each field
+ * with a message), which the page shows in the customer's language.
+ */
+export function refusedFormTarget(page: string, error: unknown, method: unknown): string {
+  const query = new URLSearchParams();
+  query.set('method_error', error instanceof DomainError ? error.code : 'ER.99.00');
+  if (typeof method === 'string' && /^[a-z_]{1,20}$/.test(method)) query.set('method', method);
+  if (error instanceof DomainError && typeof error.messages === 'object') {
+    for (const field of Object.keys(error.messages)) if (field !== '(request)' && field.length <= 100) query.append('field', field);
+  }
+  return `${page}?${query}`;
+}
+
+/**
+ * POST /pay/{slug}/method and /checkout/{token}/method: starts a payment by QR Ph, an e-wallet,
+ * online banking or BillEase. JSON from the page's script (same origin; the envelope:
+ * OK.03.01 `{method, next_action_url | checkout_url}`, refusals with field messages), or a
+ * no-script form post (same-origin checked; 303 to the authorisation page or the checkout page,
+ * a refusal 303 back to the payment page, see refusedFormTarget).
+ */
+function methodStartRoute(
+  target: (params: APIContext['params']) => { slug?: string; token?: string },
+  page: (params: APIContext['params']) => string,
+): APIRoute {
+  const json = apiEndpoint({
+    auth: 'none',
+    browser: true,
+    idempotent: false,
+    body: anyJsonObject,
+    run: async ({ app, params, body, clientIp, request }) =>
+      presentMethodStart(await startMethodAttempt(app, { ...target(params), input: body, clientIp, locale: requestLocale(request) })),
+  });
+  return async (context) => {
+    if (!/^application\/x-www-form-urlencoded\b/i.test(context.request.headers.get('content-type') ?? '')) return json(context);
+    const app = context.locals.paylink;
+    let input: Record<string, unknown> = {};
+    try {
+      assertSameOrigin(context.request, ownOrigins(app, context.url));
+      input = formInput(new URLSearchParams(await readTextBody(context.request, MAX_JSON_BODY_BYTES)));
+      const started = await startMethodAttempt(app, {
+        ...target(context.params),
+        input,
+        clientIp: clientIpOf(context),
+        locale: requestLocale(context.request),
+      });
+      return seeOther(methodStartTarget(started));
+    } catch (error) {
+      if (!(error instanceof DomainError))
+        app.log.error('method start (form) failed', { requestId: context.locals.requestId, path: context.url.pathname, error });
+      return seeOther(refusedFormTarget(page(context.params), error, input.method));
     }
-    return new Response(null, { status: 303, headers: { location: checkoutPath(token), 'cache-control': 'no-store' } });
+  };
+}
+
+/** POST /checkout/{token}/method. */
+export const startMethodBySessionToken = methodStartRoute(
+  (params) => ({ token: params.token ?? '' }),
+  (params) => `/checkout/${encodeURIComponent(params.token ?? '')}`,
+);
+
+/** POST /pay/{slug}/method. */
+export const startMethodStaticLink = methodStartRoute(
+  (params) => ({ slug: params.slug ?? '' }),
+  (params) => `/pay/${encodeURIComponent(params.slug ?? '')}`,
+);
+
+const sessionNotFound = () =>
+  new DomainError('ER.03.20', 'Checkout session not found', {
+    messages: { '(request)': ['This payment page does not exist. Check the link you were sent.'] },
+    say: 'refusal.not_found',
+  });
+
+/**
+ * GET /checkout/{token}/status: where the checkout stands, for the page's poll (JSON, OK.00.00
+ * `{status, method?, qr_expires_at?, receipt_url?, decline_code?}`). The acquirer is asked about
+ * an attempt in flight at most every few seconds per session; a failed ask answers the stored state.
+ */
+export const checkoutStatusGet = apiEndpoint({
+  auth: 'none',
+  idempotent: false,
+  run: async ({ app, params }) => {
+    const status = await checkoutStatus(app, params.token ?? '');
+    if (!status) throw sessionNotFound();
+    return presentCheckoutStatus(status);
   },
 });
+
+/**
+ * POST /checkout/{token}/status: the no-script "I have paid" button. Same-origin checked, syncs
+ * like the poll, then 303 back to the checkout page (the receipt once paid). No body is read.
+ */
+export const checkoutStatusPost: APIRoute = async (context) => {
+  const app = context.locals.paylink;
+  const token = context.params.token ?? '';
+  const page = `/checkout/${encodeURIComponent(token)}`;
+  try {
+    assertSameOrigin(context.request, ownOrigins(app, context.url));
+    await checkoutStatus(app, token);
+    return seeOther(page);
+  } catch (error) {
+    if (!(error instanceof DomainError))
+      app.log.error('checkout status (form) failed', { requestId: context.locals.requestId, path: context.url.pathname, error });
+    return seeOther(refusedFormTarget(page, error, undefined));
+  }
+};

@@ -224,6 +224,8 @@ export const checkoutSessions = pgTable(
       method?: PaymentMethod;
       bank?: string;
       qr?: { content: string; expiresAt: string };
+      /** A redirect method's authorisation page, where a second start of the same attempt sends the customer again. */
+      redirectUrl?: string;
     }>(),
     paymentId: text('payment_id'),
     /** A schedule's occurrence this session collects (a payment link e-mailed each cycle): paying it settles that run. */

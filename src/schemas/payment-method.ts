@@ -57,6 +57,9 @@ export const onlineBanks = {
   brankas: ['bdo', 'landbank', 'metrobank'],
 } as const satisfies Partial<Record<PaymentMethod, readonly string[]>>;
 
+/** Each online bank's name as customers know it, by bank code. */
+export const onlineBankNames: Record<string, string> = { bpi: 'BPI', ubp: 'UnionBank', bdo: 'BDO', landbank: 'Landbank', metrobank: 'Metrobank' };
+
 export type OnlineBankMethod = keyof typeof onlineBanks;
 export type BankCode = (typeof onlineBanks)[OnlineBankMethod][number];
 

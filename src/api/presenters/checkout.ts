@@ -1,3 +1,4 @@
+import type { CheckoutStatus, MethodStarted } from '../../domain/checkout/method-pay.ts';
 import type { PayOutcome } from '../../domain/checkout/pay.ts';
 import type { EndpointResult } from '../endpoint.ts';
 
@@ -11,5 +12,35 @@ export function presentPayOutcome(outcome: PayOutcome): EndpointResult {
     code: 'ER.03.30',
     data: { transaction_id: outcome.payment.id, decline_code: outcome.code, attempts_left: outcome.attemptsLeft },
     messages: { card: [outcome.message + locked] },
+  };
+}
+
+/**
+ * A method's start (POST /pay/{slug}/method, /checkout/{token}/method): OK.03.01 with
+ * `next_action_url` (the provider's authorisation page: go there) or `checkout_url` (the checkout
+ * page, which shows the QR code, "processing", or the receipt).
+ */
+export function presentMethodStart(started: MethodStarted): EndpointResult {
+  return {
+    code: 'OK.03.01',
+    data: { method: started.method, ...(started.kind === 'redirect' ? { next_action_url: started.url } : { checkout_url: methodStartTarget(started) }) },
+  };
+}
+
+/** Where a no-script form post of a method's start is sent (303). */
+export const methodStartTarget = (started: MethodStarted) =>
+  started.kind === 'redirect' ? started.url : started.kind === 'settled' ? started.receiptPath : started.checkoutPath;
+
+/** GET /checkout/{token}/status: OK.00.00 with the session's status, snake_case. */
+export function presentCheckoutStatus(status: CheckoutStatus): EndpointResult {
+  return {
+    code: 'OK.00.00',
+    data: {
+      status: status.status,
+      ...(status.method ? { method: status.method } : {}),
+      ...(status.qr ? { qr_expires_at: status.qr.expiresAt.toISOString() } : {}),
+      ...(status.receiptPath ? { receipt_url: status.receiptPath } : {}),
+      ...(status.declineCode ? { decline_code: status.declineCode } : {}),
+    },
   };
 }

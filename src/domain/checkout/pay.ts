@@ -15,6 +15,7 @@ import { findActiveLink, findLinkById, type LinkWithMerchant } from '../links/se
 import { recordCharge } from '../payments/record.ts';
 import { closeRunPaid, runPaidThroughSession } from '../schedules/pay-links.ts';
 import { amountLocale, parseCustomerAmount } from './amount.ts';
+import { endOpenMethodAttempt } from './method-pay.ts';
 import { checkoutPath, findSessionByToken, insertSession, openStaticTicket, sessionState } from './sessions.ts';
 import type { CardAttempt } from './velocity.ts';
 
@@ -178,6 +179,8 @@ export async function payCheckout(app: DomainContext, req: PayRequest): Promise<
     fingerprint: vault.fingerprint(submission.card.number),
   };
   await app.cardVelocity.beforeAttempt(velocity);
+  // A QR code or an authorisation still waiting on this session is ended first (never two payable attempts).
+  if (target.session) await endOpenMethodAttempt(app, target.session);
   const session = target.session ?? (await staticSession(app, target.link, target.token));
   const claim = await claimAttempt(app, session, target.token, req.locale);
   const result = await chargeAttempt(app, vault, session, claim, submission);
@@ -259,6 +262,10 @@ export function claimAttempt(app: DomainContext, session: CheckoutSession, token
     await reservePlace(tx, session.linkId, session.id, now);
     if (row!.processingAt) {
       if (now.getTime() - row!.processingAt.getTime() < PROCESSING_LEASE_MS) throw inProgressError();
+      // A QR code or an authorisation waits longer than the lease: it ends (expired, cancelled,
+      // paid) before another attempt, never by being resumed as one (src/domain/checkout/method-pay.ts).
+      const open = row!.providerAttempt;
+      if (open?.method && open.method !== 'card' && open.attempt === row!.attempts && row!.providerPaymentId) throw inProgressError();
       // The previous attempt was interrupted (acquirer error, or the process died before tx2):
       // it is tried again under its own key, so if the acquirer did charge, it answers with that
       // charge instead of making a second one.

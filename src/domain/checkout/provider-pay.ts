@@ -1,11 +1,12 @@
 import { and, asc, eq, isNotNull, lt } from 'drizzle-orm';
-import type { ChargeResult } from '../../acquirer/acquirer.ts';
+import { type ChargeResult, declineMessages } from '../../acquirer/acquirer.ts';
 import {
   type AcceptedBrand,
   amountAccepted,
   type Connector,
   finalPaymentStatuses,
   isWebhookVerificationError,
+  methodSupport,
   type PaymentState,
 } from '../../acquirer/connector.ts';
 import { type CheckoutSession, checkoutSessions, providerWebhookEvents } from '../../db/schema.ts';
@@ -18,6 +19,7 @@ import { linkAvailability, linkUnavailableError } from '../links/lifecycle.ts';
 import { findLinkById } from '../links/service.ts';
 import { formatDecimal } from '../money.ts';
 import { settleProviderRefund } from '../refunds/recovery.ts';
+import { endOpenMethodAttempt } from './method-pay.ts';
 import { attemptKey, claimAttempt, ensurePayable, type PayRequest, recordAttempt, resolveSession, staticSession, validateCustomer } from './pay.ts';
 import { checkoutPath } from './sessions.ts';
 
@@ -81,6 +83,8 @@ export async function startProviderAttempt(
     open: (target.session?.kind ?? 'static') === 'static',
     fingerprint: `provider:${target.token}`,
   });
+  // A QR code or an authorisation still waiting on this session is ended first (never two payable attempts).
+  if (target.session) await endOpenMethodAttempt(app, target.session);
   const session = target.session ?? (await staticSession(app, target.link, target.token));
   const claim = await claimAttempt(app, session, target.token);
   const returnUrl = `${app.origin()}${checkoutPath(target.token)}/return`;
@@ -207,15 +211,37 @@ const isUniqueViolation = (error: unknown): boolean => {
   return false;
 };
 
-/** The return page (and the reconciler): ask the provider where the session's attempt stands. */
+/** How long after its end a waiting attempt is taken as ended when the provider has not said so yet (clocks differ). */
+export const ACTION_WINDOW_GRACE_MS = 60_000;
+
+/**
+ * The return page, the status poll and the reconciler: ask the provider where the session's
+ * attempt stands, and record it when final. A local method's attempt (QR Ph, e-wallet, bank)
+ * whose window has passed (the QR's expiry, the method's authorisation window) is ended: at the
+ * provider when it can (`cancelPayment`), else taken as expired, the provider's own window having passed too.
+ */
 export async function syncProviderSession(app: DomainContext, session: CheckoutSession): Promise<PaymentState | undefined> {
   if (!session.providerPaymentId) return undefined;
   const connector = await app.connectors.forIntegrator(session.integratorId);
-  // A card vault answers in the request: there is no provider payment to ask about.
-  if (connector.vault) return undefined;
-  const state = await connector.syncPayment(session.providerPaymentId);
+  const method = session.providerAttempt?.method;
+  const local = method !== undefined && method !== 'card';
+  // A card charged from the vault answers in the request: there is no provider payment to ask about.
+  if (connector.vault && !local) return undefined;
+  let state = await connector.syncPayment(session.providerPaymentId);
+  if (local && session.processingAt && windowPassed(connector, session, state, app.now())) {
+    state = connector.cancelPayment
+      ? await connector.cancelPayment(session.providerPaymentId)
+      : { status: 'declined', providerPaymentId: session.providerPaymentId, method, code: 'expired', message: declineMessages.expired };
+  }
   await settleProviderPayment(app, session.integratorId, state);
   return state;
+}
+
+function windowPassed(connector: Connector, session: CheckoutSession, state: PaymentState, now: Date): boolean {
+  if (state.status === 'awaiting_scan') return now.getTime() > state.qr.expiresAt.getTime() + ACTION_WINDOW_GRACE_MS;
+  if (state.status !== 'requires_action' || !session.processingAt || !session.providerAttempt?.method) return false;
+  const seconds = methodSupport(connector.capabilities, session.providerAttempt.method)?.actionWindowSeconds;
+  return seconds !== undefined && now.getTime() > session.processingAt.getTime() + seconds * 1000 + ACTION_WINDOW_GRACE_MS;
 }
 
 /**
@@ -338,7 +364,7 @@ export function providerCardForm(connector: Connector, startUrl: string, currenc
  * The provider gave no answer when the attempt was started (no intent or checkout): the attempt may
  * be started again at once, and the same idempotency key finds whatever the provider did make.
  */
-async function releaseAttempt(app: DomainContext, sessionId: string): Promise<void> {
+export async function releaseAttempt(app: DomainContext, sessionId: string): Promise<void> {
   await app.db
     .update(checkoutSessions)
     .set({ processingAt: new Date(0) })

@@ -1,0 +1,32 @@
+import type { APIRoute } from 'astro';
+import { answerSimulatedPayment } from '../domain/checkout/simulated.ts';
+import { readTextBody } from './body.ts';
+import { clientIpOf, errorResponse, ownOrigins } from './endpoint.ts';
+import { assertSameOrigin } from './same-origin.ts';
+
+/** The answers each sandbox page offers. */
+const answers = { scan: ['approve', 'decline'], authorise: ['approve', 'decline', 'expire'] } as const;
+
+/**
+ * POST /sandbox/{scan|authorise}/{id}/answer: the sandbox page's buttons. Same-origin checked
+ * (src/api/same-origin.ts), counted like a payment attempt from the address; the scan page comes
+ * back to itself (it says how it went), the authorisation page sends the customer back to the
+ * merchant's return address, as a wallet or bank would. An unknown id goes back to the page (404).
+ */
+export const sandboxAnswer =
+  (kind: keyof typeof answers): APIRoute =>
+  async (context) => {
+    const app = context.locals.paylink;
+    const id = context.params.id ?? '';
+    const page = `/sandbox/${kind}/${encodeURIComponent(id)}`;
+    try {
+      assertSameOrigin(context.request, ownOrigins(app, context.url));
+      const answer = new URLSearchParams(await readTextBody(context.request, 1024)).get('answer');
+      const chosen = (answers[kind] as readonly string[]).includes(answer ?? '') ? (answer as (typeof answers)[typeof kind][number]) : undefined;
+      const view = chosen ? await answerSimulatedPayment(app, id, chosen, clientIpOf(context)) : undefined;
+      const location = kind === 'authorise' && view ? view.payment.returnUrl : page;
+      return new Response(null, { status: 303, headers: { location, 'cache-control': 'no-store' } });
+    } catch (error) {
+      return errorResponse(app, error, context.url.pathname, context.locals.requestId);
+    }
+  };
