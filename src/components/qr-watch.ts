@@ -1,9 +1,9 @@
 /**
  * The QR Ph panel's script (src/components/QrPanel.astro), the only script on a page showing a
  * QR code: counts the code's time down, asks the checkout's status every few seconds (and at once
- * when "I have paid" is pressed), opens the receipt once the payment is confirmed, and reloads the
- * page when the attempt ends otherwise (declined, or the code expired) so the server shows what
- * comes next. Without it the page works the same, by the "I have paid" button.
+ * when "I have paid" is pressed), opens the receipt once the payment is confirmed, and otherwise
+ * lets the server show what comes next: the page with the decline's words, or reloaded (the code
+ * expired, the checkout ended). Without it the page works the same, by the "I have paid" button.
  */
 
 /** Between two questions to the status endpoint: well under its rate limit, quick enough to feel immediate. */
@@ -12,6 +12,7 @@ const POLL_MS = 3000;
 interface Status {
   status?: string;
   receipt_url?: string;
+  decline_code?: string;
 }
 
 const clock = (seconds: number) => `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, '0')}`;
@@ -51,7 +52,10 @@ export function watchQr(panel: HTMLElement): void {
       if (s.status === 'succeeded') {
         if (statusEl) statusEl.textContent = panel.dataset.paidText ?? '';
         finish(s.receipt_url ?? location.pathname);
-      } else if (s.status === 'declined' || s.status === 'open') finish();
+      } else if (s.status === 'declined' && s.decline_code && /^[a-z_]+$/.test(s.decline_code)) {
+        // The page says why, in the customer's words, and offers the methods again.
+        finish(`${location.pathname}?payment=${s.decline_code}`);
+      } else if (s.status !== 'awaiting_scan' && s.status !== 'processing') finish();
       else if (pressed && statusEl) statusEl.textContent = panel.dataset.checkedText ?? '';
     } catch {
       // Offline for a moment: the next question will tell.

@@ -1,13 +1,11 @@
 import type { MethodSupport } from '../acquirer/connector.ts';
-import type { PaymentMethod } from '../schemas/payment-method.ts';
+import { onlineBankNames, type PaymentMethod } from '../schemas/payment-method.ts';
 import { type Locale, type MessageKey, t } from './index.ts';
 
 /**
- * How the payment page names each method and bank, in the customer's language. Wallets, QR Ph and
+ * How the payment page names each method, in the customer's language. Wallets, QR Ph and
  * BillEase are names, the same in every language; card and online banking are words.
  */
-export const bankNames: Record<string, string> = { bpi: 'BPI', ubp: 'UnionBank', bdo: 'BDO', landbank: 'Landbank', metrobank: 'Metrobank' };
-
 const ownNames: Partial<Record<PaymentMethod, string>> = {
   qrph: 'QR Ph',
   gcash: 'GCash',
@@ -25,7 +23,7 @@ export function methodName(locale: Locale, method: PaymentMethod): string {
 /** The line under a method's name in the chooser: what it is, or (online banking) the banks it reaches. */
 export function methodSubline(locale: Locale, support: Pick<MethodSupport, 'method' | 'banks'>): string {
   const { method } = support;
-  if (support.banks) return support.banks.map((code) => bankNames[code] ?? code).join(' · ');
+  if (support.banks) return support.banks.map((code) => onlineBankNames[code] ?? code).join(' · ');
   if (method === 'card') return t(locale, 'method.card.sub');
   if (method === 'qrph') return t(locale, 'method.qrph.sub');
   if (method === 'billease') return t(locale, 'method.billease.sub');
@@ -38,9 +36,9 @@ const refusalWords: Record<string, MessageKey> = {
   'ER.03.21': 'refusal.form_expired',
   'ER.03.22': 'refusal.paid',
   'ER.03.23': 'refusal.locked',
-  'ER.03.24': 'method.error.waiting',
-  'ER.03.31': 'method.error.declined',
-  'ER.03.40': 'method.error.unavailable',
+  'ER.03.24': 'refusal.method_waiting',
+  'ER.03.31': 'refusal.method_declined',
+  'ER.03.40': 'refusal.method_unavailable',
 };
 
 /**

@@ -1,18 +1,17 @@
-import type { MethodSupport } from '../../acquirer/connector.ts';
+import type { Connector, MethodSupport } from '../../acquirer/connector.ts';
 import type { Link } from '../../db/schema.ts';
 import type { Locale } from '../../i18n/index.ts';
 import { type PaymentMethod, paymentMethods } from '../../schemas/payment-method.ts';
 import { customerFormFields, type FormField } from '../links/form.ts';
+import { offeredMethods } from './method-pay.ts';
 
 /**
- * The methods a payment page offers, in the merchant's order: the link's own list (links.payment_methods)
- * where it names one, else every method the merchant's acquirer declares, in its order. A method the
- * acquirer does not take is never shown, whatever the link says (the link is refused where it is
- * made; a link made before the merchant changed acquirer just offers less).
+ * The methods a payment page offers, in the merchant's order (offeredMethods: the link's own list,
+ * else every method the acquirer declares), less those that do not take the page's currency
+ * (PayMongo's local methods: PHP only), which the method endpoint would refuse.
  */
-export function pageMethods(link: Pick<Link, 'paymentMethods'>, declared: readonly MethodSupport[]): MethodSupport[] {
-  if (!link.paymentMethods) return [...declared];
-  return link.paymentMethods.flatMap((method) => declared.filter((d) => d.method === method));
+export function pageMethods(link: Pick<Link, 'paymentMethods'>, connector: Pick<Connector, 'capabilities'>, currency: string): MethodSupport[] {
+  return offeredMethods(link, connector).filter((m) => !m.currencies || m.currencies.includes(currency));
 }
 
 /** The method a page opens on: the one the customer picked (`?method=`), else the merchant's first. */
