@@ -2,6 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutSessions, links } from '../../src/db/schema.ts';
 import { hashSessionToken } from '../../src/domain/checkout/sessions.ts';
+import { t as tr } from '../../src/i18n/index.ts';
 import type { PaymentMethod } from '../../src/schemas/payment-method.ts';
 import { call, createTestApp, defaultSeed, provision, startTestServer, TEST_TOKEN, type TestApp } from '../support/app.ts';
 import { CHECKOUT_JS_BUDGET, measurePageScripts } from '../support/checkout-weight.ts';
@@ -42,21 +43,17 @@ async function checkout(slug: string) {
   return new URL(res.json.link).pathname.split('/')[2]!;
 }
 
-/** Puts a QR Ph attempt on the checkout, as the method endpoint leaves it. */
+/** Puts a QR Ph attempt in flight on the checkout (its first attempt), as the method endpoint leaves it. */
 async function qrAttempt(token: string, expiresAt: Date, customerValues: Record<string, string>) {
-  const tokenHash = hashSessionToken(token);
   await t.app.db
     .update(checkoutSessions)
     .set({
-      providerAttempt: {
-        attempt: 1,
-        amountMinor: '45000',
-        customerValues,
-        method: 'qrph',
-        qr: { content: '00020101021228760011ph.ppmi.p2m', expiresAt: expiresAt.toISOString() },
-      },
+      attempts: 1,
+      processingAt: clock,
+      providerPaymentId: `sim_${token.slice(0, 8)}`,
+      providerAttempt: { attempt: 1, amountMinor: '45000', customerValues, method: 'qrph', qr: { content: `${server.url}/sandbox/scan/sim_${token.slice(0, 8)}`, expiresAt: expiresAt.toISOString() } },
     })
-    .where(eq(checkoutSessions.tokenHash, tokenHash));
+    .where(eq(checkoutSessions.tokenHash, hashSessionToken(token)));
   t.app.sessionCache.changed();
 }
 
@@ -223,7 +220,7 @@ describe('checkout page › a QR Ph code out', () => {
     expect(panel(html, 'billease')).toContain('<p class="field-error" id="billease-customer-contact-mobile-error">Check this entry.</p>');
     expect(panel(html, 'billease')).not.toMatch(/contact\.email\]"[^>]*aria-invalid/);
     const fil = (await page('/pay/acme-books?lang=fil&method_error=ER.03.40&method=gcash')).html;
-    expect(fil).toContain('Hindi available ang paraan ng pagbabayad na ito sa page na ito.');
+    expect(fil).toContain(`data-testid="method-refused">${tr('fil', 'refusal.method_unavailable')}</p>`);
   });
 
   it(`loads at most ${CHECKOUT_JS_BUDGET / 1024} KB of JavaScript (gzip): its watcher, no card island; every inline script by its hash`, async () => {
