@@ -5,7 +5,7 @@ import { expect, type Page, test } from '@playwright/test';
 
 /**
  * Paying by the methods of issue 32 on the sandbox, as customers see them, in English and Filipino,
- * at phone (390×844) and desktop (1280×800) sizes: the choice of method (a radio group, usable with
+ * at phone (390×844) and desktop (1280×800) sizes: the choice of method (links to the page with each, usable with
  * the keyboard and without script), QR Ph paid from a second page (the first moves to the receipt by
  * itself), an expired code renewed, GCash authorised and declined, online banking with a bank picked,
  * BillEase asking e-mail and phone. Screenshots into docs/checkout/, each page axe-checked.
@@ -31,32 +31,31 @@ async function shoot(page: Page, name: string) {
   }
 }
 
-const methodChoice = (page: Page) => page.getByRole('group', { name: /How would you like to pay|Paano mo gustong magbayad/ });
+const methodChoice = (page: Page) => page.getByRole('navigation', { name: /How would you like to pay|Paano mo gustong magbayad/ });
 
-test('method choice › a radio group in the merchant’s order; arrow keys choose, the chosen panel alone shows', async ({ page }) => {
+test('method choice › links in the merchant’s order, the chosen one marked; the keyboard reaches them; only its panel is drawn', async ({ page }) => {
   await page.goto('/pay/acme-books?lang=en');
-  const group = methodChoice(page);
-  const radios = group.getByRole('radio');
-  await expect(radios).toHaveCount(9);
-  await expect(group.getByRole('radio', { name: /Card/ })).toBeChecked();
+  const choice = methodChoice(page);
+  await expect(choice.getByRole('link')).toHaveCount(9);
+  await expect(choice.getByRole('link', { name: /Card/ })).toHaveAttribute('aria-current', 'true');
   await expect(page.getByLabel('Card number')).toBeVisible();
-  await expect(page.getByTestId('method-form-gcash')).toBeHidden();
-  // The keyboard: Tab into the group, arrows move the choice.
-  await group.getByRole('radio', { name: /Card/ }).focus();
-  await page.keyboard.press('ArrowDown');
-  await expect(group.getByRole('radio', { name: /QR Ph/ })).toBeChecked();
-  await expect(page.getByRole('button', { name: 'Show QR code' })).toBeVisible();
-  await expect(page.getByLabel('Card number')).toBeHidden();
-  await page.keyboard.press('ArrowDown');
+  await expect(page.getByTestId('method-form-gcash')).toHaveCount(0);
+  // The keyboard: focus a method, Enter opens its panel.
+  await choice.getByRole('link', { name: /GCash/ }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/method=gcash/);
+  await expect(methodChoice(page).getByRole('link', { name: /GCash/ })).toHaveAttribute('aria-current', 'true');
   await expect(page.getByRole('button', { name: 'Continue to GCash' })).toBeVisible();
+  await expect(page.getByLabel('Card number')).toHaveCount(0);
+  await methodChoice(page).getByRole('link', { name: /GCash/ }).focus();
   await shoot(page, 'methods-gcash-en');
 });
 
-test('method choice › works with JavaScript off: choosing shows the panel, ?method= opens on it', async ({ browser }) => {
+test('method choice › works with JavaScript off: ?method= opens on a method, choosing another draws its panel', async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto('/pay/acme-books?lang=fil&method=dob');
-  await expect(methodChoice(page).getByRole('radio', { name: /Online banking.*BPI/ })).toBeChecked();
+  await expect(methodChoice(page).getByRole('link', { name: /Online banking.*BPI/ })).toHaveAttribute('aria-current', 'true');
   await expect(page.getByRole('group', { name: 'Ang iyong bangko' })).toBeVisible();
   await methodChoice(page).getByText('BillEase').click();
   await expect(page.getByTestId('method-form-billease')).toBeVisible();
@@ -71,7 +70,7 @@ const words = {
 
 /** Chooses `method` on the payment page and fills the customer's fields in its panel. */
 async function choose(page: Page, method: string, lang: 'en' | 'fil') {
-  await page.locator(`label[for="pm-${method}"]`).click();
+  await page.locator(`a.method-option[data-method="${method}"]`).click();
   const form = page.getByTestId(`method-form-${method}`);
   await expect(form).toBeVisible();
   await form.getByLabel(words[lang].first).fill('Juan');
@@ -144,11 +143,11 @@ test('GCash › fil: declined at the sandbox, back on the page that says so and 
   await page.getByTestId('sandbox-decline').click();
   await expect(page).toHaveURL(/\/checkout\/[\w-]+/);
   await expect(page.getByTestId('method-outcome')).toContainText('Hindi ka sinisingil.');
-  await expect(methodChoice(page).getByRole('radio', { name: /GCash/ })).toBeChecked();
+  await expect(methodChoice(page).getByRole('link', { name: /GCash/ })).toHaveAttribute('aria-current', 'true');
   await expect(page.getByTestId('method-form-gcash').getByLabel('Email')).toHaveValue('juan@example.com');
   await shoot(page, 'methods-gcash-declined-fil');
   // Another way on the same checkout: the card form is there.
-  await page.locator('label[for="pm-card"]').click();
+  await page.locator('a.method-option[data-method="card"]').click();
   await expect(page.getByLabel('Card number')).toBeVisible();
 });
 

@@ -57,10 +57,10 @@ async function qrAttempt(token: string, expiresAt: Date, customerValues: Record<
   t.app.sessionCache.changed();
 }
 
-/** The radio group's methods, in page order, and the one checked. */
+/** The choice's methods, in page order, and the one chosen. */
 const choice = (html: string) => ({
-  methods: [...html.matchAll(/<input type="radio" name="pay-method" id="pm-(\w+)"/g)].map((m) => m[1]),
-  checked: /<input type="radio" name="pay-method" id="pm-(\w+)" value="\w+" checked/.exec(html)?.[1],
+  methods: [...html.matchAll(/<a class="method-option mark-\w+" href="[^"]*"(?: aria-current="true")? data-method="(\w+)"/g)].map((m) => m[1]),
+  checked: /<a class="method-option mark-\w+" href="[^"]*" aria-current="true" data-method="(\w+)"/.exec(html)?.[1],
 });
 /** One method's panel (its form). */
 const panel = (html: string, method: string) =>
@@ -81,10 +81,13 @@ afterAll(async () => {
 });
 
 describe('payment page › choosing how to pay', () => {
-  it('offers every method the acquirer takes, in its order, as one radio group opening on the first', async () => {
-    const { html } = await page('/pay/acme-books');
+  it('offers every method the acquirer takes, in its order, as links to the page with each, opening on the first', async () => {
+    const { html } = await page('/pay/acme-books?lang=en');
     expect(choice(html)).toEqual({ methods: ['card', 'qrph', 'gcash', 'paymaya', 'grab_pay', 'shopeepay', 'dob', 'brankas', 'billease'], checked: 'card' });
-    expect(html).toMatch(/<fieldset class="method-choice"[^>]*><legend>How would you like to pay\?<\/legend>/);
+    expect(html).toMatch(/<nav class="method-choice" aria-labelledby="method-choice-title"[^>]*><h2 class="method-choice-title" id="method-choice-title">How would you like to pay\?<\/h2>/);
+    // Each keeps the page's language; only the chosen method's panel is drawn.
+    expect(html).toContain('href="/pay/acme-books?lang=en&amp;method=gcash"');
+    expect(html).not.toContain('class="method-form"');
   });
 
   it('offers the link’s methods in the link’s order (card not first), and opens on ?method= when it is one of them', async () => {
@@ -105,6 +108,7 @@ describe('payment page › choosing how to pay', () => {
 
   it('draws each other method as a plain form posting to /pay/{slug}/method with the method and the page’s ticket', async () => {
     const { html } = await page('/pay/pm-ordered');
+    expect(html).not.toContain('autocomplete="cc-number"');
     const gcash = panel(html, 'gcash');
     expect(gcash).toMatch(/^<form class="method-form" method="post" action="\/pay\/pm-ordered\/method"/);
     expect(gcash).toContain('<input type="hidden" name="method" value="gcash">');
@@ -114,27 +118,26 @@ describe('payment page › choosing how to pay', () => {
     expect(gcash).toContain('Test mode: paylink’s sandbox stands in for GCash');
     expect(gcash).toContain('name="fields[customer.first_name]"');
     // Online banking asks the bank, among the method's own.
-    const dob = panel(html, 'dob');
+    const dob = panel((await page('/pay/pm-ordered?method=dob')).html, 'dob');
     expect([...dob.matchAll(/name="bank" id="[\w-]+" value="(\w+)"/g)].map((m) => m[1])).toEqual(['bpi', 'ubp']);
     expect(dob).toContain('>UnionBank</span>');
   });
 
   it('asks what BillEase needs (e-mail and phone) on its own panel, required, and nowhere else', async () => {
-    const { html } = await page('/pay/acme-books');
-    const billease = panel(html, 'billease');
+    const billease = panel((await page('/pay/acme-books?method=billease')).html, 'billease');
     expect(billease).toMatch(/name="fields\[customer\.contact\.mobile\]" type="tel"[^>]*required/);
     expect(billease).toMatch(/name="fields\[customer\.contact\.email\]" type="email"[^>]*required/);
     expect(billease).toContain('BillEase needs these details to take the payment.');
     // The card form and GCash keep the link's fields: no phone.
-    expect(panel(html, 'gcash')).not.toContain('customer.contact.mobile');
-    expect(html).not.toContain('id="f-customer-contact-mobile"');
+    expect(panel((await page('/pay/acme-books?method=gcash')).html, 'gcash')).not.toContain('customer.contact.mobile');
+    expect((await page('/pay/acme-books')).html).not.toContain('id="f-customer-contact-mobile"');
   });
 
   it('speaks Filipino and Spanish', async () => {
     const fil = (await page('/pay/pm-ordered?lang=fil')).html;
-    expect(fil).toContain('<legend>Paano mo gustong magbayad?</legend>');
+    expect(fil).toContain('id="method-choice-title">Paano mo gustong magbayad?</h2>');
     expect(panel(fil, 'gcash')).toContain('Dadalhin ka sa GCash para aprubahan ang ₱300.00.');
-    expect(panel(fil, 'dob')).toContain('<legend>Ang iyong bangko</legend>');
+    expect(panel((await page('/pay/pm-ordered?lang=fil&method=dob')).html, 'dob')).toContain('<legend>Ang iyong bangko</legend>');
     const es = (await page('/pay/pm-ordered?lang=es')).html;
     expect(es).toContain('>Banca en línea</span>');
     expect(panel(es, 'gcash')).toContain('>Continuar a GCash</button>');
@@ -187,7 +190,9 @@ describe('checkout page › a QR Ph code out', () => {
     expect(html).toContain(`<a href="/checkout/${token}?choose=1">Magbayad sa ibang paraan</a>`);
     const choose = (await page(`/checkout/${token}?choose=1`)).html;
     expect(choice(choose).methods).toHaveLength(9);
-    expect(panel(choose, 'gcash')).toMatch(new RegExp(`action="/checkout/${token}/method"`));
+    expect(panel(choose, 'qrph')).toMatch(new RegExp(`action="/checkout/${token}/method"`));
+    // A method chosen there opens its panel, not the expired code.
+    expect(panel((await page(`/checkout/${token}?method=gcash`)).html, 'gcash')).toContain('>Continue to GCash</button>');
   });
 
   it('says in the customer’s language why they are back without paying, opens on that method and keeps what they typed', async () => {
