@@ -51,7 +51,13 @@ async function qrAttempt(token: string, expiresAt: Date, customerValues: Record<
       attempts: 1,
       processingAt: clock,
       providerPaymentId: `sim_${token.slice(0, 8)}`,
-      providerAttempt: { attempt: 1, amountMinor: '45000', customerValues, method: 'qrph', qr: { content: `${server.url}/sandbox/scan/sim_${token.slice(0, 8)}`, expiresAt: expiresAt.toISOString() } },
+      providerAttempt: {
+        attempt: 1,
+        amountMinor: '45000',
+        customerValues,
+        method: 'qrph',
+        qr: { content: `${server.url}/sandbox/scan/sim_${token.slice(0, 8)}`, expiresAt: expiresAt.toISOString() },
+      },
     })
     .where(eq(checkoutSessions.tokenHash, hashSessionToken(token)));
   t.app.sessionCache.changed();
@@ -84,7 +90,9 @@ describe('payment page › choosing how to pay', () => {
   it('offers every method the acquirer takes, in its order, as links to the page with each, opening on the first', async () => {
     const { html } = await page('/pay/acme-books?lang=en');
     expect(choice(html)).toEqual({ methods: ['card', 'qrph', 'gcash', 'paymaya', 'grab_pay', 'shopeepay', 'dob', 'brankas', 'billease'], checked: 'card' });
-    expect(html).toMatch(/<nav class="method-choice" aria-labelledby="method-choice-title"[^>]*><h2 class="method-choice-title" id="method-choice-title">How would you like to pay\?<\/h2>/);
+    expect(html).toMatch(
+      /<nav class="method-choice" aria-labelledby="method-choice-title"[^>]*><h2 class="method-choice-title" id="method-choice-title">How would you like to pay\?<\/h2>/,
+    );
     // Each keeps the page's language; only the chosen method's panel is drawn.
     expect(html).toContain('href="/pay/acme-books?lang=en&amp;method=gcash"');
     expect(html).not.toContain('class="method-form"');

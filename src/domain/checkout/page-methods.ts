@@ -1,7 +1,7 @@
 import type { Connector, MethodSupport } from '../../acquirer/connector.ts';
 import type { Link } from '../../db/schema.ts';
 import type { Locale } from '../../i18n/index.ts';
-import { type PaymentMethod, paymentMethods } from '../../schemas/payment-method.ts';
+import type { PaymentMethod } from '../../schemas/payment-method.ts';
 import { customerFormFields, type FormField } from '../links/form.ts';
 import { offeredMethods } from './method-pay.ts';
 
@@ -19,8 +19,6 @@ export function chosenMethod(methods: readonly MethodSupport[], asked: string | 
   const picked = methods.find((m) => m.method === asked);
   return (picked ?? methods[0])?.method;
 }
-
-export const isPaymentMethod = (value: unknown): value is PaymentMethod => typeof value === 'string' && (paymentMethods as readonly string[]).includes(value);
 
 /** The customer field each of a method's `requires` stands for. */
 const requiredPaths: Record<MethodSupport['requires'][number], readonly string[]> = {
