@@ -2,7 +2,7 @@ import { type PaymentMethod, paymentMethods } from '../schemas/payment-method.ts
 import type { MethodRefunds, MethodSupport } from './connector.ts';
 
 /**
- * PayMongo's rules for the local methods (issue #32), in one place: the PayMongo connector
+ * PayMongo's rules for the local methods, in one place: the PayMongo connector
  * declares them, and the sandbox mirrors them so a merchant testing in the sandbox meets the
  * rules production applies (a QR Ph payment cannot be refunded there either).
  *

@@ -3,15 +3,16 @@ import { authenticateLinkKey, createDynamicLink, requireLink } from '../domain/c
 import { checkoutStatus, returnFromProvider, startMethodAttempt } from '../domain/checkout/method-pay.ts';
 import { payCheckout } from '../domain/checkout/pay.ts';
 import { startProviderAttempt } from '../domain/checkout/provider-pay.ts';
-import { DomainError } from '../domain/errors.ts';
+import { DomainError, invalidFields } from '../domain/errors.ts';
 import type { LinkWithMerchant } from '../domain/links/service.ts';
 import { dynamicLinkBodySchema } from '../schemas/dynamic-link.ts';
+import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../schemas/text.ts';
 import { MAX_JSON_BODY_BYTES, readTextBody } from './body.ts';
 import { anyJsonObject, apiEndpoint, clientIpOf, ownOrigins } from './endpoint.ts';
 import { jsonResponse } from './envelope.ts';
 import { requestLocale } from './page-locale.ts';
 import { methodStartTarget, presentCheckoutStatus, presentMethodStart, presentPayOutcome } from './presenters/checkout.ts';
-import { assertSameOrigin } from './same-origin.ts';
+import { assertSameOriginForm } from './same-origin.ts';
 
 /**
  * The payment pages' JSON endpoints, shared by the routes under src/pages/pay and
@@ -161,8 +162,11 @@ function methodStartRoute(
     const app = context.locals.paylink;
     let input: Record<string, unknown> = {};
     try {
-      assertSameOrigin(context.request, ownOrigins(app, context.url));
-      input = formInput(new URLSearchParams(await readTextBody(context.request, MAX_JSON_BODY_BYTES)));
+      assertSameOriginForm(context.request, ownOrigins(app, context.url));
+      const sent = new URLSearchParams(await readTextBody(context.request, MAX_JSON_BODY_BYTES));
+      // Text the database cannot store (a NUL) is refused like in a JSON body.
+      for (const [name, value] of sent) if (!isStorableText(name) || !isStorableText(value)) throw invalidFields({ '(request)': [UNSTORABLE_TEXT_MESSAGE] });
+      input = formInput(sent);
       const started = await startMethodAttempt(app, {
         ...target(context.params),
         input,
@@ -198,7 +202,7 @@ const sessionNotFound = () =>
 
 /**
  * GET /checkout/{token}/status: where the checkout stands, for the page's poll (JSON, OK.00.00
- * `{status, method?, qr_expires_at?, receipt_url?, decline_code?}`). The acquirer is asked about
+ * `{status, method?, qr_content?, qr_expires_at?, receipt_url?, decline_code?}`). The acquirer is asked about
  * an attempt in flight at most every few seconds per session; a failed ask answers the stored state.
  */
 export const checkoutStatusGet = apiEndpoint({
@@ -220,7 +224,7 @@ export const checkoutStatusPost: APIRoute = async (context) => {
   const token = context.params.token ?? '';
   const page = `/checkout/${encodeURIComponent(token)}`;
   try {
-    assertSameOrigin(context.request, ownOrigins(app, context.url));
+    assertSameOriginForm(context.request, ownOrigins(app, context.url));
     await checkoutStatus(app, token);
     return seeOther(page);
   } catch (error) {

@@ -1,4 +1,5 @@
 import type { APIRoute } from 'astro';
+import { findCheckoutQrCode } from '../domain/checkout/method-pay.ts';
 import { drawQrImage, findQrCode, keptQrImage, type QrFormat } from '../domain/links/qr.ts';
 import { clientIpOf, errorResponse } from './endpoint.ts';
 
@@ -12,28 +13,30 @@ const matches = (ifNoneMatch: string | null, etag: string) =>
     .some((tag) => tag === etag || tag === '*');
 
 /**
- * GET /pay/{slug}/qr.svg and qr.png: the link's QR code (src/domain/links/qr.ts). A client that
+ * GET /pay/{slug}/qr.svg and qr.png: the link's QR code (src/domain/links/qr.ts); GET
+ * /checkout/{token}/qr.svg and qr.png: the QR Ph code the checkout's attempt waits on. A client that
  * has the current code gets 304; a kept drawing is served as it is; only a drawing counts against
  * the client's PAYLINK_LIMIT_QR_RENDERS (429 ER.02.70 over it).
  */
 export const qrEndpoint =
-  (format: QrFormat): APIRoute =>
+  (format: QrFormat, of: 'link' | 'checkout' = 'link'): APIRoute =>
   async ({ params, locals, request, url }) => {
     const app = locals.paylink;
     try {
-      const code = await findQrCode(app, params.slug ?? '', format);
+      const code = of === 'link' ? await findQrCode(app, params.slug ?? '', format) : await findCheckoutQrCode(app, params.token ?? '', format);
       if (!code)
-        return new Response('No payment link with a QR code at this address', {
+        return new Response(of === 'link' ? 'No payment link with a QR code at this address' : 'No QR code is waiting to be paid at this address', {
           status: 404,
           headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },
         });
       const headers: Record<string, string> = {
         'content-type': contentTypes[format],
-        // Short: a link switched off stops having a code within the hour.
-        'cache-control': 'public, max-age=3600',
+        // A link's: short, a link switched off stops having a code within the hour. A checkout's
+        // QR Ph code changes when renewed: asked again each time (the ETag saves the drawing).
+        'cache-control': of === 'link' ? 'public, max-age=3600' : 'private, no-cache',
         etag: code.etag,
         'x-content-type-options': 'nosniff',
-        'content-disposition': `inline; filename="${params.slug}-qr.${format}"`,
+        'content-disposition': `inline; filename="${of === 'link' ? params.slug : 'qrph'}-qr.${format}"`,
       };
       if (format === 'svg') headers['content-security-policy'] = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
       if (matches(request.headers.get('if-none-match'), code.etag)) return new Response(null, { status: 304, headers });

@@ -27,3 +27,15 @@ export function assertSameOrigin(request: Request, ownOrigins: readonly string[]
   const origin = request.headers.get('origin');
   if (origin !== null && !ownOrigins.includes(origin)) throw crossSite(origin === 'null' ? 'an opaque origin' : `sent from ${origin}`);
 }
+
+/**
+ * The same check for a customer page's plain form posts (no script: a payment method's start, "I
+ * have paid", the sandbox's answers). Those pages keep their address to themselves
+ * (`<meta name="referrer" content="no-referrer">`), so Chromium sends `Origin: null` on their
+ * posts; that is believed only beside `Sec-Fetch-Site: same-origin`, which the browser sets and
+ * no page can forge (a post from another site, a sandboxed frame or a data: page says cross-site).
+ */
+export function assertSameOriginForm(request: Request, ownOrigins: readonly string[]): void {
+  if (request.headers.get('origin') === 'null' && request.headers.get('sec-fetch-site') === 'same-origin') return;
+  assertSameOrigin(request, ownOrigins);
+}

@@ -2,7 +2,7 @@ import type { APIRoute } from 'astro';
 import { answerSimulatedPayment } from '../domain/checkout/simulated.ts';
 import { readTextBody } from './body.ts';
 import { clientIpOf, errorResponse, ownOrigins } from './endpoint.ts';
-import { assertSameOrigin } from './same-origin.ts';
+import { assertSameOriginForm } from './same-origin.ts';
 
 /** The answers each sandbox page offers. */
 const answers = { scan: ['approve', 'decline'], authorise: ['approve', 'decline', 'expire'] } as const;
@@ -20,7 +20,7 @@ export const sandboxAnswer =
     const id = context.params.id ?? '';
     const page = `/sandbox/${kind}/${encodeURIComponent(id)}`;
     try {
-      assertSameOrigin(context.request, ownOrigins(app, context.url));
+      assertSameOriginForm(context.request, ownOrigins(app, context.url));
       const answer = new URLSearchParams(await readTextBody(context.request, 1024)).get('answer');
       const chosen = (answers[kind] as readonly string[]).includes(answer ?? '') ? (answer as (typeof answers)[typeof kind][number]) : undefined;
       const view = chosen ? await answerSimulatedPayment(app, id, chosen, clientIpOf(context)) : undefined;

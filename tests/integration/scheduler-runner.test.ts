@@ -6,6 +6,7 @@ import type { StripeConnector } from '../../src/acquirer/stripe/connector.ts';
 import { sha256Hex } from '../../src/crypto.ts';
 import { cardRegistrations, integrators, links, outboxEvents, payments, sandboxCharges, scheduleRuns, schedules } from '../../src/db/schema.ts';
 import { completeCardRegistration, createCardRegistration } from '../../src/domain/cards/service.ts';
+import { checkoutStatus, startMethodAttempt } from '../../src/domain/checkout/method-pay.ts';
 import { findIntegratorByToken } from '../../src/domain/integrators/service.ts';
 import { chargeClaim } from '../../src/domain/schedules/charge.ts';
 import { claimDueAttempts, claimDueOccurrences } from '../../src/domain/schedules/claim.ts';
@@ -532,6 +533,36 @@ describe('scheduler › a tick with payment links', () => {
     // The next occurrence: the unpaid link expires (missed) and the new one is sent.
     s.clock.set('2026-03-03T01:00:05.000Z');
     expect(await runSchedulerTick(s.app)).toMatchObject({ claimed: 2, outcomes: { missed: 1, awaiting_customer: 1 } });
+  });
+});
+
+describe('scheduler › an occurrence paid through its link by a local method', () => {
+  it('the e-mailed checkout takes QR Ph like any checkout: paid, the run succeeds with that payment', async () => {
+    const s = await setup();
+    const reference = randomUUID();
+    await s.app.db.insert(cardRegistrations).values({
+      reference,
+      integratorId: s.integrator.id,
+      status: 'active',
+      collection: 'pay_link',
+      customerName: 'Ana Cruz',
+      customerEmail: 'ana@example.com',
+      createdAt: s.clock.now(),
+      activatedAt: s.clock.now(),
+    });
+    const id = await s.schedule({ credit_card: { reference } });
+    s.clock.set('2026-03-02T01:00:05.000Z');
+    expect((await runSchedulerTick(s.app)).outcomes.awaiting_customer).toBe(1);
+    const [sent] = await s.eventsOf('schedule.payment_link_sent');
+    const token = new URL(String(sent!.data.payment_url)).pathname.split('/')[2]!;
+    const started = await startMethodAttempt(s.app, { token, input: { method: 'qrph' } });
+    if (started.kind !== 'qr') throw new Error('expected a QR code');
+    await s.app.connectors.forSettings('', { provider: 'sandbox' }).simulator!.answer(started.qr.content.split('/').pop()!, 'approve');
+    expect((await checkoutStatus(s.app, token))?.status).toBe('succeeded');
+    const [run] = await s.runsOf(id);
+    const [paid] = await s.app.db.select().from(payments).where(eq(payments.id, run!.paymentId!));
+    expect(run).toMatchObject({ status: 'succeeded' });
+    expect(paid).toMatchObject({ status: 'succeeded', paymentMethod: 'qrph', scheduleRunId: run!.id });
   });
 });
 

@@ -31,14 +31,14 @@ export function presentMethodStart(started: MethodStarted): EndpointResult {
 export const methodStartTarget = (started: MethodStarted) =>
   started.kind === 'redirect' ? started.url : started.kind === 'settled' ? started.receiptPath : started.checkoutPath;
 
-/** GET /checkout/{token}/status: OK.00.00 with the session's status, snake_case. */
+/** GET /checkout/{token}/status: OK.00.00 with the session's status, snake_case (the QR's content is what the checkout page shows). */
 export function presentCheckoutStatus(status: CheckoutStatus): EndpointResult {
   return {
     code: 'OK.00.00',
     data: {
       status: status.status,
       ...(status.method ? { method: status.method } : {}),
-      ...(status.qr ? { qr_expires_at: status.qr.expiresAt.toISOString() } : {}),
+      ...(status.qr ? { qr_content: status.qr.content, qr_expires_at: status.qr.expiresAt.toISOString() } : {}),
       ...(status.receiptPath ? { receipt_url: status.receiptPath } : {}),
       ...(status.declineCode ? { decline_code: status.declineCode } : {}),
     },

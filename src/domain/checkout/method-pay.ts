@@ -6,13 +6,14 @@ import { methodFlow, type PaymentMethod, paymentMethodNames, paymentMethodSchema
 import type { DomainContext } from '../context.ts';
 import { DomainError, invalidFields, type Messages } from '../errors.ts';
 import { linkAvailability, linkUnavailableError } from '../links/lifecycle.ts';
+import { checkoutQrCode, type QrCode, type QrFormat } from '../links/qr.ts';
 import { formatDecimal } from '../money.ts';
 import { attemptKey, claimAttempt, ensurePayable, type PayRequest, resolveSession, staticSession, validateCustomer } from './pay.ts';
 import { releaseAttempt, settleProviderPayment, syncProviderSession } from './provider-pay.ts';
 import { checkoutPath, findSessionByToken, sessionState } from './sessions.ts';
 
 /**
- * Paying by a method other than a card (issue #32): QR Ph, the e-wallets, online banking and
+ * Paying by a method other than a card: QR Ph, the e-wallets, online banking and
  * BillEase, on any connector that declares the method (ConnectorCapabilities.methods). It reuses
  * the provider attempt of src/domain/checkout/provider-pay.ts:
  *   1. start: the method is checked (offered by the link, taken by the acquirer, in this
@@ -329,10 +330,10 @@ function maySync(sessionId: string, now: number): boolean {
 
 /**
  * GET /checkout/{token}/status: the session's state, after asking the acquirer about an attempt
- * in flight (at most every STATUS_SYNC_EVERY_MS; `force` for the "I have paid" button, still
- * throttled). A failed sync is logged and the stored state answered: polling never fails.
+ * in flight (at most every STATUS_SYNC_EVERY_MS, the "I have paid" button too). A failed sync is
+ * logged and the stored state answered: polling never fails.
  */
-export async function checkoutStatus(app: DomainContext, token: string, _opts: { force?: boolean } = {}): Promise<CheckoutStatus | undefined> {
+export async function checkoutStatus(app: DomainContext, token: string): Promise<CheckoutStatus | undefined> {
   let session = await findSessionByToken(app.db, token);
   if (!session) return undefined;
   if (session.status === 'open' && session.processingAt && session.providerPaymentId && maySync(session.id, Date.now())) {
@@ -392,7 +393,16 @@ export async function returnFromProvider(app: DomainContext, token: string): Pro
     // The webhook or the reconciliation pass records it; the page says where it stands.
     app.log.warn('provider return: sync failed', { sessionId: session.id, error });
   }
-  if (!open) return checkoutPath(token);
+  // The attempt may have been recorded before the customer got back (a webhook, the sandbox's answer).
+  const attempt = session.providerAttempt;
+  if (!attempt?.method || attempt.method === 'card' || attempt.attempt !== session.attempts) return checkoutPath(token);
   const status = await checkoutStatus(app, token);
   return status?.status === 'declined' && status.declineCode ? `${checkoutPath(token)}?payment=${encodeURIComponent(status.declineCode)}` : checkoutPath(token);
+}
+
+/** The QR Ph code a checkout's waiting attempt shows, to draw (GET /checkout/{token}/qr.svg|png); undefined when none waits. */
+export async function findCheckoutQrCode(app: DomainContext, token: string, format: QrFormat): Promise<QrCode | undefined> {
+  const session = await findSessionByToken(app.db, token);
+  const open = session && session.status === 'open' ? openMethodAttempt(session) : undefined;
+  return open?.qr ? checkoutQrCode(open.qr.content, format) : undefined;
 }

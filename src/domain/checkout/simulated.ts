@@ -6,7 +6,7 @@ import { findLinkById } from '../links/service.ts';
 import { syncProviderSession } from './provider-pay.ts';
 
 /**
- * The sandbox's customer side of the local methods (issue #32): the "Scan to pay" page a QR Ph
+ * The sandbox's customer side of the local methods: the "Scan to pay" page a QR Ph
  * code opens, and the authorisation page the e-wallets, banks and BillEase send the customer to.
  * They act through the connector's `simulator` (only the sandbox has one); an answer is recorded
  * on the checkout at once, as a provider's webhook would.

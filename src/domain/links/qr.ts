@@ -89,6 +89,16 @@ export async function findQrCode(app: DomainContext, slug: string, format: QrFor
   return { url, format, key, etag };
 }
 
+/**
+ * A checkout's QR Ph code (a local method's attempt waiting to be scanned), drawn like a link's:
+ * the payment page shows it and offers it for download. Undefined when none is waiting.
+ */
+export function checkoutQrCode(content: string, format: QrFormat): QrCode {
+  const size = format === 'png' ? QR_PNG_WIDTH : 0;
+  const key = `${format}\n${size}\ncheckout\n${content}`;
+  return { url: content, format, key, etag: `"qr-${createHash('sha256').update(key).digest('base64url').slice(0, 27)}"` };
+}
+
 /** The kept drawing of `code`, or undefined when it has to be drawn. */
 export const keptQrImage = (app: Pick<DomainContext, 'qrCache'>, code: QrCode): QrImage | undefined => app.qrCache.find(code.key);
 

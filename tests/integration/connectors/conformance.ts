@@ -4,12 +4,14 @@ import {
   amountAccepted,
   type CardSetupStarted,
   type Connector,
+  type MethodSupport,
   methodSupport,
   nextPaymentState,
   type PaymentState,
   type RefundState,
   WebhookVerificationError,
 } from '../../../src/acquirer/connector.ts';
+import { methodFlow } from '../../../src/schemas/payment-method.ts';
 
 /**
  * The journeys every connector must pass, the same for each (src/acquirer/connector.ts states
@@ -44,6 +46,12 @@ export interface ConformanceSubject {
   signedPaymentEvent?(state: PaymentState & { providerPaymentId: string }, opts: { eventId: string }): { rawBody: string; headers: Headers };
   /** Makes the provider report a status paylink has never seen for this payment. */
   reportUnknownStatus?(providerPaymentId: string): Promise<void>;
+  /**
+   * The customer's side of a local method (QR Ph scanned and paid, a wallet's or bank's page
+   * authorised, declined, or left until its window passes): the sandbox's simulator, a fake's test
+   * tool. Absent: the method journeys are skipped.
+   */
+  answerMethod?(state: Extract<PaymentState, { status: 'awaiting_scan' | 'requires_action' }>, answer: 'approve' | 'decline' | 'expire'): Promise<void>;
   /** Journeys a live run cannot drive (a 3-D Secure page needs a person): skipped, and said so. Fakes and the sandbox leave it empty. */
   unsupported?: ReadonlyArray<'three_d_secure' | 'refund_fails_later'>;
 }
@@ -285,6 +293,98 @@ export function describeConformance(name: string, setup: () => ConformanceSubjec
       const forged = { rawBody: paidEvent.rawBody.replace(payment.providerPaymentId, `${payment.providerPaymentId}x`), headers: paidEvent.headers };
       expect(() => subject.connector.parseWebhook({ ...forged, now })).toThrow(WebhookVerificationError);
       expect(() => subject.connector.parseWebhook({ rawBody: paidEvent.rawBody, headers: new Headers(), now })).toThrow(WebhookVerificationError);
+    });
+
+    /** Every method but cards the connector declares, each started in PHP at an amount it takes. */
+    const localMethods = (subject: ConformanceSubject) => subject.connector.capabilities.methods.filter((m) => methodFlow[m.method] !== 'card');
+    const startMethod = async (subject: ConformanceSubject, support: MethodSupport, key = unique(`method:${support.method}`)) => {
+      const amountMinor = support.minimumMinor !== undefined && support.minimumMinor > subject.amountMinor ? support.minimumMinor : subject.amountMinor;
+      const state = await subject.connector.createPayment(
+        {
+          amountMinor,
+          currency: support.currencies?.[0] ?? subject.currency,
+          reference: key,
+          returnUrl: 'http://paylink.test/checkout/t/return',
+          method: support.method,
+          ...(support.banks ? { bank: support.banks[0] } : {}),
+          billing: { name: 'Juan Dela Cruz', email: 'juan@example.com', phone: '+639171234567' },
+        },
+        { idempotencyKey: key },
+      );
+      const waiting = methodFlow[support.method] === 'qr' ? 'awaiting_scan' : 'requires_action';
+      expect(state.status, support.method).toBe(waiting);
+      return { state: state as Extract<PaymentState, { status: 'awaiting_scan' | 'requires_action' }>, key, amountMinor };
+    };
+
+    it('methods › each local method waits for the customer (a QR code, an authorisation page), replays under its key, and pays once approved', async (ctx) => {
+      const subject = setup();
+      if (!subject.answerMethod || localMethods(subject).length === 0) return ctx.skip();
+      for (const support of localMethods(subject)) {
+        const { state, key } = await startMethod(subject, support);
+        if (state.status === 'awaiting_scan') {
+          expect(state.qr.content).not.toBe('');
+          expect(state.qr.expiresAt.getTime()).toBeGreaterThan(Date.now());
+        } else {
+          expect(state.redirectUrl).toMatch(/^https?:\/\//);
+        }
+        expect((await startMethod(subject, support, key)).state.providerPaymentId).toBe(state.providerPaymentId);
+        await subject.answerMethod(state, 'approve');
+        const paidState = await settledPayment(subject.connector, state.providerPaymentId);
+        expect(paidState, support.method).toMatchObject({ status: 'succeeded', method: support.method, providerPaymentId: state.providerPaymentId });
+      }
+    });
+
+    it('methods › declined or left to expire, a local method ends declined (cancelled, expired) and can no longer be paid', async (ctx) => {
+      const subject = setup();
+      if (!subject.answerMethod || localMethods(subject).length === 0) return ctx.skip();
+      for (const support of localMethods(subject)) {
+        for (const [answer, code] of [
+          ['decline', undefined],
+          ['expire', 'expired'],
+        ] as const) {
+          const { state } = await startMethod(subject, support);
+          await subject.answerMethod(state, answer);
+          const ended = await settledPayment(subject.connector, state.providerPaymentId);
+          expect(ended, `${support.method} ${answer}`).toMatchObject({ status: 'declined', ...(code ? { code } : {}) });
+          await subject.answerMethod(state, 'approve');
+          expect((await settledPayment(subject.connector, state.providerPaymentId)).status).toBe('declined');
+        }
+      }
+    });
+
+    it('methods › a waiting payment ended by paylink (cancelPayment) is cancelled and never paid after', async (ctx) => {
+      const subject = setup();
+      if (!subject.answerMethod || !subject.connector.cancelPayment || localMethods(subject).length === 0) return ctx.skip();
+      for (const support of localMethods(subject)) {
+        const { state } = await startMethod(subject, support);
+        expect(await subject.connector.cancelPayment(state.providerPaymentId)).toMatchObject({ status: 'declined', code: 'cancelled' });
+        await subject.answerMethod(state, 'approve');
+        expect((await settledPayment(subject.connector, state.providerPaymentId)).status).toBe('declined');
+      }
+    });
+
+    it("methods › a local method's payment is refunded under its own rules: in full where refundable, refused before the provider where not", async (ctx) => {
+      const subject = setup();
+      if (!subject.answerMethod || localMethods(subject).length === 0) return ctx.skip();
+      for (const support of localMethods(subject)) {
+        const { state, amountMinor } = await startMethod(subject, support);
+        await subject.answerMethod(state, 'approve');
+        const paidState = await settledPayment(subject.connector, state.providerPaymentId);
+        if (paidState.status !== 'succeeded') throw new Error(`${support.method} did not pay`);
+        const refund = await subject.connector.refund(
+          {
+            chargeId: paidState.chargeId,
+            amountMinor,
+            currency: support.currencies?.[0] ?? subject.currency,
+            paymentAmountMinor: amountMinor,
+            paidAt: new Date(),
+            method: support.method,
+          },
+          { idempotencyKey: unique(`refund:${support.method}`) },
+        );
+        if (support.refunds.refundable) expect((await settledRefund(subject, refund)).status, support.method).toBe('succeeded');
+        else expect(refund, support.method).toMatchObject({ status: 'failed', code: 'not_refundable' });
+      }
     });
 
     it('unknown statuses › a status the connector does not know reads as processing, never success', async () => {

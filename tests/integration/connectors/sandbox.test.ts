@@ -32,6 +32,9 @@ describeConformance('sandbox', () => {
     authenticate: async (state, answer) => {
       await connector.completeAuthentication(state.providerPaymentId, answer);
     },
+    answerMethod: async (state, answer) => {
+      await connector.simulator.answer(state.providerPaymentId, answer);
+    },
     saveCard: async () => {
       const verified = await connector.vault.verifyCard({ number: numbers.succeeds, cvc: '123', ...CARD_EXP }, { idempotencyKey: `save:${Math.random()}` });
       if (verified.status !== 'verified') throw new Error('the sandbox did not verify a good card');
