@@ -149,6 +149,7 @@ export const en = {
   'method.qr.next': 'We will show a QR Ph code for {amount}. Scan it with your bank or e-wallet app; this page moves on by itself once you have paid.',
   'method.qr.next_open': 'We will show a QR Ph code for the amount. Scan it with your bank or e-wallet app; this page moves on by itself once you have paid.',
   'method.qr.button': 'Show QR code',
+  'method.bank.yours': 'your bank',
   'method.bank.legend': 'Your bank',
   'method.error.fields': 'Check the details marked below.',
   'method.error.field': 'Check this entry.',

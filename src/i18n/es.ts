@@ -144,6 +144,7 @@ export const es: Catalogue = {
   'method.qr.next_open':
     'Te mostraremos un código QR Ph por el importe. Escanéalo con la app de tu banco o billetera; esta página avanza sola cuando hayas pagado.',
   'method.qr.button': 'Mostrar código QR',
+  'method.bank.yours': 'tu banco',
   'method.bank.legend': 'Tu banco',
   'method.error.fields': 'Revisa los datos marcados abajo.',
   'method.error.field': 'Revisa este dato.',

@@ -148,6 +148,7 @@ export const fil: Catalogue = {
   'method.qr.next_open':
     'Magpapakita kami ng QR Ph code para sa halaga. I-scan ito gamit ang iyong bank o e-wallet app; kusang lilipat ang page na ito kapag nakapagbayad ka na.',
   'method.qr.button': 'Ipakita ang QR code',
+  'method.bank.yours': 'iyong bangko',
   'method.bank.legend': 'Ang iyong bangko',
   'method.error.fields': 'Tingnan ang mga detalyeng may marka sa ibaba.',
   'method.error.field': 'Tingnan ang entry na ito.',
