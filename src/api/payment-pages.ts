@@ -1,6 +1,7 @@
 import type { APIContext } from 'astro';
 import type { PaylinkApp } from '../app.ts';
 import type { CheckoutSession, Link } from '../db/schema.ts';
+import { chosenMethod, pageMethods } from '../domain/checkout/page-methods.ts';
 import { providerCardForm } from '../domain/checkout/provider-pay.ts';
 import { type CheckoutView, issueStaticTicket, loadCheckout } from '../domain/checkout/sessions.ts';
 import { acquirerMisfits, type LinkAcquirer, type LinkMoney } from '../domain/links/acquirer-fit.ts';
@@ -33,25 +34,35 @@ const loadedFor = <R extends LoadedPaymentPage['route']>(locals: App.Locals, rou
 export async function payPageInputs(app: PaylinkApp, ctx: PageContext & { locals: App.Locals }, slug: string) {
   const view = loadedFor(ctx.locals, '/pay/[slug]', slug) ?? (await loadLinkPage(app, slug, app.now()));
   const locale = pageLocale(ctx, view.state === 'not_found' ? undefined : view.found.link.locale);
-  if (view.state !== 'open') return { view, locale, provider: undefined, brands: undefined, form: undefined };
+  if (view.state !== 'open') return { view, locale, provider: undefined, brands: undefined, methods: undefined, chosen: undefined, form: undefined };
   const connector = await app.connectors.forIntegrator(view.found.link.integratorId);
   if (!acquirerTakes(connector, view.found.link))
-    return { view: { state: 'not_accepted' as const, found: view.found }, locale, provider: undefined, brands: undefined, form: undefined };
+    return {
+      view: { state: 'not_accepted' as const, found: view.found },
+      locale,
+      provider: undefined,
+      brands: undefined,
+      methods: undefined,
+      chosen: undefined,
+      form: undefined,
+    };
   const provider = providerCardForm(connector, `/pay/${view.found.link.slug}/provider`, view.found.link.currency);
   const brands = connector.capabilities.cardBrands;
+  const methods = pageMethods(view.found.link, connector, view.found.link.currency);
+  const chosen = chosenMethod(methods, ctx.url.searchParams.get('method'));
   const form: RenderOnce = {
     pages: app.pageCache,
-    key: pageKey('/pay/{slug}', [view.found, provider, brands, locale, ctx.url.search]),
+    key: pageKey('/pay/{slug}', [view.found, provider, brands, methods.map((m) => m.method).join(), locale, ctx.url.search]),
     ticket: issueStaticTicket(app, view.found.link.id),
   };
-  return { view, locale, provider, brands, form };
+  return { view, locale, provider, brands, methods, chosen, form };
 }
 
 /** /checkout/{token}: the session's state, the page's language, the card form and the kept rendering's key when the form shows. */
 export async function checkoutPageInputs(app: PaylinkApp, ctx: PageContext & { locals: App.Locals }, token: string) {
   const view = loadedFor(ctx.locals, '/checkout/[token]', token) ?? (await loadCheckout(app, token));
   const locale = pageLocale(ctx, view.state === 'not_found' ? undefined : view.link.link.locale);
-  if (view.state !== 'open') return { view, locale, provider: undefined, brands: undefined, form: undefined };
+  if (view.state !== 'open') return { view, locale, provider: undefined, brands: undefined, methods: undefined, chosen: undefined, form: undefined };
   const connector = await app.connectors.forIntegrator(view.session.integratorId);
   if (!acquirerTakes(connector, sessionMoney(view.session, view.link.link))) {
     return {
@@ -59,17 +70,25 @@ export async function checkoutPageInputs(app: PaylinkApp, ctx: PageContext & { l
       locale,
       provider: undefined,
       brands: undefined,
+      methods: undefined,
+      chosen: undefined,
       form: undefined,
     };
   }
   const provider = providerCardForm(connector, `/checkout/${token}/provider`, view.session.currency);
   const brands = connector.capabilities.cardBrands;
-  const form: RenderOnce = {
-    pages: app.pageCache,
-    key: pageKey('/checkout/{token}', [view.session, view.link, provider, brands, locale, ctx.url.search]),
-    ticket: '',
-  };
-  return { view, locale, provider, brands, form };
+  const methods = pageMethods(view.link.link, connector, view.session.currency);
+  // Coming back from a method's page without paying opens the page on that method again.
+  const chosen = chosenMethod(methods, ctx.url.searchParams.get('method') ?? view.session.providerAttempt?.method ?? null);
+  // A QR code's page counts its time down from the moment it is drawn: never kept for later views.
+  const form: RenderOnce | undefined = view.session.providerAttempt?.qr
+    ? undefined
+    : {
+        pages: app.pageCache,
+        key: pageKey('/checkout/{token}', [view.session, view.link, provider, brands, methods.map((m) => m.method).join(), locale, ctx.url.search]),
+        ticket: '',
+      };
+  return { view, locale, provider, brands, methods, chosen, form };
 }
 
 /**

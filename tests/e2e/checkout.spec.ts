@@ -130,7 +130,10 @@ test('static link › what the customer types before the form comes alive is kep
 test('static link › the whole flow works with the keyboard alone', async ({ page }) => {
   await page.goto('/pay/acme-books');
   await expect(page.getByRole('button', { name: /^Pay/ })).toBeEnabled();
+  // The way to pay comes first (the sandbox offers nine, card chosen), then the card form.
   await page.keyboard.press('Tab');
+  await expect(page.getByRole('link', { name: /^Card/ })).toBeFocused();
+  for (let i = 0; i < 9; i++) await page.keyboard.press('Tab');
   await expect(page.getByLabel('First name')).toBeFocused();
   for (const text of ['Ana', 'Reyes', 'ana@example.com', '4242424242424242', CARD_EXPIRY.replace('/', ''), '123', 'Ana Reyes']) {
     await page.keyboard.type(text);

@@ -1,0 +1,184 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+
+/**
+ * Paying by the methods of issue 32 on the sandbox, as customers see them, in English and Filipino,
+ * at phone (390×844) and desktop (1280×800) sizes: the choice of method (links to the page with each, usable with
+ * the keyboard and without script), QR Ph paid from a second page (the first moves to the receipt by
+ * itself), an expired code renewed, GCash authorised and declined, online banking with a bank picked,
+ * BillEase asking e-mail and phone. Screenshots into docs/checkout/, each page axe-checked.
+ */
+const docs = join(process.cwd(), 'docs', 'checkout');
+const sizes = [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+] as const;
+
+async function expectNoAxeViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+}
+
+/** Both sizes into docs/checkout/<name>-<width>.png, with axe checked at each. */
+async function shoot(page: Page, name: string) {
+  mkdirSync(docs, { recursive: true });
+  for (const size of sizes) {
+    await page.setViewportSize(size);
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: join(docs, `${name}-${size.width}.png`), fullPage: true });
+  }
+}
+
+const methodChoice = (page: Page) => page.getByRole('navigation', { name: /How would you like to pay|Paano mo gustong magbayad/ });
+
+test('method choice › links in the merchant’s order, the chosen one marked; the keyboard reaches them; only its panel is drawn', async ({ page }) => {
+  await page.goto('/pay/acme-books?lang=en');
+  const choice = methodChoice(page);
+  await expect(choice.getByRole('link')).toHaveCount(9);
+  await expect(choice.getByRole('link', { name: /Card/ })).toHaveAttribute('aria-current', 'true');
+  await expect(page.getByLabel('Card number')).toBeVisible();
+  await expect(page.getByTestId('method-form-gcash')).toHaveCount(0);
+  // The keyboard: focus a method, Enter opens its panel.
+  await choice.getByRole('link', { name: /GCash/ }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/method=gcash/);
+  await expect(methodChoice(page).getByRole('link', { name: /GCash/ })).toHaveAttribute('aria-current', 'true');
+  await expect(page.getByRole('button', { name: 'Continue to GCash' })).toBeVisible();
+  await expect(page.getByLabel('Card number')).toHaveCount(0);
+  await methodChoice(page).getByRole('link', { name: /GCash/ }).focus();
+  await shoot(page, 'methods-gcash-en');
+});
+
+test('method choice › works with JavaScript off: ?method= opens on a method, choosing another draws its panel', async ({ browser }) => {
+  const context = await browser.newContext({ javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto('/pay/acme-books?lang=fil&method=dob');
+  await expect(methodChoice(page).getByRole('link', { name: /Online banking.*BPI/ })).toHaveAttribute('aria-current', 'true');
+  await expect(page.getByRole('group', { name: 'Ang iyong bangko' })).toBeVisible();
+  await methodChoice(page).getByText('BillEase').click();
+  await expect(page.getByTestId('method-form-billease')).toBeVisible();
+  await expect(page.getByTestId('method-form-billease').getByLabel('Mobile number')).toBeVisible();
+  await context.close();
+});
+
+const words = {
+  en: { first: 'First name', last: 'Last name', paid: 'Payment received', qr: 'Show QR code' },
+  fil: { first: 'Pangalan', last: 'Apelyido', paid: 'Natanggap ang bayad', qr: 'Ipakita ang QR code' },
+} as const;
+
+/** Chooses `method` on the payment page and fills the customer's fields in its panel. */
+async function choose(page: Page, method: string, lang: 'en' | 'fil') {
+  await page.locator(`a.method-option[data-method="${method}"]`).click();
+  const form = page.getByTestId(`method-form-${method}`);
+  await expect(form).toBeVisible();
+  await form.getByLabel(words[lang].first).fill('Juan');
+  await form.getByLabel(words[lang].last).fill('Dela Cruz');
+  await form.getByLabel('Email').fill('juan@example.com');
+  return form;
+}
+
+/** A QR Ph code out for a new checkout of acme-books; the page showing it. */
+async function showQr(page: Page, lang: 'en' | 'fil') {
+  await page.goto(`/pay/acme-books?lang=${lang}`);
+  const form = await choose(page, 'qrph', lang);
+  await form.getByRole('button', { name: words[lang].qr }).click();
+  await expect(page).toHaveURL(/\/checkout\/[\w-]+$/);
+  await expect(page.getByTestId('qr-panel')).toBeVisible();
+  return page.getByTestId('sandbox-scan').getAttribute('href');
+}
+
+test('QR Ph › fil: the code, then paid from a second page: the first moves to the receipt by itself', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const scan = await showQr(page, 'fil');
+  await expect(page.getByRole('img', { name: 'QR Ph code para magbayad ng ₱250.00 sa Acme Books' })).toBeVisible();
+  await expect(page.getByTestId('qr-expiry')).toContainText(/Mag-e-expire sa loob ng (29|30):\d\d/);
+  await expect(page.getByTestId('qr-download')).toHaveAttribute('download', 'qrph-payment.png');
+  await shoot(page, 'methods-qrph-code-fil');
+  // The countdown moves without a reload.
+  const before = await page.locator('[data-qr-clock]').textContent();
+  await expect(page.locator('[data-qr-clock]')).not.toHaveText(before!, { timeout: 5000 });
+  // The customer's phone: the sandbox's scan page.
+  const phone = await context.newPage();
+  await phone.goto(scan!);
+  await expect(phone.getByTestId('sandbox-test-mode')).toBeVisible();
+  await phone.getByTestId('sandbox-approve').click();
+  await expect(phone.getByTestId('sandbox-result')).toHaveAttribute('data-status', 'succeeded');
+  // Nobody touches the first page: its script sees the payment and opens the receipt.
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(words.fil.paid, { timeout: 15_000 });
+});
+
+test('QR Ph › en: an expired code says so and a new one is made on request', async ({ page, baseURL }) => {
+  test.setTimeout(120_000);
+  const scan = await showQr(page, 'en');
+  const id = scan!.split('/').pop()!;
+  // The acquirer ends the code (the sandbox's "let it expire", as PayMongo's qrph.expired).
+  const ended = await page.request.post(`/sandbox/authorise/${id}/answer`, { form: { answer: 'expire' }, headers: { origin: baseURL! }, maxRedirects: 0 });
+  expect(ended.status()).toBe(303);
+  await expect(page.getByTestId('qr-expired')).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('heading', { name: 'This QR code has expired' })).toBeVisible();
+  await shoot(page, 'methods-qrph-expired-en');
+  await page.getByRole('button', { name: 'Get a new QR code' }).click();
+  await expect(page.getByTestId('qr-panel')).toBeVisible();
+  expect(await page.getByTestId('sandbox-scan').getAttribute('href')).not.toBe(scan);
+});
+
+test('GCash › en: authorised at the sandbox, back to the receipt', async ({ page }) => {
+  await page.goto('/pay/acme-books?lang=en');
+  const form = await choose(page, 'gcash', 'en');
+  await form.getByRole('button', { name: 'Continue to GCash' }).click();
+  await expect(page).toHaveURL(/\/sandbox\/authorise\//);
+  await expect(page.getByTestId('sandbox-test-mode')).toBeVisible();
+  await expect(page.getByTestId('sandbox-amount')).toHaveText('₱250.00');
+  await page.getByTestId('sandbox-approve').click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment received');
+});
+
+test('GCash › fil: declined at the sandbox, back on the page that says so and offers the methods again', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto('/pay/acme-books?lang=fil');
+  const form = await choose(page, 'gcash', 'fil');
+  await form.getByRole('button', { name: 'Magpatuloy sa GCash' }).click();
+  await page.getByTestId('sandbox-decline').click();
+  await expect(page).toHaveURL(/\/checkout\/[\w-]+/);
+  await expect(page.getByTestId('method-outcome')).toContainText('Hindi ka sinisingil.');
+  await expect(methodChoice(page).getByRole('link', { name: /GCash/ })).toHaveAttribute('aria-current', 'true');
+  await expect(page.getByTestId('method-form-gcash').getByLabel('Email')).toHaveValue('juan@example.com');
+  await shoot(page, 'methods-gcash-declined-fil');
+  // Another way on the same checkout: the card form is there.
+  await page.locator('a.method-option[data-method="card"]').click();
+  await expect(page.getByLabel('Card number')).toBeVisible();
+});
+
+test('online banking › fil: the bank picked, authorised, the receipt', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto('/pay/acme-books?lang=fil');
+  const form = await choose(page, 'dob', 'fil');
+  await form.getByRole('group', { name: 'Ang iyong bangko' }).getByText('UnionBank').click();
+  await expect(form.getByRole('radio', { name: 'UnionBank' })).toBeChecked();
+  await shoot(page, 'methods-dob-fil');
+  await form.getByRole('button', { name: 'Magpatuloy sa Online banking' }).click();
+  await expect(page.getByTestId('sandbox-method')).toContainText('UnionBank');
+  await page.getByTestId('sandbox-approve').click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(words.fil.paid);
+});
+
+test('BillEase › en: asks e-mail and phone on its panel, then authorised', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto('/pay/acme-books?lang=en');
+  // The card form asks no phone; BillEase's panel does, and will not go on without it.
+  await expect(page.locator('.card-form').getByLabel('Mobile number')).toHaveCount(0);
+  const form = await choose(page, 'billease', 'en');
+  const phone = form.getByLabel('Mobile number');
+  await expect(phone).toBeVisible();
+  await shoot(page, 'methods-billease-en');
+  await form.getByRole('button', { name: 'Continue to BillEase' }).click();
+  expect(await phone.evaluate((input: HTMLInputElement) => input.validity.valueMissing)).toBe(true);
+  await expect(page).toHaveURL(/\/pay\/acme-books/);
+  await phone.fill('+639171234567');
+  await form.getByRole('button', { name: 'Continue to BillEase' }).click();
+  await expect(page.getByTestId('sandbox-method')).toContainText('BillEase');
+  await page.getByTestId('sandbox-approve').click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Payment received');
+});
