@@ -48,7 +48,7 @@ export async function payPageInputs(app: PaylinkApp, ctx: PageContext & { locals
     };
   const provider = providerCardForm(connector, `/pay/${view.found.link.slug}/provider`, view.found.link.currency);
   const brands = connector.capabilities.cardBrands;
-  const methods = pageMethods(view.found.link, connector, view.found.link.currency);
+  const methods = pageMethods(view.found, connector, view.found.link.currency);
   const chosen = chosenMethod(methods, ctx.url.searchParams.get('method'));
   const form: RenderOnce = {
     pages: app.pageCache,
@@ -77,7 +77,7 @@ export async function checkoutPageInputs(app: PaylinkApp, ctx: PageContext & { l
   }
   const provider = providerCardForm(connector, `/checkout/${token}/provider`, view.session.currency);
   const brands = connector.capabilities.cardBrands;
-  const methods = pageMethods(view.link.link, connector, view.session.currency);
+  const methods = pageMethods(view.link, connector, view.session.currency);
   // Coming back from a method's page without paying opens the page on that method again.
   const chosen = chosenMethod(methods, ctx.url.searchParams.get('method') ?? view.session.providerAttempt?.method ?? null);
   // A QR code's page counts its time down from the moment it is drawn: never kept for later views.

@@ -33,8 +33,8 @@ test('console link methods › an owner picks GCash then Card, sees them in that
   const group = methods(page);
   for (const name of ['QR Ph', 'GCash', 'Maya', 'GrabPay', 'ShopeePay', 'BillEase', 'Card'])
     await expect(group.getByRole('checkbox', { name, exact: true })).toBeVisible();
-  // Every method the sandbox takes, card last, until the merchant says otherwise.
-  await expect(preview(page).getByTestId('preview-methods')).toContainText('QR Ph · GCash · Maya');
+  // Every method the sandbox takes, cards first, until the merchant says otherwise.
+  await expect(preview(page).getByTestId('preview-methods')).toContainText('Card · QR Ph · GCash · Maya');
   await group.getByLabel('Only the methods ticked below').check();
   for (const box of await group.getByRole('checkbox').all()) await box.uncheck();
   await group.getByRole('checkbox', { name: 'GCash', exact: true }).check();

@@ -6,7 +6,9 @@ import { methodFlow, type PaymentMethod, paymentMethodNames, paymentMethodSchema
 import type { DomainContext } from '../context.ts';
 import { DomainError, invalidFields, type Messages } from '../errors.ts';
 import { linkAvailability, linkUnavailableError } from '../links/lifecycle.ts';
+import { allowedMethods } from '../links/payment-methods.ts';
 import { checkoutQrCode, type QrCode, type QrFormat } from '../links/qr.ts';
+import type { LinkWithMerchant } from '../links/service.ts';
 import { formatDecimal } from '../money.ts';
 import { attemptKey, claimAttempt, ensurePayable, type PayRequest, resolveSession, staticSession, validateCustomer } from './pay.ts';
 import { releaseAttempt, settleProviderPayment, syncProviderSession } from './provider-pay.ts';
@@ -53,13 +55,16 @@ const waitingError = (method: PaymentMethod) =>
   });
 
 /**
- * The methods a link's page offers: the acquirer's, in the link's order when the link names its
- * own. Stands in for the links' rule (allowed methods with the integrator's defaults) until it lands.
+ * The methods a link's page offers, each with the acquirer's rules for it: the link's own list,
+ * else the integrator's defaults, else every method the acquirer takes (allowedMethods), in that
+ * order.
  */
-export function offeredMethods(link: Pick<Link, 'paymentMethods'>, connector: Pick<Connector, 'capabilities'>): MethodSupport[] {
-  const taken = connector.capabilities.methods;
-  if (!link.paymentMethods) return [...taken];
-  return link.paymentMethods.flatMap((m) => taken.filter((s) => s.method === m));
+export function offeredMethods(
+  link: Pick<Link, 'paymentMethods'>,
+  merchant: Pick<LinkWithMerchant['merchant'], 'defaultPaymentMethods'>,
+  connector: Pick<Connector, 'name' | 'capabilities'>,
+): MethodSupport[] {
+  return allowedMethods(link, merchant, connector).flatMap((m) => connector.capabilities.methods.filter((s) => s.method === m));
 }
 
 /** What the customer's fields are called for a method's `requires`. */
@@ -158,7 +163,7 @@ export async function startMethodAttempt(app: DomainContext, req: PayRequest): P
   if (availability === 'inactive') throw req.slug === undefined ? new DomainError('ER.03.20', 'Checkout session not found') : linkUnavailableError('inactive');
   if (availability !== 'open') throw linkUnavailableError(availability);
   const connector = await app.connectors.forIntegrator(target.link.link.integratorId);
-  const support = offeredMethods(target.link.link, connector).find((s) => s.method === method);
+  const support = offeredMethods(target.link.link, target.link.merchant, connector).find((s) => s.method === method);
   if (!support) throw methodError(`This payment page does not take ${paymentMethodNames[method]}. Choose another way to pay.`);
   const currency = target.session?.currency ?? target.link.link.currency;
   if (support.currencies && !support.currencies.includes(currency)) {

@@ -3,15 +3,16 @@ import type { Link } from '../../db/schema.ts';
 import type { Locale } from '../../i18n/index.ts';
 import type { PaymentMethod } from '../../schemas/payment-method.ts';
 import { customerFormFields, type FormField } from '../links/form.ts';
+import type { LinkWithMerchant } from '../links/service.ts';
 import { offeredMethods } from './method-pay.ts';
 
 /**
  * The methods a payment page offers, in the merchant's order (offeredMethods: the link's own list,
- * else every method the acquirer declares), less those that do not take the page's currency
- * (PayMongo's local methods: PHP only), which the method endpoint would refuse.
+ * else the integrator's defaults, else every method the acquirer takes), less those that do not
+ * take the page's currency (PayMongo's local methods: PHP only), which the method endpoint would refuse.
  */
-export function pageMethods(link: Pick<Link, 'paymentMethods'>, connector: Pick<Connector, 'capabilities'>, currency: string): MethodSupport[] {
-  return offeredMethods(link, connector).filter((m) => !m.currencies || m.currencies.includes(currency));
+export function pageMethods(found: LinkWithMerchant, connector: Pick<Connector, 'name' | 'capabilities'>, currency: string): MethodSupport[] {
+  return offeredMethods(found.link, found.merchant, connector).filter((m) => !m.currencies || m.currencies.includes(currency));
 }
 
 /** The method a page opens on: the one the customer picked (`?method=`), else the merchant's first. */

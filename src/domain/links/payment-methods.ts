@@ -10,8 +10,9 @@ import { acquirerName } from './acquirer-fit.ts';
  * Which payment methods a link's page offers, and in which order. Three choices meet here:
  * - the link's own list (`links.payment_methods`), in the merchant's order of preference;
  * - when it names none (null), the integrator's defaults (`integrators.default_payment_methods`);
- * - when those are null too, every method the acquirer takes: local methods first in the order
- *   paylink lists them, card last, since cards come first only where the merchant puts them first;
+ * - when those are null too, every method the acquirer takes, cards first and then the others in
+ *   the order paylink lists them: a link made before payment methods existed opens on the card
+ *   form as it always did, and a merchant who wants QR Ph or GCash first says so;
  * and the acquirer's own list bounds them all: a method it does not take (the merchant changed
  * acquirer since the link was saved) is left out, never offered.
  */
@@ -20,11 +21,10 @@ export type MethodsAcquirer = Pick<Connector, 'name' | 'capabilities'>;
 /** The methods the acquirer takes, in its own declaration order. */
 export const acquirerMethods = (acquirer: MethodsAcquirer): PaymentMethod[] => acquirer.capabilities.methods.map((m) => m.method);
 
-/** Every method the acquirer takes when no one chose: paylink's order, card last. */
+/** Every method the acquirer takes when no one chose: paylink's order, which puts cards first. */
 function unchosenOrder(acquirer: MethodsAcquirer): PaymentMethod[] {
   const taken = new Set(acquirerMethods(acquirer));
-  const local = paymentMethods.filter((m) => m !== 'card' && taken.has(m));
-  return taken.has('card') ? [...local, 'card'] : local;
+  return paymentMethods.filter((m) => taken.has(m));
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Link } from '../../db/schema.ts';
 import { integrators, links, payments } from '../../db/schema.ts';
 import type { LinksQuery } from '../../schemas/link.ts';
+import type { PaymentMethod } from '../../schemas/payment-method.ts';
 import { notFound } from '../errors.ts';
 import { keysetPage, type Page } from '../pagination.ts';
 
@@ -12,12 +13,17 @@ export type { Link };
 export interface LinkWithMerchant {
   link: Link;
   /** `supportEmail`: where customers write with questions (shown on the payment page, Reply-To of its e-mails). */
-  merchant: { id: string; name: string; supportEmail: string | null };
+  merchant: { id: string; name: string; supportEmail: string | null; defaultPaymentMethods: PaymentMethod[] | null };
 }
 
 const linkWithMerchant = (db: DbOrTx) =>
   db
-    .select({ link: links, merchantName: integrators.name, supportEmail: integrators.supportEmail })
+    .select({
+      link: links,
+      merchantName: integrators.name,
+      supportEmail: integrators.supportEmail,
+      defaultPaymentMethods: integrators.defaultPaymentMethods,
+    })
     .from(links)
     .innerJoin(integrators, eq(integrators.id, links.integratorId));
 
@@ -37,8 +43,15 @@ function statements(db: Db) {
   return found;
 }
 
-const toLinkWithMerchant = (row: { link: Link; merchantName: string; supportEmail: string | null } | undefined): LinkWithMerchant | undefined =>
-  row ? { link: row.link, merchant: { id: row.link.integratorId, name: row.merchantName, supportEmail: row.supportEmail } } : undefined;
+const toLinkWithMerchant = (
+  row: { link: Link; merchantName: string; supportEmail: string | null; defaultPaymentMethods: PaymentMethod[] | null } | undefined,
+): LinkWithMerchant | undefined =>
+  row
+    ? {
+        link: row.link,
+        merchant: { id: row.link.integratorId, name: row.merchantName, supportEmail: row.supportEmail, defaultPaymentMethods: row.defaultPaymentMethods },
+      }
+    : undefined;
 
 /** The active link at /pay/{slug}, or undefined (unknown and inactive links look the same). */
 export async function findActiveLink(db: Db, slug: string): Promise<LinkWithMerchant | undefined> {

@@ -47,9 +47,10 @@ describe("checkout › a method's own rules on the customer's input", () => {
 });
 
 describe('checkout › the methods a page offers', () => {
-  const connector = { capabilities: { methods: sandboxLocalMethods() } } as never;
-  it("offers the acquirer's methods when the link names none", () => {
-    expect(offeredMethods({ paymentMethods: null }, connector).map((m) => m.method)).toEqual([
+  const connector = { name: 'sandbox', capabilities: { methods: sandboxLocalMethods() } } as never;
+  const noDefaults = { defaultPaymentMethods: null };
+  it("offers the acquirer's methods when neither the link nor the integrator names any", () => {
+    expect(offeredMethods({ paymentMethods: null }, noDefaults, connector).map((m) => m.method)).toEqual([
       'qrph',
       'gcash',
       'paymaya',
@@ -61,7 +62,12 @@ describe('checkout › the methods a page offers', () => {
     ]);
   });
   it("keeps the link's order and drops what the acquirer does not take", () => {
-    expect(offeredMethods({ paymentMethods: ['billease', 'card', 'qrph'] }, connector).map((m) => m.method)).toEqual(['billease', 'qrph']);
+    expect(offeredMethods({ paymentMethods: ['billease', 'card', 'qrph'] }, noDefaults, connector).map((m) => m.method)).toEqual(['billease', 'qrph']);
+  });
+  it("offers the integrator's defaults, in their order, when the link names none; the link's own list wins", () => {
+    const defaults = { defaultPaymentMethods: ['gcash', 'qrph'] as const } as never;
+    expect(offeredMethods({ paymentMethods: null }, defaults, connector).map((m) => m.method)).toEqual(['gcash', 'qrph']);
+    expect(offeredMethods({ paymentMethods: ['billease'] }, defaults, connector).map((m) => m.method)).toEqual(['billease']);
   });
 });
 

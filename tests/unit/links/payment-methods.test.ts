@@ -24,9 +24,9 @@ describe('payment methods › allowedMethods', () => {
     expect(allowedMethods(link(null), integrator(['paymaya', 'qrph']), everything)).toEqual(['paymaya', 'qrph']);
   });
 
-  it('with no defaults either, offers every method the acquirer takes in paylink’s order, card last', () => {
-    const declared = acquirer('sandbox', ['card', 'billease', 'qrph', 'gcash']);
-    expect(allowedMethods(link(null), integrator(null), declared)).toEqual(['qrph', 'gcash', 'billease', 'card']);
+  it('with no defaults either, offers every method the acquirer takes in paylink’s order, cards first (as before methods)', () => {
+    const declared = acquirer('sandbox', ['billease', 'qrph', 'card', 'gcash']);
+    expect(allowedMethods(link(null), integrator(null), declared)).toEqual(['card', 'qrph', 'gcash', 'billease']);
     expect(allowedMethods(link(null), integrator(null), cardsOnly)).toEqual(['card']);
   });
 
