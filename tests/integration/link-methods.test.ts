@@ -188,7 +188,7 @@ describe('console › payment methods', () => {
     expect(textOf(chosen.html)).toContain('Payment methods, in this order: Maya · BillEase');
     const fallback = await c.postMultipart('/console/links/preview', editorForm({ methods_mode: 'default' }), { from: '/console/links/new' });
     expect(textOf(fallback.html)).toContain(
-      'Payment methods, in this order: QR Ph · GCash · Maya · GrabPay · ShopeePay · Online banking · Online banking (Brankas) · BillEase · Card',
+      'Payment methods, in this order: Card · QR Ph · GCash · Maya · GrabPay · ShopeePay · Online banking · Online banking (Brankas) · BillEase',
     );
   });
 
