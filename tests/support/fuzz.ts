@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 
 /**
- * Generators of hostile request bodies for the property tests (tests/integration/fuzz.test.ts):
+ * Generators of hostile request bodies for the property tests (tests/integration/api/fuzz.test.ts):
  * mutations of a valid body (a field removed, replaced by a value of any type, an unknown or
  * prototype-named key added), wrong types at the top, odd strings and numbers, deep nesting, and
  * raw text that is not quite JSON.

@@ -1,0 +1,140 @@
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../src/config.ts';
+import { auditLog } from '../../../src/db/schema.ts';
+import { startWorkers } from '../../../src/workers/index.ts';
+import { CONSOLE_USERS, call, OTHER_TOKEN, useServedApp } from '../../support/app.ts';
+import { ConsoleClient, textOf } from '../../support/console.ts';
+import { CARDS, createPayment } from '../../support/payments.ts';
+
+/** Home's figures and chart, the sessions list on Your account, and the audit log's retention. */
+const clock = { now: new Date('2026-03-02T09:00:00Z') };
+const at = (iso: string) => {
+  clock.now = new Date(iso);
+};
+const served = useServedApp({ now: () => clock.now });
+const { otherOwner } = CONSOLE_USERS;
+
+async function signedIn(user: { email: string; password: string }, userAgent = 'console-test') {
+  const c = new ConsoleClient(served.server.url, { userAgent });
+  const res = await c.signIn(user.email, user.password);
+  expect(res.status, textOf(res.html)).toBe(303);
+  return c;
+}
+const pay = (amount: string, opts: { card?: string; integrator?: string; currency?: string } = {}) =>
+  createPayment(served.t, {
+    integrator: opts.integrator ?? 'Other Shop',
+    currency: opts.currency ?? 'USD',
+    amount,
+    card: opts.card,
+    callbackUrl: null,
+    notifyUser: false,
+  });
+
+describe('console › home', () => {
+  it('shows today’s and the last 30 days’ paid volume, counts and refunds per currency, with a bar per day', async () => {
+    at('2026-01-30T12:00:00Z'); // outside the window (it starts 2026-02-01)
+    await pay('99.00');
+    at('2026-02-01T00:00:00Z'); // the window's first day
+    await pay('5.00');
+    at('2026-02-27T15:00:00Z');
+    await pay('40.00');
+    at('2026-03-02T08:00:00Z');
+    await pay('10.00');
+    const refunded = await pay('25.50');
+    await pay('60.00', { card: CARDS.declined }); // failed: not counted
+    await pay('500.00', { integrator: 'Acme Books', currency: 'PHP' }); // another integrator's
+    const refund = await call(served.server.url, 'POST', '/api/v1/refund', {
+      token: OTHER_TOKEN,
+      body: { transaction_id: refunded.id, notify_user: false, reason: 'Damaged box', amount: 5.5 },
+    });
+    expect(refund.json.data.status_code).toBe('OK.04.00'); // partial refund
+    at('2026-03-02T09:00:00Z');
+
+    const owner = await signedIn(otherOwner);
+    const home = await owner.get('/console');
+    expect(home.status).toBe(200);
+    const text = textOf(home.html);
+    expect(text).toContain('USD Today $35.50 2 payments Last 30 days $80.50 4 payments Refunded, 30 days $5.50 1 refund Net, 30 days $75.00');
+    expect(text).not.toContain('PHP');
+    expect(text).not.toContain('$99.00');
+    // The chart: one bar for each of the three days with payments, titled for screen readers.
+    const svg = /<svg[^>]*class="chart-bars"[\s\S]*?<\/svg>/.exec(home.html)![0];
+    expect(svg).toMatch(/role="img"/);
+    expect(svg).toContain('<title id="chart-usd-title">USD paid per day, 2026-02-01 to 2026-03-02</title>');
+    expect(svg).toContain('Busiest day 2026-02-27: $40.00.');
+    const bars = [...svg.matchAll(/<rect[^>]*class="chart-bar"[^>]*>/g)];
+    expect(bars).toHaveLength(3);
+    const heights = bars.map((b) => Number(/height="([\d.]+)"/.exec(b[0])![1]));
+    expect(Math.max(...heights)).toBe(96); // the busiest day fills the chart
+    expect(svg).toContain('<title>2026-03-02: $35.50 from 2 payments</title>');
+    // The table alternative lists the same days.
+    expect(text).toContain('2026-03-02 $35.50 2 $5.50 (1) 2026-02-27 $40.00 1 $0.00 (0) 2026-02-01 $5.00 1 $0.00 (0)');
+  });
+
+  it('shows staff the same figures, without the owner-only links', async () => {
+    const staff = await signedIn(CONSOLE_USERS.acmeStaff);
+    const home = await staff.get('/console');
+    expect(home.status).toBe(200);
+    expect(textOf(home.html)).toContain('PHP Today ₱500.00 1 payment');
+    expect(home.html).not.toContain('href="/console/developers"');
+  });
+
+  it('says so when there were no payments in the window', async () => {
+    at('2026-06-01T09:00:00Z');
+    const owner = await signedIn(otherOwner);
+    expect(textOf((await owner.get('/console')).html)).toContain('No payments in the last 30 days (2026-05-03 to 2026-06-01, UTC).');
+    at('2026-03-02T09:00:00Z');
+  });
+});
+
+describe('console › your sessions', () => {
+  it('lists the user’s sessions with when, where and which browser, and signs the others out', async () => {
+    const laptop = await signedIn(otherOwner, 'Laptop browser/1.0');
+    const phone = await signedIn(otherOwner, 'Phone browser/2.0');
+    const page = await laptop.get('/console/account');
+    const text = textOf(page.html);
+    expect(text).toContain('Your sessions');
+    expect(text).toContain('Laptop browser/1.0');
+    expect(text).toContain('Phone browser/2.0');
+    expect(text).toMatch(/2026-03-02 09:00 UTC \(this session\) 2026-03-02 09:00 UTC 127\.0\.0\.1 Laptop browser\/1\.0/);
+
+    const res = await laptop.post('/console/account', { action: 'end-others' });
+    expect(res.status).toBe(200);
+    expect(textOf(res.html)).toMatch(/\d+ other sessions? signed out\./);
+    expect(textOf(res.html)).not.toContain('Phone browser/2.0');
+    expect((await phone.get('/console')).status).toBe(303);
+    expect((await laptop.get('/console')).status).toBe(200);
+    const entries = await served.t.app.db.select().from(auditLog).where(eq(auditLog.action, 'sessions.ended_others'));
+    expect(entries.map((e) => e.actorEmail)).toContain(otherOwner.email);
+  });
+});
+
+describe('console › audit retention', () => {
+  it('refuses a retention under a year (PCI DSS 10.5.1)', () => {
+    expect(() => loadConfig({ PAYLINK_AUDIT_RETENTION_DAYS: '90' })).toThrow(ConfigError);
+    expect(loadConfig({}).console.auditRetentionDays).toBeGreaterThanOrEqual(365);
+    expect(loadConfig({ PAYLINK_AUDIT_RETENTION_DAYS: '730' }).console.auditRetentionDays).toBe(730);
+  });
+
+  it('lets the workers delete entries older than PAYLINK_AUDIT_RETENTION_DAYS, keeping the rest', async () => {
+    const days = served.t.app.config.console.auditRetentionDays;
+    const ago = (d: number) => new Date(clock.now.getTime() - d * 86_400_000);
+    const entry = (target: string, when: Date) => ({ integratorId: null, action: 'sign_in.failed', target, at: when });
+    await served.t.app.db.insert(auditLog).values([entry('too old', ago(days + 1)), entry('just kept', ago(days - 1))]);
+    const workers = startWorkers(served.t.app);
+    try {
+      for (let i = 0; i < 100; i++) {
+        const rows = await served.t.app.db.select({ target: auditLog.target }).from(auditLog).where(eq(auditLog.target, 'too old'));
+        if (rows.length === 0) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    } finally {
+      await workers.stop();
+    }
+    const targets = (await served.t.app.db.select({ target: auditLog.target }).from(auditLog)).map((r) => r.target);
+    expect(targets).not.toContain('too old');
+    expect(targets).toContain('just kept');
+    expect(targets).toContain(otherOwner.email); // today's sign-ins stay
+  });
+});
