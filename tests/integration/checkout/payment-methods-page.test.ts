@@ -1,11 +1,11 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkoutSessions, links } from '../../src/db/schema.ts';
-import { hashSessionToken } from '../../src/domain/checkout/sessions.ts';
-import { t as tr } from '../../src/i18n/index.ts';
-import type { PaymentMethod } from '../../src/schemas/payment-method.ts';
-import { call, createTestApp, defaultSeed, provision, startTestServer, TEST_TOKEN, type TestApp } from '../support/app.ts';
-import { CHECKOUT_JS_BUDGET, measurePageScripts } from '../support/checkout-weight.ts';
+import { checkoutSessions, links } from '../../../src/db/schema.ts';
+import { hashSessionToken } from '../../../src/domain/checkout/sessions.ts';
+import { t as tr } from '../../../src/i18n/index.ts';
+import type { PaymentMethod } from '../../../src/schemas/payment-method.ts';
+import { call, createTestApp, defaultSeed, provision, startTestServer, TEST_TOKEN, type TestApp } from '../../support/app.ts';
+import { CHECKOUT_JS_BUDGET, measurePageScripts } from '../../support/checkout-weight.ts';
 
 /**
  * The payment page with the methods of issue 32, over HTTP from the built server on the sandbox
