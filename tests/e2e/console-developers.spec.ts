@@ -64,7 +64,8 @@ test('console › Home shows the last 30 days’ figures with a server-drawn cha
   await expect(php.locator('.figure').first()).toContainText('payments');
   await expectNoAxeViolations(page);
   await page.getByText('PHP day by day (table)').click();
-  await expect(php.getByRole('table')).toBeVisible();
+  await expect(php.getByRole('table', { name: 'PHP paid and refunded per day' })).toBeVisible();
+  await expect(php.getByRole('table', { name: 'Paid with, last 30 days' })).toBeVisible();
   await expectNoAxeViolations(page);
   await shoot(page, 'console-home');
   expect(scripts).toEqual([]);

@@ -157,6 +157,8 @@ test('online banking › fil: the bank picked, authorised, the receipt', async (
   const form = await choose(page, 'dob', 'fil');
   await form.getByRole('group', { name: 'Ang iyong bangko' }).getByText('UnionBank').click();
   await expect(form.getByRole('radio', { name: 'UnionBank' })).toBeChecked();
+  // PayMongo's online banking needs the customer's phone, as the sandbox does.
+  await form.getByLabel('Mobile number').fill('0917 123 4567');
   await shoot(page, 'methods-dob-fil');
   await form.getByRole('button', { name: 'Magpatuloy sa Online banking' }).click();
   await expect(page.getByTestId('sandbox-method')).toContainText('UnionBank');

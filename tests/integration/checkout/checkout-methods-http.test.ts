@@ -99,7 +99,7 @@ describe('method start as a no-script form post', () => {
     expect(back.pathname).toBe(`/checkout/${token}`);
     expect(back.searchParams.get('method_error')).toBe('ER.02.30');
     expect(back.searchParams.get('method')).toBe('dob');
-    expect(back.searchParams.getAll('field').sort()).toEqual(['bank', 'customer.contact.email', 'customer.last_name']);
+    expect(back.searchParams.getAll('field').sort()).toEqual(['bank', 'customer.contact.email', 'customer.contact.mobile', 'customer.last_name']);
   });
 
   it('refuses text the database cannot store without a 5xx or an error log', async () => {

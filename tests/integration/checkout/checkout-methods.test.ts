@@ -214,7 +214,12 @@ describe('checkout by e-wallet, online banking and BillEase', () => {
     await expect(start(token, { method: 'dob' })).rejects.toMatchObject({ code: 'ER.02.30', messages: { bank: ['Choose your bank'] } });
     await expect(start(token, { method: 'dob', bank: 'bdo' })).rejects.toMatchObject({ code: 'ER.02.30', messages: { bank: ['must be one of bpi, ubp'] } });
     await expect(start(token, { method: 'gcash', bank: 'bpi' })).rejects.toMatchObject({ code: 'ER.02.30', messages: { bank: ['GCash takes no bank'] } });
-    const started = await start(token, { method: 'brankas', bank: 'metrobank' });
+    // Online banking also needs the customer's phone (PayMongo's rule, which the sandbox keeps).
+    await expect(start(token, { method: 'brankas', bank: 'metrobank' })).rejects.toMatchObject({
+      code: 'ER.02.30',
+      messages: { 'customer.contact.mobile': [expect.any(String)] },
+    });
+    const started = await start(token, { method: 'brankas', bank: 'metrobank', fields: { 'customer.contact.mobile': '+639171234567' } });
     expect((await simulatedPayment(t.app, idOf(started)))?.payment).toMatchObject({ method: 'brankas', bank: 'metrobank' });
     expect((await sessionOf(token)).providerAttempt).toMatchObject({ method: 'brankas', bank: 'metrobank' });
   });

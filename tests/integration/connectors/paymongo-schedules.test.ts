@@ -204,7 +204,13 @@ describe('paymongo › schedules paid by a link e-mailed each cycle', () => {
     await fetch(`${server.url}/register/${token}/confirm`, { method: 'POST', redirect: 'manual', headers: { origin: server.url } });
     const completed = (await eventsOf('card_registration.completed')).filter((e) => e.data.reference === reference);
     expect(completed.map((e) => e.data)).toEqual([
-      { reference, status: 'active', collection: 'pay_link', card: { brand: null, last4: null, exp_month: null, exp_year: null } },
+      {
+        reference,
+        status: 'active',
+        collection: 'pay_link',
+        customer: expect.objectContaining({ name: 'Ana Reyes', email: 'ana@example.com' }),
+        card: { brand: null, last4: null, exp_month: null, exp_year: null },
+      },
     ]);
   });
 
@@ -247,7 +253,9 @@ describe('paymongo › schedules paid by a link e-mailed each cycle', () => {
     const owner = new ConsoleClient(server.url);
     expect((await owner.signIn(CONSOLE_USERS.acmeOwner.email, CONSOLE_USERS.acmeOwner.password)).status).toBe(303);
     expect(textOf((await owner.get('/console/card-registrations')).html)).toContain('Pay by link (e-mailed each cycle)');
-    expect((await owner.get(`/console/schedules/${scheduleId}`)).html).toContain('<span class="badge status-awaiting_customer">awaiting_customer</span>');
+    expect((await owner.get(`/console/schedules/${scheduleId}`)).html).toContain(
+      '<span class="badge status-awaiting_customer">Waiting for the customer</span>',
+    );
 
     expect(await sendMail()).toBeGreaterThanOrEqual(1);
     expect(await sendMail()).toBe(0);

@@ -57,7 +57,14 @@ describe('outbox › events are looked up by the ids written with them', () => {
       await t.app.db.execute(sql.raw(backfill!));
     }
     const after = await rows();
-    const byId = (list: typeof before) => Object.fromEntries(list.map((r) => [r.id, { paymentId: r.paymentId, emailView: r.emailView }]));
+    // The payment method came into the e-mail's view later (migration 0026): events written before
+    // it have none, and their e-mail says "Card" as it did then.
+    const withoutMethod = (view: (typeof before)[number]['emailView']) => {
+      if (!view) return view;
+      const { paymentMethod: _later, ...rest } = view;
+      return rest;
+    };
+    const byId = (list: typeof before) => Object.fromEntries(list.map((r) => [r.id, { paymentId: r.paymentId, emailView: withoutMethod(r.emailView) }]));
     expect(byId(after)).toEqual(byId(before));
   });
 
