@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { startPaylink } from '../support/process.ts';
+import { recordStatusCode } from '../support/status-codes-seen.ts';
 
 /** A port free right now: the test must know it before the banner, to ask from the first moment. */
 async function freePort(): Promise<number> {
@@ -105,7 +106,9 @@ describe('readiness', () => {
       }
       expect(starting, 'no request landed in the start window').toBeDefined();
       expect(starting!.headers.get('retry-after')).toBe('1');
-      expect(await starting!.json()).toMatchObject({ status: 503, data: { status_code: 'ER.99.02' } });
+      const body = await starting!.json();
+      recordStatusCode(body);
+      expect(body).toMatchObject({ status: 503, data: { status_code: 'ER.99.02' } });
       expect(await statusOf(`${base}/healthz`)).toBe(200);
       await p.ready;
     } finally {
