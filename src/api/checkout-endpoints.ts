@@ -1,6 +1,7 @@
 import type { APIContext, APIRoute } from 'astro';
 import { authenticateLinkKey, createDynamicLink, requireLink } from '../domain/checkout/dynamic.ts';
-import { checkoutStatus, returnFromProvider, startMethodAttempt } from '../domain/checkout/method-pay.ts';
+import { startMethodAttempt } from '../domain/checkout/method-pay.ts';
+import { checkoutStatus, returnFromProvider } from '../domain/checkout/method-status.ts';
 import { payCheckout } from '../domain/checkout/pay.ts';
 import { startProviderAttempt } from '../domain/checkout/provider-pay.ts';
 import { DomainError, invalidFields } from '../domain/errors.ts';

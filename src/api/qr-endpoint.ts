@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { findCheckoutQrCode } from '../domain/checkout/method-pay.ts';
+import { findCheckoutQrCode } from '../domain/checkout/method-status.ts';
 import { drawQrImage, findQrCode, keptQrImage, type QrFormat } from '../domain/links/qr.ts';
 import { clientIpOf, errorResponse } from './endpoint.ts';
 

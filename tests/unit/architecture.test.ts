@@ -242,3 +242,13 @@ describe('architecture › console pages are views', () => {
     expect(routes.filter((r) => bare.test(r.text)).map((r) => r.file)).toEqual([]);
   });
 });
+
+describe('architecture › domain files stay readable', () => {
+  it('no file in src/domain is over 400 lines: a longer one is split along its steps', () => {
+    const long = sources
+      .filter((s) => s.file.startsWith('src/domain/'))
+      .map((s) => ({ file: s.file, lines: s.text.split('\n').length - (s.text.endsWith('\n') ? 1 : 0) }))
+      .filter((s) => s.lines > 400);
+    expect(long).toEqual([]);
+  });
+});

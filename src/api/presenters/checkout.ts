@@ -1,4 +1,5 @@
-import type { CheckoutStatus, MethodStarted } from '../../domain/checkout/method-pay.ts';
+import type { MethodStarted } from '../../domain/checkout/method-pay.ts';
+import type { CheckoutStatus } from '../../domain/checkout/method-status.ts';
 import type { PayOutcome } from '../../domain/checkout/pay.ts';
 import type { EndpointResult } from '../endpoint.ts';
 

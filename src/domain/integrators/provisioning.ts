@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { newId, sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { cardRegistrations, integrators, links } from '../../db/schema.ts';
@@ -17,6 +17,7 @@ import { DomainError, withFieldNames } from '../errors.ts';
 import { linkValues, writeSeedLink } from '../links/editor.ts';
 import { methodsMisfit } from '../links/payment-methods.ts';
 import { readAcquirerSettings, setAcquirer } from './acquirer.ts';
+import { existingProvisioning } from './holdings.ts';
 import { applySeedLinkKey, newLinkKey } from './link-keys.ts';
 import { hashToken } from './service.ts';
 
@@ -388,18 +389,4 @@ async function createDemoIfEmpty(app: DomainContext): Promise<ProvisioningResult
   const path = join(app.config.dataDir, 'demo-credentials.json');
   writeSecretFile(path, credentials);
   return { integrators: 1, links: 1, cards: 0, demo: { path, linkUrl: credentials.link_url, credentials } };
-}
-
-/**
- * What the database holds when this start applied nothing (no seed, not the first start; or a
- * worker process, which applies no seed): every process's banner says the same counts.
- */
-export async function existingProvisioning(app: DomainContext): Promise<ProvisioningResult> {
-  const [integratorCount, linkCount, cardCount, demo] = await Promise.all([
-    app.db.$count(integrators),
-    app.db.$count(links, eq(links.system, false)),
-    app.db.$count(cardRegistrations, eq(cardRegistrations.status, 'active')),
-    app.db.$count(links, and(eq(links.slug, 'demo'), eq(links.system, false))),
-  ]);
-  return { integrators: integratorCount, links: linkCount, cards: cardCount, ...(demo > 0 ? { demoKept: true } : {}) };
 }

@@ -6,7 +6,8 @@ import type { StripeConnector } from '../../../src/acquirer/stripe/connector.ts'
 import { sha256Hex } from '../../../src/crypto.ts';
 import { cardRegistrations, integrators, links, outboxEvents, payments, sandboxCharges, scheduleRuns, schedules } from '../../../src/db/schema.ts';
 import { completeCardRegistration, createCardRegistration } from '../../../src/domain/cards/service.ts';
-import { checkoutStatus, startMethodAttempt } from '../../../src/domain/checkout/method-pay.ts';
+import { startMethodAttempt } from '../../../src/domain/checkout/method-pay.ts';
+import { checkoutStatus } from '../../../src/domain/checkout/method-status.ts';
 import { findIntegratorByToken } from '../../../src/domain/integrators/service.ts';
 import { chargeClaim } from '../../../src/domain/schedules/charge.ts';
 import { claimDueAttempts, claimDueOccurrences } from '../../../src/domain/schedules/claim.ts';
