@@ -24,6 +24,20 @@ const seeded = () => {
   return { dir, seed, token: seed.integrators[0].token as string, slug: seed.integrators[0].links[0].slug as string };
 };
 
+/** The built server started on the example seed, on a port known before it listens. */
+async function startSeeded() {
+  const { dir, token, slug } = seeded();
+  const port = await freePort();
+  const p = startPaylink({
+    PAYLINK_DATA_DIR: join(dir, 'data'),
+    PAYLINK_MASTER_KEY: randomBytes(32).toString('base64'),
+    PAYLINK_SEED: join(dir, 'seed.json'),
+    PORT: String(port),
+    HOST: '127.0.0.1',
+  });
+  return { p, base: `http://127.0.0.1:${port}`, token, slug };
+}
+
 /** One request; `refused` while nothing listens yet. */
 async function statusOf(url: string, init?: RequestInit): Promise<number | 'refused'> {
   try {
@@ -37,16 +51,7 @@ async function statusOf(url: string, init?: RequestInit): Promise<number | 'refu
 
 describe('readiness', () => {
   it('serves no seeded link or token before /readyz says ready: 503 with Retry-After until then, never 404 or 401', async () => {
-    const { dir, token, slug } = seeded();
-    const port = await freePort();
-    const p = startPaylink({
-      PAYLINK_DATA_DIR: join(dir, 'data'),
-      PAYLINK_MASTER_KEY: randomBytes(32).toString('base64'),
-      PAYLINK_SEED: join(dir, 'seed.json'),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-    });
-    const base = `http://127.0.0.1:${port}`;
+    const { p, base, token, slug } = await startSeeded();
     const seen: Array<{ ready: number | 'refused'; page: number | 'refused'; api: number | 'refused' }> = [];
     try {
       const deadline = Date.now() + 60_000;
@@ -80,16 +85,7 @@ describe('readiness', () => {
   });
 
   it('answers a request that comes while starting with 503 ER.99.02 and Retry-After, and /healthz 200', async () => {
-    const { dir, slug } = seeded();
-    const port = await freePort();
-    const p = startPaylink({
-      PAYLINK_DATA_DIR: join(dir, 'data'),
-      PAYLINK_MASTER_KEY: randomBytes(32).toString('base64'),
-      PAYLINK_SEED: join(dir, 'seed.json'),
-      PORT: String(port),
-      HOST: '127.0.0.1',
-    });
-    const base = `http://127.0.0.1:${port}`;
+    const { p, base, slug } = await startSeeded();
     try {
       // The seed's console users are hashed with Argon2id while the server already listens: a window of
       // tens of milliseconds at least. Catch a 503 in it (or find the process already ready, and say so).
