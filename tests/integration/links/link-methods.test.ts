@@ -95,7 +95,9 @@ describe('links › payment methods by API', () => {
     expect(allowedMethods((await linkRow('pm-defaults'))!, await acme(), connector)).toEqual(['qrph', 'gcash', 'card']);
     const cleared = await api('PATCH', '/api/v1/integrator', { default_payment_methods: null });
     expect(cleared.json.data.integrator.default_payment_methods).toBeNull();
+    // Nobody chose: every method the sandbox takes, cards first (links made before methods existed open on the card form).
     expect(allowedMethods((await linkRow('pm-defaults'))!, await acme(), connector)).toEqual([
+      'card',
       'qrph',
       'gcash',
       'paymaya',
@@ -104,7 +106,6 @@ describe('links › payment methods by API', () => {
       'dob',
       'brankas',
       'billease',
-      'card',
     ]);
   });
 });
