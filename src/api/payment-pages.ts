@@ -6,6 +6,7 @@ import { providerCardForm } from '../domain/checkout/provider-pay.ts';
 import { type CheckoutView, issueStaticTicket, loadCheckout } from '../domain/checkout/sessions.ts';
 import { acquirerMisfits, type LinkAcquirer, type LinkMoney } from '../domain/links/acquirer-fit.ts';
 import { type LinkPageView, loadLinkPage } from '../domain/links/lifecycle.ts';
+import type { Locale } from '../i18n/index.ts';
 import { pageKey, type RenderOnce } from './page-cache.ts';
 import { type PageContext, pageLocale } from './page-locale.ts';
 
@@ -30,22 +31,24 @@ const loadedFor = <R extends LoadedPaymentPage['route']>(locals: App.Locals, rou
   return loaded?.route === route && loaded.param === param ? (loaded.view as Extract<LoadedPaymentPage, { route: R }>['view']) : undefined;
 };
 
+/** A page that shows no form (not open, or not payable with the merchant's acquirer): its state and language only. */
+const withoutForm = <V>(view: V, locale: Locale) => ({
+  view,
+  locale,
+  provider: undefined,
+  brands: undefined,
+  methods: undefined,
+  chosen: undefined,
+  form: undefined,
+});
+
 /** /pay/{slug}: the link's state, the page's language, the card form and the kept rendering's key and ticket when the form shows. */
 export async function payPageInputs(app: PaylinkApp, ctx: PageContext & { locals: App.Locals }, slug: string) {
   const view = loadedFor(ctx.locals, '/pay/[slug]', slug) ?? (await loadLinkPage(app, slug, app.now()));
   const locale = pageLocale(ctx, view.state === 'not_found' ? undefined : view.found.link.locale);
-  if (view.state !== 'open') return { view, locale, provider: undefined, brands: undefined, methods: undefined, chosen: undefined, form: undefined };
+  if (view.state !== 'open') return withoutForm(view, locale);
   const connector = await app.connectors.forIntegrator(view.found.link.integratorId);
-  if (!acquirerTakes(connector, view.found.link))
-    return {
-      view: { state: 'not_accepted' as const, found: view.found },
-      locale,
-      provider: undefined,
-      brands: undefined,
-      methods: undefined,
-      chosen: undefined,
-      form: undefined,
-    };
+  if (!acquirerTakes(connector, view.found.link)) return withoutForm({ state: 'not_accepted' as const, found: view.found }, locale);
   const provider = providerCardForm(connector, `/pay/${view.found.link.slug}/provider`, view.found.link.currency);
   const brands = connector.capabilities.cardBrands;
   const methods = pageMethods(view.found, connector, view.found.link.currency);
@@ -62,18 +65,10 @@ export async function payPageInputs(app: PaylinkApp, ctx: PageContext & { locals
 export async function checkoutPageInputs(app: PaylinkApp, ctx: PageContext & { locals: App.Locals }, token: string) {
   const view = loadedFor(ctx.locals, '/checkout/[token]', token) ?? (await loadCheckout(app, token));
   const locale = pageLocale(ctx, view.state === 'not_found' ? undefined : view.link.link.locale);
-  if (view.state !== 'open') return { view, locale, provider: undefined, brands: undefined, methods: undefined, chosen: undefined, form: undefined };
+  if (view.state !== 'open') return withoutForm(view, locale);
   const connector = await app.connectors.forIntegrator(view.session.integratorId);
   if (!acquirerTakes(connector, sessionMoney(view.session, view.link.link))) {
-    return {
-      view: { state: 'not_accepted' as const, session: view.session, link: view.link },
-      locale,
-      provider: undefined,
-      brands: undefined,
-      methods: undefined,
-      chosen: undefined,
-      form: undefined,
-    };
+    return withoutForm({ state: 'not_accepted' as const, session: view.session, link: view.link }, locale);
   }
   const provider = providerCardForm(connector, `/checkout/${token}/provider`, view.session.currency);
   const brands = connector.capabilities.cardBrands;
