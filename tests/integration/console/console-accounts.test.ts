@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { auditLog, consoleMail, consoleSessions, consoleUsers } from '../../../src/db/schema.ts';
 import { renderConsoleMail } from '../../../src/domain/accounts/mail.ts';
 import { PASSWORD_BUSY_HOLD_MS, PasswordHasher } from '../../../src/domain/accounts/passwords.ts';
-import { type ConsoleIdentity, resolveSession } from '../../../src/domain/accounts/sessions.ts';
+import { type ConsoleIdentity, resolveSession, signIn } from '../../../src/domain/accounts/sessions.ts';
 import { totpCode } from '../../../src/domain/accounts/totp.ts';
 import { changePassword, changeRole, removeUser } from '../../../src/domain/accounts/users.ts';
 import { closeServer, createHttpServer, listen } from '../../../src/http/server.ts';
@@ -105,6 +105,30 @@ describe('console › sign-in', () => {
     expect(await actions(acmeStaff.email)).toEqual(expect.arrayContaining(['account.locked', 'sign_in.refused_locked', 'sign_in.succeeded']));
     expect((await userRow(acmeStaff.email)).failedSignIns).toBe(0);
     await served.t.app.db.delete(consoleMail).where(eq(consoleMail.emailTo, acmeStaff.email));
+  });
+
+  it('counts each of 30 wrong passwords sent at once exactly once: one lock, one lock e-mail, one audit entry per attempt', async () => {
+    const { app } = served.t;
+    const from = { ip: '203.0.113.9', userAgent: 'parallel' };
+    const outcomes = await Promise.all(Array.from({ length: 30 }, (_, i) => signIn(app, { email: acmeStaff.email, password: `wrong password ${i}!` }, from)));
+    expect(outcomes.every((o) => o.kind === 'refused')).toBe(true);
+    const row = await userRow(acmeStaff.email);
+    expect(row.lockedUntil?.getTime()).toBe(clock.now.getTime() + 30 * 60_000);
+    const entries = (
+      await app.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.actorEmail, acmeStaff.email), eq(auditLog.ip, from.ip)))
+    ).map((e) => e.action);
+    // Failures counted up to the lock, then refusals of a locked account; never an attempt lost or written twice.
+    expect(entries.filter((a) => a === 'sign_in.failed').length).toBe(10);
+    expect(entries.filter((a) => a === 'sign_in.refused_locked').length).toBe(20);
+    expect(entries.filter((a) => a === 'account.locked').length).toBe(1);
+    expect(row.failedSignIns).toBe(10);
+    const mails = await app.db.select().from(consoleMail).where(eq(consoleMail.emailTo, acmeStaff.email));
+    expect(mails.map((m) => m.kind)).toEqual(['locked']);
+    await app.db.delete(consoleMail).where(eq(consoleMail.emailTo, acmeStaff.email));
+    await unlock(acmeStaff.email);
   });
 
   it('an unknown address costs the same as a known one: every refusal runs exactly one password check', async () => {
