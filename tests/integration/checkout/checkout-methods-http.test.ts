@@ -34,6 +34,16 @@ describe('POST /checkout/{token}/method (JSON)', () => {
     expect(res.json).toMatchObject({ data: { status_code: 'OK.03.01', method: 'qrph', checkout_url: `/checkout/${token}` } });
   });
 
+  it('the card brands show beside the card form only: not on the page that shows a QR Ph code, nor an e-wallet chosen', async () => {
+    const token = await checkout();
+    expect(await (await get(`/checkout/${token}`)).text()).toContain('data-testid="accepted-cards"');
+    expect(await (await get(`/checkout/${token}?method=gcash`)).text()).not.toContain('data-testid="accepted-cards"');
+    await start(`/checkout/${token}/method`, { method: 'qrph' });
+    const page = await (await get(`/checkout/${token}`)).text();
+    expect(page).toContain('data-testid="qr-download"');
+    expect(page).not.toContain('data-testid="accepted-cards"');
+  });
+
   it('an e-wallet answers OK.03.01 with the authorisation page', async () => {
     const token = await checkout();
     const res = await start(`/checkout/${token}/method`, { method: 'gcash' });
