@@ -201,6 +201,11 @@ describe('sandbox scan and authorisation pages', () => {
     const id = await sandboxIdOf(token);
     const refused = await form(`/sandbox/scan/${id}/answer`, { answer: 'approve' }, { origin: 'https://evil.example' });
     expect(refused.status).toBe(403);
+    // Only the two kinds of page exist: another is a 404, its answer a 404 envelope, and nothing is paid.
+    expect((await get(`/sandbox/pay/${id}`)).status).toBe(404);
+    const other = await form(`/sandbox/pay/${id}/answer`, { answer: 'approve' });
+    expect(other.status).toBe(404);
+    expect(await other.json()).toMatchObject({ data: { status_code: 'ER.02.34' } });
     expect((await call(served.server.url, 'GET', `/checkout/${token}/status`, { token: null })).json.data.status).toBe('awaiting_scan');
   });
 
