@@ -11,6 +11,7 @@ import { DataDirLockedError } from './db/lock.ts';
 import { MasterKeyError } from './db/master-key.ts';
 import { existingProvisioning } from './domain/integrators/holdings.ts';
 import { applyProvisioning, ProvisioningError, type ProvisioningResult } from './domain/integrators/provisioning.ts';
+import { startBackupSocket } from './http/backup-socket.ts';
 import { Metrics, parseListenAddress, startMetricsServer } from './http/metrics.ts';
 import { Readiness } from './http/readiness.ts';
 import { type AstroHandler, closeServer, createHttpServer, listen } from './http/server.ts';
@@ -118,6 +119,12 @@ export async function main(argv = process.argv.slice(2)) {
     }
   }
 
+  // The embedded database: `npm run admin -- backup` asks this process over a local socket.
+  const backupSocket = await startBackupSocket(app.database, config.dataDir, app.log.child({ component: 'backup' })).catch((error: Error) => {
+    app.log.warn('backup socket not started; `admin backup` needs paylink stopped', { error });
+    return undefined;
+  });
+
   readiness.done('provisioning', workerOnly ? 'not_in_this_process' : 'ok');
   const workers = config.runWorkers || workerOnly ? startWorkers(app) : undefined;
   readiness.done('workers', workers ? 'ok' : 'not_in_this_process');
@@ -138,6 +145,7 @@ export async function main(argv = process.argv.slice(2)) {
     force.unref();
     if (server) await closeServer(server, config.shutdownTimeoutMs);
     if (metricsServer) await closeServer(metricsServer.server, 1_000);
+    if (backupSocket) await closeServer(backupSocket, 1_000);
     await workers?.stop();
     await app.database.close();
     app.log.info('stopped');
