@@ -7,6 +7,7 @@ import { readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { loadConfigOrFail } from '../src/config.ts';
 import { loadMasterKey, masterKeyFile, newMasterKey, writeMasterKeyFile } from '../src/crypto.ts';
+import { makeDataDirPrivate } from '../src/data-dir.ts';
 import { BackupError, checkBackupTarget, pgliteDirOf, restoreBackup, writeBackupFile } from '../src/db/backup.ts';
 import { type Database, openDatabase } from '../src/db/client.ts';
 import { DataDirLockedError } from '../src/db/lock.ts';
@@ -152,6 +153,8 @@ async function restore(file: string | undefined, replace: boolean) {
   if (!file) fail('usage: npm run admin -- restore FILE [--force]');
   const config = loadConfigOrFail(fail);
   if (config.databaseUrl) fail(postgresBackup);
+  // As a start does: the data directory 0700, and every file the restore writes 0600.
+  makeDataDirPrivate(config.dataDir);
   let result: Awaited<ReturnType<typeof restoreBackup>>;
   try {
     result = await restoreBackup(resolve(file), config.dataDir, { replace, masterKey: config.masterKey });

@@ -37,7 +37,7 @@ async function stop(p: ReturnType<typeof startPaylink>) {
 }
 
 describe('backup and restore of the embedded database', () => {
-  it('backs up while paylink serves, restores into a fresh data directory, and the restored paylink finds every payment', { timeout: 180_000 }, async () => {
+  it('backs up while paylink serves, restores into a fresh data directory, and the restored paylink finds every payment', { timeout: 300_000 }, async () => {
     const dir = tempDir();
     const seed = join(dir, 'seed.json');
     writeFileSync(seed, JSON.stringify(defaultSeed()));
@@ -82,6 +82,8 @@ describe('backup and restore of the embedded database', () => {
     expect(restored.code, restored.out).toBe(0);
     expect(restored.out).toMatch(/restored .* into .*fresh\/pglite: (\d+) payments, 2 integrators/);
     expect(restored.out).toMatch(/master key: the one configured here opens it/);
+    expect(statSync(join(dir, 'fresh')).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'fresh', 'pglite', 'PG_VERSION')).mode & 0o777).toBe(0o600);
     const count = Number(/: (\d+) payments/.exec(restored.out)![1]);
     expect(count).toBeGreaterThanOrEqual(3);
     expect(count).toBeLessThanOrEqual(5);
@@ -124,7 +126,7 @@ describe('backup and restore of the embedded database', () => {
     expect(offline.out).toMatch(/from the data directory \(no paylink was running\)/);
   });
 
-  it("says what is wrong: no file, not a backup, nothing to back up, a master key that is missing or not the backup's", { timeout: 120_000 }, async () => {
+  it("says what is wrong: no file, not a backup, nothing to back up, a master key that is missing or not the backup's", { timeout: 240_000 }, async () => {
     const dir = tempDir();
     const dataDir = join(dir, 'data');
     const key = randomBytes(32).toString('base64');

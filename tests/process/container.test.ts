@@ -38,7 +38,7 @@ afterAll(() => {
 });
 
 describe('the container image, its steps run outside a container', () => {
-  it('installs production dependencies only, starts bin/paylink on an empty data directory, passes its HEALTHCHECK and takes a sandbox payment', {
+  it('installs production dependencies only, starts bin/paylink on an empty data directory, passes its HEALTHCHECK, takes a sandbox payment; npm start works there too', {
     timeout: 300_000,
   }, async () => {
     expect(existsSync('dist/paylink/server.mjs'), 'run `npm run build` first: the build stage').toBe(true);
@@ -119,5 +119,16 @@ describe('the container image, its steps run outside a container', () => {
       p.child.kill('SIGTERM');
     }
     expect(await p.exited).toBe(0);
+
+    // `npm start` from the same production install starts the copied build too (it does not build).
+    const npmStart = startPaylink({ ...env, PAYLINK_DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0' }, [], ['--prefix', app, 'start'], 'npm');
+    try {
+      const base = await npmStart.ready;
+      expect((await fetch(`${base}/readyz`)).status).toBe(200);
+      expect(npmStart.output()).not.toContain('building');
+    } finally {
+      npmStart.child.kill('SIGTERM');
+    }
+    expect(await npmStart.exited).toBe(0);
   });
 });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { startPaylink } from '../support/process.ts';
 
@@ -44,7 +45,19 @@ describe('the worker health check (PAYLINK_HEALTH_LISTEN)', () => {
   });
 
   it.runIf(process.env.DATABASE_URL)('answers for `npm run worker`, which has no public port', { timeout: 60_000 }, async () => {
-    await checkHealth({ DATABASE_URL: process.env.DATABASE_URL! }, ['--worker']);
+    // A database of its own: the shared one may hold another test's master key check.
+    const name = `paylink_health_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    try {
+      await admin.query(`create database ${name}`);
+      const url = new URL(process.env.DATABASE_URL!);
+      url.pathname = `/${name}`;
+      await checkHealth({ DATABASE_URL: url.toString() }, ['--worker']);
+    } finally {
+      await admin.query(`drop database if exists ${name} with (force)`).catch(() => {});
+      await admin.end();
+    }
   });
 
   it('refuses to start when the address is taken, naming the setting', { timeout: 60_000 }, async () => {
