@@ -64,3 +64,10 @@ export const eventResendViewSchema = z
   })
   .strict()
   .meta({ id: 'EventResend' });
+
+/** Why the operator suspends an integrator (the console's form, `npm run admin -- suspend ID --reason TEXT`). */
+export const suspensionReasonSchema = z
+  .string({ error: 'is required: say why the integrator is suspended' })
+  .trim()
+  .min(1, { error: 'is required: say why the integrator is suspended' })
+  .max(500, { error: 'must be at most 500 characters' });
