@@ -1,20 +1,47 @@
-// `npm run admin -- rotate-master-key`: operator commands run against the configured database
+// `npm run admin -- COMMAND [--json]`: operator commands run against the configured database
 // (the same environment as `npm start`: PAYLINK_DATA_DIR, DATABASE_URL, PAYLINK_MASTER_KEY,
-// PAYLINK_SEED). Every paylink process must be stopped first (docs/deploy.md, "Master key rotation").
-import { readFileSync, renameSync, rmSync } from 'node:fs';
+// PAYLINK_SEED). rotate-master-key needs every paylink process stopped (docs/deploy.md, "Master
+// key rotation"); the integrator commands run beside a live paylink on PostgreSQL, and need it
+// stopped on the embedded database, which one process holds at a time (docs/deploy.md, "Admin commands").
+import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createApp, type PaylinkApp } from '../src/app.ts';
 import { loadConfigOrFail } from '../src/config.ts';
 import { loadMasterKey, masterKeyFile, newMasterKey, writeMasterKeyFile } from '../src/crypto.ts';
 import { type Database, openDatabase } from '../src/db/client.ts';
 import { DataDirLockedError } from '../src/db/lock.ts';
 import { MasterKeyError, rotateMasterKey } from '../src/db/master-key.ts';
+import type { Actor } from '../src/domain/accounts/audit.ts';
+import { DomainError } from '../src/domain/errors.ts';
+import { parseOverlap, type RotationOverlap, rotateApiToken, rotateJwtSecret } from '../src/domain/integrators/credentials.ts';
+import { findIntegratorById } from '../src/domain/integrators/service.ts';
+import { listIntegrators, reactivateIntegrator, type SuspensionState, suspendIntegrator } from '../src/domain/integrators/suspension.ts';
+import { createLogger } from '../src/log.ts';
 import { seedSchema } from '../src/schemas/provisioning.ts';
 
-const usage = 'usage: npm run admin -- rotate-master-key   (new key: PAYLINK_NEW_MASTER_KEY, or generated into the key file)';
+const usage = [
+  'usage: npm run admin -- COMMAND [--json]',
+  '  list-integrators                         every integrator, its id and whether it is suspended',
+  '  rotate-credentials ID [--overlap none|1h|24h|7d]   a new API token and JWT secret, printed once (old ones stop at once by default)',
+  '  suspend ID --reason TEXT                 its API, link keys, pages and schedules stop taking new money',
+  '  reactivate ID                            undoes suspend',
+  '  rotate-master-key                        reseals every secret (new key: PAYLINK_NEW_MASTER_KEY, or generated into the key file)',
+].join('\n');
 
-function fail(message: string): never {
-  process.stderr.write(`admin: ${message}\n`);
-  process.exit(1);
+/** Exit codes scripts can tell apart (docs/deploy.md, "Admin commands"). */
+const EXIT = { failed: 1, usage: 2, notFound: 3 } as const;
+
+let json = false;
+
+function fail(message: string, exitCode: number = EXIT.failed, code = 'failed'): never {
+  if (json) process.stdout.write(`${JSON.stringify({ ok: false, error: { code, message } })}\n`);
+  else process.stderr.write(`admin: ${message}\n`);
+  process.exit(exitCode);
 }
+
+const usageError = (message: string): never => fail(`${message} (npm run admin -- help lists the commands)`, EXIT.usage, 'usage');
 
 /** The seed's console passwords, so their fingerprints follow the key (src/db/master-key.ts). */
 function seededPasswords(seedPath: string | undefined): string[] {
@@ -67,6 +94,10 @@ async function rotate() {
     renameSync(path, `${path}.previous`);
     renameSync(nextPath, path);
   }
+  if (json) {
+    print({ ok: true, rotated: counts, key_file: nextPath ? masterKeyFile(config.dataDir) : null });
+    return;
+  }
   const lines = [
     'master key rotated: every sealed secret is now under the new key (one transaction).',
     `  integrators: ${counts.integratorSecrets}, acquirer settings: ${counts.acquirerSecrets}, TOTP secrets: ${counts.totpSecrets}, console mail: ${counts.consoleMail}`,
@@ -79,6 +110,200 @@ async function rotate() {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-const [command] = process.argv.slice(2);
-if (command === 'rotate-master-key') await rotate();
-else fail(usage);
+const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+
+/** Who acted, for the integrator's activity log: the command and the shell user who ran it. */
+const adminActor = (): Actor => ({
+  integratorId: null,
+  userId: null,
+  email: `admin command (${userInfo().username})`,
+  ip: null,
+  userAgent: 'npm run admin',
+});
+
+/** The app the integrator commands run their domain services with; refuses clearly when the embedded database is in use. */
+async function openApp(): Promise<PaylinkApp> {
+  const config = loadConfigOrFail(fail);
+  // A command never makes a deployment where there is none (a mistyped PAYLINK_DATA_DIR).
+  if (!config.databaseUrl && !existsSync(join(config.dataDir, 'pglite'))) {
+    fail(`no paylink database in ${config.dataDir}: set PAYLINK_DATA_DIR (or DATABASE_URL) as for npm start`);
+  }
+  try {
+    return await createApp({ config: { ...config, databasePoolSize: 2 }, log: createLogger('error', (line) => process.stderr.write(`${line}\n`)) });
+  } catch (error) {
+    if (error instanceof DataDirLockedError)
+      fail(`${error.message} Stop paylink first, or use the operator console (the embedded database is one process's at a time).`);
+    if (error instanceof MasterKeyError) fail(error.message);
+    throw error;
+  }
+}
+
+/** Runs `work` with the app, closing it after; a refusal of the domain becomes one line and its exit code. */
+async function withApp(work: (app: PaylinkApp) => Promise<void>): Promise<void> {
+  const app = await openApp();
+  try {
+    await work(app);
+  } catch (error) {
+    if (error instanceof DomainError) {
+      const messages =
+        typeof error.messages === 'string' ? [error.messages] : Object.entries(error.messages ?? {}).map(([field, m]) => `${field} ${m.join('; ')}`);
+      await app.database.close();
+      if (error.httpStatus === 404)
+        fail(`no integrator with id ${JSON.stringify(args.positionals[1])}; npm run admin -- list-integrators lists them`, EXIT.notFound, 'not_found');
+      fail(messages.join('; ') || error.message, EXIT.usage, 'invalid');
+    }
+    throw error;
+  }
+  await app.database.close();
+}
+
+const isoOrNull = (d: Date | null) => d?.toISOString() ?? null;
+
+async function listCommand() {
+  await withApp(async (app) => {
+    const list = await listIntegrators(app);
+    if (json) {
+      print({
+        ok: true,
+        integrators: list.map((i) => ({
+          id: i.id,
+          name: i.name,
+          email: i.email,
+          status: i.suspended ? 'suspended' : 'active',
+          suspended_at: isoOrNull(i.suspendedAt),
+          suspended_reason: i.reason,
+          created_at: i.createdAt.toISOString(),
+        })),
+      });
+      return;
+    }
+    if (list.length === 0) {
+      process.stdout.write('no integrators yet\n');
+      return;
+    }
+    for (const i of list) {
+      const status = i.suspended ? `suspended since ${isoOrNull(i.suspendedAt)}: ${i.reason}` : 'active';
+      process.stdout.write(`${i.id}  ${i.name} <${i.email}>  ${status}\n`);
+    }
+  });
+}
+
+function stateOut(state: SuspensionState, verb: 'suspended' | 'reactivated') {
+  if (json) {
+    print({
+      ok: true,
+      integrator: {
+        id: state.integratorId,
+        name: state.name,
+        status: state.suspended ? 'suspended' : 'active',
+        suspended_at: isoOrNull(state.suspendedAt),
+        suspended_reason: state.reason,
+      },
+      changed: state.changed,
+    });
+    return;
+  }
+  process.stdout.write(
+    state.changed
+      ? `${state.integratorId} (${state.name}) ${verb}${state.reason ? `: ${state.reason}` : ''}\n`
+      : `${state.integratorId} (${state.name}) was already ${verb === 'suspended' ? 'suspended' : 'active'}; nothing changed\n`,
+  );
+}
+
+async function rotateCredentialsCommand(id: string, overlap: RotationOverlap) {
+  await withApp(async (app) => {
+    // Known first: a rotation of an unknown id would fail inside its transaction as an invariant.
+    if (!(await findIntegratorById(app.db, id))) throw new DomainError('ER.02.30', 'The integrator does not exist', { httpStatus: 404 });
+    const actor = adminActor();
+    const token = await rotateApiToken(app, id, overlap, { ...actor, integratorId: id });
+    const secret = await rotateJwtSecret(app, id, overlap, { ...actor, integratorId: id });
+    if (json) {
+      print({
+        ok: true,
+        integrator_id: id,
+        api_token: token.value,
+        jwt_secret: secret.value,
+        previous_valid_until: isoOrNull(token.previousValidUntil),
+      });
+      return;
+    }
+    process.stdout.write(
+      [
+        `credentials of ${id} rotated; shown this once, store them now:`,
+        `  API token:  ${token.value}`,
+        `  JWT secret: ${secret.value}`,
+        token.previousValidUntil ? `  the old ones work until ${token.previousValidUntil.toISOString()}` : '  the old ones stopped working now',
+      ].join('\n') + '\n',
+    );
+  });
+}
+
+const options = {
+  json: { type: 'boolean' },
+  reason: { type: 'string' },
+  overlap: { type: 'string' },
+} as const;
+function parseCommandLine() {
+  try {
+    return parseArgs({ args: process.argv.slice(2), options, allowPositionals: true, strict: true });
+  } catch (error) {
+    json = process.argv.includes('--json');
+    return usageError((error as Error).message);
+  }
+}
+const args = parseCommandLine();
+json = args.values.json === true;
+const [command, id, ...extra] = args.positionals;
+const needsId = (name: string): string => {
+  if (id === undefined || id.trim() === '') return usageError(`${name} needs the integrator's id (npm run admin -- list-integrators)`);
+  if (extra.length > 0) return usageError(`unexpected argument ${JSON.stringify(extra[0])}`);
+  return id;
+};
+const noOptionsBut = (allowed: string[]) => {
+  for (const name of ['reason', 'overlap'] as const) {
+    if (args.values[name] !== undefined && !allowed.includes(name)) usageError(`${command} takes no --${name}`);
+  }
+};
+
+switch (command) {
+  case 'help':
+    process.stdout.write(`${usage}\n`);
+    break;
+  case 'rotate-master-key':
+    if (id !== undefined) usageError(`unexpected argument ${JSON.stringify(id)}`);
+    noOptionsBut([]);
+    await rotate();
+    break;
+  case 'list-integrators':
+    if (id !== undefined) usageError(`unexpected argument ${JSON.stringify(id)}`);
+    noOptionsBut([]);
+    await listCommand();
+    break;
+  case 'rotate-credentials': {
+    const target = needsId('rotate-credentials');
+    noOptionsBut(['overlap']);
+    let overlap: RotationOverlap = 'none';
+    try {
+      if (args.values.overlap !== undefined) overlap = parseOverlap(args.values.overlap);
+    } catch {
+      usageError('--overlap must be one of none, 1h, 24h, 7d');
+    }
+    await rotateCredentialsCommand(target, overlap);
+    break;
+  }
+  case 'suspend': {
+    const target = needsId('suspend');
+    noOptionsBut(['reason']);
+    if (args.values.reason === undefined) usageError('suspend needs --reason TEXT (recorded in the activity log)');
+    await withApp(async (app) => stateOut(await suspendIntegrator(app, target, args.values.reason, adminActor()), 'suspended'));
+    break;
+  }
+  case 'reactivate': {
+    const target = needsId('reactivate');
+    noOptionsBut([]);
+    await withApp(async (app) => stateOut(await reactivateIntegrator(app, target, adminActor()), 'reactivated'));
+    break;
+  }
+  default:
+    usageError(command === undefined ? 'no command given' : `unknown command ${JSON.stringify(command)}`);
+}
