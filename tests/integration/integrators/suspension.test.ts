@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { auditLog, integrators } from '../../../src/db/schema.ts';
 import { findSessionByToken } from '../../../src/domain/checkout/sessions.ts';
 import { reactivateIntegrator, suspendIntegrator } from '../../../src/domain/integrators/suspension.ts';
-import { CONSOLE_USERS, call, OTHER_TOKEN, TEST_TOKEN, useServedApp } from '../../support/app.ts';
+import { CONSOLE_USERS, call, OTHER_TOKEN, provision, TEST_TOKEN, useServedApp } from '../../support/app.ts';
 import { ConsoleClient } from '../../support/console.ts';
 import { createPayment } from '../../support/payments.ts';
 
@@ -54,6 +54,17 @@ describe('suspension › the service', () => {
       { action: 'integrator.suspended', target: 'Chargeback ratio above 1%', by: 'operator@paylink.example' },
       { action: 'integrator.reactivated', target: null, by: 'operator@paylink.example' },
     ]);
+  });
+
+  it('a seed applied again (every start) keeps the suspension: the seed does not undo the operator', async () => {
+    await suspend('Seed must not undo this');
+    await provision(served.t);
+    const [row] = await served.t.app.db
+      .select()
+      .from(integrators)
+      .where(eq(integrators.id, await acmeId()));
+    expect(row!.suspendedReason).toBe('Seed must not undo this');
+    expect(row!.suspendedAt).not.toBeNull();
   });
 
   it('refuses an empty or overlong reason and an unknown integrator, changing nothing', async () => {
