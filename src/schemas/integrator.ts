@@ -46,6 +46,11 @@ export const integratorViewSchema = z
       .nullable()
       .meta({ description: 'The payment methods a link offers when it names none; null: every method the acquirer takes.' }),
     links: z.number().int().meta({ description: 'How many payment links the integrator has.' }),
+    status: z.enum(['active', 'suspended']).meta({
+      description:
+        "`suspended`: paylink's operator has suspended the account; what takes new money answers 403 ER.01.40, while reads, refunds and cancellations still work.",
+    }),
+    suspended_at: z.string().nullable().meta({ format: 'date-time', description: 'Since when the account is suspended; null while active.' }),
     created_at: z.string().meta({ format: 'date-time' }),
   })
   .strict()

@@ -92,6 +92,10 @@ describe('suspension › the API', () => {
     expectSuspended(await api('POST', '/api/v1/card-registrations', { customer: { email: 'a@example.com' } }));
     // Reads still answer, so the integrator can reconcile; a refund of a past payment goes through.
     expect((await api('GET', '/api/v1/transactions')).status).toBe(200);
+    // The account says so, as Stripe's account says charges are disabled.
+    const me = await api('GET', '/api/v1/integrator');
+    expect(me.json.data.integrator).toMatchObject({ status: 'suspended', suspended_at: expect.any(String) });
+    expect(me.text).not.toContain('KYC review');
     expect((await api('GET', `/api/v1/transactions/${payment.id}`)).status).toBe(200);
     const refund = await api('POST', '/api/v1/refund', { transaction_id: payment.id, notify_user: false, reason: 'customer request' });
     expect(refund.status, refund.text).toBe(200);
@@ -100,6 +104,7 @@ describe('suspension › the API', () => {
 
     await reactivate();
     expect((await newLink('after-reactivation')).status).toBe(200);
+    expect((await api('GET', '/api/v1/integrator')).json.data.integrator).toMatchObject({ status: 'active', suspended_at: null });
   });
 
   it('refuses a dynamic link with the key while suspended, and creates one after', async () => {
