@@ -1,10 +1,15 @@
-// `npm run admin -- COMMAND`: operator commands run against the configured database (the same
-// environment as `npm start`: PAYLINK_DATA_DIR, DATABASE_URL, PAYLINK_MASTER_KEY, PAYLINK_SEED).
-//   rotate-master-key   every paylink process stopped first (docs/deploy.md, "Master key rotation")
-//   backup FILE         the embedded database, from the running paylink or with it stopped
-//   restore FILE        into a PAYLINK_DATA_DIR with no database (--force moves one aside)
-import { readFileSync, renameSync, rmSync, statSync } from 'node:fs';
-import { resolve } from 'node:path';
+// `npm run admin -- COMMAND [--json]`: operator commands run against the configured database
+// (the same environment as `npm start`: PAYLINK_DATA_DIR, DATABASE_URL, PAYLINK_MASTER_KEY,
+// PAYLINK_SEED). rotate-master-key needs every paylink process stopped (docs/deploy.md, "Master
+// key rotation"); backup takes the embedded database from the running paylink or with it stopped,
+// restore needs a PAYLINK_DATA_DIR with no database (--force moves one aside); the integrator
+// commands run beside a live paylink on PostgreSQL, and need it stopped on the embedded database,
+// which one process holds at a time (docs/deploy.md, "Admin commands").
+import { existsSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { createApp, type PaylinkApp } from '../src/app.ts';
 import { loadConfigOrFail } from '../src/config.ts';
 import { loadMasterKey, masterKeyFile, newMasterKey, writeMasterKeyFile } from '../src/crypto.ts';
 import { makeDataDirPrivate } from '../src/data-dir.ts';
@@ -13,20 +18,38 @@ import { type Database, openDatabase } from '../src/db/client.ts';
 import { DataDirLockedError } from '../src/db/lock.ts';
 import { MasterKeyError, rotateMasterKey } from '../src/db/master-key.ts';
 import { pgliteDataDirIsNew } from '../src/db/pglite.ts';
+import type { Actor } from '../src/domain/accounts/audit.ts';
+import { DomainError } from '../src/domain/errors.ts';
+import { parseOverlap, type RotationOverlap, rotateApiToken, rotateJwtSecret } from '../src/domain/integrators/credentials.ts';
+import { findIntegratorById } from '../src/domain/integrators/service.ts';
+import { listIntegrators, reactivateIntegrator, type SuspensionState, suspendIntegrator } from '../src/domain/integrators/suspension.ts';
 import { backupSocketPath, requestBackup } from '../src/http/backup-socket.ts';
+import { createLogger } from '../src/log.ts';
 import { seedSchema } from '../src/schemas/provisioning.ts';
 
 const usage = [
-  'usage: npm run admin -- COMMAND',
-  '  rotate-master-key       new key: PAYLINK_NEW_MASTER_KEY, or generated into the key file',
-  '  backup FILE [--force]   a consistent copy of the embedded database (paylink may be running)',
-  '  restore FILE [--force]  into a PAYLINK_DATA_DIR with no database (--force moves one aside)',
+  'usage: npm run admin -- COMMAND [--json]',
+  '  list-integrators                         every integrator, its id and whether it is suspended',
+  '  rotate-credentials ID [--overlap none|1h|24h|7d]   a new API token and JWT secret, printed once (old ones stop at once by default)',
+  '  suspend ID --reason TEXT                 its API, link keys, pages and schedules stop taking new money',
+  '  reactivate ID                            undoes suspend',
+  '  rotate-master-key                        reseals every secret (new key: PAYLINK_NEW_MASTER_KEY, or generated into the key file)',
+  '  backup FILE [--force]                    a consistent copy of the embedded database (paylink may be running)',
+  '  restore FILE [--force]                   into a PAYLINK_DATA_DIR with no database (--force moves one aside)',
 ].join('\n');
 
-function fail(message: string): never {
-  process.stderr.write(`admin: ${message}\n`);
-  process.exit(1);
+/** Exit codes scripts can tell apart (docs/deploy.md, "Admin commands"). */
+const EXIT = { failed: 1, usage: 2, notFound: 3 } as const;
+
+let json = false;
+
+function fail(message: string, exitCode: number = EXIT.failed, code = 'failed'): never {
+  if (json) process.stdout.write(`${JSON.stringify({ ok: false, error: { code, message } })}\n`);
+  else process.stderr.write(`admin: ${message}\n`);
+  process.exit(exitCode);
 }
+
+const usageError = (message: string): never => fail(`${message} (npm run admin -- help lists the commands)`, EXIT.usage, 'usage');
 
 /** The seed's console passwords, so their fingerprints follow the key (src/db/master-key.ts). */
 function seededPasswords(seedPath: string | undefined): string[] {
@@ -79,6 +102,10 @@ async function rotate() {
     renameSync(path, `${path}.previous`);
     renameSync(nextPath, path);
   }
+  if (json) {
+    print({ ok: true, rotated: counts, key_file: nextPath ? masterKeyFile(config.dataDir) : null });
+    return;
+  }
   const lines = [
     'master key rotated: every sealed secret is now under the new key (one transaction).',
     `  integrators: ${counts.integratorSecrets}, acquirer settings: ${counts.acquirerSecrets}, TOTP secrets: ${counts.totpSecrets}, console mail: ${counts.consoleMail}`,
@@ -102,7 +129,7 @@ const postgresBackup =
   'with PostgreSQL (DATABASE_URL), back up with pg_dump and restore with pg_restore: docs/deploy.md, "Backups", gives the commands (keep PAYLINK_MASTER_KEY with them)';
 
 async function backup(file: string | undefined, replace: boolean) {
-  if (!file) fail('usage: npm run admin -- backup FILE [--force]');
+  if (!file) return usageError('backup needs the FILE to write');
   const config = loadConfigOrFail(fail);
   if (config.databaseUrl) fail(postgresBackup);
   const path = resolve(file);
@@ -142,6 +169,10 @@ async function backup(file: string | undefined, replace: boolean) {
     from = 'the data directory (no paylink was running)';
   }
   writeBackupFile(path, bytes);
+  if (json) {
+    print({ ok: true, file: path, bytes: bytes.length, from, master_key: config.masterKey ? 'PAYLINK_MASTER_KEY' : masterKeyFile(config.dataDir) });
+    return;
+  }
   const lines = [
     `backup written: ${path} (${bytes.length} bytes, mode 0${(statSync(path).mode & 0o777).toString(8)}) from ${from}`,
     keyNote(config.masterKey, config.dataDir),
@@ -150,7 +181,7 @@ async function backup(file: string | undefined, replace: boolean) {
 }
 
 async function restore(file: string | undefined, replace: boolean) {
-  if (!file) fail('usage: npm run admin -- restore FILE [--force]');
+  if (!file) return usageError('restore needs the backup FILE to read');
   const config = loadConfigOrFail(fail);
   if (config.databaseUrl) fail(postgresBackup);
   // As a start does: the data directory 0700, and every file the restore writes 0600.
@@ -162,6 +193,18 @@ async function restore(file: string | undefined, replace: boolean) {
     if (error instanceof BackupError) fail(error.message);
     if (error instanceof DataDirLockedError) fail(`${error.message} Stop paylink before restoring.`);
     throw error;
+  }
+  if (json) {
+    print({
+      ok: true,
+      file: resolve(file),
+      payments: result.payments,
+      integrators: result.integrators,
+      moved_aside: result.movedAside ?? null,
+      master_key: result.masterKey,
+    });
+    if (result.masterKey === 'missing' || result.masterKey === 'differs') process.exit(2);
+    return;
   }
   const key = {
     matches: '  master key: the one configured here opens it.',
@@ -179,10 +222,207 @@ async function restore(file: string | undefined, replace: boolean) {
   if (result.masterKey === 'missing' || result.masterKey === 'differs') process.exit(2);
 }
 
-const [command, ...rest] = process.argv.slice(2);
-const force = rest.includes('--force');
-const [file] = rest.filter((a) => a !== '--force');
-if (command === 'rotate-master-key') await rotate();
-else if (command === 'backup') await backup(file, force);
-else if (command === 'restore') await restore(file, force);
-else fail(usage);
+const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+
+/** Who acted, for the integrator's activity log: the command and the shell user who ran it. */
+const adminActor = (): Actor => ({
+  integratorId: null,
+  userId: null,
+  email: `admin command (${userInfo().username})`,
+  ip: null,
+  userAgent: 'npm run admin',
+});
+
+/** The app the integrator commands run their domain services with; refuses clearly when the embedded database is in use. */
+async function openApp(): Promise<PaylinkApp> {
+  const config = loadConfigOrFail(fail);
+  // A command never makes a deployment where there is none (a mistyped PAYLINK_DATA_DIR).
+  if (!config.databaseUrl && !existsSync(join(config.dataDir, 'pglite'))) {
+    fail(`no paylink database in ${config.dataDir}: set PAYLINK_DATA_DIR (or DATABASE_URL) as for npm start`);
+  }
+  try {
+    return await createApp({ config: { ...config, databasePoolSize: 2 }, log: createLogger('error', (line) => process.stderr.write(`${line}\n`)) });
+  } catch (error) {
+    if (error instanceof DataDirLockedError)
+      fail(`${error.message} Stop paylink first, or use the operator console (the embedded database is one process's at a time).`);
+    if (error instanceof MasterKeyError) fail(error.message);
+    throw error;
+  }
+}
+
+/** Runs `work` with the app, closing it after; a refusal of the domain becomes one line and its exit code. */
+async function withApp(work: (app: PaylinkApp) => Promise<void>): Promise<void> {
+  const app = await openApp();
+  try {
+    await work(app);
+  } catch (error) {
+    if (error instanceof DomainError) {
+      const messages =
+        typeof error.messages === 'string' ? [error.messages] : Object.entries(error.messages ?? {}).map(([field, m]) => `${field} ${m.join('; ')}`);
+      await app.database.close();
+      if (error.httpStatus === 404)
+        fail(`no integrator with id ${JSON.stringify(args.positionals[1])}; npm run admin -- list-integrators lists them`, EXIT.notFound, 'not_found');
+      fail(messages.join('; ') || error.message, EXIT.usage, 'invalid');
+    }
+    throw error;
+  }
+  await app.database.close();
+}
+
+const isoOrNull = (d: Date | null) => d?.toISOString() ?? null;
+
+async function listCommand() {
+  await withApp(async (app) => {
+    const list = await listIntegrators(app);
+    if (json) {
+      print({
+        ok: true,
+        integrators: list.map((i) => ({
+          id: i.id,
+          name: i.name,
+          email: i.email,
+          status: i.suspended ? 'suspended' : 'active',
+          suspended_at: isoOrNull(i.suspendedAt),
+          suspended_reason: i.reason,
+          created_at: i.createdAt.toISOString(),
+        })),
+      });
+      return;
+    }
+    if (list.length === 0) {
+      process.stdout.write('no integrators yet\n');
+      return;
+    }
+    for (const i of list) {
+      const status = i.suspended ? `suspended since ${isoOrNull(i.suspendedAt)}: ${i.reason}` : 'active';
+      process.stdout.write(`${i.id}  ${i.name} <${i.email}>  ${status}\n`);
+    }
+  });
+}
+
+function stateOut(state: SuspensionState, verb: 'suspended' | 'reactivated') {
+  if (json) {
+    print({
+      ok: true,
+      integrator: {
+        id: state.integratorId,
+        name: state.name,
+        status: state.suspended ? 'suspended' : 'active',
+        suspended_at: isoOrNull(state.suspendedAt),
+        suspended_reason: state.reason,
+      },
+      changed: state.changed,
+    });
+    return;
+  }
+  process.stdout.write(
+    state.changed
+      ? `${state.integratorId} (${state.name}) ${verb}${state.reason ? `: ${state.reason}` : ''}\n`
+      : `${state.integratorId} (${state.name}) was already ${verb === 'suspended' ? 'suspended' : 'active'}; nothing changed\n`,
+  );
+}
+
+async function rotateCredentialsCommand(id: string, overlap: RotationOverlap) {
+  await withApp(async (app) => {
+    // Known first: a rotation of an unknown id would fail inside its transaction as an invariant.
+    if (!(await findIntegratorById(app.db, id))) throw new DomainError('ER.02.30', 'The integrator does not exist', { httpStatus: 404 });
+    const actor = adminActor();
+    const token = await rotateApiToken(app, id, overlap, { ...actor, integratorId: id });
+    const secret = await rotateJwtSecret(app, id, overlap, { ...actor, integratorId: id });
+    if (json) {
+      print({
+        ok: true,
+        integrator_id: id,
+        api_token: token.value,
+        jwt_secret: secret.value,
+        previous_valid_until: isoOrNull(token.previousValidUntil),
+      });
+      return;
+    }
+    process.stdout.write(
+      [
+        `credentials of ${id} rotated; shown this once, store them now:`,
+        `  API token:  ${token.value}`,
+        `  JWT secret: ${secret.value}`,
+        token.previousValidUntil ? `  the old ones work until ${token.previousValidUntil.toISOString()}` : '  the old ones stopped working now',
+      ].join('\n') + '\n',
+    );
+  });
+}
+
+const options = {
+  json: { type: 'boolean' },
+  force: { type: 'boolean' },
+  reason: { type: 'string' },
+  overlap: { type: 'string' },
+} as const;
+function parseCommandLine() {
+  try {
+    return parseArgs({ args: process.argv.slice(2), options, allowPositionals: true, strict: true });
+  } catch (error) {
+    json = process.argv.includes('--json');
+    return usageError((error as Error).message);
+  }
+}
+const args = parseCommandLine();
+json = args.values.json === true;
+const [command, id, ...extra] = args.positionals;
+const needsId = (name: string): string => {
+  if (id === undefined || id.trim() === '') return usageError(`${name} needs the integrator's id (npm run admin -- list-integrators)`);
+  if (extra.length > 0) return usageError(`unexpected argument ${JSON.stringify(extra[0])}`);
+  return id;
+};
+const noOptionsBut = (allowed: string[]) => {
+  for (const name of ['reason', 'overlap', 'force'] as const) {
+    if (args.values[name] !== undefined && !allowed.includes(name)) usageError(`${command} takes no --${name}`);
+  }
+};
+
+switch (command) {
+  case 'help':
+    process.stdout.write(`${usage}\n`);
+    break;
+  case 'rotate-master-key':
+    if (id !== undefined) usageError(`unexpected argument ${JSON.stringify(id)}`);
+    noOptionsBut([]);
+    await rotate();
+    break;
+  case 'backup':
+  case 'restore':
+    noOptionsBut(['force']);
+    if (extra.length > 0) usageError(`unexpected argument ${JSON.stringify(extra[0])}`);
+    await (command === 'backup' ? backup : restore)(id, args.values.force === true);
+    break;
+  case 'list-integrators':
+    if (id !== undefined) usageError(`unexpected argument ${JSON.stringify(id)}`);
+    noOptionsBut([]);
+    await listCommand();
+    break;
+  case 'rotate-credentials': {
+    const target = needsId('rotate-credentials');
+    noOptionsBut(['overlap']);
+    let overlap: RotationOverlap = 'none';
+    try {
+      if (args.values.overlap !== undefined) overlap = parseOverlap(args.values.overlap);
+    } catch {
+      usageError('--overlap must be one of none, 1h, 24h, 7d');
+    }
+    await rotateCredentialsCommand(target, overlap);
+    break;
+  }
+  case 'suspend': {
+    const target = needsId('suspend');
+    noOptionsBut(['reason']);
+    if (args.values.reason === undefined) usageError('suspend needs --reason TEXT (recorded in the activity log)');
+    await withApp(async (app) => stateOut(await suspendIntegrator(app, target, args.values.reason, adminActor()), 'suspended'));
+    break;
+  }
+  case 'reactivate': {
+    const target = needsId('reactivate');
+    noOptionsBut([]);
+    await withApp(async (app) => stateOut(await reactivateIntegrator(app, target, adminActor()), 'reactivated'));
+    break;
+  }
+  default:
+    usageError(command === undefined ? 'no command given' : `unknown command ${JSON.stringify(command)}`);
+}

@@ -107,6 +107,11 @@ export const catalogue = {
     description: 'This key can only create payment links',
     when: 'An /api/v1 request carries a publishable link key (`pk_link_…`) as its Authorization: send the API token there; the link key belongs only in the `key` of POST /pay/{slug}.',
   },
+  'ER.01.40': {
+    http: 403,
+    description: 'Integrator suspended',
+    when: "The integrator whose API token or link key this is has been suspended by paylink's operator: nothing that takes new money is accepted (links, checkouts, schedules, card registrations, runs); reads, refunds of past payments and cancellations still work. Contact the operator; nothing was changed.",
+  },
   'ER.01.04': {
     http: 503,
     description: 'Too many sign-ins are being checked',

@@ -704,6 +704,16 @@ export interface components {
             default_payment_methods: ("card" | "qrph" | "gcash" | "paymaya" | "grab_pay" | "shopeepay" | "dob" | "brankas" | "billease")[] | null;
             /** @description How many payment links the integrator has. */
             links: number;
+            /**
+             * @description `suspended`: paylink's operator has suspended the account; what takes new money answers 403 ER.01.40, while reads, refunds and cancellations still work.
+             * @enum {string}
+             */
+            status: "active" | "suspended";
+            /**
+             * Format: date-time
+             * @description Since when the account is suspended; null while active.
+             */
+            suspended_at: string | null;
             /** Format: date-time */
             created_at: string;
         };

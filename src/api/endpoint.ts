@@ -5,6 +5,7 @@ import { sha256Hex } from '../crypto.ts';
 import { isDatabaseUnavailable } from '../db/unavailable.ts';
 import { DomainError, invalidFields, type Messages } from '../domain/errors.ts';
 import type { Integrator } from '../domain/integrators/service.ts';
+import { integratorSuspendedError, isSuspended } from '../domain/integrators/suspension.ts';
 import { parseWith } from '../schemas/parse.ts';
 import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../schemas/text.ts';
 import { authenticate, LinkKeyInApiError, tokenFromAuthorization } from './auth.ts';
@@ -46,6 +47,12 @@ export interface EndpointOptions<S extends z.ZodType | undefined> {
   body?: S;
   /** Largest body read, in bytes (default 64 KiB; link settings carry a logo and take 1 MiB). */
   bodyLimit?: number;
+  /**
+   * Whether a suspended integrator (src/domain/integrators/suspension.ts) is served: by default
+   * reads (GET) are and everything else answers 403 ER.01.40; a write that takes no new money
+   * (a refund, a cancellation, a settings change) says `true`.
+   */
+  whileSuspended?: boolean;
   /** Honour `Idempotency-Key` (default: true for POST). */
   idempotent?: boolean;
   /** Checks that need no body and no credential (e.g. the link exists), before the body is read. */
@@ -109,6 +116,8 @@ export function apiEndpoint<S extends z.ZodType | undefined = undefined>(options
         await app.rateLimits.countApiRequest(integrator.id);
       }
       if (integrator) context.locals.integratorId = integrator.id;
+      const method = context.request.method;
+      if (integrator && isSuspended(integrator) && !(options.whileSuspended ?? (method === 'GET' || method === 'HEAD'))) throw integratorSuspendedError();
       let body: unknown;
       if (options.body) {
         const parsed = parseWith(options.body, raw!.value);

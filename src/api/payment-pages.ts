@@ -91,7 +91,18 @@ export async function checkoutPageInputs(app: PaylinkApp, ctx: PageContext & { l
  * registration's (/register), and `unavailable` when the page cannot be prepared for a reason not
  * the customer's (a card setup the acquirer did not answer).
  */
-export type PaymentPageState = 'open' | 'paid' | 'completed' | 'not_found' | 'dynamic_only' | 'expired' | 'used_up' | 'locked' | 'not_accepted' | 'unavailable';
+export type PaymentPageState =
+  | 'open'
+  | 'paid'
+  | 'completed'
+  | 'not_found'
+  | 'dynamic_only'
+  | 'expired'
+  | 'used_up'
+  | 'locked'
+  | 'not_accepted'
+  | 'suspended'
+  | 'unavailable';
 
 /** One answer for every payment page: the same state is the same status wherever it shows. */
 const PAGE_STATUS: Record<PaymentPageState, number> = {
@@ -103,6 +114,8 @@ const PAGE_STATUS: Record<PaymentPageState, number> = {
   expired: 410,
   used_up: 410,
   not_accepted: 409,
+  // As the API answers the merchant's own credentials (ER.01.40): refused, and not the customer's doing.
+  suspended: 403,
   locked: 429,
   unavailable: 503,
 };

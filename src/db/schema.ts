@@ -70,6 +70,13 @@ export const integrators = pgTable('integrators', {
    * a field only when its own value changed, so a change made through the API or console survives.
    */
   seedFields: jsonb('seed_fields').$type<Record<string, string>>().notNull().default({}),
+  /**
+   * Set while the operator has suspended the integrator (src/domain/integrators/suspension.ts): its
+   * API and link keys are refused, its pages take no payment and its schedules are not charged.
+   */
+  suspendedAt: ts('suspended_at'),
+  /** Why, as the operator wrote it; null when not suspended. */
+  suspendedReason: text('suspended_reason'),
   createdAt: createdAt(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });

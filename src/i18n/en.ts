@@ -119,6 +119,9 @@ export const en = {
   'link.not_accepted.title': 'This payment link cannot take payments right now',
   'link.not_accepted.body':
     '{merchant} cannot take this payment with its current payment provider (its currency or amount). Ask {merchant} to fix the link or for another way to pay. You have not been charged.',
+  'link.suspended.title': 'This merchant cannot take payments right now',
+  'link.suspended.body':
+    '{merchant} cannot take payments through this page at the moment. Try again later, or ask {merchant} for another way to pay. You have not been charged.',
   'link.used_up.title': 'This payment link has already been paid',
   'link.used_up.body':
     'This link from {merchant} accepts a limited number of payments and has received them all, so it cannot be paid again. If you paid, keep your receipt; otherwise ask {merchant} for a new link. You have not been charged.',
@@ -310,6 +313,7 @@ export const en = {
   'sandbox.not_found.title': 'Payment not found',
   'sandbox.not_found.body': 'The sandbox has no payment at this address.',
   'refusal.not_found': 'This payment page does not exist. Check the link you were sent.',
+  'refusal.suspended': 'This merchant cannot take payments right now. You have not been charged.',
   'refusal.not_issued': 'This payment form was not issued by this payment page. Reload the page, then pay there.',
   'refusal.registration_expired': 'This registration link has expired. Ask the merchant for a new one.',
   'refusal.registration_locked': 'Too many attempts with this link. Ask the merchant for a new one.',

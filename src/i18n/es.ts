@@ -113,6 +113,9 @@ export const es: Catalogue = {
   'link.not_accepted.title': 'Este enlace de pago no puede recibir pagos ahora',
   'link.not_accepted.body':
     '{merchant} no puede cobrar este pago con su proveedor de pagos actual (por su moneda o su importe). Pide a {merchant} que corrija el enlace o que te ofrezca otra forma de pago. No se te ha cobrado nada.',
+  'link.suspended.title': 'Este comercio no puede recibir pagos ahora',
+  'link.suspended.body':
+    '{merchant} no puede recibir pagos a través de esta página en este momento. Inténtalo más tarde o pide a {merchant} otra forma de pago. No se te ha cobrado nada.',
   'link.used_up.title': 'Este enlace de pago ya se pagó',
   'link.used_up.body':
     'Este enlace de {merchant} acepta un número limitado de pagos y ya los recibió todos, así que no se puede volver a pagar. Si pagaste, guarda tu recibo; si no, pide a {merchant} un enlace nuevo. No se te ha cobrado nada.',
@@ -302,6 +305,7 @@ export const es: Catalogue = {
   'sandbox.not_found.title': 'Pago no encontrado',
   'sandbox.not_found.body': 'El sandbox no tiene ningún pago en esta dirección.',
   'refusal.not_found': 'Esta página de pago no existe. Revisa el enlace que te enviaron.',
+  'refusal.suspended': 'Este comercio no puede recibir pagos ahora. No se te ha cobrado nada.',
   'refusal.not_issued': 'Este formulario no lo emitió esta página de pago. Vuelve a cargar la página y paga allí.',
   'refusal.registration_expired': 'Este enlace de registro ha caducado. Pide uno nuevo al comercio.',
   'refusal.registration_locked': 'Demasiados intentos con este enlace. Pide uno nuevo al comercio.',

@@ -116,6 +116,9 @@ export const fil: Catalogue = {
   'link.not_accepted.title': 'Hindi makatanggap ng bayad ang payment link na ito ngayon',
   'link.not_accepted.body':
     'Hindi matanggap ng {merchant} ang bayad na ito sa kasalukuyan nitong payment provider (dahil sa currency o halaga nito). Hilingin sa {merchant} na ayusin ang link o magbigay ng ibang paraan ng pagbabayad. Wala kang nabayaran.',
+  'link.suspended.title': 'Hindi makatanggap ng bayad ang merchant na ito ngayon',
+  'link.suspended.body':
+    'Hindi makatanggap ng bayad ang {merchant} sa page na ito sa ngayon. Subukan ulit mamaya, o humingi sa {merchant} ng ibang paraan ng pagbabayad. Wala kang nabayaran.',
   'link.used_up.title': 'Nabayaran na ang payment link na ito',
   'link.used_up.body':
     'Limitado ang bilang ng bayad na tinatanggap ng link na ito mula sa {merchant}, at natanggap na nito lahat, kaya hindi na ito mababayaran ulit. Kung nagbayad ka, itago ang iyong resibo; kung hindi, humingi ng bagong link sa {merchant}. Wala kang nabayaran.',
@@ -307,6 +310,7 @@ export const fil: Catalogue = {
   'sandbox.not_found.title': 'Hindi nahanap ang bayad',
   'sandbox.not_found.body': 'Walang bayad ang sandbox sa address na ito.',
   'refusal.not_found': 'Walang ganitong payment page. Suriin ang link na ipinadala sa iyo.',
+  'refusal.suspended': 'Hindi makatanggap ng bayad ang merchant na ito ngayon. Wala kang nabayaran.',
   'refusal.not_issued': 'Hindi galing sa payment page na ito ang form na ito. I-reload ang page, saka doon magbayad.',
   'refusal.registration_expired': 'Expired na ang registration link na ito. Humingi ng bago sa merchant.',
   'refusal.registration_locked': 'Masyadong maraming pagsubok sa link na ito. Humingi ng bago sa merchant.',

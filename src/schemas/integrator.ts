@@ -46,6 +46,11 @@ export const integratorViewSchema = z
       .nullable()
       .meta({ description: 'The payment methods a link offers when it names none; null: every method the acquirer takes.' }),
     links: z.number().int().meta({ description: 'How many payment links the integrator has.' }),
+    status: z.enum(['active', 'suspended']).meta({
+      description:
+        "`suspended`: paylink's operator has suspended the account; what takes new money answers 403 ER.01.40, while reads, refunds and cancellations still work.",
+    }),
+    suspended_at: z.string().nullable().meta({ format: 'date-time', description: 'Since when the account is suspended; null while active.' }),
     created_at: z.string().meta({ format: 'date-time' }),
   })
   .strict()
@@ -64,3 +69,10 @@ export const eventResendViewSchema = z
   })
   .strict()
   .meta({ id: 'EventResend' });
+
+/** Why the operator suspends an integrator (the console's form, `npm run admin -- suspend ID --reason TEXT`). */
+export const suspensionReasonSchema = z
+  .string({ error: 'is required: say why the integrator is suspended' })
+  .trim()
+  .min(1, { error: 'is required: say why the integrator is suspended' })
+  .max(500, { error: 'must be at most 500 characters' });

@@ -13,6 +13,8 @@ export function integratorView({ integrator, linkCount, linkKey }: { integrator:
     support_email: integrator.supportEmail,
     default_payment_methods: integrator.defaultPaymentMethods,
     links: linkCount,
+    status: integrator.suspendedAt ? 'suspended' : 'active',
+    suspended_at: integrator.suspendedAt?.toISOString() ?? null,
     created_at: integrator.createdAt.toISOString(),
   };
 }

@@ -37,7 +37,10 @@ export type AuditAction =
   | 'support_email.changed'
   | 'payment_methods.changed'
   | 'acquirer.changed'
-  | 'test_event.sent';
+  | 'test_event.sent'
+  /** The operator (console or `npm run admin`) suspended or reactivated the integrator (src/domain/integrators/suspension.ts). */
+  | 'integrator.suspended'
+  | 'integrator.reactivated';
 
 /** Who acted, from where. */
 export interface Actor {

@@ -20,6 +20,8 @@ export interface ConsoleIdentity {
   sessionId: string;
   user: Pick<ConsoleUser, 'id' | 'email' | 'role' | 'integratorId' | 'totpEnabledAt'>;
   integratorName: string;
+  /** Set while the operator has suspended the account (src/domain/integrators/suspension.ts): every page shows it. */
+  suspendedAt?: Date | null;
 }
 
 export type SignInOutcome =
@@ -207,7 +209,7 @@ export async function completeSecondFactor(app: DomainContext, token: string, co
 export async function resolveSession(app: DomainContext, token: string | undefined): Promise<ConsoleIdentity | undefined> {
   if (!token || token.length > 100) return undefined;
   const [row] = await app.db
-    .select({ session: consoleSessions, user: consoleUsers, integratorName: integrators.name })
+    .select({ session: consoleSessions, user: consoleUsers, integratorName: integrators.name, suspendedAt: integrators.suspendedAt })
     .from(consoleSessions)
     .innerJoin(consoleUsers, eq(consoleUsers.id, consoleSessions.userId))
     .innerJoin(integrators, eq(integrators.id, consoleUsers.integratorId))
@@ -222,7 +224,12 @@ export async function resolveSession(app: DomainContext, token: string | undefin
     await app.db.update(consoleSessions).set({ lastSeenAt: now }).where(eq(consoleSessions.id, row.session.id));
   }
   const { id, email, role, integratorId, totpEnabledAt } = row.user;
-  return { sessionId: row.session.id, user: { id, email, role, integratorId, totpEnabledAt }, integratorName: row.integratorName };
+  return {
+    sessionId: row.session.id,
+    user: { id, email, role, integratorId, totpEnabledAt },
+    integratorName: row.integratorName,
+    suspendedAt: row.suspendedAt,
+  };
 }
 
 /** Signs out: the session is deleted, so its cookie is worthless even if it was copied. */

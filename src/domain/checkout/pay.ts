@@ -9,6 +9,7 @@ import { type CheckoutSubmission, checkCustomerFields, checkoutCustomerSchema, c
 import { emptyMessages, parseWith } from '../../schemas/parse.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError, invalidFields, type Messages } from '../errors.ts';
+import { merchantSuspendedError } from '../integrators/suspension.ts';
 import { askedFields, isDynamicOnly } from '../links/form.ts';
 import { linkAvailability, linkDateState, linkUnavailableError, reservePlace } from '../links/lifecycle.ts';
 import { findActiveLink, findLinkById, type LinkWithMerchant } from '../links/service.ts';
@@ -108,6 +109,7 @@ export async function resolveSession(app: DomainContext, req: PayRequest, pageTo
     // Checked before the ticket: an expired page's form says why, whatever it sends.
     const dated = linkDateState(link.link, app.now());
     if (dated !== 'open') throw linkUnavailableError(dated);
+    if (link.merchant.suspended) throw merchantSuspendedError();
     if (typeof pageToken !== 'string') throw invalidFields({ session: ['The payment form is out of date: reload the page'] });
     const ticket = openStaticTicket(app, link.link.id, pageToken);
     if (!ticket.ok) {
@@ -128,6 +130,7 @@ export async function resolveSession(app: DomainContext, req: PayRequest, pageTo
   if (!session) throw notFoundError();
   const link = await findLinkById(app.db, session.linkId);
   if (!link) throw notFoundError();
+  if (link.merchant.suspended && sessionState(session, app.now()) !== 'paid') throw merchantSuspendedError();
   return { token, session, link };
 }
 

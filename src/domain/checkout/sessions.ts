@@ -138,7 +138,7 @@ export async function findPayment(db: DbOrTx, id: string): Promise<Payment | und
 /** What GET /checkout/{token} shows. */
 export type CheckoutView =
   | { state: 'not_found' }
-  | { state: 'open' | 'expired' | 'locked' | 'used_up' | 'not_accepted'; session: CheckoutSession; link: LinkWithMerchant }
+  | { state: 'open' | 'expired' | 'locked' | 'used_up' | 'not_accepted' | 'suspended'; session: CheckoutSession; link: LinkWithMerchant }
   | { state: 'paid'; session: CheckoutSession; link: LinkWithMerchant; payment: Payment };
 
 export async function loadCheckout(app: DomainContext, token: string): Promise<CheckoutView> {
@@ -156,5 +156,6 @@ export async function loadCheckout(app: DomainContext, token: string): Promise<C
   // An unpaid session of a link that was switched off, has expired or is used up cannot be paid.
   const availability = await linkAvailability(app.db, link.link, app.now(), session.id);
   if (availability === 'inactive') return { state: 'not_found' };
-  return { state: availability, session, link };
+  // A suspended merchant's checkout says so instead of showing its form (src/domain/integrators/suspension.ts).
+  return { state: availability === 'open' && link.merchant.suspended ? 'suspended' : availability, session, link };
 }

@@ -1,8 +1,9 @@
 import { and, count, eq, isNotNull, ne, or } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { Link } from '../../db/schema.ts';
-import { checkoutSessions, links } from '../../db/schema.ts';
+import { checkoutSessions, integrators, links } from '../../db/schema.ts';
 import { DomainError } from '../errors.ts';
+import { merchantSuspendedError } from '../integrators/suspension.ts';
 import { isDynamicOnly } from './form.ts';
 import type { LinkCache } from './link-cache.ts';
 import type { LinkWithMerchant } from './service.ts';
@@ -75,13 +76,25 @@ export async function requirePayable(db: DbOrTx, link: Link, now: Date, exceptSe
  * into a paid session.
  */
 export async function reservePlace(tx: DbOrTx, linkId: string, sessionId: string, now: Date): Promise<void> {
-  const [link] = await tx.select().from(links).where(eq(links.id, linkId)).for('update');
-  if (!link) throw linkUnavailableError('inactive');
-  await requirePayable(tx, link, now, sessionId);
+  const [row] = await tx
+    .select({ link: links, suspendedAt: integrators.suspendedAt })
+    .from(links)
+    .innerJoin(integrators, eq(integrators.id, links.integratorId))
+    .where(eq(links.id, linkId))
+    .for('update', { of: links });
+  if (!row) throw linkUnavailableError('inactive');
+  // The page was read from memory kept for a few seconds: a suspension since then is caught here.
+  if (row.suspendedAt !== null) throw merchantSuspendedError();
+  await requirePayable(tx, row.link, now, sessionId);
 }
 
-/** `not_accepted`: the merchant's acquirer cannot take the link's currency or amount (src/domain/links/acquirer-fit.ts). */
-export type LinkPageView = { state: 'not_found' } | { state: 'dynamic_only' | 'expired' | 'used_up' | 'not_accepted' | 'open'; found: LinkWithMerchant };
+/**
+ * `not_accepted`: the merchant's acquirer cannot take the link's currency or amount (src/domain/links/acquirer-fit.ts);
+ * `suspended`: the merchant is suspended by the operator (src/domain/integrators/suspension.ts).
+ */
+export type LinkPageView =
+  | { state: 'not_found' }
+  | { state: 'dynamic_only' | 'expired' | 'used_up' | 'not_accepted' | 'suspended' | 'open'; found: LinkWithMerchant };
 
 /** What GET /pay/{slug} shows: the form, or why the link cannot be paid (the link from `views`). */
 export async function loadLinkPage(app: { db: Db; linkCache: LinkCache }, slug: string, now: Date): Promise<LinkPageView> {
@@ -91,5 +104,6 @@ export async function loadLinkPage(app: { db: Db; linkCache: LinkCache }, slug: 
   // A link with system-filled fields is paid only through the dynamic links its integrator creates.
   if (isDynamicOnly(found.link)) return { state: 'dynamic_only', found };
   const state = await linkAvailability(app.db, found.link, now);
-  return state === 'inactive' ? { state: 'not_found' } : { state, found };
+  if (state === 'inactive') return { state: 'not_found' };
+  return state === 'open' && found.merchant.suspended ? { state: 'suspended', found } : { state, found };
 }

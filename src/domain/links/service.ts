@@ -13,7 +13,7 @@ export type { Link };
 export interface LinkWithMerchant {
   link: Link;
   /** `supportEmail`: where customers write with questions (shown on the payment page, Reply-To of its e-mails). */
-  merchant: { id: string; name: string; supportEmail: string | null; defaultPaymentMethods: PaymentMethod[] | null };
+  merchant: { id: string; name: string; supportEmail: string | null; defaultPaymentMethods: PaymentMethod[] | null; suspended: boolean };
 }
 
 const linkWithMerchant = (db: DbOrTx) =>
@@ -23,6 +23,7 @@ const linkWithMerchant = (db: DbOrTx) =>
       merchantName: integrators.name,
       supportEmail: integrators.supportEmail,
       defaultPaymentMethods: integrators.defaultPaymentMethods,
+      suspendedAt: integrators.suspendedAt,
     })
     .from(links)
     .innerJoin(integrators, eq(integrators.id, links.integratorId));
@@ -44,12 +45,19 @@ function statements(db: Db) {
 }
 
 const toLinkWithMerchant = (
-  row: { link: Link; merchantName: string; supportEmail: string | null; defaultPaymentMethods: PaymentMethod[] | null } | undefined,
+  row: { link: Link; merchantName: string; supportEmail: string | null; defaultPaymentMethods: PaymentMethod[] | null; suspendedAt: Date | null } | undefined,
 ): LinkWithMerchant | undefined =>
   row
     ? {
         link: row.link,
-        merchant: { id: row.link.integratorId, name: row.merchantName, supportEmail: row.supportEmail, defaultPaymentMethods: row.defaultPaymentMethods },
+        merchant: {
+          id: row.link.integratorId,
+          name: row.merchantName,
+          supportEmail: row.supportEmail,
+          defaultPaymentMethods: row.defaultPaymentMethods,
+          // A suspended merchant's pages take no payment (src/domain/integrators/suspension.ts).
+          suspended: row.suspendedAt !== null,
+        },
       }
     : undefined;
 

@@ -1,7 +1,7 @@
 import { and, eq, lte, sql } from 'drizzle-orm';
 import { newId } from '../../crypto.ts';
 import type { Tx } from '../../db/client.ts';
-import { cardRegistrations, scheduleRuns, schedules } from '../../db/schema.ts';
+import { cardRegistrations, integrators, scheduleRuns, schedules } from '../../db/schema.ts';
 import { insertRows } from '../../db/statements.ts';
 import type { DomainContext } from '../context.ts';
 import { cancelSchedulesTx } from './cancel.ts';
@@ -40,6 +40,12 @@ export const chargeKey = (claim: Pick<ClaimedCharge, 'runId' | 'attempt'>) => `s
 export const DUE_SCHEDULE = sql`${schedules.status} = 'active'`;
 export const OPEN_RUN = sql`${scheduleRuns.status} in ('pending', 'retrying')`;
 export const AWAITING_RUN = sql`${scheduleRuns.status} = 'awaiting_customer'`;
+/**
+ * The schedule's integrator is not suspended (src/domain/integrators/suspension.ts): a suspended
+ * integrator's occurrences, retries and recoveries wait, unclaimed, and are claimed after its
+ * reactivation as after downtime (missed occurrences collapse into one; a pending run keeps its key).
+ */
+export const INTEGRATOR_ACTIVE = sql`not exists (select 1 from ${integrators} where ${integrators.id} = ${schedules.integratorId} and ${integrators.suspendedAt} is not null)`;
 
 export const leaseEnd = (app: DomainContext, now: Date) => new Date(now.getTime() + app.config.scheduleLeaseSeconds * 1000);
 
@@ -108,7 +114,7 @@ export async function claimDueOccurrences(app: DomainContext, opts: { limit: num
       .select(scheduleColumns)
       .from(schedules)
       .innerJoin(cardRegistrations, eq(cardRegistrations.reference, schedules.cardRegistrationReference))
-      .where(and(DUE_SCHEDULE, lte(schedules.nextRunAt, now)))
+      .where(and(DUE_SCHEDULE, lte(schedules.nextRunAt, now), INTEGRATOR_ACTIVE))
       .orderBy(schedules.nextRunAt)
       .limit(opts.limit)
       .for('update', { of: schedules, skipLocked: true });
@@ -173,7 +179,7 @@ export async function claimDueAttempts(app: DomainContext, opts: { limit: number
       .from(scheduleRuns)
       .innerJoin(schedules, eq(schedules.id, scheduleRuns.scheduleId))
       .innerJoin(cardRegistrations, eq(cardRegistrations.reference, schedules.cardRegistrationReference))
-      .where(and(OPEN_RUN, lte(scheduleRuns.nextAttemptAt, now)))
+      .where(and(OPEN_RUN, lte(scheduleRuns.nextAttemptAt, now), INTEGRATOR_ACTIVE))
       .orderBy(scheduleRuns.nextAttemptAt)
       .limit(opts.limit)
       .for('update', { of: scheduleRuns, skipLocked: true });

@@ -7,7 +7,7 @@ import { checkoutPath, insertSession, newSessionToken } from '../checkout/sessio
 import type { DomainContext } from '../context.ts';
 import { ensureSystemLink } from '../links/editor.ts';
 import { recordEvent, type ScheduleRunContext } from '../notifications/domain-events.ts';
-import type { ClaimedCharge } from './claim.ts';
+import { type ClaimedCharge, INTEGRATOR_ACTIVE } from './claim.ts';
 import { countFailedOccurrence } from './record.ts';
 import { nextOccurrence, parseTimeOffset } from './recurrence.ts';
 import { lockPendingRuns } from './run-locks.ts';
@@ -187,7 +187,8 @@ export async function expireUnpaidLinks(app: DomainContext, opts: { limit: numbe
       .from(scheduleRuns)
       .innerJoin(schedules, eq(schedules.id, scheduleRuns.scheduleId))
       .innerJoin(cardRegistrations, eq(cardRegistrations.reference, schedules.cardRegistrationReference))
-      .where(and(sql`${scheduleRuns.status} = 'awaiting_customer'`, lte(scheduleRuns.nextAttemptAt, now)))
+      // A suspended merchant's link cannot be paid, so it is not counted missed before reactivation.
+      .where(and(sql`${scheduleRuns.status} = 'awaiting_customer'`, lte(scheduleRuns.nextAttemptAt, now), INTEGRATOR_ACTIVE))
       .orderBy(scheduleRuns.nextAttemptAt)
       .limit(opts.limit)
       .for('update', { of: scheduleRuns, skipLocked: true });

@@ -4,7 +4,7 @@ import { scheduleRuns, schedules } from '../../db/schema.ts';
 import { rowsOf } from '../../db/statements.ts';
 import type { DomainContext } from '../context.ts';
 import { chargeClaims } from './charge.ts';
-import { AWAITING_RUN, type ClaimedCharge, claimDueAttempts, claimDueOccurrences, DUE_SCHEDULE, OPEN_RUN } from './claim.ts';
+import { AWAITING_RUN, type ClaimedCharge, claimDueAttempts, claimDueOccurrences, DUE_SCHEDULE, INTEGRATOR_ACTIVE, OPEN_RUN } from './claim.ts';
 import { expireUnpaidLinks, type PayLinkItem, sendPaymentLinks, wantsCustomer } from './pay-links.ts';
 import { type RecordOutcome, recordClaimOutcomes } from './record.ts';
 
@@ -24,7 +24,8 @@ import { type RecordOutcome, recordClaimOutcomes } from './record.ts';
  * twice. After downtime, missed occurrences collapse into one charge due at the latest missed
  * occurrence. A declined attempt is retried after PAYLINK_SCHEDULE_RETRY_SECONDS; after the
  * last retry the occurrence fails, and PAYLINK_SCHEDULE_MAX_FAILED_RUNS failed occurrences in
- * a row suspend the schedule.
+ * a row suspend the schedule. A suspended integrator's schedules are not claimed at all
+ * (claim.ts INTEGRATOR_ACTIVE) until it is reactivated.
  *
  * A pay-by-link registration's occurrence (and one whose off-session charge the bank wants the
  * customer to authenticate) is not charged: step 3 writes its checkout and the e-mail carrying the
@@ -114,9 +115,9 @@ export async function nextSchedulerWorkAt(app: DomainContext): Promise<Date | un
   // As milliseconds since the epoch: one number on both drivers (timestamps come back as text in their own formats).
   const [row] = rowsOf<{ next_ms: string | number | null }>(
     await app.db.execute(sql`select (extract(epoch from least(
-      (select min(${schedules.nextRunAt}) from ${schedules} where ${DUE_SCHEDULE}),
-      (select min(${scheduleRuns.nextAttemptAt}) from ${scheduleRuns} where ${OPEN_RUN}),
-      (select min(${scheduleRuns.nextAttemptAt}) from ${scheduleRuns} where ${AWAITING_RUN}))) * 1000)::float8 as next_ms`),
+      (select min(${schedules.nextRunAt}) from ${schedules} where ${DUE_SCHEDULE} and ${INTEGRATOR_ACTIVE}),
+      (select min(${scheduleRuns.nextAttemptAt}) from ${scheduleRuns} join ${schedules} on ${schedules.id} = ${scheduleRuns.scheduleId} where ${OPEN_RUN} and ${INTEGRATOR_ACTIVE}),
+      (select min(${scheduleRuns.nextAttemptAt}) from ${scheduleRuns} join ${schedules} on ${schedules.id} = ${scheduleRuns.scheduleId} where ${AWAITING_RUN} and ${INTEGRATOR_ACTIVE}))) * 1000)::float8 as next_ms`),
   );
   return row?.next_ms == null ? undefined : new Date(Number(row.next_ms));
 }

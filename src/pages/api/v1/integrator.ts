@@ -11,6 +11,7 @@ export const GET = apiEndpoint({
 /** PATCH /api/v1/integrator `{ "default_callback_url": "https://…" | null, "support_email": "help@…" | null }`. */
 export const PATCH = apiEndpoint({
   body: integratorUpdateSchema,
+  whileSuspended: true,
   run: async ({ app, integrator, body }) => ({
     code: 'OK.00.00',
     data: { integrator: integratorView(await updateIntegratorSettings(app, integrator, body)) },

@@ -21,6 +21,7 @@ export const POST = apiEndpoint({
  */
 export const DELETE = apiEndpoint({
   body: referenceBodySchema,
+  whileSuspended: true,
   idempotent: false,
   run: async ({ app, integrator, body }) => {
     if (isScheduleReference(body.reference)) return presentCancellation(await cancelSchedule(app, integrator, body.reference));

@@ -7,6 +7,7 @@ import { rotateWebhookSecret } from '../../../../domain/notifications/secrets.ts
  */
 export const POST = apiEndpoint({
   idempotent: false,
+  whileSuspended: true,
   run: async ({ app, integrator }) => {
     const { secret, previousValidUntil } = await rotateWebhookSecret(app, integrator);
     app.log.info('webhook secret rotated', { integrator_id: integrator.id });
