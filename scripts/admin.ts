@@ -129,7 +129,7 @@ const postgresBackup =
   'with PostgreSQL (DATABASE_URL), back up with pg_dump and restore with pg_restore: docs/deploy.md, "Backups", gives the commands (keep PAYLINK_MASTER_KEY with them)';
 
 async function backup(file: string | undefined, replace: boolean) {
-  if (!file) return usageError('backup needs the FILE to write');
+  if (!file) return usageError('usage: npm run admin -- backup FILE [--force]');
   const config = loadConfigOrFail(fail);
   if (config.databaseUrl) fail(postgresBackup);
   const path = resolve(file);
@@ -181,7 +181,7 @@ async function backup(file: string | undefined, replace: boolean) {
 }
 
 async function restore(file: string | undefined, replace: boolean) {
-  if (!file) return usageError('restore needs the backup FILE to read');
+  if (!file) return usageError('usage: npm run admin -- restore FILE [--force]');
   const config = loadConfigOrFail(fail);
   if (config.databaseUrl) fail(postgresBackup);
   // As a start does: the data directory 0700, and every file the restore writes 0600.
@@ -340,12 +340,12 @@ async function rotateCredentialsCommand(id: string, overlap: RotationOverlap) {
       return;
     }
     process.stdout.write(
-      [
+      `${[
         `credentials of ${id} rotated; shown this once, store them now:`,
         `  API token:  ${token.value}`,
         `  JWT secret: ${secret.value}`,
         token.previousValidUntil ? `  the old ones work until ${token.previousValidUntil.toISOString()}` : '  the old ones stopped working now',
-      ].join('\n') + '\n',
+      ].join('\n')}\n`,
     );
   });
 }

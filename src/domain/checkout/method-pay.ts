@@ -10,7 +10,8 @@ import { allowedMethods } from '../links/payment-methods.ts';
 import type { LinkWithMerchant } from '../links/service.ts';
 import { formatDecimal } from '../money.ts';
 import { claimAttempt, ensurePayable, type PayRequest, resolveSession, staticSession, validateCustomer } from './pay.ts';
-import { releaseAttempt, resumeOrCreatePayment, settleProviderPayment, syncProviderSession } from './provider-pay.ts';
+import { releaseAttempt, resumeOrCreatePayment } from './provider-attempt.ts';
+import { settleProviderPayment, syncProviderSession } from './provider-pay.ts';
 import { checkoutPath, findSessionByToken } from './sessions.ts';
 
 /**
