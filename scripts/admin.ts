@@ -1,15 +1,22 @@
-// `npm run admin -- rotate-master-key`: operator commands run against the configured database
+// `npm run admin -- rotate-master-key` / `create-operator EMAIL`: operator commands run against the configured database
 // (the same environment as `npm start`: PAYLINK_DATA_DIR, DATABASE_URL, PAYLINK_MASTER_KEY,
 // PAYLINK_SEED). Every paylink process must be stopped first (docs/deploy.md, "Master key rotation").
 import { readFileSync, renameSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { createApp } from '../src/app.ts';
 import { loadConfigOrFail } from '../src/config.ts';
 import { loadMasterKey, masterKeyFile, newMasterKey, writeMasterKeyFile } from '../src/crypto.ts';
 import { type Database, openDatabase } from '../src/db/client.ts';
 import { DataDirLockedError } from '../src/db/lock.ts';
 import { MasterKeyError, rotateMasterKey } from '../src/db/master-key.ts';
+import { DomainError } from '../src/domain/errors.ts';
+import { issueSetupLink } from '../src/domain/operators/accounts.ts';
 import { seedSchema } from '../src/schemas/provisioning.ts';
 
-const usage = 'usage: npm run admin -- rotate-master-key   (new key: PAYLINK_NEW_MASTER_KEY, or generated into the key file)';
+const usage = [
+  'usage: npm run admin -- rotate-master-key        (new key: PAYLINK_NEW_MASTER_KEY, or generated into the key file)',
+  '       npm run admin -- create-operator EMAIL    (prints a one-time link that makes an operator account for EMAIL)',
+].join('\n');
 
 function fail(message: string): never {
   process.stderr.write(`admin: ${message}\n`);
@@ -79,6 +86,43 @@ async function rotate() {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-const [command] = process.argv.slice(2);
+/** A one-time setup link for an operator account (docs/operator.md): the shell's way when nobody can sign in to /operator. */
+async function createOperator(email: string | undefined) {
+  if (!email) fail(`create-operator needs the operator's e-mail address\n${usage}`);
+  const config = loadConfigOrFail(fail);
+  let app: Awaited<ReturnType<typeof createApp>>;
+  try {
+    app = await createApp({ config, database: { migrationsFolder: fileURLToPath(new URL('../drizzle/', import.meta.url)) } });
+  } catch (error) {
+    if (error instanceof DataDirLockedError) fail(`${error.message} With the embedded database, stop paylink first (or run paylink on PostgreSQL).`);
+    if (error instanceof MasterKeyError) fail(error.message);
+    throw error;
+  }
+  try {
+    const link = await issueSetupLink(app, { email });
+    if (!link) fail('no link was issued');
+    process.stdout.write(
+      [
+        `operator setup link for ${email.trim().toLowerCase()} (works once, until ${link.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC):`,
+        `  ${link.url}`,
+        '  open it to choose the password; the link is kept only hashed, so it cannot be shown again.',
+        '',
+      ].join('\n'),
+    );
+  } catch (error) {
+    if (error instanceof DomainError && typeof error.messages === 'object')
+      fail(
+        `create-operator: ${Object.entries(error.messages)
+          .map(([f, m]) => `${f} ${m.join('; ')}`)
+          .join('; ')}`,
+      );
+    throw error;
+  } finally {
+    await app.database.close();
+  }
+}
+
+const [command, ...rest] = process.argv.slice(2);
 if (command === 'rotate-master-key') await rotate();
+else if (command === 'create-operator') await createOperator(rest[0]);
 else fail(usage);

@@ -29,14 +29,14 @@ export const CSRF_FIELD = '_csrf';
  * Over HTTPS the cookie is `Secure` and `__Host-` prefixed (bound to this host, path /): when
  * PUBLIC_URL is https, or a trusted proxy (PAYLINK_TRUST_PROXY) says the request came over https.
  */
-function isHttps(app: PaylinkApp, url: URL, request?: Request): boolean {
+export function isHttps(app: PaylinkApp, url: URL, request?: Request): boolean {
   if (url.protocol === 'https:' || app.origin().startsWith('https:')) return true;
   return app.config.trustProxy && lastForwardedEntry(request?.headers.get('x-forwarded-proto')).toLowerCase() === 'https';
 }
 const sessionCookieName = (secure: boolean) => (secure ? '__Host-paylink_console' : 'paylink_console');
 const signInCookieName = (secure: boolean) => (secure ? '__Host-paylink_sign_in' : 'paylink_sign_in');
 
-const cookieOptions = (secure: boolean) => ({ httpOnly: true, sameSite: 'lax' as const, secure, path: '/' });
+export const cookieOptions = (secure: boolean) => ({ httpOnly: true, sameSite: 'lax' as const, secure, path: '/' });
 
 export function setSessionCookie(ctx: ConsoleRequestContext, token: string): void {
   const secure = isHttps(ctx.locals.paylink, ctx.url, ctx.request);
@@ -60,7 +60,7 @@ export const requestOrigin = (ctx: ConsoleRequestContext): RequestOrigin => ({
 /** The session's CSRF token: an HMAC of its id under a key derived from the master key. */
 export const csrfTokenFor = (app: PaylinkApp, identity: ConsoleIdentity) => app.consoleMac.sign(`console:${identity.sessionId}`);
 
-const equalStrings = (a: string, b: string) => {
+export const equalStrings = (a: string, b: string) => {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
@@ -103,7 +103,7 @@ export function busyPage(error: DomainError): Response {
 }
 
 /** Reads a POSTed form after the same-origin check; anything but a form is refused. */
-async function readForm(ctx: ConsoleRequestContext): Promise<FormData> {
+export async function readForm(ctx: ConsoleRequestContext): Promise<FormData> {
   try {
     assertSameOrigin(ctx.request, ownOrigins(ctx.locals.paylink, ctx.url));
   } catch (error) {
@@ -122,7 +122,7 @@ async function readForm(ctx: ConsoleRequestContext): Promise<FormData> {
   }
 }
 
-const field = (form: FormData | undefined, name: string) => {
+export const formField = (form: FormData | undefined, name: string) => {
   const value = form?.get(name);
   return typeof value === 'string' ? value : '';
 };
@@ -152,7 +152,7 @@ export async function openConsoleSession(ctx: ConsoleRequestContext): Promise<Co
   if (ctx.request.method === 'POST') {
     try {
       form = await readForm(ctx);
-      if (!equalStrings(field(form, CSRF_FIELD), csrf))
+      if (!equalStrings(formField(form, CSRF_FIELD), csrf))
         throw new FormRefused('Its security token is missing or out of date (the page may have been open across a sign-in). Reload the page and try again.');
     } catch (error) {
       if (error instanceof FormRefused) return refusedPage(error.reason, error.status);
@@ -161,7 +161,7 @@ export async function openConsoleSession(ctx: ConsoleRequestContext): Promise<Co
   } else if (ctx.request.method !== 'GET' && ctx.request.method !== 'HEAD') {
     return new Response('Method not allowed', { status: 405, headers: { allow: 'GET, POST' } });
   }
-  return { identity, csrf, from: requestOrigin(ctx), form, field: (name) => field(form, name) };
+  return { identity, csrf, from: requestOrigin(ctx), form, field: (name) => formField(form, name) };
 }
 
 /**
@@ -183,10 +183,10 @@ export async function readPreSessionForm(ctx: ConsoleRequestContext): Promise<{ 
   const expected = ctx.cookies.get(signInCookieName(secure))?.value;
   try {
     const form = await readForm(ctx);
-    if (!expected || !equalStrings(field(form, CSRF_FIELD), expected)) {
+    if (!expected || !equalStrings(formField(form, CSRF_FIELD), expected)) {
       throw new FormRefused('Its security token is missing or out of date (cookies may be blocked). Reload the page and try again.');
     }
-    return { field: (name) => field(form, name) };
+    return { field: (name) => formField(form, name) };
   } catch (error) {
     if (error instanceof FormRefused) return refusedPage(error.reason, error.status);
     throw error;

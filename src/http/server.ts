@@ -32,8 +32,8 @@ function securityHeaders(app: PaylinkApp, req: IncomingMessage, res: ServerRespo
   if (tls || forwardedHttps) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
 }
 
-/** The console's sign-in form, whose POST checks a password (src/pages/console/sign-in.astro). */
-const SIGN_IN_PATH = '/console/sign-in';
+/** The sign-in forms whose POST checks a password (src/pages/console/sign-in.astro, src/pages/operator/sign-in.astro). */
+const SIGN_IN_PATHS = new Set(['/console/sign-in', '/operator/sign-in']);
 
 function sendBusy(res: ServerResponse, error: DomainError) {
   const { status, headers, body } = busyRefusal(error);
@@ -134,7 +134,7 @@ export function createHttpServer(app: PaylinkApp, opts: { astroHandler: AstroHan
         }
         // A sign-in that would find the queue of password checks full is refused here, before Astro
         // builds a request and runs the page for it: a flood of them costs what /healthz costs.
-        if (req.method === 'POST' && path === SIGN_IN_PATH && app.passwords.full) return sendBusy(res, passwordCheckBusy());
+        if (req.method === 'POST' && SIGN_IN_PATHS.has(path) && app.passwords.full) return sendBusy(res, passwordCheckBusy());
         const toAstro = () => {
           // Astro reads `req.body` when it is set: the guarded view (src/http/request-body.ts).
           if (hasBody(req)) {
