@@ -102,6 +102,7 @@ const seedProfileFields = {
   refund_capabilities: (seed: SeedIntegrator) => (seed.refund_capabilities === undefined ? undefined : { refundCapabilities: seed.refund_capabilities }),
   default_payment_methods: (seed: SeedIntegrator) =>
     seed.default_payment_methods === undefined ? undefined : { defaultPaymentMethods: seed.default_payment_methods },
+  link_field_modes: (seed: SeedIntegrator) => (seed.link_field_modes === undefined ? undefined : { linkFieldModes: seed.link_field_modes }),
 } satisfies Record<string, (seed: SeedIntegrator) => Partial<typeof integrators.$inferInsert> | undefined>;
 
 const seedFieldHash = (field: string, value: unknown) => sha256Hex(`paylink-seed-field:${field}:${JSON.stringify(value)}`);
