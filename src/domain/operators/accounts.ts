@@ -33,7 +33,8 @@ export const operatorActor = (operator: Pick<Operator, 'id' | 'email'>, from: Re
 });
 export const identityOperatorActor = (identity: OperatorIdentity, from: RequestOrigin) => operatorActor(identity.operator, from);
 
-const SHELL: RequestOrigin = { ip: null, userAgent: 'npm run admin' };
+/** Where an entry made without a browser comes from: the start banner, the admin command, the demo. */
+const local = (via: 'start' | 'shell' | 'demo'): RequestOrigin => ({ ip: null, userAgent: `paylink ${via}` });
 
 export const setupUrl = (app: DomainContext, token: string) => `${app.origin()}/operator/setup/${token}`;
 
@@ -44,7 +45,10 @@ export const operatorCount = (app: DomainContext) => app.db.$count(operators);
  * operator exists, and none is issued once one does; with one (the shell) it makes that
  * address's account, refused when it already has one.
  */
-export async function issueSetupLink(app: DomainContext, opts: { email?: string } = {}): Promise<{ url: string; token: string; expiresAt: Date } | undefined> {
+export async function issueSetupLink(
+  app: DomainContext,
+  opts: { email?: string; via?: 'start' | 'shell' } = {},
+): Promise<{ url: string; token: string; expiresAt: Date } | undefined> {
   const email = opts.email === undefined ? null : normaliseEmail(opts.email);
   if (email !== null && !isEmailAddress(email)) throw invalidFields({ email: [EMAIL_MESSAGE] });
   const token = newUrlToken();
@@ -59,7 +63,13 @@ export async function issueSetupLink(app: DomainContext, opts: { email?: string 
       if (taken) throw invalidFields({ email: ['already has an operator account'] });
     }
     await tx.insert(operatorSetupTokens).values({ tokenHash: sha256Hex(token), email, expiresAt, createdAt: now });
-    await recordOperatorAudit(tx, { id: null, email, ...SHELL }, 'setup_link.issued', { target: email ?? 'first operator (start banner)' }, now);
+    await recordOperatorAudit(
+      tx,
+      { id: null, email, ...local(opts.via ?? (email === null ? 'start' : 'shell')) },
+      'setup_link.issued',
+      { target: email ?? 'first operator (start banner)' },
+      now,
+    );
     return true;
   });
   return issued ? { url: setupUrl(app, token), token, expiresAt } : undefined;
@@ -138,7 +148,7 @@ export async function createOperatorIfNone(app: DomainContext, email: string, pa
     const now = app.now();
     const id = newId('opr');
     await tx.insert(operators).values({ id, email, passwordHash: hash, passwordChangedAt: now, createdAt: now });
-    await recordOperatorAudit(tx, { id, email, ...SHELL, userAgent: 'demo' }, 'operator.created', { target: `${email} (demo)` }, now);
+    await recordOperatorAudit(tx, { id, email, ...local('demo') }, 'operator.created', { target: `${email} (demo)` }, now);
     return true;
   });
 }
