@@ -16,7 +16,7 @@ import type { DomainContext } from '../context.ts';
 import { DomainError, withFieldNames } from '../errors.ts';
 import { linkValues, writeSeedLink } from '../links/editor.ts';
 import { methodsMisfit } from '../links/payment-methods.ts';
-import { createOperatorIfNone, DEMO_OPERATOR_EMAIL } from '../operators/accounts.ts';
+import { type DemoOperator, demoOperator } from '../operators/accounts.ts';
 import { readAcquirerSettings, setAcquirer } from './acquirer.ts';
 import { existingProvisioning } from './holdings.ts';
 import { applySeedLinkKey, newLinkKey } from './link-keys.ts';
@@ -45,7 +45,7 @@ export interface ProvisioningResult {
   generatedWebhookSecretsPath?: string;
 }
 
-export interface DemoCredentials {
+export interface DemoCredentials extends Partial<DemoOperator> {
   integrator: string;
   email: string;
   /** The publishable link key: the dynamic link's `key` (creates checkouts, nothing else). */
@@ -60,10 +60,6 @@ export interface DemoCredentials {
   console_url: string;
   console_email: string;
   console_password: string;
-  /** The demo's operator sign-in (support: /operator), when the installation had no operator yet. */
-  operator_url?: string;
-  operator_email?: string;
-  operator_password?: string;
 }
 
 export const newWebhookSecret = () => `whsec_${randomBytes(32).toString('base64')}`;
@@ -392,10 +388,7 @@ async function createDemoIfEmpty(app: DomainContext): Promise<ProvisioningResult
     } satisfies DemoCredentials;
   });
   if (!credentials) return existingProvisioning(app);
-  // The demo gets an operator too, kept with the other demo credentials.
-  const operatorPassword = generatePassword();
-  if (await createOperatorIfNone(app, DEMO_OPERATOR_EMAIL, operatorPassword))
-    Object.assign(credentials, { operator_url: `${app.origin()}/operator`, operator_email: DEMO_OPERATOR_EMAIL, operator_password: operatorPassword });
+  Object.assign(credentials, await demoOperator(app)); // the demo's operator sign-in, when there is no operator yet
   const path = join(app.config.dataDir, 'demo-credentials.json');
   writeSecretFile(path, credentials);
   return { integrators: 1, links: 1, cards: 0, demo: { path, linkUrl: credentials.link_url, credentials } };

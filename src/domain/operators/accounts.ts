@@ -3,7 +3,7 @@ import { newId, newUrlToken, sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { type Operator, type OperatorSession, operatorSessions, operatorSetupTokens, operators } from '../../db/schema.ts';
 import { EMAIL_MESSAGE, isEmailAddress } from '../../schemas/email-rules.ts';
-import { passwordProblems } from '../accounts/passwords.ts';
+import { generatePassword, passwordProblems } from '../accounts/passwords.ts';
 import { afterFailedSignIn, isLocked, normaliseEmail, SESSION_TOUCH_SECONDS, secondFactorExpiry, sessionExpiry, sessionState } from '../accounts/rules.ts';
 import type { RequestOrigin } from '../accounts/sessions.ts';
 import { verifyTotp } from '../accounts/totp.ts';
@@ -137,10 +137,22 @@ export async function completeSetup(
   });
 }
 
-export const DEMO_OPERATOR_EMAIL = 'operator@paylink.localhost';
+/** The demo's operator sign-in, written to demo-credentials.json with the rest of the demo. */
+export interface DemoOperator {
+  operator_url: string;
+  operator_email: string;
+  operator_password: string;
+}
 
 /** The demo's operator (src/domain/integrators/provisioning.ts): made only when there is no operator at all. */
-export async function createOperatorIfNone(app: DomainContext, email: string, password: string): Promise<boolean> {
+export async function demoOperator(app: DomainContext): Promise<DemoOperator | undefined> {
+  const email = 'operator@paylink.localhost';
+  const password = generatePassword();
+  const made = await createOperatorIfNone(app, email, password);
+  return made ? { operator_url: `${app.origin()}/operator`, operator_email: email, operator_password: password } : undefined;
+}
+
+async function createOperatorIfNone(app: DomainContext, email: string, password: string): Promise<boolean> {
   const hash = await app.passwords.hash(password);
   return app.db.transaction(async (tx) => {
     const [existing] = await tx.select({ n: count() }).from(operators);

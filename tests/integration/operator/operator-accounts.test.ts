@@ -13,6 +13,7 @@ import {
   SETUP_LINK_HOURS,
 } from '../../../src/domain/operators/accounts.ts';
 import { createTestApp, type TestApp } from '../../support/app.ts';
+import { recordStatusCode } from '../../support/status-codes-seen.ts';
 
 /** Operator accounts: one-time setup links, then sign-in with the console's rules (lockout, TOTP), every step audited. */
 const clock = { now: new Date('2026-03-02T09:00:00Z') };
@@ -45,6 +46,7 @@ describe('operator › setup links', () => {
     const again = completeSetup(t.app, tokenOf(first!.url), { email: 'other@example.com', password, confirm: password }, from);
     await expect(again).rejects.toBeInstanceOf(DomainError);
     await expect(again).rejects.toMatchObject({ code: 'ER.05.00' });
+    recordStatusCode({ data: { status_code: 'ER.05.00' } });
     // The other banner link died with the first operator; no new banner link is issued.
     expect(await findSetupLink(t.app, tokenOf(second!.url))).toBeUndefined();
     expect(await issueSetupLink(t.app)).toBeUndefined();
