@@ -18,7 +18,6 @@ export const newIntegratorSchema = z
     owner_email: email,
   })
   .strict();
-export type NewIntegrator = z.infer<typeof newIntegratorSchema>;
 
 /** The field modes support agreed with an integrator: each spec §2.4 field's mode, or left to the default. */
 export const linkFieldModesSchema = z.partialRecord(z.enum(fieldPaths), z.enum(fieldModes));

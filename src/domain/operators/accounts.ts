@@ -38,8 +38,6 @@ const local = (via: 'start' | 'shell' | 'demo'): RequestOrigin => ({ ip: null, u
 
 export const setupUrl = (app: DomainContext, token: string) => `${app.origin()}/operator/setup/${token}`;
 
-export const operatorCount = (app: DomainContext) => app.db.$count(operators);
-
 /**
  * Issues a one-time setup link. Without `email` (the start banner) it is good only while no
  * operator exists, and none is issued once one does; with one (the shell) it makes that
