@@ -97,6 +97,12 @@ test('operator › first start: setup link → password → new integrator → i
   await expectNoAxeViolations(page);
   await shoot(page, 'operator-activity');
 
+  await page.getByRole('navigation', { name: 'Operator' }).getByRole('link', { name: 'Your account' }).click();
+  await page.getByRole('button', { name: 'Set up two-step sign-in' }).click();
+  await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await shoot(page, 'operator-account');
+
   // The owner, in a browser of their own.
   const owner = await (await browser.newContext()).newPage();
   await owner.goto(new URL(invite).pathname);
