@@ -88,7 +88,12 @@ describe('operator › account', () => {
   it('wrong current passwords count towards the lockout; the locking one ends every session', async () => {
     const { c } = await signedIn();
     for (let i = 0; i < 2; i++)
-      await c.post('/operator/account', { action: 'password', current: 'wrong guess here', password: 'x new harbour phrase 1', confirm: 'x new harbour phrase 1' });
+      await c.post('/operator/account', {
+        action: 'password',
+        current: 'wrong guess here',
+        password: 'x new harbour phrase 1',
+        confirm: 'x new harbour phrase 1',
+      });
     // The third wrong one in a row locks (PAYLINK_CONSOLE_LOCKOUT_ATTEMPTS=3).
     const locked = await c.post('/operator/account', {
       action: 'password',
