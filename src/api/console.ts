@@ -77,8 +77,9 @@ export class FormRefused extends Error {
   }
 }
 
-export function refusedPage(reason: string, status: 403 | 413 = 403): Response {
-  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Form refused · paylink</title></head><body><main><h1>This form was refused</h1><p>${reason}</p><p><a href="/console">Back to the console</a></p></main></body></html>`;
+/** `back`: where its link leads (the operator console's pages pass `/operator`). */
+export function refusedPage(reason: string, status: 403 | 413 = 403, back = '/console'): Response {
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Form refused · paylink</title></head><body><main><h1>This form was refused</h1><p>${reason}</p><p><a href="${back}">Back to the console</a></p></main></body></html>`;
   return new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } });
 }
 

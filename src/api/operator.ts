@@ -56,7 +56,7 @@ export async function openOperatorSession(ctx: ConsoleRequestContext): Promise<O
       if (!equalStrings(formField(form, CSRF_FIELD), csrf))
         throw new FormRefused('Its security token is missing or out of date (the page may have been open across a sign-in). Reload the page and try again.');
     } catch (error) {
-      if (error instanceof FormRefused) return refusedPage(error.reason, error.status);
+      if (error instanceof FormRefused) return refusedPage(error.reason, error.status, '/operator');
       throw error;
     }
   } else if (ctx.request.method !== 'GET' && ctx.request.method !== 'HEAD') {

@@ -113,11 +113,12 @@ export interface IntegratorRow {
   owners: number;
 }
 
-/** Every integrator, by name, with its volume and how many owners can sign in. */
-export async function listIntegrators(app: DomainContext): Promise<IntegratorRow[]> {
+/** Every integrator (or the one `only` names), by name, with its volume and how many owners can sign in. */
+export async function listIntegrators(app: DomainContext, only?: string): Promise<IntegratorRow[]> {
   const rows = await app.db
     .select({ id: integrators.id, name: integrators.name, email: integrators.email, createdAt: integrators.createdAt })
     .from(integrators)
+    .where(only === undefined ? undefined : eq(integrators.id, only))
     .orderBy(asc(integrators.name), asc(integrators.id));
   if (rows.length === 0) return [];
   const since = new Date(app.now().getTime() - VOLUME_DAYS * 86_400_000);
@@ -167,7 +168,7 @@ export async function integratorDetail(app: DomainContext, id: string) {
     .from(consoleUsers)
     .where(eq(consoleUsers.integratorId, id))
     .orderBy(asc(consoleUsers.createdAt));
-  const [row] = (await listIntegrators(app)).filter((r) => r.id === id);
+  const [row] = await listIntegrators(app, id);
   return { integrator, linkCount: linkRow?.n ?? 0, users, volume: row?.volume ?? [], acquirer: await acquirerView(app, id) };
 }
 

@@ -58,6 +58,7 @@ describe('operator console › access', () => {
     const before = await served.t.app.db.$count(integrators);
     const res = await c.post('/operator/integrators/new', { ...newIntegrator, _csrf: 'forged' });
     expect(res.status).toBe(403);
+    expect(res.html).toContain('<a href="/operator">');
     expect(await served.t.app.db.$count(integrators)).toBe(before);
   });
 });
