@@ -23,6 +23,7 @@ import { DomainError } from '../src/domain/errors.ts';
 import { parseOverlap, type RotationOverlap, rotateApiToken, rotateJwtSecret } from '../src/domain/integrators/credentials.ts';
 import { findIntegratorById } from '../src/domain/integrators/service.ts';
 import { listIntegrators, reactivateIntegrator, type SuspensionState, suspendIntegrator } from '../src/domain/integrators/suspension.ts';
+import { issueSetupLink } from '../src/domain/operators/accounts.ts';
 import { backupSocketPath, requestBackup } from '../src/http/backup-socket.ts';
 import { createLogger } from '../src/log.ts';
 import { seedSchema } from '../src/schemas/provisioning.ts';
@@ -33,6 +34,7 @@ const usage = [
   '  rotate-credentials ID [--overlap none|1h|24h|7d]   a new API token and JWT secret, printed once (old ones stop at once by default)',
   '  suspend ID --reason TEXT                 its API, link keys, pages and schedules stop taking new money',
   '  reactivate ID                            undoes suspend',
+  '  create-operator EMAIL                    a one-time link that makes an operator account for EMAIL (docs/operator.md)',
   '  rotate-master-key                        reseals every secret (new key: PAYLINK_NEW_MASTER_KEY, or generated into the key file)',
   '  backup FILE [--force]                    a consistent copy of the embedded database (paylink may be running)',
   '  restore FILE [--force]                   into a PAYLINK_DATA_DIR with no database (--force moves one aside)',
@@ -271,6 +273,25 @@ async function withApp(work: (app: PaylinkApp) => Promise<void>): Promise<void> 
 
 const isoOrNull = (d: Date | null) => d?.toISOString() ?? null;
 
+/** A one-time setup link for an operator account (docs/operator.md): the shell's way when nobody can sign in to /operator. */
+async function createOperatorCommand(email: string) {
+  await withApp(async (app) => {
+    const link = await issueSetupLink(app, { email });
+    if (!link) fail('no link was issued');
+    if (json) {
+      print({ ok: true, email: email.trim().toLowerCase(), setup_url: link.url, expires_at: link.expiresAt.toISOString() });
+      return;
+    }
+    process.stdout.write(
+      `${[
+        `operator setup link for ${email.trim().toLowerCase()} (works once, until ${link.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC):`,
+        `  ${link.url}`,
+        '  open it to choose the password; the link is kept only hashed, so it cannot be shown again.',
+      ].join('\n')}\n`,
+    );
+  });
+}
+
 async function listCommand() {
   await withApp(async (app) => {
     const list = await listIntegrators(app);
@@ -392,6 +413,12 @@ switch (command) {
     noOptionsBut(['force']);
     if (extra.length > 0) usageError(`unexpected argument ${JSON.stringify(extra[0])}`);
     await (command === 'backup' ? backup : restore)(id, args.values.force === true);
+    break;
+  case 'create-operator':
+    noOptionsBut([]);
+    if (id === undefined || id.trim() === '') usageError("create-operator needs the operator's e-mail address");
+    if (extra.length > 0) usageError(`unexpected argument ${JSON.stringify(extra[0])}`);
+    await createOperatorCommand(id!);
     break;
   case 'list-integrators':
     if (id !== undefined) usageError(`unexpected argument ${JSON.stringify(id)}`);

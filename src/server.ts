@@ -11,6 +11,7 @@ import { DataDirLockedError } from './db/lock.ts';
 import { MasterKeyError } from './db/master-key.ts';
 import { existingProvisioning } from './domain/integrators/holdings.ts';
 import { applyProvisioning, ProvisioningError, type ProvisioningResult } from './domain/integrators/provisioning.ts';
+import { issueSetupLink } from './domain/operators/accounts.ts';
 import { startBackupSocket } from './http/backup-socket.ts';
 import { Metrics, parseListenAddress, startMetricsServer } from './http/metrics.ts';
 import { Readiness } from './http/readiness.ts';
@@ -24,7 +25,14 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-function banner(app: PaylinkApp, provisioning: ProvisioningResult, workerOnly: boolean, metricsPort: number | undefined, healthPort: number | undefined) {
+function banner(
+  app: PaylinkApp,
+  provisioning: ProvisioningResult,
+  workerOnly: boolean,
+  metricsPort: number | undefined,
+  healthPort: number | undefined,
+  operatorSetup: string | undefined,
+) {
   const origin = app.origin();
   const lines = [
     '',
@@ -36,17 +44,19 @@ function banner(app: PaylinkApp, provisioning: ProvisioningResult, workerOnly: b
       `  listening on: ${app.config.host}:${app.boundPort ?? app.config.port}`,
       `  health:       ${origin}/healthz (alive), ${origin}/readyz (ready for traffic)`,
       `  console:      ${origin}/console`,
+      `  operator:     ${origin}/operator`,
     );
   }
   if (healthPort !== undefined)
     lines.push(`  health:       http://${parseListenAddress(app.config.healthListen!).host}:${healthPort}/healthz (PAYLINK_HEALTH_LISTEN)`);
+  if (operatorSetup) lines.push(`  operator setup (one-time link, no operator yet): ${operatorSetup}`);
   if (metricsPort !== undefined) lines.push(`  metrics:      http://${parseListenAddress(app.config.metricsListen!).host}:${metricsPort}/metrics`);
   const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
   const counts = [count(provisioning.integrators, 'integrator'), count(provisioning.links, 'link'), count(provisioning.cards, 'card')].join(', ');
   if (provisioning.demo) {
     lines.push(
       `  demo link:    ${provisioning.demo.linkUrl}`,
-      `  credentials:  written to ${provisioning.demo.path} (console sign-in, API token, JWT secret, webhook secret)`,
+      `  credentials:  written to ${provisioning.demo.path} (console and operator sign-in, API token, JWT secret, webhook secret)`,
     );
   } else if (app.config.seedPath && !workerOnly) {
     lines.push(`  provisioning: ${app.config.seedPath} applied (${counts})`);
@@ -128,6 +138,8 @@ export async function main(argv = process.argv.slice(2)) {
     return undefined;
   });
 
+  // No operator yet: a one-time setup link for the first one, printed in the banner (no e-mail server needed).
+  const operatorSetup = workerOnly ? undefined : (await issueSetupLink(app))?.url;
   readiness.done('provisioning', workerOnly ? 'not_in_this_process' : 'ok');
   const workers = config.runWorkers || workerOnly ? startWorkers(app) : undefined;
   readiness.done('workers', workers ? 'ok' : 'not_in_this_process');
@@ -170,7 +182,7 @@ export async function main(argv = process.argv.slice(2)) {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   // Only now: whoever reads "running" may signal at once, and must get the graceful shutdown.
-  banner(app, provisioning, workerOnly, metricsServer?.port, healthServer?.port);
+  banner(app, provisioning, workerOnly, metricsServer?.port, healthServer?.port, operatorSetup);
 }
 
 await main();

@@ -122,6 +122,12 @@ export const catalogue = {
     description: 'Console account locked',
     when: "A signed-in console user's password or TOTP code, asked again before a change to their account, was wrong too often: the account is locked (PAYLINK_CONSOLE_LOCKOUT_MINUTES) and its sessions end.",
   },
+  // The operator console (area 05)
+  'ER.05.00': {
+    http: 404,
+    description: 'Operator setup link not usable',
+    when: "An operator setup link (/operator/setup/{token}) was used already, has expired (24 hours), or is the start banner's while an operator exists: ask for a new one with `npm run admin -- create-operator EMAIL`.",
+  },
   'ER.01.20': {
     http: 401,
     description: 'Provider webhook not verified',

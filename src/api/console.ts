@@ -29,14 +29,14 @@ export const CSRF_FIELD = '_csrf';
  * Over HTTPS the cookie is `Secure` and `__Host-` prefixed (bound to this host, path /): when
  * PUBLIC_URL is https, or a trusted proxy (PAYLINK_TRUST_PROXY) says the request came over https.
  */
-function isHttps(app: PaylinkApp, url: URL, request?: Request): boolean {
+export function isHttps(app: PaylinkApp, url: URL, request?: Request): boolean {
   if (url.protocol === 'https:' || app.origin().startsWith('https:')) return true;
   return app.config.trustProxy && lastForwardedEntry(request?.headers.get('x-forwarded-proto')).toLowerCase() === 'https';
 }
 const sessionCookieName = (secure: boolean) => (secure ? '__Host-paylink_console' : 'paylink_console');
 const signInCookieName = (secure: boolean) => (secure ? '__Host-paylink_sign_in' : 'paylink_sign_in');
 
-const cookieOptions = (secure: boolean) => ({ httpOnly: true, sameSite: 'lax' as const, secure, path: '/' });
+export const cookieOptions = (secure: boolean) => ({ httpOnly: true, sameSite: 'lax' as const, secure, path: '/' });
 
 export function setSessionCookie(ctx: ConsoleRequestContext, token: string): void {
   const secure = isHttps(ctx.locals.paylink, ctx.url, ctx.request);
@@ -60,7 +60,7 @@ export const requestOrigin = (ctx: ConsoleRequestContext): RequestOrigin => ({
 /** The session's CSRF token: an HMAC of its id under a key derived from the master key. */
 export const csrfTokenFor = (app: PaylinkApp, identity: ConsoleIdentity) => app.consoleMac.sign(`console:${identity.sessionId}`);
 
-const equalStrings = (a: string, b: string) => {
+export const equalStrings = (a: string, b: string) => {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
@@ -77,8 +77,9 @@ export class FormRefused extends Error {
   }
 }
 
-export function refusedPage(reason: string, status: 403 | 413 = 403): Response {
-  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Form refused · paylink</title></head><body><main><h1>This form was refused</h1><p>${reason}</p><p><a href="/console">Back to the console</a></p></main></body></html>`;
+/** `back`: where its link leads (the operator console's pages pass `/operator`). */
+export function refusedPage(reason: string, status: 403 | 413 = 403, back = '/console'): Response {
+  const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Form refused · paylink</title></head><body><main><h1>This form was refused</h1><p>${reason}</p><p><a href="${back}">Back to the console</a></p></main></body></html>`;
   return new Response(body, { status, headers: { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' } });
 }
 
@@ -103,7 +104,7 @@ export function busyPage(error: DomainError): Response {
 }
 
 /** Reads a POSTed form after the same-origin check; anything but a form is refused. */
-async function readForm(ctx: ConsoleRequestContext): Promise<FormData> {
+export async function readForm(ctx: ConsoleRequestContext): Promise<FormData> {
   try {
     assertSameOrigin(ctx.request, ownOrigins(ctx.locals.paylink, ctx.url));
   } catch (error) {
@@ -122,7 +123,7 @@ async function readForm(ctx: ConsoleRequestContext): Promise<FormData> {
   }
 }
 
-const field = (form: FormData | undefined, name: string) => {
+export const formField = (form: FormData | undefined, name: string) => {
   const value = form?.get(name);
   return typeof value === 'string' ? value : '';
 };
@@ -152,7 +153,7 @@ export async function openConsoleSession(ctx: ConsoleRequestContext): Promise<Co
   if (ctx.request.method === 'POST') {
     try {
       form = await readForm(ctx);
-      if (!equalStrings(field(form, CSRF_FIELD), csrf))
+      if (!equalStrings(formField(form, CSRF_FIELD), csrf))
         throw new FormRefused('Its security token is missing or out of date (the page may have been open across a sign-in). Reload the page and try again.');
     } catch (error) {
       if (error instanceof FormRefused) return refusedPage(error.reason, error.status);
@@ -161,7 +162,7 @@ export async function openConsoleSession(ctx: ConsoleRequestContext): Promise<Co
   } else if (ctx.request.method !== 'GET' && ctx.request.method !== 'HEAD') {
     return new Response('Method not allowed', { status: 405, headers: { allow: 'GET, POST' } });
   }
-  return { identity, csrf, from: requestOrigin(ctx), form, field: (name) => field(form, name) };
+  return { identity, csrf, from: requestOrigin(ctx), form, field: (name) => formField(form, name) };
 }
 
 /**
@@ -183,10 +184,10 @@ export async function readPreSessionForm(ctx: ConsoleRequestContext): Promise<{ 
   const expected = ctx.cookies.get(signInCookieName(secure))?.value;
   try {
     const form = await readForm(ctx);
-    if (!expected || !equalStrings(field(form, CSRF_FIELD), expected)) {
+    if (!expected || !equalStrings(formField(form, CSRF_FIELD), expected)) {
       throw new FormRefused('Its security token is missing or out of date (cookies may be blocked). Reload the page and try again.');
     }
-    return { field: (name) => field(form, name) };
+    return { field: (name) => formField(form, name) };
   } catch (error) {
     if (error instanceof FormRefused) return refusedPage(error.reason, error.status);
     throw error;

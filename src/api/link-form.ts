@@ -53,9 +53,12 @@ export const formFieldOf = (key: string) =>
 
 const allPaths = <T>(value: (path: FieldPath) => T) => Object.fromEntries(fieldPaths.map((p) => [p, value(p)])) as Record<FieldPath, T>;
 
-/** A new link's form: fixed amount, the default colour, the default field modes and labels. */
-export function newLinkForm(): LinkFormValues {
-  const none = { fields: {}, labels: {} };
+/**
+ * A new link's form: fixed amount, the default colour, the default labels, and the field modes
+ * support agreed with the integrator (`agreed`, the operator console's) over the links' defaults.
+ */
+export function newLinkForm(agreed: Partial<Record<FieldPath, FieldMode>> = {}): LinkFormValues {
+  const none = { fields: agreed, labels: {} };
   return {
     slug: '',
     title: '',

@@ -6,6 +6,9 @@ import { Component, h } from 'preact';
 
 export interface CopyLinkProps {
   url: string;
+  /** The button's words and what it says when done (a secret: "Copy token" / "Token copied."). */
+  label?: string;
+  copied?: string;
 }
 
 interface State {
@@ -23,9 +26,9 @@ export default class CopyLink extends Component<CopyLinkProps, State> {
   private copy = async () => {
     try {
       await navigator.clipboard.writeText(this.props.url);
-      this.setState({ said: 'Link copied.' });
+      this.setState({ said: this.props.copied ?? 'Link copied.' });
     } catch {
-      this.setState({ said: 'Copying was not allowed: select the address and copy it.' });
+      this.setState({ said: 'Copying was not allowed: select the text and copy it.' });
     }
   };
 
@@ -37,7 +40,7 @@ export default class CopyLink extends Component<CopyLinkProps, State> {
       'div',
       { class: 'copy-link' },
       h('code', { class: 'link-url' }, url),
-      ready ? h('button', { type: 'button', class: 'secondary', onClick: this.copy }, 'Copy link') : null,
+      ready ? h('button', { type: 'button', class: 'secondary', onClick: this.copy }, this.props.label ?? 'Copy link') : null,
       h('span', { role: 'status', class: 'copy-status' }, said),
     );
   }

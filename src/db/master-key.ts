@@ -12,7 +12,7 @@ import {
   writeMasterKeyFile,
 } from '../crypto.ts';
 import type { Db, DbOrTx, Tx } from './client.ts';
-import { cardRegistrations, consoleMail, consoleUsers, integratorAcquirers, integrators, masterKeyCheck, payments, sandboxVault } from './schema.ts';
+import { cardRegistrations, consoleMail, consoleUsers, integratorAcquirers, integrators, masterKeyCheck, operators, payments, sandboxVault } from './schema.ts';
 
 /**
  * The master key and the database must belong together: secrets sealed under one key cannot be
@@ -190,13 +190,22 @@ export async function rotateMasterKey(db: Db, oldKey: Buffer, newKey: Buffer, op
         to,
         (row, values) => tx.update(integratorAcquirers).set(values).where(eq(integratorAcquirers.integratorId, row.id)),
       ),
-      totpSecrets: await reseal(
-        await tx.select({ id: consoleUsers.id, totpSecretEnc: consoleUsers.totpSecretEnc }).from(consoleUsers),
-        ['totpSecretEnc'],
-        from,
-        to,
-        (row, values) => tx.update(consoleUsers).set(values).where(eq(consoleUsers.id, row.id)),
-      ),
+      totpSecrets:
+        (await reseal(
+          await tx.select({ id: consoleUsers.id, totpSecretEnc: consoleUsers.totpSecretEnc }).from(consoleUsers),
+          ['totpSecretEnc'],
+          from,
+          to,
+          (row, values) => tx.update(consoleUsers).set(values).where(eq(consoleUsers.id, row.id)),
+        )) +
+        // Operators' TOTP secrets are sealed the same way (src/domain/operators/accounts.ts).
+        (await reseal(
+          await tx.select({ id: operators.id, totpSecretEnc: operators.totpSecretEnc }).from(operators),
+          ['totpSecretEnc'],
+          from,
+          to,
+          (row, values) => tx.update(operators).set(values).where(eq(operators.id, row.id)),
+        )),
       consoleMail: await reseal(
         await tx.select({ id: consoleMail.id, payloadEnc: consoleMail.payloadEnc }).from(consoleMail),
         ['payloadEnc'],

@@ -77,6 +77,12 @@ export const integrators = pgTable('integrators', {
   suspendedAt: ts('suspended_at'),
   /** Why, as the operator wrote it; null when not suspended. */
   suspendedReason: text('suspended_reason'),
+  /**
+   * The dynamic-link field modes support agreed with the integrator (spec §2.4: "only in
+   * coordination with support"): set by the operator console, the modes a new link of the
+   * integrator starts with for the fields it does not name itself.
+   */
+  linkFieldModes: jsonb('link_field_modes').$type<Record<string, FieldMode>>().notNull().default({}),
   createdAt: createdAt(),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 });
@@ -743,3 +749,76 @@ export const masterKeyCheck = pgTable('master_key_check', {
   mac: text('mac').notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Operators (support): who runs paylink for its integrators. Not merchant users: their own table,
+ * sessions and audit log, signed in at /operator with the console's rules (Argon2id, lockout, TOTP).
+ */
+export const operators = pgTable('operators', {
+  id: text('id').primaryKey(),
+  /** Lower-cased. */
+  email: text('email').notNull().unique(),
+  passwordHash: text('password_hash').notNull(),
+  passwordChangedAt: ts('password_changed_at').notNull(),
+  failedSignIns: integer('failed_sign_ins').notNull().default(0),
+  lockedUntil: ts('locked_until'),
+  /** TOTP secret (base32), AES-256-GCM under the master key. */
+  totpSecretEnc: text('totp_secret_enc'),
+  totpEnabledAt: ts('totp_enabled_at'),
+  totpLastStep: bigint('totp_last_step', { mode: 'number' }),
+  lastSignInAt: ts('last_sign_in_at'),
+  createdAt: createdAt(),
+});
+export type Operator = typeof operators.$inferSelect;
+
+/** Operator sessions, as console sessions: only the sha256 of the cookie's token is stored. */
+export const operatorSessions = pgTable(
+  'operator_sessions',
+  {
+    id: text('id').primaryKey(),
+    tokenHash: text('token_hash').notNull().unique(),
+    operatorId: text('operator_id')
+      .notNull()
+      .references(() => operators.id, { onDelete: 'cascade' }),
+    stage: text('stage').$type<'password' | 'complete'>().notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: ts('last_seen_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+  },
+  (t) => [index('operator_sessions_operator_idx').on(t.operatorId), index('operator_sessions_expires_idx').on(t.expiresAt)],
+);
+export type OperatorSession = typeof operatorSessions.$inferSelect;
+
+/**
+ * One-time links that make an operator account. `email` null: the start banner's link, good only
+ * while no operator exists; otherwise `npm run admin -- create-operator EMAIL`'s, for that address.
+ * Only the sha256 of the token is stored; a used link has `used_at`.
+ */
+export const operatorSetupTokens = pgTable('operator_setup_tokens', {
+  tokenHash: text('token_hash').primaryKey(),
+  email: text('email'),
+  expiresAt: ts('expires_at').notNull(),
+  usedAt: ts('used_at'),
+  createdAt: createdAt(),
+});
+
+/** Everything operators do and every operator sign-in event, written in the transaction that makes the change. */
+export const operatorAudit = pgTable(
+  'operator_audit',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    operatorId: text('operator_id'),
+    operatorEmail: text('operator_email'),
+    action: text('action').notNull(),
+    /** The integrator acted on, if any. */
+    integratorId: text('integrator_id').references(() => integrators.id),
+    target: text('target'),
+    ip: text('ip'),
+    userAgent: text('user_agent'),
+    at: ts('at').notNull(),
+  },
+  (t) => [index('operator_audit_at_idx').on(t.at), index('operator_audit_integrator_idx').on(t.integratorId, t.id)],
+);
+export type OperatorAuditEntry = typeof operatorAudit.$inferSelect;

@@ -32,8 +32,8 @@ function securityHeaders(app: PaylinkApp, req: IncomingMessage, res: ServerRespo
   if (tls || forwardedHttps) res.setHeader('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
 }
 
-/** The console's sign-in form, whose POST checks a password (src/pages/console/sign-in.astro). */
-const SIGN_IN_PATH = '/console/sign-in';
+/** The sign-in forms whose POST checks a password (src/pages/console/sign-in.astro, src/pages/operator/sign-in.astro). */
+const SIGN_IN_PATHS = new Set(['/console/sign-in', '/operator/sign-in']);
 
 function sendBusy(res: ServerResponse, error: DomainError) {
   const { status, headers, body } = busyRefusal(error);
@@ -142,7 +142,7 @@ export function createHttpServer(app: PaylinkApp, opts: { astroHandler: AstroHan
         // A sign-in that finds the queue of password checks full is held here, before Astro builds a
         // request for it, until a place frees or a second passes (then refused, ER.01.04): a flood
         // that resends at once is slowed to the pace of the checks and costs no page each time.
-        if (req.method === 'POST' && path === SIGN_IN_PATH && app.passwords.full) {
+        if (req.method === 'POST' && SIGN_IN_PATHS.has(path) && app.passwords.full) {
           const gone = new AbortController();
           res.once('close', () => gone.abort());
           const room = await app.passwords.waitForRoom(undefined, gone.signal);

@@ -71,6 +71,8 @@ export const seedIntegratorSchema = z
     default_callback_url: httpUrl.optional(),
     /** The methods a link offers when it names none; null: every method the acquirer takes; absent: left as it is. */
     default_payment_methods: paymentMethodIdsSchema(1).nullable().optional(),
+    /** The dynamic-link field modes agreed with support (new links start with them); absent: left as the operator console set them. */
+    link_field_modes: z.partialRecord(fieldPath, z.enum(fieldModes)).optional(),
     token: z
       .string()
       .min(32, 'must be at least 32 characters')

@@ -4,6 +4,7 @@ import type { PaylinkApp } from '../app.ts';
 import { rateLimits } from '../db/schema.ts';
 import { pruneAudit } from '../domain/accounts/audit.ts';
 import { purgeSessions } from '../domain/accounts/sessions.ts';
+import { purgeOperatorSessions } from '../domain/operators/accounts.ts';
 import { startCallbackLoop } from './callbacks.ts';
 import { type Loop, startLoop } from './loop.ts';
 import { startMailerLoop } from './mailer.ts';
@@ -34,6 +35,7 @@ export function startWorkers(app: PaylinkApp): Workers {
         await app.db.delete(rateLimits).where(lt(rateLimits.expire, new Date()));
         // Console sessions past their idle timeout or lifetime (each is refused on use anyway).
         await purgeSessions(app);
+        await purgeOperatorSessions(app);
         // Audit entries past their retention (PAYLINK_AUDIT_RETENTION_DAYS, at least a year).
         await pruneAudit(app.db, app.config.console.auditRetentionDays, app.now());
         return false;

@@ -1,7 +1,7 @@
 // Starts the built paylink for the end-to-end suite: a fresh data directory, the fixture seed,
 // and on PAYLINK_E2E_DB=postgres a fresh PostgreSQL database.
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -122,4 +122,16 @@ if (process.env.PAYLINK_E2E_DB === 'postgres') {
 } else {
   delete process.env.DATABASE_URL;
 }
+// The start banner is also kept where the specs find it (tests/e2e/operator.spec.ts reads the
+// operator setup link from it, as a new operator reads it from the terminal).
+const bannerFile = join(root, '.tmp', `e2e-banner-${process.env.PORT}.txt`);
+mkdirSync(join(root, '.tmp'), { recursive: true });
+writeFileSync(bannerFile, '');
+const write = process.stdout.write.bind(process.stdout);
+process.stdout.write = (chunk, ...rest) => {
+  try {
+    appendFileSync(bannerFile, typeof chunk === 'string' ? chunk : Buffer.from(chunk));
+  } catch {}
+  return write(chunk, ...rest);
+};
 await import(realpathSync(join(root, 'dist/paylink/server.mjs')));

@@ -76,14 +76,15 @@ const seedHash = (input: AcquirerInput) => createHash('sha256').update(JSON.stri
 /**
  * Sets an integrator's acquirer (seed or console). A console change is audited in the same
  * transaction; a re-applied seed whose block did not change leaves a console change in place.
- * `apiBaseUrl` comes only from the operator's seed: the console cannot point keys elsewhere.
+ * `apiBaseUrl` comes only from the seed and the operator console: the merchant's console cannot point keys elsewhere.
  */
 export async function setAcquirer(
   app: Pick<DomainContext, 'secrets' | 'now' | 'config'>,
   tx: DbOrTx,
   integratorId: string,
   input: AcquirerInput,
-  opts: { actor?: Actor; fromSeed?: boolean } = {},
+  /** `setsApiBaseUrl`: the operator console, which may point keys at another API origin as the seed does. */
+  opts: { actor?: Actor; fromSeed?: boolean; setsApiBaseUrl?: boolean } = {},
 ): Promise<void> {
   const [existing] = await tx.select().from(integratorAcquirers).where(eq(integratorAcquirers.integratorId, integratorId)).for('update');
   const hash = opts.fromSeed ? seedHash(input) : undefined;
@@ -100,8 +101,8 @@ export async function setAcquirer(
           publicKey: input.public_key,
           secretKeyEnc: app.secrets.seal(input.secret_key),
           webhookSecretEnc: app.secrets.seal(input.webhook_secret),
-          // The console keeps the operator's address; only the seed sets it.
-          apiBaseUrl: opts.fromSeed ? (input.api_base_url ?? null) : (existing?.apiBaseUrl ?? null),
+          // The merchant's console keeps the operator's address; only the seed and the operator console set it.
+          apiBaseUrl: opts.fromSeed || opts.setsApiBaseUrl ? (input.api_base_url ?? null) : (existing?.apiBaseUrl ?? null),
           hostedCheckout: input.provider === 'paymongo' && input.checkout === 'hosted',
         };
   const now = app.now();
@@ -120,17 +121,28 @@ export async function setAcquirer(
 }
 
 /**
- * The console's Developers page (owners): parses the form, saves the acquirer and its audit entry
- * in one transaction, and makes this process read the new settings at once.
+ * The console's Developers page (owners) and the operator console: parses the form, saves the
+ * acquirer and its audit entries in one transaction, and makes this process read the new settings
+ * at once. Only the operator's form carries `api_base_url` (`setsApiBaseUrl`); blank is the provider's own.
  */
-export async function changeAcquirer(app: DomainContext, integratorId: string, fields: Record<string, string>, actor: Actor): Promise<AcquirerInput> {
+export async function changeAcquirer(
+  app: DomainContext,
+  integratorId: string,
+  fields: Record<string, string>,
+  actor: Actor,
+  opts: { setsApiBaseUrl?: boolean; onSaved?: (tx: DbOrTx, input: AcquirerInput) => Promise<void> } = {},
+): Promise<AcquirerInput> {
   const provider = fields.provider ?? '';
-  const keys = { public_key: fields.public_key ?? '', secret_key: fields.secret_key ?? '', webhook_secret: fields.webhook_secret ?? '' };
+  const baseUrl = opts.setsApiBaseUrl && fields.api_base_url?.trim() ? { api_base_url: fields.api_base_url.trim() } : {};
+  const keys = { public_key: fields.public_key ?? '', secret_key: fields.secret_key ?? '', webhook_secret: fields.webhook_secret ?? '', ...baseUrl };
   const input =
     provider === 'sandbox' ? { provider } : provider === 'paymongo' ? { provider, ...keys, checkout: fields.checkout || 'card_form' } : { provider, ...keys };
   const parsed = parseWith(acquirerInputSchema, input);
   if (!parsed.ok) throw invalidFields(parsed.messages);
-  await app.db.transaction((tx) => setAcquirer(app, tx, integratorId, parsed.value, { actor }));
+  await app.db.transaction(async (tx) => {
+    await setAcquirer(app, tx, integratorId, parsed.value, { actor, setsApiBaseUrl: opts.setsApiBaseUrl });
+    await opts.onSaved?.(tx, parsed.value);
+  });
   app.connectors.forget(integratorId);
   return parsed.value;
 }

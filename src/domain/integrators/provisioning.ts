@@ -15,6 +15,7 @@ import type { DomainContext } from '../context.ts';
 import { DomainError, withFieldNames } from '../errors.ts';
 import { linkValues, writeSeedLink } from '../links/editor.ts';
 import { methodsMisfit } from '../links/payment-methods.ts';
+import { type DemoOperator, demoOperator } from '../operators/accounts.ts';
 import { readAcquirerSettings, setAcquirer } from './acquirer.ts';
 import { existingProvisioning } from './holdings.ts';
 import { applySeedLinkKey, newLinkKey } from './link-keys.ts';
@@ -39,7 +40,7 @@ export interface ProvisioningResult {
   generatedWebhookSecretsPath?: string;
 }
 
-export interface DemoCredentials {
+export interface DemoCredentials extends Partial<DemoOperator> {
   integrator: string;
   email: string;
   /** The publishable link key: the dynamic link's `key` (creates checkouts, nothing else). */
@@ -77,6 +78,7 @@ const seedProfileFields = {
   refund_capabilities: (seed: SeedIntegrator) => (seed.refund_capabilities === undefined ? undefined : { refundCapabilities: seed.refund_capabilities }),
   default_payment_methods: (seed: SeedIntegrator) =>
     seed.default_payment_methods === undefined ? undefined : { defaultPaymentMethods: seed.default_payment_methods },
+  link_field_modes: (seed: SeedIntegrator) => (seed.link_field_modes === undefined ? undefined : { linkFieldModes: seed.link_field_modes }),
 } satisfies Record<string, (seed: SeedIntegrator) => Partial<typeof integrators.$inferInsert> | undefined>;
 
 const seedFieldHash = (field: string, value: unknown) => sha256Hex(`paylink-seed-field:${field}:${JSON.stringify(value)}`);
@@ -371,6 +373,7 @@ async function createDemoIfEmpty(app: DomainContext): Promise<ProvisioningResult
     } satisfies DemoCredentials;
   });
   if (!credentials) return existingProvisioning(app);
+  Object.assign(credentials, await demoOperator(app)); // the demo's operator sign-in, when there is no operator yet
   const path = join(app.config.dataDir, 'demo-credentials.json');
   writeSecretFile(path, credentials);
   return { integrators: 1, links: 1, cards: 0, demo: { path, linkUrl: credentials.link_url, credentials } };

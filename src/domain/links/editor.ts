@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { newId, sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { assets, type FieldMode, type Link, links } from '../../db/schema.ts';
+import { assets, type FieldMode, integrators, type Link, links } from '../../db/schema.ts';
 import type { FieldPath } from '../../schemas/fields.ts';
 import { emptyMessages } from '../../schemas/parse.ts';
 import { type PaymentMethod, paymentMethodNames } from '../../schemas/payment-method.ts';
@@ -224,7 +224,17 @@ async function savingLink(app: DomainContext, write: (tx: DbOrTx) => Promise<Lin
 export async function createLink(app: DomainContext, integrator: { id: string }, input: NewLink, onSaved?: OnLinkSaved): Promise<Link> {
   const { slug: givenSlug, ...given } = input;
   const slug = givenSlug ?? `link-${randomBytes(5).toString('hex')}`;
-  const settings: LinkSettings = { ...DEFAULT_SETTINGS, ...withoutUndefined(given), title: input.title, currency: input.currency, logo: input.logo ?? null };
+  // The field modes support agreed with the integrator (the operator console) under the link's own.
+  const [agreed] = await app.db.select({ modes: integrators.linkFieldModes }).from(integrators).where(eq(integrators.id, integrator.id));
+  const fields = { ...(agreed?.modes as LinkSettings['fields'] | undefined), ...given.fields };
+  const settings: LinkSettings = {
+    ...DEFAULT_SETTINGS,
+    ...withoutUndefined(given),
+    fields,
+    title: input.title,
+    currency: input.currency,
+    logo: input.logo ?? null,
+  };
   const acquirer = await app.connectors.forIntegrator(integrator.id);
   return savingLink(app, async (tx) => {
     const values = await linkValues(app, tx, integrator.id, settings, acquirer);
