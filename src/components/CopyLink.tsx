@@ -1,11 +1,20 @@
 /**
- * CopyLink — a payment link's address as selectable text and, once scripts run, a "Copy link"
- * button that puts it on the clipboard and says so (role="status").
+ * CopyLink — a value shown once or often copied (a payment link's address, an invite link, a new
+ * token or secret) as selectable text and, once scripts run, a "Copy …" button that puts it on the
+ * clipboard and says so (role="status"). Without scripts the text alone is there to select.
  */
 import { Component, h } from 'preact';
 
 export interface CopyLinkProps {
   url: string;
+  /** The button's words ("Copy link" unless given, e.g. "Copy token"). */
+  label?: string;
+  /** What the status says once copied ("Link copied." unless given). */
+  copied?: string;
+  /** The class of the value's text: `link-url` (the default) or `secret`. */
+  kind?: 'link-url' | 'secret';
+  /** A test id for the value's text. */
+  testId?: string;
 }
 
 interface State {
@@ -23,21 +32,21 @@ export default class CopyLink extends Component<CopyLinkProps, State> {
   private copy = async () => {
     try {
       await navigator.clipboard.writeText(this.props.url);
-      this.setState({ said: 'Link copied.' });
+      this.setState({ said: this.props.copied ?? 'Link copied.' });
     } catch {
-      this.setState({ said: 'Copying was not allowed: select the address and copy it.' });
+      this.setState({ said: 'Copying was not allowed: select the text and copy it.' });
     }
   };
 
   // h() rather than JSX, as LinkPreview.tsx says why.
   render() {
-    const { url } = this.props;
+    const { url, label = 'Copy link', kind = 'link-url', testId } = this.props;
     const { ready, said } = this.state;
     return h(
       'div',
       { class: 'copy-link' },
-      h('code', { class: 'link-url' }, url),
-      ready ? h('button', { type: 'button', class: 'secondary', onClick: this.copy }, 'Copy link') : null,
+      h('code', { class: kind, 'data-testid': testId }, url),
+      ready ? h('button', { type: 'button', class: 'secondary', onClick: this.copy }, label) : null,
       h('span', { role: 'status', class: 'copy-status' }, said),
     );
   }
