@@ -113,7 +113,7 @@ function timeOfDay(secondField: string, minuteField: string, hourField: string):
   const minuteStep = stepOf(minutes, 2);
   // Every k minutes around the clock: the minutes cover the hour evenly from :00.
   if (minuteStep !== undefined && minutes[0] === 0 && 60 % minuteStep === 0 && minutes.length === 60 / minuteStep) {
-    const every = `every ${minuteStep} minutes${s === 0 ? '' : ` (at ${s} seconds past)`}`;
+    const every = `${minuteStep === 1 ? 'every minute' : `every ${minuteStep} minutes`}${s === 0 ? '' : ` (at ${s} seconds past)`}`;
     if (isAll(hours, SPECS.hour)) return { text: every, periodic: true };
     if (hours.length === 1) return { text: `${every} from ${clock(hours[0]!, 0)} to ${clock(hours[0]!, minutes.at(-1)!)}`, periodic: true };
     const contiguous = hours.at(-1)! - hours[0]! === hours.length - 1;

@@ -35,6 +35,8 @@ describe('recurrence in words', () => {
     ['0 0 */6 * * *', '+08:00', 'Every day at 00:00, 06:00, 12:00 and 18:00, UTC+08:00'],
     ['0 30 */2 * * *', '+08:00', 'Every 2 hours from 00:30 to 22:30, UTC+08:00'],
     ['0 */15 * * * *', '+08:00', 'Every 15 minutes, UTC+08:00'],
+    ['0 * * * * *', '+08:00', 'Every minute, UTC+08:00'],
+    ['30 * 9 * * *', '+08:00', 'Every minute (at 30 seconds past) from 09:00:30 to 09:59:30, UTC+08:00'],
     ['0 */30 9-17 * * 1-5', '+08:00', 'Every weekday (Monday to Friday), every 30 minutes from 09:00 to 17:30, UTC+08:00'],
     ['0 0 * * * 1', '+08:00', 'Every Monday, every hour on the hour, UTC+08:00'],
   ];
