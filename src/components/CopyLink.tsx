@@ -1,7 +1,7 @@
 /**
  * CopyLink — a value shown once or often copied (a payment link's address, an invite link, a new
  * token or secret) as selectable text and, once scripts run, a "Copy …" button that puts it on the
- * clipboard and says so (role="status"). Without scripts the text alone is there to select.
+ * clipboard and says so (a polite live region). Without scripts the text alone is there to select.
  */
 import { Component, h } from 'preact';
 
@@ -47,7 +47,8 @@ export default class CopyLink extends Component<CopyLinkProps, State> {
       { class: 'copy-link' },
       h('code', { class: kind, 'data-testid': testId }, url),
       ready ? h('button', { type: 'button', class: 'secondary', onClick: this.copy }, label) : null,
-      h('span', { role: 'status', class: 'copy-status' }, said),
+      // A polite live region (not role="status"): the page's own status message stays the one status on it.
+      h('span', { 'aria-live': 'polite', class: 'copy-status' }, said),
     );
   }
 }

@@ -25,16 +25,25 @@ interface ActionWords {
   say(target: string | null): string;
 }
 
-const withTarget = (verb: string, fallback = verb) => (target: string | null) => (target ? `${verb} ${target}` : fallback);
+const withTarget =
+  (verb: string, fallback = verb) =>
+  (target: string | null) =>
+    target ? `${verb} ${target}` : fallback;
 const plain = (sentence: string) => () => sentence;
 
 const words: Record<AuditAction, ActionWords> = {
   'sign_in.succeeded': { group: 'sign-in', say: plain('Signed in') },
-  'sign_in.failed': { group: 'sign-in', say: (t) => (t === 'unknown e-mail' ? 'Failed sign-in with an e-mail that has no account' : 'Failed sign-in: wrong password') },
+  'sign_in.failed': {
+    group: 'sign-in',
+    say: (t) => (t === 'unknown e-mail' ? 'Failed sign-in with an e-mail that has no account' : 'Failed sign-in: wrong password'),
+  },
   'sign_in.refused_locked': { group: 'sign-in', say: plain('Sign-in refused: the account is locked') },
   'sign_in.second_factor_failed': { group: 'sign-in', say: plain('Failed sign-in: wrong two-step code') },
   'account.locked': { group: 'sign-in', say: plain('Account locked after too many failed sign-ins') },
-  'account.check_failed': { group: 'sign-in', say: (t) => (t?.endsWith(': code') ? 'Wrong two-step code given to change the account' : 'Wrong password given to change the account') },
+  'account.check_failed': {
+    group: 'sign-in',
+    say: (t) => (t?.endsWith(': code') ? 'Wrong two-step code given to change the account' : 'Wrong password given to change the account'),
+  },
   sign_out: { group: 'sign-in', say: plain('Signed out') },
   'sessions.ended_others': { group: 'sign-in', say: (t) => (t ? `Signed out other sessions (${t})` : 'Signed out other sessions') },
   'password.changed': { group: 'users', say: plain('Changed their password') },
@@ -55,10 +64,19 @@ const words: Record<AuditAction, ActionWords> = {
   'link_key.rotated': { group: 'developers', say: (t) => `Rotated the link key${overlapWords(t)}` },
   'jwt_secret.rotated': { group: 'developers', say: (t) => `Rotated the JWT secret${overlapWords(t)}` },
   'webhook_secret.rotated': { group: 'developers', say: plain('Rotated the webhook secret') },
-  'callback_url.changed': { group: 'developers', say: (t) => (!t || t === '(none)' ? 'Cleared the default callback URL' : `Set the default callback URL to ${t}`) },
+  'callback_url.changed': {
+    group: 'developers',
+    say: (t) => (!t || t === '(none)' ? 'Cleared the default callback URL' : `Set the default callback URL to ${t}`),
+  },
   'support_email.changed': { group: 'developers', say: (t) => (!t || t === '(none)' ? 'Cleared the support e-mail' : `Set the support e-mail to ${t}`) },
-  'payment_methods.changed': { group: 'developers', say: (t) => (!t || t === '(every method)' ? 'Offered every payment method by default' : `Set the default payment methods: ${t}`) },
-  'acquirer.changed': { group: 'developers', say: (t) => (t === 'sandbox' ? 'Switched payments to the sandbox (test mode)' : `Switched payments to ${providerOf(t)}`) },
+  'payment_methods.changed': {
+    group: 'developers',
+    say: (t) => (!t || t === '(every method)' ? 'Offered every payment method by default' : `Set the default payment methods: ${t}`),
+  },
+  'acquirer.changed': {
+    group: 'developers',
+    say: (t) => (t === 'sandbox' ? 'Switched payments to the sandbox (test mode)' : `Switched payments to ${providerOf(t)}`),
+  },
   'test_event.sent': { group: 'developers', say: withTarget('Sent the test event', 'Sent a test event') },
 };
 
@@ -135,7 +153,8 @@ export function activityInWords(entry: { action: string; target: string | null }
   const target = entry.target ?? '';
   const payment = /\b(txn_[A-Za-z0-9_-]+)/.exec(target)?.[1];
   if (entry.action === 'refund.requested' && payment) line.link = { href: `/console/payments/${payment}`, label: 'View payment' };
-  else if (entry.action.startsWith('schedule.') && /^sch_[A-Za-z0-9_-]+$/.test(target)) line.link = { href: `/console/schedules/${target}`, label: 'View schedule' };
+  else if (entry.action.startsWith('schedule.') && /^sch_[A-Za-z0-9_-]+$/.test(target))
+    line.link = { href: `/console/schedules/${target}`, label: 'View schedule' };
   else if (entry.action.startsWith('link.') && /^[a-z0-9-]+$/.test(target)) line.link = { href: `/console/links/${target}`, label: 'View link' };
   else if (entry.action.startsWith('user.')) {
     const email = /^([^\s:()]+@[^\s:()]+)/.exec(target)?.[1];
@@ -154,8 +173,15 @@ const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === 
 export const activityQuerySchema = z
   .object({
     user: optional(z.string().trim().max(320, 'must be an e-mail address of at most 320 characters')),
-    action: optional(z.enum(Object.keys(activityGroups) as [ActivityGroup, ...ActivityGroup[]], { error: `must be one of ${Object.keys(activityGroups).join(', ')}` })),
-    before: optional(z.string().regex(/^\d{1,15}$/, 'must be the number of an entry, from the Older link').transform(Number)),
+    action: optional(
+      z.enum(Object.keys(activityGroups) as [ActivityGroup, ...ActivityGroup[]], { error: `must be one of ${Object.keys(activityGroups).join(', ')}` }),
+    ),
+    before: optional(
+      z
+        .string()
+        .regex(/^\d{1,15}$/, 'must be the number of an entry, from the Older link')
+        .transform(Number),
+    ),
   })
   .strip();
 export type ActivityQuery = z.infer<typeof activityQuerySchema>;

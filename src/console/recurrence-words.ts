@@ -31,7 +31,7 @@ const SPECS = {
   weekday: { min: 0, max: 7, names: WEEKDAY_NAMES, nameBase: 0 },
 } satisfies Record<string, FieldSpec>;
 
-const valueOf = (text: string, spec: FieldSpec): number | undefined => {
+const fieldValue = (text: string, spec: FieldSpec): number | undefined => {
   if (/^\d{1,2}$/.test(text)) {
     const n = Number(text);
     return n >= spec.min && n <= spec.max ? n : undefined;
@@ -56,10 +56,10 @@ export function fieldValues(field: string, spec: FieldSpec): number[] | undefine
       to = spec.max;
     } else if (range.includes('-')) {
       const [a = '', b = ''] = range.split('-');
-      from = valueOf(a, spec);
-      to = valueOf(b, spec);
+      from = fieldValue(a, spec);
+      to = fieldValue(b, spec);
     } else {
-      from = valueOf(range, spec);
+      from = fieldValue(range, spec);
       to = stepText === undefined ? from : spec.max;
     }
     if (from === undefined || to === undefined || from > to) return undefined;
@@ -100,7 +100,10 @@ function timeOfDay(secondField: string, minuteField: string, hourField: string):
   if (!seconds || !minutes || !hours || seconds.length !== 1) return undefined;
   const s = seconds[0]!;
   const clock = (h: number, m: number) => `${pad(h)}:${pad(m)}${s === 0 ? '' : `:${pad(s)}`}`;
-  const pastTheHour = (m: number) => (m === 0 && s === 0 ? 'on the hour' : `at ${m === 0 ? '' : `${m} minute${m === 1 ? '' : 's'} `}${s === 0 ? '' : `${s} second${s === 1 ? '' : 's'} `}past the hour`);
+  const pastTheHour = (m: number) =>
+    m === 0 && s === 0
+      ? 'on the hour'
+      : `at ${m === 0 ? '' : `${m} minute${m === 1 ? '' : 's'} `}${s === 0 ? '' : `${s} second${s === 1 ? '' : 's'} `}past the hour`;
   const times = hours.flatMap((h) => minutes.map((m) => clock(h, m)));
   if (times.length <= 6) return { text: `at ${listInWords(times)}`, periodic: false };
   if (minutes.length === 1) {
@@ -150,7 +153,7 @@ function weekdays(field: string): string | undefined {
 function nthWeekday(field: string): string | undefined {
   const nth = /^([0-7]|[A-Za-z]{3})#([1-5])$/.exec(field);
   const last = /^([0-7]|[A-Za-z]{3})L$/.exec(field);
-  const day = valueOf((nth ?? last)?.[1] ?? '', SPECS.weekday);
+  const day = fieldValue((nth ?? last)?.[1] ?? '', SPECS.weekday);
   if (day === undefined) return undefined;
   return `${nth ? NTH[Number(nth[2]) - 1] : 'last'} ${WEEKDAYS[day % 7]}`;
 }
@@ -174,7 +177,8 @@ function whichDays(dayField: string, monthField: string, weekdayField: string): 
   if (!days) return undefined;
   let start: string;
   if (everyMonth) start = `Every month on ${days}`;
-  else if (months.length === 1 && /^the \d/.test(days) && !days.includes(' and ')) start = `Every year on ${days.slice(4).replace(/\D+$/, '')} ${MONTHS[months[0]! - 1]}`;
+  else if (months.length === 1 && /^the \d/.test(days) && !days.includes(' and '))
+    start = `Every year on ${days.slice(4).replace(/\D+$/, '')} ${MONTHS[months[0]! - 1]}`;
   else if (months.length === 1) start = `Every ${MONTHS[months[0]! - 1]} on ${days}`;
   else start = `Every ${monthList(months)} on ${days}`;
   if (anyWeekday) return start;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { activityHref, activityInWords, activityQuerySchema, actionsOf } from '../../../src/console/activity-words.ts';
+import { actionsOf, activityHref, activityInWords, activityQuerySchema } from '../../../src/console/activity-words.ts';
 import { parseWith } from '../../../src/schemas/parse.ts';
 
 const noUsers = () => undefined;
@@ -13,13 +13,22 @@ describe('activity in words', () => {
   });
 
   it('links schedules, links and users that still exist', () => {
-    expect(activityInWords({ action: 'schedule.cancelled', target: 'sch_0123' }, noUsers)).toMatchObject({ text: 'Cancelled the schedule sch_0123', link: { href: '/console/schedules/sch_0123' } });
-    expect(activityInWords({ action: 'link.updated', target: 'spring-sale' }, noUsers)).toMatchObject({ text: 'Changed the payment link spring-sale', link: { href: '/console/links/spring-sale' } });
+    expect(activityInWords({ action: 'schedule.cancelled', target: 'sch_0123' }, noUsers)).toMatchObject({
+      text: 'Cancelled the schedule sch_0123',
+      link: { href: '/console/schedules/sch_0123' },
+    });
+    expect(activityInWords({ action: 'link.updated', target: 'spring-sale' }, noUsers)).toMatchObject({
+      text: 'Changed the payment link spring-sale',
+      link: { href: '/console/links/spring-sale' },
+    });
     expect(activityInWords({ action: 'user.role_changed', target: 'Staff@shop.test: staff → owner' }, users)).toMatchObject({
       text: 'Made Staff@shop.test an owner (was staff)',
       link: { href: '/console/users/usr_1' },
     });
-    expect(activityInWords({ action: 'user.removed', target: 'gone@shop.test (staff)' }, users)).toEqual({ text: 'Removed gone@shop.test as staff', group: 'users' });
+    expect(activityInWords({ action: 'user.removed', target: 'gone@shop.test (staff)' }, users)).toEqual({
+      text: 'Removed gone@shop.test as staff',
+      group: 'users',
+    });
   });
 
   it('puts sign-ins, rotations and settings into sentences without dotted action names', () => {
@@ -50,7 +59,10 @@ describe('activity in words', () => {
   });
 
   it('reads its filters from the address and refuses what it cannot use, saying why', () => {
-    expect(parseWith(activityQuerySchema, { user: 'a@b.test', action: 'refunds', before: '42' })).toEqual({ ok: true, value: { user: 'a@b.test', action: 'refunds', before: 42 } });
+    expect(parseWith(activityQuerySchema, { user: 'a@b.test', action: 'refunds', before: '42' })).toEqual({
+      ok: true,
+      value: { user: 'a@b.test', action: 'refunds', before: 42 },
+    });
     expect(parseWith(activityQuerySchema, { user: '', action: '', before: '' })).toEqual({ ok: true, value: {} });
     const bad = parseWith(activityQuerySchema, { action: 'everything', before: '-1' });
     expect(bad.ok).toBe(false);

@@ -45,7 +45,14 @@ describe('recurrence in words', () => {
   });
 
   it('says honestly when it cannot phrase a pattern, with the offset', () => {
-    for (const pattern of ['0 0 9 15W * *', '0 0 9 * * 1#2,3#2', '0 7,23,41 9,13,21 * * *', '0 0 9 * *', 'not a pattern at all', '0 0 1,5,6,9,11,15,22 * * *']) {
+    for (const pattern of [
+      '0 0 9 15W * *',
+      '0 0 9 * * 1#2,3#2',
+      '0 7,23,41 9,13,21 * * *',
+      '0 0 9 * *',
+      'not a pattern at all',
+      '0 0 1,5,6,9,11,15,22 * * *',
+    ]) {
       expect(recurrenceInWords(pattern, '+08:00')).toBe(`${CUSTOM_RECURRENCE}, UTC+08:00`);
     }
   });
