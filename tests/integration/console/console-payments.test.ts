@@ -306,6 +306,10 @@ describe('console › a payment’s page', () => {
     const page = await owner.get(res.location!);
     expect(textOf(page.html)).toMatch(/The acquirer refused the refund — .*Reference: ER\.20\.26/);
     expect(page.html).toMatch(/class="alert" role="alert"/);
+    // The acquirer's reason in words in the timeline; its code only in the reference line for support.
+    expect(textOf(page.html)).toContain('Full refund of ₱40.00 failed: The card issuer does not accept refunds to this card.');
+    expect(page.html).toMatch(/data-support-reference[^>]*>Reference: <span translate="no">refund_not_supported<\/span>/);
+    expect(page.html.replace(/<small class="support-reference"[\s\S]*?<\/small>/g, '')).not.toContain('refund_not_supported');
   });
 
   it('resends a callback: queued again at once, audited', async () => {
