@@ -159,6 +159,12 @@ export const configSchema = z.object({
     .regex(/^(?:\[[^\]]+\]|[^:\s]+):\d{1,5}$/, 'must be host:port, such as 127.0.0.1:9464')
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  /** host:port of a local GET /healthz for a process without the public port (`npm run worker`); unset: none. */
+  PAYLINK_HEALTH_LISTEN: z
+    .string()
+    .regex(/^(?:\[[^\]]+\]|[^:\s]+):\d{1,5}$/, 'must be host:port, such as 127.0.0.1:9465')
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   PAYLINK_APPLE_PAY_DOMAIN_ASSOCIATION: applePayAssociation,
   SMTP_URL: z
     .string()
@@ -191,6 +197,8 @@ export interface Config {
   trustProxy: boolean;
   /** The metrics listener's address (host:port); undefined: metrics off. */
   metricsListen: string | undefined;
+  /** host:port of the worker health listener (GET /healthz), or undefined. */
+  healthListen: string | undefined;
   checkoutTtlSeconds: number;
   checkoutMaxAttempts: number;
   refundMaxCount: number;
@@ -302,6 +310,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     runWorkers: e.PAYLINK_WORKERS,
     trustProxy: e.PAYLINK_TRUST_PROXY,
     metricsListen: e.PAYLINK_METRICS_LISTEN,
+    healthListen: e.PAYLINK_HEALTH_LISTEN,
     checkoutTtlSeconds: e.PAYLINK_CHECKOUT_TTL_SECONDS,
     checkoutMaxAttempts: e.PAYLINK_CHECKOUT_MAX_ATTEMPTS,
     refundMaxCount: e.PAYLINK_REFUND_MAX_COUNT,

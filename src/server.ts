@@ -11,9 +11,11 @@ import { DataDirLockedError } from './db/lock.ts';
 import { MasterKeyError } from './db/master-key.ts';
 import { existingProvisioning } from './domain/integrators/holdings.ts';
 import { applyProvisioning, ProvisioningError, type ProvisioningResult } from './domain/integrators/provisioning.ts';
+import { startBackupSocket } from './http/backup-socket.ts';
 import { Metrics, parseListenAddress, startMetricsServer } from './http/metrics.ts';
 import { Readiness } from './http/readiness.ts';
 import { type AstroHandler, closeServer, createHttpServer, listen } from './http/server.ts';
+import { startHealthServer } from './http/worker-health.ts';
 import { startIdleCollection } from './idle-memory.ts';
 import { startWorkers } from './workers/index.ts';
 
@@ -22,7 +24,7 @@ function fail(message: string): never {
   process.exit(1);
 }
 
-function banner(app: PaylinkApp, provisioning: ProvisioningResult, workerOnly: boolean, metricsPort: number | undefined) {
+function banner(app: PaylinkApp, provisioning: ProvisioningResult, workerOnly: boolean, metricsPort: number | undefined, healthPort: number | undefined) {
   const origin = app.origin();
   const lines = [
     '',
@@ -36,6 +38,8 @@ function banner(app: PaylinkApp, provisioning: ProvisioningResult, workerOnly: b
       `  console:      ${origin}/console`,
     );
   }
+  if (healthPort !== undefined)
+    lines.push(`  health:       http://${parseListenAddress(app.config.healthListen!).host}:${healthPort}/healthz (PAYLINK_HEALTH_LISTEN)`);
   if (metricsPort !== undefined) lines.push(`  metrics:      http://${parseListenAddress(app.config.metricsListen!).host}:${metricsPort}/metrics`);
   const count = (n: number, noun: string) => `${n} ${noun}${n === 1 ? '' : 's'}`;
   const counts = [count(provisioning.integrators, 'integrator'), count(provisioning.links, 'link'), count(provisioning.cards, 'card')].join(', ');
@@ -118,13 +122,31 @@ export async function main(argv = process.argv.slice(2)) {
     }
   }
 
+  // The embedded database: `npm run admin -- backup` asks this process over a local socket.
+  const backupSocket = await startBackupSocket(app.database, config.dataDir, app.log.child({ component: 'backup' })).catch((error: Error) => {
+    app.log.warn('backup socket not started; `admin backup` needs paylink stopped', { error });
+    return undefined;
+  });
+
   readiness.done('provisioning', workerOnly ? 'not_in_this_process' : 'ok');
   const workers = config.runWorkers || workerOnly ? startWorkers(app) : undefined;
   readiness.done('workers', workers ? 'ok' : 'not_in_this_process');
+  let stopping = false;
+  let healthServer: Awaited<ReturnType<typeof startHealthServer>> | undefined;
+  if (config.healthListen) {
+    try {
+      healthServer = await startHealthServer(app, parseListenAddress(config.healthListen), () => ({ workers, stopping }));
+    } catch (error) {
+      await workers?.stop();
+      if (server) await closeServer(server, 0);
+      if (metricsServer) await closeServer(metricsServer.server, 0);
+      await app.database.close();
+      fail(`paylink cannot listen for its health check on ${config.healthListen} (PAYLINK_HEALTH_LISTEN): ${(error as Error).message}`);
+    }
+  }
   // Memory a burst of work left behind, given back once the process is idle (src/idle-memory.ts).
   const stopIdleCollection = startIdleCollection(app.log.child({ component: 'memory' }));
 
-  let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -138,7 +160,9 @@ export async function main(argv = process.argv.slice(2)) {
     force.unref();
     if (server) await closeServer(server, config.shutdownTimeoutMs);
     if (metricsServer) await closeServer(metricsServer.server, 1_000);
+    if (backupSocket) await closeServer(backupSocket, 1_000);
     await workers?.stop();
+    if (healthServer) await closeServer(healthServer.server, 1_000);
     await app.database.close();
     app.log.info('stopped');
     process.exit(0);
@@ -146,7 +170,7 @@ export async function main(argv = process.argv.slice(2)) {
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
   // Only now: whoever reads "running" may signal at once, and must get the graceful shutdown.
-  banner(app, provisioning, workerOnly, metricsServer?.port);
+  banner(app, provisioning, workerOnly, metricsServer?.port, healthServer?.port);
 }
 
 await main();

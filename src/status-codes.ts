@@ -110,7 +110,7 @@ export const catalogue = {
   'ER.01.04': {
     http: 503,
     description: 'Too many sign-ins are being checked',
-    when: 'More console sign-ins are waiting for their password check than PAYLINK_PASSWORD_CHECK_QUEUE allows; nothing was checked or counted, and `Retry-After` says when to try again.',
+    when: 'More console sign-ins are waiting for their password check than PAYLINK_PASSWORD_CHECK_QUEUE allows, and no place came free within the second the sign-in was held; nothing was checked or counted, and `Retry-After` says when to try again.',
   },
   'ER.01.05': {
     http: 423,

@@ -385,7 +385,7 @@ async function flush(path: string): Promise<void> {
 }
 
 /** The subset of ustar PGlite's dumpDataDir writes: regular files and directories. */
-function extractTar(tar: Buffer, root: string): void {
+function* archiveEntries(tar: Buffer): Generator<{ relative: string; type: '0' | '5'; data: Buffer }> {
   const text = (start: number, length: number) => {
     const raw = tar.subarray(start, start + length);
     const end = raw.indexOf(0);
@@ -398,14 +398,30 @@ function extractTar(tar: Buffer, root: string): void {
     const size = Number.parseInt(text(offset + 124, 12).trim() || '0', 8);
     const type = text(offset + 156, 1) || '0';
     const relative = normalize(`${prefix ? `${prefix}/` : ''}${name}`).replace(/^[/\\]+/, '');
-    if (relative.split(sep).includes('..')) throw new Error(`the PGlite template has an entry outside its directory: ${name}`);
-    const target = join(root, relative);
+    if (relative.split(sep).includes('..')) throw new Error(`the archive has an entry outside its directory: ${name}`);
+    if (type !== '0' && type !== '5') throw new Error(`the archive has an entry of an unexpected type (${type}): ${name}`);
     const body = offset + 512;
-    if (type === '5') mkdirSync(target, { recursive: true, mode: 0o700 });
-    else if (type === '0') {
-      mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
-      writeFileSync(target, tar.subarray(body, body + size), { mode: 0o600 });
-    } else throw new Error(`the PGlite template has an entry of an unexpected type (${type}): ${name}`);
+    if (!Number.isFinite(size) || body + size > tar.length) throw new Error(`the archive is cut short in ${name}`);
+    yield { relative, type, data: tar.subarray(body, body + size) };
     offset = body + Math.ceil(size / 512) * 512;
   }
+}
+
+function extractTar(tar: Buffer, root: string): void {
+  for (const { relative, type, data } of archiveEntries(tar)) {
+    const target = join(root, relative);
+    if (type === '5') mkdirSync(target, { recursive: true, mode: 0o700 });
+    else {
+      mkdirSync(dirname(target), { recursive: true, mode: 0o700 });
+      writeFileSync(target, data, { mode: 0o600 });
+    }
+  }
+}
+
+/**
+ * The files of a gzipped PGlite data directory archive (a template or a backup), read whole: throws
+ * when it is not gzip, not a tar of the kind PGlite writes, or cut short.
+ */
+export function pgliteArchiveFiles(path: string): string[] {
+  return [...archiveEntries(gunzipSync(readFileSync(path)))].filter((e) => e.type === '0').map((e) => e.relative);
 }

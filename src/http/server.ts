@@ -132,9 +132,6 @@ export function createHttpServer(app: PaylinkApp, opts: { astroHandler: AstroHan
             'retry-after': '1',
           });
         }
-        // A sign-in that would find the queue of password checks full is refused here, before Astro
-        // builds a request and runs the page for it: a flood of them costs what /healthz costs.
-        if (req.method === 'POST' && path === SIGN_IN_PATH && app.passwords.full) return sendBusy(res, passwordCheckBusy());
         const toAstro = () => {
           // Astro reads `req.body` when it is set: the guarded view (src/http/request-body.ts).
           if (hasBody(req)) {
@@ -142,6 +139,16 @@ export function createHttpServer(app: PaylinkApp, opts: { astroHandler: AstroHan
           }
           void opts.astroHandler(req, res, undefined, locals);
         };
+        // A sign-in that finds the queue of password checks full is held here, before Astro builds a
+        // request for it, until a place frees or a second passes (then refused, ER.01.04): a flood
+        // that resends at once is slowed to the pace of the checks and costs no page each time.
+        if (req.method === 'POST' && path === SIGN_IN_PATH && app.passwords.full) {
+          const gone = new AbortController();
+          res.once('close', () => gone.abort());
+          const room = await app.passwords.waitForRoom(undefined, gone.signal);
+          if (gone.signal.aborted) return;
+          return room ? toAstro() : sendBusy(res, passwordCheckBusy());
+        }
         // Static files answer GET and HEAD only; other methods go to the routes (405 or 404).
         if (req.method === 'GET' || req.method === 'HEAD') statics(req, res, toAstro);
         else toAstro();

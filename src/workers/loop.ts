@@ -11,6 +11,8 @@ export interface Loop {
   stop(): Promise<void>;
   /** Wake the loop now (e.g. after enqueuing work). */
   poke(): void;
+  /** How long the tick now running has run, or undefined between ticks (the worker health check). */
+  tickRunningForMs?(): number | undefined;
 }
 
 /** What a tick answers: it did work (true), found none (false), or found none and knows when some falls due. */
@@ -57,11 +59,13 @@ export function startLoop(opts: {
       wake = resolve;
       timer = setTimeout(resolve, ms);
     });
+  let tickStartedAt: number | undefined;
   const run = (async () => {
     let failures = 0;
     while (!stopped) {
       poked = false;
       let result: TickAnswer = false;
+      tickStartedAt = Date.now();
       try {
         result = await opts.tick();
         failures = 0;
@@ -69,6 +73,7 @@ export function startLoop(opts: {
         failures++;
         opts.log.error('worker tick failed', { worker: opts.name, error });
       }
+      tickStartedAt = undefined;
       if (stopped) break;
       if (result !== true) await sleep(failures > 0 ? Math.min(opts.intervalMs * 2 ** failures, 30_000) : idleWaitMs(result, opts.intervalMs));
     }
@@ -90,6 +95,7 @@ export function startLoop(opts: {
   return {
     name: opts.name,
     poke,
+    tickRunningForMs: () => (tickStartedAt === undefined ? undefined : Date.now() - tickStartedAt),
     async stop() {
       await (await unlisten)?.();
       stopped = true;

@@ -51,18 +51,21 @@ export interface Actor {
 const MAX_FIELD = 500;
 const clip = (v: string | null) => (v === null ? null : v.slice(0, MAX_FIELD));
 
+/** The row of one entry (fields clipped to what the log keeps). */
+export const auditRow = (actor: Actor, action: AuditAction, target: string | null, now: Date) => ({
+  integratorId: actor.integratorId,
+  actorUserId: actor.userId,
+  actorEmail: clip(actor.email),
+  action,
+  target: clip(target),
+  ip: clip(actor.ip),
+  userAgent: clip(actor.userAgent),
+  at: now,
+});
+
 /** Writes one entry; call it with the transaction that makes the change it records. */
 export async function recordAudit(tx: DbOrTx, actor: Actor, action: AuditAction, target: string | null, now: Date): Promise<void> {
-  await tx.insert(auditLog).values({
-    integratorId: actor.integratorId,
-    actorUserId: actor.userId,
-    actorEmail: clip(actor.email),
-    action,
-    target: clip(target),
-    ip: clip(actor.ip),
-    userAgent: clip(actor.userAgent),
-    at: now,
-  });
+  await tx.insert(auditLog).values(auditRow(actor, action, target, now));
 }
 
 /** What the activity page may narrow the log to: who acted (their e-mail, as recorded) and which actions. */

@@ -63,6 +63,15 @@ const LIBUV_POOL_SIZE = Number(process.env.UV_THREADPOOL_SIZE) || 4;
 export const PASSWORD_HASHES_AT_ONCE = Math.max(1, Math.min(availableParallelism() - 1, Math.floor(LIBUV_POOL_SIZE / 2)));
 /** Retry-After (seconds) when the queue of hashes is full: about what the queue takes to drain. */
 export const PASSWORD_BUSY_RETRY_SECONDS = 2;
+/**
+ * How long a sign-in that finds the queue full is held, waiting for room, before it is refused.
+ * A refusal answered at once is sent again at once by a flood that ignores Retry-After: 200 such
+ * clients made 5,000 refusals a second, and those, not the checks, took the event loop from every
+ * other request. Held, each costs a timer, and a client in that loop sends at most one a second.
+ */
+export const PASSWORD_BUSY_HOLD_MS = 1_000;
+/** Sign-ins held at once, per place in the queue; past that a refusal is answered at once. */
+const HELD_PER_QUEUE_PLACE = 4;
 
 /** Too many passwords are waiting to be checked: the request is refused at once (ER.01.04, 503). */
 export const passwordCheckBusy = () =>
@@ -86,6 +95,8 @@ export class PasswordHasher {
   private dummyHash: Promise<string> | undefined;
   /** Verifications run (dummy ones included): the timing rule's tests count them. */
   verifications = 0;
+  /** Sign-ins held until the queue has room (`waitForRoom`), first come first woken. */
+  private readonly held: Array<(room: boolean) => void> = [];
 
   constructor(
     private readonly waiting: number,
@@ -103,7 +114,44 @@ export class PasswordHasher {
 
   private run<T>(work: () => Promise<T>): Promise<T> {
     if (this.full) return Promise.reject(passwordCheckBusy());
-    return this.limit(work);
+    return this.limit(async () => {
+      // The job leaves the queue as it starts: one place is free for the first sign-in held.
+      queueMicrotask(() => this.wakeHeld());
+      return work();
+    });
+  }
+
+  /** One place came free: the longest-held sign-in takes it (one per place, or all would wake for it). */
+  private wakeHeld(): void {
+    if (!this.full) this.held.shift()?.(true);
+  }
+
+  /**
+   * For a sign-in that found the queue full: true once there is room (then it goes on as any
+   * sign-in does), false after `ms` or when too many are held already (then it is refused,
+   * ER.01.04). `cancelled` ends the wait early (the client went away) with false.
+   */
+  waitForRoom(ms = PASSWORD_BUSY_HOLD_MS, cancelled?: AbortSignal): Promise<boolean> {
+    if (!this.full) return Promise.resolve(true);
+    if (this.held.length >= this.waiting * HELD_PER_QUEUE_PLACE || cancelled?.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const settle = (room: boolean) => {
+        clearTimeout(timer);
+        cancelled?.removeEventListener('abort', abandon);
+        const at = this.held.indexOf(settle);
+        if (at >= 0) this.held.splice(at, 1);
+        resolve(room);
+      };
+      const abandon = () => settle(false);
+      const timer = setTimeout(abandon, ms);
+      cancelled?.addEventListener('abort', abandon, { once: true });
+      this.held.push(settle);
+    });
+  }
+
+  /** Sign-ins held now by `waitForRoom`. */
+  get heldCount(): number {
+    return this.held.length;
   }
 
   /** Refuses (ER.01.04) now when a check would be refused: before any other work is spent on a request. */

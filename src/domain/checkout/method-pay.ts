@@ -9,8 +9,8 @@ import { linkAvailability, linkUnavailableError } from '../links/lifecycle.ts';
 import { allowedMethods } from '../links/payment-methods.ts';
 import type { LinkWithMerchant } from '../links/service.ts';
 import { formatDecimal } from '../money.ts';
-import { attemptKey, claimAttempt, ensurePayable, type PayRequest, resolveSession, staticSession, validateCustomer } from './pay.ts';
-import { releaseAttempt, settleProviderPayment, syncProviderSession } from './provider-pay.ts';
+import { claimAttempt, ensurePayable, type PayRequest, resolveSession, staticSession, validateCustomer } from './pay.ts';
+import { releaseAttempt, resumeOrCreatePayment, settleProviderPayment, syncProviderSession } from './provider-pay.ts';
 import { checkoutPath, findSessionByToken } from './sessions.ts';
 
 /**
@@ -233,28 +233,16 @@ export async function startMethodAttempt(app: DomainContext, req: PayRequest): P
       ? { name: [customerValues['customer.first_name'], customerValues['customer.last_name']].filter(Boolean).join(' ') }
       : {}),
   };
-  let state: PaymentState;
-  try {
-    state =
-      claim.resumed && session.providerPaymentId && session.providerAttempt?.attempt === claim.attempt
-        ? await connector.syncPayment(session.providerPaymentId)
-        : await connector.createPayment(
-            {
-              amountMinor: submission.amountMinor,
-              currency,
-              description: session.description ?? undefined,
-              reference: session.id,
-              returnUrl,
-              method,
-              ...(checked.bank === undefined ? {} : { bank: checked.bank }),
-              billing,
-            },
-            { idempotencyKey: attemptKey(session, claim) },
-          );
-  } catch (error) {
-    await releaseAttempt(app, session.id);
-    throw error;
-  }
+  const state = await resumeOrCreatePayment(app, connector, session, claim, {
+    amountMinor: submission.amountMinor,
+    currency,
+    description: session.description ?? undefined,
+    reference: session.id,
+    returnUrl,
+    method,
+    ...(checked.bank === undefined ? {} : { bank: checked.bank }),
+    billing,
+  });
   if (state.status === 'requires_payment_method') {
     // The acquirer did not take the method after all: nothing is payable, the attempt is free.
     await releaseAttempt(app, session.id);

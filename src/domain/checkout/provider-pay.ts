@@ -4,6 +4,7 @@ import {
   type AcceptedBrand,
   amountAccepted,
   type Connector,
+  type CreatePaymentRequest,
   finalPaymentStatuses,
   isWebhookVerificationError,
   methodSupport,
@@ -20,7 +21,17 @@ import { findLinkById } from '../links/service.ts';
 import { formatDecimal } from '../money.ts';
 import { settleProviderRefund } from '../refunds/recovery.ts';
 import { endOpenMethodAttempt } from './method-pay.ts';
-import { attemptKey, claimAttempt, ensurePayable, type PayRequest, recordAttempt, resolveSession, staticSession, validateCustomer } from './pay.ts';
+import {
+  type AttemptClaim,
+  attemptKey,
+  claimAttempt,
+  ensurePayable,
+  type PayRequest,
+  recordAttempt,
+  resolveSession,
+  staticSession,
+  validateCustomer,
+} from './pay.ts';
 import { checkoutPath } from './sessions.ts';
 
 /**
@@ -127,27 +138,13 @@ export async function startProviderAttempt(
       .where(eq(checkoutSessions.id, session.id));
     return { nextActionUrl: hosted.checkoutUrl };
   }
-  let state: PaymentState;
-  try {
-    // A resumed attempt asks where its payment stands: the provider replays a create under the
-    // same key with its first answer, which may be stale.
-    state =
-      claim.resumed && session.providerPaymentId && session.providerAttempt?.attempt === claim.attempt
-        ? await connector.syncPayment(session.providerPaymentId)
-        : await connector.createPayment(
-            {
-              amountMinor: submission.amountMinor,
-              currency: session.currency,
-              description: session.description ?? undefined,
-              reference: session.id,
-              returnUrl,
-            },
-            { idempotencyKey: attemptKey(session, claim) },
-          );
-  } catch (error) {
-    await releaseAttempt(app, session.id);
-    throw error;
-  }
+  const state = await resumeOrCreatePayment(app, connector, session, claim, {
+    amountMinor: submission.amountMinor,
+    currency: session.currency,
+    description: session.description ?? undefined,
+    reference: session.id,
+    returnUrl,
+  });
   // The provider refused to start the payment (nothing was made there): the customer is told so
   // plainly and nothing is recorded as paid or declined. The attempt ends (its place on the link is
   // free again); the next one has a key of its own, since the provider replays a refusal under the same key.
@@ -379,6 +376,29 @@ export function providerCardForm(connector: Connector, startUrl: string, currenc
     hosted: connector.hostedCheckoutChosen === true,
     minimumMinor,
   };
+}
+
+/**
+ * The acquirer's payment for a claimed attempt, by card or any other method. A resumed attempt
+ * asks where its payment stands (the provider replays a create under the same key with its first
+ * answer, which may be stale); a new one is created under the attempt's idempotency key. When the
+ * provider cannot be reached, the attempt is released (releaseAttempt) and the error goes on.
+ */
+export async function resumeOrCreatePayment(
+  app: DomainContext,
+  connector: Connector,
+  session: CheckoutSession,
+  claim: AttemptClaim,
+  request: CreatePaymentRequest,
+): Promise<PaymentState> {
+  try {
+    return claim.resumed && session.providerPaymentId && session.providerAttempt?.attempt === claim.attempt
+      ? await connector.syncPayment(session.providerPaymentId)
+      : await connector.createPayment(request, { idempotencyKey: attemptKey(session, claim) });
+  } catch (error) {
+    await releaseAttempt(app, session.id);
+    throw error;
+  }
 }
 
 /**

@@ -7,10 +7,9 @@ import type { DbOrTx } from '../../db/client.ts';
 import { cardRegistrations, integrators, links } from '../../db/schema.ts';
 import { parseExpiry } from '../../schemas/card-rules.ts';
 import { linkWireField } from '../../schemas/link.ts';
-import { parseWith } from '../../schemas/parse.ts';
-import { type Seed, type SeedIntegrator, type SeedLink, seedSchema } from '../../schemas/provisioning.ts';
+import type { SeedIntegrator, SeedLink } from '../../schemas/provisioning.ts';
 import { generatePassword } from '../accounts/passwords.ts';
-import { SeedUserError, upsertSeedUser } from '../accounts/seed.ts';
+import { upsertSeedUser } from '../accounts/seed.ts';
 import { activeCardColumns } from '../cards/activation.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError, withFieldNames } from '../errors.ts';
@@ -19,6 +18,7 @@ import { methodsMisfit } from '../links/payment-methods.ts';
 import { readAcquirerSettings, setAcquirer } from './acquirer.ts';
 import { existingProvisioning } from './holdings.ts';
 import { applySeedLinkKey, newLinkKey } from './link-keys.ts';
+import { ProvisioningError, readSeed } from './seed-file.ts';
 import { hashToken } from './service.ts';
 
 /**
@@ -26,12 +26,7 @@ import { hashToken } from './service.ts';
  * slug) and sandbox cards (by reference). Never duplicates, never deletes, never touches
  * payments. With no seed and no integrator at all, creates a demo integrator and link.
  */
-export class ProvisioningError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ProvisioningError';
-  }
-}
+export { ProvisioningError } from './seed-file.ts';
 
 export interface ProvisioningResult {
   integrators: number;
@@ -68,21 +63,6 @@ const webhookSeedHash = (secret: string) => sha256Hex(`paylink-webhook-seed:${se
 /** Fingerprints of the seed's API token and JWT secret (long random strings, so a plain hash reveals nothing). */
 const tokenSeedSha256 = (token: string) => sha256Hex(`paylink-token-seed:${token}`);
 const secretSeedSha256 = (secret: string) => sha256Hex(`paylink-jwt-secret-seed:${secret}`);
-
-export function readSeedFile(path: string): Seed {
-  let json: unknown;
-  try {
-    json = JSON.parse(readFileSync(path, 'utf8'));
-  } catch (error) {
-    throw new ProvisioningError(`PAYLINK_SEED ${path} cannot be read as JSON: ${(error as Error).message}`);
-  }
-  const parsed = parseWith(seedSchema, json);
-  if (!parsed.ok) {
-    const lines = Object.entries(parsed.messages).map(([k, v]) => `  ${k}: ${v.join('; ')}`);
-    throw new ProvisioningError(`PAYLINK_SEED ${path} is invalid:\n${lines.join('\n')}`);
-  }
-  return parsed.value;
-}
 
 /**
  * The profile fields a seed may name, each with its column. A re-applied seed sets a field only
@@ -269,43 +249,48 @@ async function setSeedAcquirer(app: DomainContext, tx: DbOrTx, integratorId: str
 
 export async function applyProvisioning(app: DomainContext, seedPath = app.config.seedPath): Promise<ProvisioningResult> {
   if (seedPath) {
-    const seed = readSeedFile(seedPath);
+    const { entries, problems } = readSeed(seedPath);
     const baseDir = dirname(resolve(seedPath));
     const generated: Record<string, string> = {};
     const ids = new Map<SeedIntegrator, string>();
     // One transaction per apply; advisory lock so two processes starting together don't race.
+    // Each step runs in a savepoint: a mistake is noted and the apply goes on, so one start lists
+    // every mistake (with its path in the file); then nothing is applied.
     await app.db.transaction(async (tx) => {
       await tx.execute(sql`select pg_advisory_xact_lock(7450231002)`);
-      for (const integrator of seed.integrators) {
-        const id = await upsertIntegrator(app, tx, integrator, generated);
+      for (const { index, integrator } of entries) {
+        const at = `integrators.${index}`;
+        const id = await problems.step(tx, at, (sp) => upsertIntegrator(app, sp, integrator, generated));
+        if (id === undefined) continue;
         ids.set(integrator, id);
-        await applySeedLinkKey(app, tx, id, integrator.link_key);
-        if (integrator.acquirer) await setSeedAcquirer(app, tx, id, integrator);
+        await problems.step(tx, `${at}.link_key`, (sp) => applySeedLinkKey(app, sp, id, integrator.link_key));
+        if (integrator.acquirer) await problems.step(tx, `${at}.acquirer`, (sp) => setSeedAcquirer(app, sp, id, integrator));
         if (integrator.default_payment_methods) {
           const misfit = methodsMisfit(app.connectors.forSettings(id, await readAcquirerSettings(tx, app.secrets, id)), integrator.default_payment_methods);
-          if (misfit) throw new ProvisioningError(`integrator ${integrator.email}: default_payment_methods: ${misfit}`);
+          if (misfit) problems.add(`${at}.default_payment_methods`, misfit);
         }
-        for (const link of integrator.links) await upsertLink(app, tx, id, link, baseDir);
-        for (const user of integrator.users) {
-          try {
-            await upsertSeedUser(app, tx, id, user);
-          } catch (error) {
-            if (error instanceof SeedUserError) throw new ProvisioningError(error.message);
-            throw error;
-          }
-        }
+        for (const [j, link] of integrator.links.entries()) await problems.step(tx, `${at}.links.${j}`, (sp) => upsertLink(app, sp, id, link, baseDir));
+        for (const [j, user] of integrator.users.entries()) await problems.step(tx, `${at}.users.${j}`, (sp) => upsertSeedUser(app, sp, id, user));
       }
+      problems.throwIfAny(seedPath, 'nothing was applied');
     });
     app.linkCache.changed();
     app.tokenCache.changed();
     for (const id of ids.values()) app.connectors.forget(id);
     let cards = 0;
-    for (const integrator of seed.integrators) {
-      for (const card of integrator.cards) {
-        await upsertCard(app, ids.get(integrator)!, card);
-        cards++;
+    for (const { index, integrator } of entries) {
+      for (const [j, card] of integrator.cards.entries()) {
+        try {
+          await upsertCard(app, ids.get(integrator)!, card);
+          cards++;
+        } catch (error) {
+          if (!(error instanceof ProvisioningError)) throw error;
+          problems.add(`integrators.${index}.cards.${j}`, error.message);
+        }
       }
     }
+    problems.throwIfAny(seedPath, 'the rest of the seed was applied');
+    const seed = { integrators: entries.map((e) => e.integrator) };
     const result: ProvisioningResult = {
       integrators: seed.integrators.length,
       links: seed.integrators.reduce((n, i) => n + i.links.length, 0),

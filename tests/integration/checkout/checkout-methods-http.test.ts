@@ -34,6 +34,16 @@ describe('POST /checkout/{token}/method (JSON)', () => {
     expect(res.json).toMatchObject({ data: { status_code: 'OK.03.01', method: 'qrph', checkout_url: `/checkout/${token}` } });
   });
 
+  it('the card brands show beside the card form only: not on the page that shows a QR Ph code, nor an e-wallet chosen', async () => {
+    const token = await checkout();
+    expect(await (await get(`/checkout/${token}`)).text()).toContain('data-testid="accepted-cards"');
+    expect(await (await get(`/checkout/${token}?method=gcash`)).text()).not.toContain('data-testid="accepted-cards"');
+    await start(`/checkout/${token}/method`, { method: 'qrph' });
+    const page = await (await get(`/checkout/${token}`)).text();
+    expect(page).toContain('data-testid="qr-download"');
+    expect(page).not.toContain('data-testid="accepted-cards"');
+  });
+
   it('an e-wallet answers OK.03.01 with the authorisation page', async () => {
     const token = await checkout();
     const res = await start(`/checkout/${token}/method`, { method: 'gcash' });
@@ -191,6 +201,11 @@ describe('sandbox scan and authorisation pages', () => {
     const id = await sandboxIdOf(token);
     const refused = await form(`/sandbox/scan/${id}/answer`, { answer: 'approve' }, { origin: 'https://evil.example' });
     expect(refused.status).toBe(403);
+    // Only the two kinds of page exist: another is a 404, its answer a 404 envelope, and nothing is paid.
+    expect((await get(`/sandbox/pay/${id}`)).status).toBe(404);
+    const other = await form(`/sandbox/pay/${id}/answer`, { answer: 'approve' });
+    expect(other.status).toBe(404);
+    expect(await other.json()).toMatchObject({ data: { status_code: 'ER.02.34' } });
     expect((await call(served.server.url, 'GET', `/checkout/${token}/status`, { token: null })).json.data.status).toBe('awaiting_scan');
   });
 

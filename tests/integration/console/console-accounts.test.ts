@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import * as argon2 from '@node-rs/argon2';
 import { and, eq } from 'drizzle-orm';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { auditLog, consoleMail, consoleSessions, consoleUsers } from '../../../src/db/schema.ts';
 import { renderConsoleMail } from '../../../src/domain/accounts/mail.ts';
-import { PasswordHasher } from '../../../src/domain/accounts/passwords.ts';
-import { type ConsoleIdentity, resolveSession } from '../../../src/domain/accounts/sessions.ts';
+import { PASSWORD_BUSY_HOLD_MS, PasswordHasher } from '../../../src/domain/accounts/passwords.ts';
+import { type ConsoleIdentity, resolveSession, signIn } from '../../../src/domain/accounts/sessions.ts';
 import { totpCode } from '../../../src/domain/accounts/totp.ts';
 import { changePassword, changeRole, removeUser } from '../../../src/domain/accounts/users.ts';
 import { closeServer, createHttpServer, listen } from '../../../src/http/server.ts';
@@ -105,6 +105,30 @@ describe('console › sign-in', () => {
     expect(await actions(acmeStaff.email)).toEqual(expect.arrayContaining(['account.locked', 'sign_in.refused_locked', 'sign_in.succeeded']));
     expect((await userRow(acmeStaff.email)).failedSignIns).toBe(0);
     await served.t.app.db.delete(consoleMail).where(eq(consoleMail.emailTo, acmeStaff.email));
+  });
+
+  it('counts each of 30 wrong passwords sent at once exactly once: one lock, one lock e-mail, one audit entry per attempt', async () => {
+    const { app } = served.t;
+    const from = { ip: '203.0.113.9', userAgent: 'parallel' };
+    const outcomes = await Promise.all(Array.from({ length: 30 }, (_, i) => signIn(app, { email: acmeStaff.email, password: `wrong password ${i}!` }, from)));
+    expect(outcomes.every((o) => o.kind === 'refused')).toBe(true);
+    const row = await userRow(acmeStaff.email);
+    expect(row.lockedUntil?.getTime()).toBe(clock.now.getTime() + 30 * 60_000);
+    const entries = (
+      await app.db
+        .select()
+        .from(auditLog)
+        .where(and(eq(auditLog.actorEmail, acmeStaff.email), eq(auditLog.ip, from.ip)))
+    ).map((e) => e.action);
+    // Failures counted up to the lock, then refusals of a locked account; never an attempt lost or written twice.
+    expect(entries.filter((a) => a === 'sign_in.failed').length).toBe(10);
+    expect(entries.filter((a) => a === 'sign_in.refused_locked').length).toBe(20);
+    expect(entries.filter((a) => a === 'account.locked').length).toBe(1);
+    expect(row.failedSignIns).toBe(10);
+    const mails = await app.db.select().from(consoleMail).where(eq(consoleMail.emailTo, acmeStaff.email));
+    expect(mails.map((m) => m.kind)).toEqual(['locked']);
+    await app.db.delete(consoleMail).where(eq(consoleMail.emailTo, acmeStaff.email));
+    await unlock(acmeStaff.email);
   });
 
   it('an unknown address costs the same as a known one: every refusal runs exactly one password check', async () => {
@@ -539,7 +563,7 @@ describe('console › sign-ins from one address, all at once', () => {
 describe('console › sign-in while many passwords are being checked', () => {
   const busy = useServedApp({ env: { PAYLINK_PASSWORD_CHECK_QUEUE: '1' } });
 
-  it('refuses a sign-in at once with 503, Retry-After and words when the queue of password checks is full; signs in once it drained', async () => {
+  it('holds a sign-in for a second when the queue of password checks is full, then refuses it with 503, Retry-After and words; signs in once it drained', async () => {
     const { app } = busy.t;
     const configured = app.passwords;
     expect(app.config.console.passwordCheckQueue).toBe(1);
@@ -558,8 +582,11 @@ describe('console › sign-in while many passwords are being checked', () => {
       const refusal = await app.passwords.verify('third', stored).catch((error: unknown) => error);
       expect(refusal).toMatchObject({ code: 'ER.01.04' });
       recordStatusCode({ data: { status_code: (refusal as { code: string }).code } });
+      const asked = performance.now();
       const res = await new ConsoleClient(busy.server.url).signIn(acmeOwner.email, acmeOwner.password);
       expect(res.status).toBe(503);
+      // Held for PASSWORD_BUSY_HOLD_MS first: a client that sends again at once is slowed to one a second.
+      expect(performance.now() - asked).toBeGreaterThanOrEqual(PASSWORD_BUSY_HOLD_MS - 50);
       expect(res.headers.get('retry-after')).toBe('2');
       expect(textOf(res.html)).toContain('Too many sign-ins are being checked right now. Wait a few seconds and try again.');
       letGo();
@@ -568,6 +595,46 @@ describe('console › sign-in while many passwords are being checked', () => {
       expect(app.passwords.verifications).toBe(2);
       expect((await new ConsoleClient(busy.server.url).signIn(acmeOwner.email, acmeOwner.password)).status).toBe(303);
     } finally {
+      app.passwords = configured;
+    }
+  });
+
+  it('lets a held sign-in go on to the routes as soon as a place in the queue frees, within the second', async () => {
+    const { app } = busy.t;
+    const configured = app.passwords;
+    let letGo!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    app.passwords = new PasswordHasher(1, 1, { hash: argon2.hash, verify: async () => gate.then(() => false) });
+    let reachedRoutes = 0;
+    const server = createHttpServer(app, {
+      astroHandler: (_req, res) => {
+        reachedRoutes++;
+        res.end('routes');
+      },
+      clientDir: join(process.cwd(), 'dist', 'client'),
+    });
+    const port = await listen(server, '127.0.0.1', 0);
+    try {
+      const queued = [app.passwords.verify('first', 'x'), app.passwords.verify('second', 'x')];
+      expect(app.passwords.full).toBe(true);
+      const form = Buffer.from(`_csrf=x&email=${encodeURIComponent(acmeOwner.email)}&password=wrong`);
+      const held = rawExchange(
+        `http://127.0.0.1:${port}`,
+        lengthRequest('POST', '/console/sign-in', form, { 'Content-Type': 'application/x-www-form-urlencoded' }),
+      );
+      await vi.waitFor(() => expect(app.passwords.heldCount).toBe(1));
+      expect(reachedRoutes).toBe(0);
+      // The running check ends and the queued one starts: its place goes to the held sign-in.
+      letGo();
+      const { responses } = await held;
+      expect(responses[0]?.body).toBe('routes');
+      expect(reachedRoutes).toBe(1);
+      expect(app.passwords.heldCount).toBe(0);
+      await Promise.all(queued);
+    } finally {
+      await closeServer(server, 1000);
       app.passwords = configured;
     }
   });

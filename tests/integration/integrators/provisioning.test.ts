@@ -4,9 +4,10 @@ import { count, eq, sql } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import * as schema from '../../../src/db/schema.ts';
 import { updateIntegratorSettings } from '../../../src/domain/integrators/profile.ts';
-import { applyProvisioning } from '../../../src/domain/integrators/provisioning.ts';
+import { applyProvisioning, ProvisioningError } from '../../../src/domain/integrators/provisioning.ts';
 import { findIntegratorByToken, hashToken } from '../../../src/domain/integrators/service.ts';
 import { recordCharge } from '../../../src/domain/payments/record.ts';
+import type { SeedIntegrator } from '../../../src/schemas/provisioning.ts';
 import { startCallbackLoop } from '../../../src/workers/callbacks.ts';
 import { CONSOLE_USERS, createTestApp, defaultSeed, provision, sandboxOf, TEST_SECRET, TEST_TOKEN, type TestApp } from '../../support/app.ts';
 import { CARD_EXP } from '../../support/cards.ts';
@@ -104,6 +105,55 @@ describe('provisioning', () => {
     );
     await expect(applyProvisioning(t.app, path)).rejects.toThrow('logo: the logo must be a PNG, JPEG, WebP or SVG image');
     expect((await tableCounts(t.app)).integrators).toBe(0);
+  });
+
+  it('lists every mistake of a bad seed in one apply, each under its path in the file, and applies nothing', async () => {
+    t = await createTestApp();
+    const [acme, other] = defaultSeed().integrators as [SeedIntegrator, SeedIntegrator];
+    const path = join(t.dataDir, 'mistakes.json');
+    writeFileSync(
+      path,
+      JSON.stringify({
+        integrators: [
+          // A mistake the schema finds.
+          { ...other, email: 'not-an-email' },
+          // Mistakes only the apply finds: a third-decimal amount, a logo that is no image, a common password.
+          {
+            ...acme,
+            links: [
+              { slug: 'ok-link', title: 'Fine', currency: 'PHP', amount: '10.00' },
+              { slug: 'three-decimals', title: 'x', currency: 'PHP', amount: '1.005' },
+              { slug: 'html-logo', title: 'x', currency: 'PHP', logo: 'data:text/html;base64,PGh0bWw+' },
+            ],
+            users: [{ email: 'weak@acme.example', password: 'password123', role: 'staff' }],
+          },
+          // A slug the integrator before already took.
+          {
+            ...other,
+            email: 'third@other.example',
+            token: 'third_token_0123456789abcdefghijklmnop',
+            links: [{ slug: 'ok-link', title: 'Taken', currency: 'PHP' }],
+          },
+        ],
+      }),
+    );
+    const error = await applyProvisioning(t.app, path).then(
+      () => undefined,
+      (e: Error) => e,
+    );
+    expect(error).toBeInstanceOf(ProvisioningError);
+    const lines = error!.message.split('\n');
+    expect(lines.slice(1), error!.message).toHaveLength(5);
+    expect(lines[0]).toBe(`PAYLINK_SEED ${path} is invalid (5 mistakes; nothing was applied):`);
+    expect(lines.slice(1)).toEqual([
+      '  integrators.0.email: Invalid email address',
+      '  integrators.1.links.1: link three-decimals: amount: PHP allows at most 2 decimal places',
+      expect.stringMatching(/^ {2}integrators\.1\.links\.2: link html-logo: logo: the logo must be a PNG, JPEG, WebP or SVG image/),
+      expect.stringMatching(/^ {2}integrators\.1\.users\.0: user weak@acme\.example: password /),
+      '  integrators.2.links.0: link ok-link: the slug belongs to another integrator',
+    ]);
+    // Nothing of it was written, not even the steps that were fine.
+    expect(await tableCounts(t.app)).toEqual({ integrators: 0, links: 0, assets: 0, cards: 0, vault: 0 });
   });
 
   it('creates a demo integrator and link on an empty database without a seed, once', async () => {

@@ -53,6 +53,41 @@ describe('accounts › password hashing', () => {
     expect(await hasher.verify('blue harbour lantern 7', hash)).toBe(true);
   });
 
+  it('holds a caller while the queue is full and wakes the first held, one per place that frees', async () => {
+    let letGo!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    const hasher = new PasswordHasher(1, 1, { hash: async () => 'x', verify: async () => gate.then(() => false) });
+    expect(await hasher.waitForRoom(10)).toBe(true);
+    const checks = [hasher.verify('a', 'x'), hasher.verify('b', 'x')];
+    expect(hasher.full).toBe(true);
+    const woken: string[] = [];
+    const first = hasher.waitForRoom(5_000).then((room) => woken.push(`first ${room}`));
+    const second = hasher.waitForRoom(200).then((room) => woken.push(`second ${room}`));
+    expect(hasher.heldCount).toBe(2);
+    // One place frees when the queued check starts: only the first held takes it; the second times out.
+    letGo();
+    await Promise.all([first, second, ...checks]);
+    expect(woken).toEqual(['first true', 'second false']);
+    expect(hasher.heldCount).toBe(0);
+  });
+
+  it('refuses to hold more than four callers per place in the queue, and lets a caller that went away go', async () => {
+    const hasher = new PasswordHasher(1, 1, { hash: async () => 'x', verify: () => new Promise<boolean>(() => undefined) });
+    void hasher.verify('a', 'x');
+    void hasher.verify('b', 'x');
+    const gone = new AbortController();
+    const held = [hasher.waitForRoom(60_000, gone.signal), ...Array.from({ length: 3 }, () => hasher.waitForRoom(50))];
+    expect(hasher.heldCount).toBe(4);
+    expect(await hasher.waitForRoom(60_000)).toBe(false);
+    gone.abort();
+    expect(await held[0]).toBe(false);
+    expect(hasher.heldCount).toBe(3);
+    expect(await Promise.all(held.slice(1))).toEqual([false, false, false]);
+    expect(hasher.heldCount).toBe(0);
+  });
+
   it('a check against nothing (unknown address, locked account) runs one real verification and is always false', async () => {
     const hasher = new PasswordHasher(8);
     expect(await hasher.verifyNothing('blue harbour lantern 7')).toBe(false);
