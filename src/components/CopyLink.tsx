@@ -1,14 +1,20 @@
 /**
- * CopyLink — a payment link's address as selectable text and, once scripts run, a "Copy link"
- * button that puts it on the clipboard and says so (role="status").
+ * CopyLink — a value shown once or often copied (a payment link's address, an invite link, a new
+ * token or secret) as selectable text and, once scripts run, a "Copy …" button that puts it on the
+ * clipboard and says so (a polite live region). Without scripts the text alone is there to select.
  */
 import { Component, h } from 'preact';
 
 export interface CopyLinkProps {
   url: string;
-  /** The button's words and what it says when done (a secret: "Copy token" / "Token copied."). */
+  /** The button's words ("Copy link" unless given, e.g. "Copy token"). */
   label?: string;
+  /** What the status says once copied ("Link copied." unless given). */
   copied?: string;
+  /** The class of the value's text: `link-url` (the default) or `secret`. */
+  kind?: 'link-url' | 'secret';
+  /** A test id for the value's text. */
+  testId?: string;
 }
 
 interface State {
@@ -34,14 +40,15 @@ export default class CopyLink extends Component<CopyLinkProps, State> {
 
   // h() rather than JSX, as LinkPreview.tsx says why.
   render() {
-    const { url } = this.props;
+    const { url, label = 'Copy link', kind = 'link-url', testId } = this.props;
     const { ready, said } = this.state;
     return h(
       'div',
       { class: 'copy-link' },
-      h('code', { class: 'link-url' }, url),
-      ready ? h('button', { type: 'button', class: 'secondary', onClick: this.copy }, this.props.label ?? 'Copy link') : null,
-      h('span', { role: 'status', class: 'copy-status' }, said),
+      h('code', { class: kind, 'data-testid': testId }, url),
+      ready ? h('button', { type: 'button', class: 'secondary', onClick: this.copy }, label) : null,
+      // A polite live region (not role="status"): the page's own status message stays the one status on it.
+      h('span', { 'aria-live': 'polite', class: 'copy-status' }, said),
     );
   }
 }

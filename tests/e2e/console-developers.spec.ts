@@ -89,6 +89,11 @@ test('console › Developers: an owner rotates the API token, sees it once and u
   const token = (await shown.textContent())!.trim();
   expect(token).toMatch(/^pl_/);
   await expect(page.getByRole('status')).toContainText('The old token keeps working until');
+  // Shown once, so one click copies it exactly.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.getByRole('button', { name: 'Copy API token' }).click();
+  await expect(page.getByText('API token copied.')).toBeVisible();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
   await expectNoAxeViolations(page);
   await shoot(page, 'console-developers-rotated');
 

@@ -108,7 +108,7 @@ test('console › payments: find a checkout payment, refund part of it from its 
     .getByRole('button', { name: /^Resend callback/ })
     .first()
     .click();
-  await expect(page.getByRole('status')).toContainText(/OK\.13\.00: the callback evt_\S+ is queued for delivery again/);
+  await expect(page.getByRole('status')).toContainText(/^The callback evt_\S+ is queued for delivery again\. Reference: OK\.13\.00$/);
   await expect.poll(() => receiver.received.length, { timeout: 15_000 }).toBe(2);
   // The same webhook-id: receivers deduplicate on it.
   expect(receiver.received[1]).toBe(receiver.received[0]);
@@ -118,7 +118,8 @@ test('console › payments: find a checkout payment, refund part of it from its 
   await page.getByLabel(/^Amount/).fill('100.00');
   await page.getByLabel('Reason').fill('One book arrived damaged');
   await page.getByRole('button', { name: 'Refund', exact: true }).click();
-  await expect(page.getByRole('status')).toContainText('OK.04.00: Partial refund successful — ₱100.00');
+  await expect(page.getByRole('status')).toContainText('Partial refund successful — ₱100.00');
+  await expect(page.getByRole('status').locator('[data-support-reference]')).toHaveText('Reference: OK.04.00');
   const timeline = page.locator('.timeline');
   await expect(timeline).toContainText('Paid: ₱250.00');
   await expect(timeline).toContainText('Partial refund of ₱100.00 succeeded');
@@ -138,7 +139,8 @@ test('console › payments: find a checkout payment, refund part of it from its 
   await page.getByLabel(/^Amount/).fill('150.01');
   await page.getByLabel('Reason').fill('Too much');
   await page.getByRole('button', { name: 'Refund', exact: true }).click();
-  await expect(page.getByRole('alert')).toContainText('ER.20.21: Refund amount exceeds the refundable amount');
+  await expect(page.getByRole('alert')).toContainText('Refund amount exceeds the refundable amount');
+  await expect(page.getByRole('alert').locator('[data-support-reference]')).toHaveText('Reference: ER.20.21');
   await expectNoAxeViolations(page);
 
   await page.goto(`/console/payments?q=${txn}`);

@@ -132,10 +132,13 @@ test('console › an owner invites staff, who sets a password (a common one is r
   await page.goto('/console/users');
   await page.getByLabel('Email').fill('new.staff@acme.example');
   await page.getByRole('button', { name: 'Invite' }).click();
-  const link = (await page.locator('.success code').textContent())!;
+  const link = (await page.getByTestId('invite-url').textContent())!;
+  // Shown once: a copy button beside the selectable link.
+  await expect(page.getByRole('button', { name: 'Copy invite link' })).toBeVisible();
   const invitee = await newPage(browser);
   await invitee.goto(link);
   await expect(invitee.getByRole('heading', { name: 'Choose your password' })).toBeVisible();
+  await expect(invitee.getByTestId('invite-for')).toContainText('This invitation is for new.staff@acme.example, to join Acme Books as staff');
   await expectNoAxeViolations(invitee);
   await invitee.getByLabel('Password', { exact: true }).fill('password1234');
   await invitee.getByLabel('Password again').fill('password1234');
@@ -151,8 +154,8 @@ test('console › an owner invites staff, who sets a password (a common one is r
   expect((await invitee.goto('/console/activity'))!.status()).toBe(404);
 
   await page.goto('/console/activity');
-  await expect(page.getByRole('cell', { name: 'user.invited' })).toBeVisible();
-  await expect(page.getByRole('cell', { name: 'user.invite_accepted' })).toBeVisible();
+  await expect(page.getByRole('cell', { name: 'Invited new.staff@acme.example as staff' })).toBeVisible();
+  await expect(page.getByRole('row', { name: /new\.staff@acme\.example .*Accepted the invitation and chose a password/ })).toBeVisible();
 });
 
 test('console › an owner turns on two-step sign-in; sign-in then asks for the code', async ({ page }) => {

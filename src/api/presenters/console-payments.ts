@@ -75,7 +75,15 @@ export interface TimelineEntry {
   detail: string[];
   /** A callback the person may send again: the event's id. */
   resendEventId?: string;
+  /** The acquirer's code behind a failure, for support (the words are in the title and detail). */
+  reference?: string;
 }
+
+/** A failure code in plain words when no message came with it: `card_declined` → "Card declined". */
+const codeInWords = (code: string) => {
+  const words = code.replaceAll('_', ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
 
 /** What happened to an e-mail, in words: "saved" is a file on the server, never a mail that left. */
 const emailStateWords: Record<OutboxEvent['emailState'], string> = {
@@ -90,7 +98,8 @@ const eventTitle = (type: string) => type.replace('.', ' ').replaceAll('_', ' ')
 
 function refundEntry(r: Refund): TimelineEntry {
   const amount = formatMoney(r.amountMinor, r.currency);
-  const state = r.status === 'succeeded' ? 'succeeded' : r.status === 'failed' ? `failed: ${r.failureCode ?? ''} ${r.failureMessage ?? ''}`.trim() : 'pending';
+  const why = r.failureMessage ?? (r.failureCode ? codeInWords(r.failureCode) : '');
+  const state = r.status === 'succeeded' ? 'succeeded' : r.status === 'failed' ? `failed${why ? `: ${why}` : ''}` : 'pending';
   return {
     at: r.createdAt,
     kind: 'refund',
@@ -99,6 +108,7 @@ function refundEntry(r: Refund): TimelineEntry {
       `${r.id} · reason: ${r.reason}`,
       r.notifyUser ? 'The customer is to be e-mailed (the e-mail’s own entry says what happened)' : 'The customer is not e-mailed',
     ],
+    ...(r.failureCode ? { reference: r.failureCode } : {}),
   };
 }
 
@@ -160,8 +170,9 @@ export function paymentTimeline(record: TransactionRecord, events: EventWithAtte
         : p.cardBrand || p.cardLast4
           ? `${cardBrandName(p.cardBrand)} ···· ${p.cardLast4 ?? ''}`.trim()
           : 'No card recorded',
-      ...(p.failureCode ? [`${p.failureCode}: ${p.failureMessage ?? ''}`] : []),
+      ...(p.failureCode ? [p.failureMessage ?? codeInWords(p.failureCode)] : []),
     ],
+    ...(p.failureCode ? { reference: p.failureCode } : {}),
   };
   const entries = [paid, ...record.refunds.map(refundEntry), ...events.flatMap(({ event, attempts }) => callbackEntries(event, attempts))];
   // Stable: the payment first, then by time; at equal times the order above (refund before its callback).

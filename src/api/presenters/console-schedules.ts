@@ -10,8 +10,6 @@ export interface ConsoleScheduleRow {
   status: string;
   customer: string;
   amount: string;
-  /** The recurrence as given: second minute hour day-of-month month day-of-week, and its UTC offset. */
-  recurrence: string;
   nextRun: string;
   createdAt: string;
   merchantReference: string | null;
@@ -23,7 +21,6 @@ export function consoleScheduleRow({ schedule: s, customer }: ScheduleListRecord
     status: s.status,
     customer: [customer?.name, customer?.email].filter(Boolean).join(' · ') || '—',
     amount: formatMoney(s.amountMinor, s.currency),
-    recurrence: `${s.cronPattern} (UTC${s.timeOffset})`,
     nextRun: s.status === 'active' ? consoleTime(s.nextRunAt) : '—',
     createdAt: consoleTime(s.createdAt),
     merchantReference: s.merchantReferenceId,
@@ -33,6 +30,7 @@ export function consoleScheduleRow({ schedule: s, customer }: ScheduleListRecord
 export interface ConsoleRunRow {
   id: string;
   dueAt: string;
+  due: Date;
   /** The run's state as stored (the badge's colour). */
   status: string;
   /** The run's state in words. */
@@ -61,6 +59,7 @@ export const consoleRunRows = (record: ScheduleRecord): ConsoleRunRow[] =>
   record.runs.map(({ run, payment }) => ({
     id: run.id,
     dueAt: consoleTime(run.dueAt),
+    due: run.dueAt,
     status: run.status,
     statusLabel: runStatusWords[run.status],
     attempts: run.attempts,

@@ -24,9 +24,9 @@ export function scheduleActions(reference: string): { actions: Record<string, Co
   };
 }
 
-/** The sentence after a redirect, only while the schedule is still in the state the action left it in. */
-export function scheduleDoneText(done: string | null, status: string | undefined, nextRun: string | undefined): string | undefined {
-  if (done === 'resumed' && status === 'active') return `OK.12.11: the schedule is active again; its next charge is ${nextRun}.`;
-  if (done === 'cancelled' && status === 'cancelled') return 'OK.12.20: the schedule is cancelled; it charges nothing more.';
+/** The sentence after a redirect (and its status code, for support), only while the schedule is still in the state the action left it in. */
+export function scheduleDoneText(done: string | null, status: string | undefined, nextRun: string | undefined): { text: string; code: string } | undefined {
+  if (done === 'resumed' && status === 'active') return { text: `The schedule is active again; its next charge is ${nextRun}.`, code: 'OK.12.11' };
+  if (done === 'cancelled' && status === 'cancelled') return { text: 'The schedule is cancelled; it charges nothing more.', code: 'OK.12.20' };
   return undefined;
 }

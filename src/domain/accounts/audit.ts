@@ -1,4 +1,4 @@
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import { type AuditEntry, auditLog } from '../../db/schema.ts';
 import { AUDIT_PAGE_SIZE } from './rules.ts';
@@ -71,12 +71,26 @@ export async function recordAudit(tx: DbOrTx, actor: Actor, action: AuditAction,
   await tx.insert(auditLog).values(auditRow(actor, action, target, now));
 }
 
+/** What the activity page may narrow the log to: who acted (their e-mail, as recorded) and which actions. */
+export interface AuditFilter {
+  before?: number;
+  actorEmail?: string;
+  actions?: readonly AuditAction[];
+}
+
 /** One page of an integrator's activity, newest first; `before` is the cursor from the previous page. */
-export async function listAudit(db: Db, integratorId: string, opts: { before?: number } = {}): Promise<{ entries: AuditEntry[]; next?: number }> {
+export async function listAudit(db: Db, integratorId: string, opts: AuditFilter = {}): Promise<{ entries: AuditEntry[]; next?: number }> {
   const rows = await db
     .select()
     .from(auditLog)
-    .where(and(eq(auditLog.integratorId, integratorId), opts.before === undefined ? undefined : lt(auditLog.id, opts.before)))
+    .where(
+      and(
+        eq(auditLog.integratorId, integratorId),
+        opts.before === undefined ? undefined : lt(auditLog.id, opts.before),
+        opts.actorEmail === undefined ? undefined : eq(sql`lower(${auditLog.actorEmail})`, opts.actorEmail.toLowerCase()),
+        opts.actions === undefined ? undefined : inArray(auditLog.action, [...opts.actions]),
+      ),
+    )
     .orderBy(desc(auditLog.id))
     .limit(AUDIT_PAGE_SIZE + 1);
   const entries = rows.slice(0, AUDIT_PAGE_SIZE);

@@ -1,7 +1,7 @@
 import { and, asc, eq, gt } from 'drizzle-orm';
 import { newId, newUrlToken, sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { type ConsoleRole, type ConsoleUser, consoleUsers } from '../../db/schema.ts';
+import { type ConsoleRole, type ConsoleUser, consoleUsers, integrators } from '../../db/schema.ts';
 import { EMAIL_MESSAGE, isEmailAddress } from '../../schemas/email-rules.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError, invalidFields, notFound } from '../errors.ts';
@@ -164,11 +164,20 @@ export async function inviteFirstOwner(
 }
 
 /** The invitation behind a token, if it is still valid. */
-export async function findInvite(app: DomainContext, token: string): Promise<{ email: string } | undefined> {
+/** An open invitation: whom it is for, the account it joins, the role it gives and until when it works. */
+export interface InviteView {
+  email: string;
+  role: ConsoleRole;
+  accountName: string;
+  expiresAt: Date | null;
+}
+
+export async function findInvite(app: DomainContext, token: string): Promise<InviteView | undefined> {
   if (!token || token.length > 100) return undefined;
   const [row] = await app.db
-    .select({ email: consoleUsers.email })
+    .select({ email: consoleUsers.email, role: consoleUsers.role, accountName: integrators.name, expiresAt: consoleUsers.inviteExpiresAt })
     .from(consoleUsers)
+    .innerJoin(integrators, eq(integrators.id, consoleUsers.integratorId))
     .where(and(eq(consoleUsers.inviteTokenHash, sha256Hex(token)), gt(consoleUsers.inviteExpiresAt, app.now())));
   return row;
 }

@@ -367,15 +367,17 @@ describe('console › activity', () => {
     const page = await owner.get('/console/activity');
     expect(page.status).toBe(200);
     const text = textOf(page.html);
-    expect(page.html.match(/<tr><td/g)).toHaveLength(50);
-    expect(text).toContain('owner@acme.example sign_in.refused_locked owner@acme.example 127.0.0.1');
+    expect(page.html.match(/<tr data-action=/g)).toHaveLength(50);
+    expect(text).toContain('owner@acme.example Sign-in refused: the account is locked 127.0.0.1');
+    // In words: no dotted action names on the page.
+    expect(text).not.toMatch(/sign_in\.|account\.locked/);
     // newest first: the refusals while locked, then the lock, then the failures that caused it
-    expect(text.indexOf('sign_in.refused_locked')).toBeLessThan(text.indexOf('account.locked'));
-    expect(text.indexOf('account.locked')).toBeLessThan(text.indexOf('sign_in.failed'));
+    expect(text.indexOf('Sign-in refused: the account is locked')).toBeLessThan(text.indexOf('Account locked after too many failed sign-ins'));
+    expect(text.indexOf('Account locked after too many failed sign-ins')).toBeLessThan(text.indexOf('Failed sign-in: wrong password'));
     const older = await owner.get(/href="(\/console\/activity\?before=\d+)"/.exec(page.html)![1]!);
     expect(older.status).toBe(200);
-    expect(textOf(older.html)).toContain('sign_in.succeeded');
-    expect(older.html).toContain('href="/console/activity">Newest</a>');
+    expect(textOf(older.html)).toContain('Signed in');
+    expect(older.html).toContain('href="/console/activity">← Newest</a>');
     const rows = (
       await served.t.app.db
         .select()
@@ -383,6 +385,29 @@ describe('console › activity', () => {
         .where(eq(auditLog.integratorId, (await userRow(acmeOwner.email)).integratorId))
     ).length;
     expect(rows).toBeGreaterThan(50);
+  });
+
+  it('filters by who and by what, keeps the filters on the next page, and refuses a filter it cannot use', async () => {
+    const owner = await signedIn(acmeOwner);
+    await owner.post('/console/users', { email: 'words-filter@acme.example', role: 'staff' });
+    await client().signIn('nobody-here@acme.example', 'not a password at all');
+    const users = await owner.get('/console/activity?action=users');
+    expect(users.status).toBe(200);
+    const usersText = textOf(users.html);
+    expect(usersText).toContain('Invited words-filter@acme.example as staff');
+    expect(usersText).not.toContain('Signed in');
+    expect(users.html).toMatch(/Invited words-filter@acme\.example as staff · <a href="\/console\/users\/usr_[^"]+">View user<\/a>/);
+    expect(users.html).toContain('<option value="users" selected>');
+
+    const mine = textOf((await owner.get(`/console/activity?user=${encodeURIComponent(acmeOwner.email.toUpperCase())}&action=sign-in`)).html);
+    expect(mine).toContain('Signed in');
+    expect(mine).not.toContain('Invited');
+    expect(mine).not.toContain('an e-mail that has no account');
+
+    const bad = await owner.get('/console/activity?action=everything&before=x');
+    expect(bad.status).toBe(400);
+    expect(textOf(bad.html)).toContain('action: must be one of sign-in, refunds, links, schedules, users, developers');
+    expect(textOf(bad.html)).toContain('before: must be the number of an entry');
   });
 });
 

@@ -89,24 +89,42 @@ describe('console › home', () => {
 });
 
 describe('console › your sessions', () => {
-  it('lists the user’s sessions with when, where and which browser, and signs the others out', async () => {
-    const laptop = await signedIn(otherOwner, 'Laptop browser/1.0');
-    const phone = await signedIn(otherOwner, 'Phone browser/2.0');
+  const LAPTOP = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36';
+  const PHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1';
+
+  it('lists the user’s sessions with when, where and the browser in words, and signs the others out', async () => {
+    const laptop = await signedIn(otherOwner, LAPTOP);
+    const phone = await signedIn(otherOwner, PHONE);
     const page = await laptop.get('/console/account');
     const text = textOf(page.html);
     expect(text).toContain('Your sessions');
-    expect(text).toContain('Laptop browser/1.0');
-    expect(text).toContain('Phone browser/2.0');
-    expect(text).toMatch(/2026-03-02 09:00 UTC \(this session\) 2026-03-02 09:00 UTC 127\.0\.0\.1 Laptop browser\/1\.0/);
+    expect(text).toMatch(/2026-03-02 09:00 UTC \(this session\) 2026-03-02 09:00 UTC 127\.0\.0\.1 Chrome 131 on Windows 10/);
+    expect(text).toContain('Safari 17 on iPhone (iOS 17.4)');
+    // The raw User-Agent is kept for support, on hover only.
+    expect(text).not.toContain('AppleWebKit');
+    expect(page.html).toContain(`title="${PHONE}"`);
 
     const res = await laptop.post('/console/account', { action: 'end-others' });
     expect(res.status).toBe(200);
     expect(textOf(res.html)).toMatch(/\d+ other sessions? signed out\./);
-    expect(textOf(res.html)).not.toContain('Phone browser/2.0');
+    expect(textOf(res.html)).not.toContain('Safari 17 on iPhone');
     expect((await phone.get('/console')).status).toBe(303);
     expect((await laptop.get('/console')).status).toBe(200);
     const entries = await served.t.app.db.select().from(auditLog).where(eq(auditLog.action, 'sessions.ended_others'));
     expect(entries.map((e) => e.actorEmail)).toContain(otherOwner.email);
+  });
+
+  it('drops a session that ended by the idle timeout from the list', async () => {
+    at('2026-03-03T09:00:00Z');
+    await signedIn(otherOwner, PHONE);
+    at('2026-03-03T09:10:00Z');
+    const laptop = await signedIn(otherOwner, LAPTOP);
+    expect(textOf((await laptop.get('/console/account')).html)).toContain('Safari 17 on iPhone');
+    at('2026-03-03T09:16:00Z'); // the phone's session: 16 minutes without use; the laptop's: 6
+    const text = textOf((await laptop.get('/console/account')).html);
+    expect(text).toContain('Chrome 131 on Windows 10');
+    expect(text).not.toContain('Safari 17 on iPhone');
+    expect(text).not.toContain('Sign out other sessions');
   });
 });
 

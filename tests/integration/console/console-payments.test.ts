@@ -203,14 +203,14 @@ describe('console › a payment’s page', () => {
     });
     expect(partial.status).toBe(303);
     page = await owner.get(partial.location!);
-    expect(textOf(page.html)).toContain('OK.04.00: Partial refund successful — ₱120.50');
+    expect(textOf(page.html)).toMatch(/Partial refund successful — ₱120\.50 \(rfd_\w+, succeeded\)\. Reference: OK\.04\.00/);
     expect(textOf(page.html)).toContain('Up to ₱179.50 can still be refunded.');
     clock.advance(60);
     const full = await owner.post(path, { action: 'refund', kind: 'full', amount: '', reason: 'Order cancelled', nonce: nonceOf(page.html) });
     expect(full.status).toBe(303);
     page = await owner.get(full.location!);
     const text = textOf(page.html);
-    expect(text).toContain('OK.02.00: Full refund successful — ₱179.50');
+    expect(text).toMatch(/Full refund successful — ₱179\.50 \(rfd_\w+, succeeded\)\. Reference: OK\.02\.00/);
     expect(text).toContain('Partial refund of ₱120.50 succeeded');
     expect(text).toContain('Full refund of ₱179.50 succeeded');
     expect(text).not.toContain('can still be refunded');
@@ -232,7 +232,8 @@ describe('console › a payment’s page', () => {
     const res = await owner.post(path, { action: 'refund', kind: 'partial', amount: '50.01', reason: 'Too much', nonce: nonceOf(page.html) });
     expect(res.status).toBe(200);
     const text = textOf(res.html);
-    expect(text).toContain('ER.20.21: Refund amount exceeds the refundable amount');
+    expect(text).toContain('Refund amount exceeds the refundable amount');
+    expect(text).toContain('Reference: ER.20.21');
     expect(res.html).toMatch(/role="alert"/);
     const api = await call(served.server.url, 'POST', '/api/v1/refund', {
       body: { transaction_id: p.id, notify_user: false, reason: 'Too much', amount: '50.01' },
@@ -280,7 +281,7 @@ describe('console › a payment’s page', () => {
     expect(payment!.refundedMinor).toBe(1000n);
     // The same form changed after Back: refused (ER.02.40), and the page gives a new form.
     const changed = await owner.post(path, { ...form, amount: '20.00' });
-    expect(textOf(changed.html)).toContain('ER.02.40');
+    expect(textOf(changed.html)).toContain('Reference: ER.02.40');
     expect(textOf(changed.html)).toContain('This form was already sent for another refund.');
     expect(nonceOf(changed.html)).not.toBe(form.nonce);
     expect(await refundsOf(p.id)).toHaveLength(1);
@@ -303,8 +304,12 @@ describe('console › a payment’s page', () => {
     const res = await owner.post(path, { action: 'refund', kind: 'full', reason: 'Try', nonce: nonceOf((await owner.get(path)).html) });
     expect(res.status).toBe(303);
     const page = await owner.get(res.location!);
-    expect(textOf(page.html)).toMatch(/ER\.20\.26: the acquirer refused the refund/);
+    expect(textOf(page.html)).toMatch(/The acquirer refused the refund — .*Reference: ER\.20\.26/);
     expect(page.html).toMatch(/class="alert" role="alert"/);
+    // The acquirer's reason in words in the timeline; its code only in the reference line for support.
+    expect(textOf(page.html)).toContain('Full refund of ₱40.00 failed: The card issuer does not accept refunds to this card.');
+    expect(page.html).toMatch(/data-support-reference[^>]*>Reference: <span translate="no">refund_not_supported<\/span>/);
+    expect(page.html.replace(/<small class="support-reference"[\s\S]*?<\/small>/g, '')).not.toContain('refund_not_supported');
   });
 
   it('resends a callback: queued again at once, audited', async () => {
@@ -316,7 +321,7 @@ describe('console › a payment’s page', () => {
     const res = await owner.post(path, { action: 'resend', event: event!.id });
     expect(res.status).toBe(303);
     const page = await owner.get(res.location!);
-    expect(textOf(page.html)).toContain(`OK.13.00: the callback ${event!.id} is queued for delivery again`);
+    expect(textOf(page.html)).toContain(`The callback ${event!.id} is queued for delivery again. Reference: OK.13.00`);
     const [queued] = await db().select().from(outboxEvents).where(eq(outboxEvents.id, event!.id));
     expect(queued!.callbackState).toBe('pending');
     expect(await audited('event.resent')).toContainEqual({ email: acmeOwner.email, target: `${event!.id} (payment.succeeded)` });
@@ -419,12 +424,14 @@ describe('console › schedules and card registrations', () => {
     expect(page.status).toBe(200);
     const text = textOf(page.html);
     expect(text).toContain('₱150.00 active');
-    expect(text).toContain('0 * * * * * (UTC+08:00)');
-    expect(text).toContain('Next charge 2026-03-20 00:01:00 UTC');
+    expect(text).toContain('Recurrence Every minute, UTC+08:00');
+    expect(text).toContain('Next charge 2026-03-20 08:01 UTC+08:00 Then 2026-03-20 08:02 UTC+08:00');
+    // UTC on hover, the instant for machines.
+    expect(page.html).toContain('<time datetime="2026-03-20T00:01:00.000Z" title="2026-03-20 00:01 UTC">2026-03-20 08:01 UTC+08:00</time>');
     const ran = await call(served.server.url, 'POST', `/api/v1/schedules/${active}/run`);
     expect(ran.json.data.status_code).toBe('OK.12.10');
     const withRun = await owner.get(`/console/schedules/${active}`);
-    expect(textOf(withRun.html)).toContain(`2026-03-20 00:01:00 UTC Paid 1 ${ran.json.data.transaction_id}`);
+    expect(textOf(withRun.html)).toContain(`2026-03-20 08:01 UTC+08:00 Paid 1 ${ran.json.data.transaction_id}`);
     expect(withRun.html).toContain(`href="/console/payments/${ran.json.data.transaction_id}"`);
     const charged = await owner.get(`/console/payments/${ran.json.data.transaction_id}`);
     expect(textOf(charged.html)).toContain(`Schedule ${active}`);
@@ -441,13 +448,14 @@ describe('console › schedules and card registrations', () => {
     const res = await owner.post(path, { action: 'resume' });
     expect(res.status).toBe(303);
     const page = await owner.get(res.location!);
-    expect(textOf(page.html)).toContain('OK.12.11: the schedule is active again; its next charge is 2026-03-22 07:31:00 UTC.');
+    expect(textOf(page.html)).toContain('The schedule is active again; its next charge is 2026-03-22 15:31 UTC+08:00. Reference: OK.12.11');
     const [row] = await db().select().from(schedules).where(eq(schedules.id, reference));
     expect(row).toMatchObject({ status: 'active', consecutiveFailures: 0, suspendedAt: null, nextRunAt: new Date('2026-03-22T07:31:00Z') });
     expect(await audited('schedule.resumed')).toContainEqual({ email: acmeOwner.email, target: reference });
     const again = await owner.post(path, { action: 'resume' });
     expect(again.status).toBe(409);
-    expect(textOf(again.html)).toContain('ER.12.34: Schedule is not suspended');
+    expect(textOf(again.html)).toContain('Schedule is not suspended');
+    expect(textOf(again.html)).toContain('Reference: ER.12.34');
   });
 
   it('cancels a schedule, audited; it cannot be resumed afterwards', async () => {
@@ -456,7 +464,7 @@ describe('console › schedules and card registrations', () => {
     const owner = await asOwner();
     const res = await owner.post(path, { action: 'cancel' });
     expect(res.status).toBe(303);
-    expect(textOf((await owner.get(res.location!)).html)).toContain('OK.12.20: the schedule is cancelled');
+    expect(textOf((await owner.get(res.location!)).html)).toContain('The schedule is cancelled; it charges nothing more. Reference: OK.12.20');
     const [row] = await db().select().from(schedules).where(eq(schedules.id, reference));
     expect(row!.status).toBe('cancelled');
     expect(await audited('schedule.cancelled')).toContainEqual({ email: acmeOwner.email, target: reference });

@@ -118,7 +118,7 @@ describe('console › a schedule’s failures', () => {
     }
     const text = textOf((await (await owner()).get(`/console/schedules/${reference}`)).html);
     expect(text).toContain('Failed in a row 3 (3 to be tried again)');
-    expect(text).toContain('2026-04-02 00:03:00 UTC Will retry Card declined 1');
+    expect(text).toContain('2026-04-02 08:03 UTC+08:00 Will retry Card declined 1');
     expect(text).not.toContain('card_declined');
   });
 });
