@@ -78,6 +78,8 @@ const words: Record<AuditAction, ActionWords> = {
     say: (t) => (t === 'sandbox' ? 'Switched payments to the sandbox (test mode)' : `Switched payments to ${providerOf(t)}`),
   },
   'test_event.sent': { group: 'developers', say: withTarget('Sent the test event', 'Sent a test event') },
+  'integrator.suspended': { group: 'developers', say: (t) => (t ? `Suspended the account: ${t}` : 'Suspended the account') },
+  'integrator.reactivated': { group: 'developers', say: plain('Reactivated the account') },
 };
 
 const ROLE = /^(.+) \((owner|staff)\)$/;

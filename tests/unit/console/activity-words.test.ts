@@ -41,6 +41,8 @@ describe('activity in words', () => {
       ['acquirer.changed', 'paymongo (pk_test_1)', 'Switched payments to PayMongo (public key pk_test_1)'],
       ['event.resent', 'evt_1 (payment.succeeded)', 'Resent the callback “payment succeeded” (evt_1)'],
       ['user.invited', 'new@shop.test (owner)', 'Invited new@shop.test as owner'],
+      ['integrator.suspended', 'KYC documents expired', 'Suspended the account: KYC documents expired'],
+      ['integrator.reactivated', null, 'Reactivated the account'],
     ];
     for (const [action, target, text] of cases) {
       const line = activityInWords({ action, target }, noUsers);
