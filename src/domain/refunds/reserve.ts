@@ -194,6 +194,7 @@ const reserveStatement = prepareStatement(
         reason: p('reason'),
         notifyUser: p('notifyUser'),
         idempotencyKey: p('idempotencyKey'),
+        requestedByUserId: p('requestedByUserId'),
         createdAt: p('createdAt'),
       },
       sql`p`,
