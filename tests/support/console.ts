@@ -93,7 +93,13 @@ export class ConsoleClient {
 export function confirmStepFields(html: string): Record<string, string> | undefined {
   const step = /data-testid="confirm-step"[\s\S]*?<form[^>]*>([\s\S]*?)<\/form>/.exec(html)?.[1];
   if (!step) return undefined;
-  const decode = (v: string) => v.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+  const decode = (v: string) =>
+    v
+      .replace(/&#39;/g, "'")
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
   const fields: Record<string, string> = {};
   for (const input of step.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) fields[input[1]!] = decode(input[2]!);
   return fields;

@@ -50,7 +50,10 @@ export function paymentActions(id: string): { actions: Record<string, ConsoleAct
         const request = { ...refundRequestOf(form, id), actor: action.actor };
         if (!isConfirmed(ctx.field)) return { confirm: refundConfirmation(form, await previewRefund(ctx.app, action.integrator, request)) };
         // The form's nonce stays with it, so sending it again is the same refund.
-        const outcome = await refundPayment(ctx.app, action.integrator, { ...request, confirmedAmountMinor: confirmedMinor(ctx.field(CONFIRMED_AMOUNT_FIELD)) });
+        const outcome = await refundPayment(ctx.app, action.integrator, {
+          ...request,
+          confirmedAmountMinor: confirmedMinor(ctx.field(CONFIRMED_AMOUNT_FIELD)),
+        });
         return ctx.seeOther(`/console/payments/${id}?refund=${encodeURIComponent(outcome.refund.id)}`);
       },
     },

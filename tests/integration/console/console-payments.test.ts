@@ -269,7 +269,16 @@ describe('console › a payment’s page', () => {
     const page = await owner.get(path);
     const csrf = /name="_csrf" value="([^"]+)"/.exec(page.html)![1]!;
     // The confirm step's form, sent twice (a double click on Refund) and once more after Back.
-    const form = { _csrf: csrf, action: 'refund', kind: 'partial', amount: '10.00', reason: 'Double click', nonce: nonceOf(page.html), confirmed: 'yes', confirmed_minor: '1000' };
+    const form = {
+      _csrf: csrf,
+      action: 'refund',
+      kind: 'partial',
+      amount: '10.00',
+      reason: 'Double click',
+      nonce: nonceOf(page.html),
+      confirmed: 'yes',
+      confirmed_minor: '1000',
+    };
     const [a, b] = await Promise.all([owner.post(path, form), owner.post(path, form)]);
     const again = await owner.post(path, form);
     for (const res of [a, b, again]) expect(res.status).toBe(303);
@@ -455,7 +464,7 @@ describe('console › schedules and card registrations', () => {
     const reference = await createSchedule();
     const path = `/console/schedules/${reference}`;
     const owner = await asOwner();
-    const res = await owner.post(path, { action: 'cancel' });
+    const res = await owner.postConfirmed(path, { action: 'cancel' });
     expect(res.status).toBe(303);
     expect(textOf((await owner.get(res.location!)).html)).toContain('OK.12.20: the schedule is cancelled');
     const [row] = await db().select().from(schedules).where(eq(schedules.id, reference));
@@ -483,11 +492,11 @@ describe('console › schedules and card registrations', () => {
     const other = await signedIn(otherOwner);
     expect((await other.get(`/console/schedules/${reference}`)).status).toBe(404);
     const csrf = await other.csrf('/console/schedules');
-    const res = await other.post(`/console/schedules/${reference}`, { _csrf: csrf, action: 'cancel' });
+    const res = await other.post(`/console/schedules/${reference}`, { _csrf: csrf, action: 'cancel', confirmed: 'yes' });
     expect(res.status).toBe(404);
     expect((await db().select().from(schedules).where(eq(schedules.id, reference)))[0]!.status).toBe('active');
     const staff = await signedIn(acmeStaff);
-    expect((await staff.post(`/console/schedules/${reference}`, { action: 'cancel' })).status).toBe(303);
+    expect((await staff.postConfirmed(`/console/schedules/${reference}`, { action: 'cancel' })).status).toBe(303);
     expect((await db().select().from(schedules).where(eq(schedules.id, reference)))[0]!.status).toBe('cancelled');
   });
 

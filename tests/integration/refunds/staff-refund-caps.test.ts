@@ -56,7 +56,12 @@ const paymentRow = async (id: string) => (await t.app.db.select().from(payments)
 const warmPool = () => Promise.all([1, 2, 3, 4, 5].map(() => t.app.db.execute(sql`select pg_sleep(0.05)`)));
 /** Each test its own currency's cap, so what one refunds does not count in another's day. */
 const capOf = async (currency: string) =>
-  (await t.app.db.select().from(staffRefundCaps).where(and(eq(staffRefundCaps.integratorId, (await acme()).id), eq(staffRefundCaps.currency, currency))))[0];
+  (
+    await t.app.db
+      .select()
+      .from(staffRefundCaps)
+      .where(and(eq(staffRefundCaps.integratorId, (await acme()).id), eq(staffRefundCaps.currency, currency)))
+  )[0];
 
 describe('staff refund caps: the owner sets them', () => {
   it('caps › an owner sets, changes and removes a currency’s caps, each audited in words', async () => {
@@ -164,7 +169,9 @@ describe('staff refund caps: a staff member’s refunds', () => {
     const actor = await staff();
     const p = await createPayment(t, { amount: '500.00', currency: 'SGD' });
     await warmPool();
-    const outcomes = await Promise.allSettled(['30.00', '30.00', '30.00', '30.00'].map((amount) => refundPayment(t.app, integrator, request(p.id, { amount, actor }))));
+    const outcomes = await Promise.allSettled(
+      ['30.00', '30.00', '30.00', '30.00'].map((amount) => refundPayment(t.app, integrator, request(p.id, { amount, actor }))),
+    );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(2);
     expect(await paymentRow(p.id)).toMatchObject({ refundedMinor: 6_000n, refundReservedMinor: 0n, refundCount: 2 });
   });
