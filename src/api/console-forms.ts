@@ -63,7 +63,8 @@ export interface RefundForm {
 export const emptyRefundForm = (): RefundForm => ({ kind: 'partial', amount: '', reason: '', notify: true, nonce: newFormNonce() });
 
 export const readRefundForm = (field: (name: string) => string): RefundForm => ({
-  kind: field('kind') === 'partial' ? 'partial' : 'full',
+  // The whole-amount choice is a checkbox: absent (unticked) is an amount of one's own.
+  kind: field('kind') === 'full' ? 'full' : 'partial',
   amount: field('amount'),
   reason: field('reason'),
   notify: field('notify') === 'yes',

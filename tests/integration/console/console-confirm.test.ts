@@ -46,7 +46,8 @@ describe('console › a refund asks first', () => {
     const path = `/console/payments/${p.id}`;
     const owner = await signedIn(acmeOwner);
     const nonce = nonceOf((await owner.get(path)).html);
-    const asked = await owner.post(path, { action: 'refund', kind: 'partial', amount: '120.50', reason: 'Damaged cover', notify: 'yes', nonce });
+    // As the browser sends it: the whole-amount checkbox unticked is no `kind` at all.
+    const asked = await owner.post(path, { action: 'refund', amount: '120.50', reason: 'Damaged cover', notify: 'yes', nonce });
     expect(asked.status).toBe(200);
     const step = stepText(asked.html);
     expect(step).toContain('Refund ₱120.50?');
@@ -118,19 +119,40 @@ describe('console › staff refund limits', () => {
     expect((await staff.post('/console/users', { action: 'refund-caps', currency: 'PHP', per_refund: '', per_day: '' })).status).toBe(404);
     const p = await createPayment(served.t, { amount: '200.00' });
     const path = `/console/payments/${p.id}`;
-    const above = await staff.post(path, { action: 'refund', kind: 'partial', amount: '60.00', reason: 'Too much', nonce: nonceOf((await staff.get(path)).html) });
+    const above = await staff.post(path, {
+      action: 'refund',
+      kind: 'partial',
+      amount: '60.00',
+      reason: 'Too much',
+      nonce: nonceOf((await staff.get(path)).html),
+    });
     expect(above.status).toBe(403);
     expect(textOf(above.html)).toContain('ER.20.40: Refund above your per-refund limit');
     expect(textOf(above.html)).toContain('is above what staff may refund at once (50.00 PHP)');
     expect(above.html).not.toContain('data-testid="confirm-step"');
-    const first = await staff.postConfirmed(path, { action: 'refund', kind: 'partial', amount: '50.00', reason: 'First', nonce: nonceOf((await staff.get(path)).html) });
+    const first = await staff.postConfirmed(path, {
+      action: 'refund',
+      kind: 'partial',
+      amount: '50.00',
+      reason: 'First',
+      nonce: nonceOf((await staff.get(path)).html),
+    });
     expect(first.status).toBe(303);
-    const daily = await staff.post(path, { action: 'refund', kind: 'partial', amount: '20.01', reason: 'Second', nonce: nonceOf((await staff.get(path)).html) });
+    const daily = await staff.post(path, {
+      action: 'refund',
+      kind: 'partial',
+      amount: '20.01',
+      reason: 'Second',
+      nonce: nonceOf((await staff.get(path)).html),
+    });
     expect(textOf(daily.html)).toContain('ER.20.41: Refund above your daily limit');
     expect(textOf(daily.html)).toContain('50.00 PHP refunded so far, 20.00 PHP left');
     expect(await refundsOf(p.id)).toHaveLength(1);
     // The owner is not limited.
-    expect((await owner.postConfirmed(path, { action: 'refund', kind: 'partial', amount: '150.00', reason: 'Owner', nonce: nonceOf((await owner.get(path)).html) })).status).toBe(303);
+    expect(
+      (await owner.postConfirmed(path, { action: 'refund', kind: 'partial', amount: '150.00', reason: 'Owner', nonce: nonceOf((await owner.get(path)).html) }))
+        .status,
+    ).toBe(303);
     await owner.post('/console/users', { action: 'refund-caps', currency: 'PHP', per_refund: '', per_day: '' });
     expect(await db().select().from(staffRefundCaps)).toEqual([]);
   });
@@ -169,7 +191,9 @@ describe('console › cancel, rotate and remove ask first', () => {
     expect(asked.html).not.toContain('data-testid="new-secret"');
     expect((await call(served.server.url, 'GET', '/api/v1/integrator', { token: TEST_TOKEN })).status).toBe(200);
     const overlap = await owner.post('/console/developers', { action: 'rotate-secret', overlap: '24h' });
-    expect(stepText(overlap.html)).toContain('Schedules your server signs with the current secret keep working for 24 hours (until 2026-04-02 02:00 UTC), then are refused');
+    expect(stepText(overlap.html)).toContain(
+      'Schedules your server signs with the current secret keep working for 24 hours (until 2026-04-02 02:00 UTC), then are refused',
+    );
     const webhook = await owner.post('/console/developers', { action: 'rotate-webhook' });
     expect(stepText(webhook.html)).toContain('Events are signed with both the current and the new secret until 2026-04-02 02:00 UTC');
     const bad = await owner.post('/console/developers', { action: 'rotate-token', overlap: '30d' });
