@@ -21,4 +21,3 @@ export const staffRefundCapSchema = z
     per_day: optionalDecimal,
   })
   .strict();
-export type StaffRefundCapInput = z.infer<typeof staffRefundCapSchema>;
