@@ -90,11 +90,16 @@ function refundConfirmation(form: RefundForm, preview: Awaited<ReturnType<typeof
   };
 }
 
+type PaymentView = { form: FormData | undefined; action: string; field(name: string): string; result?: PaymentActionResult };
+
+/** What the payment page shows of a refund: its form, and its confirm step when the form was just sent. */
+export function refundStepAfter(view: PaymentView, refusal: ConsoleRefusal | undefined): { refundForm: RefundForm; confirmation?: Confirmation } {
+  const confirmation = view.result && 'confirm' in view.result ? view.result.confirm : undefined;
+  return { refundForm: refundFormAfter(view, refusal), confirmation };
+}
+
 /** The refund form the page shows: the one sent back to change, or again after a refusal (an empty one on GET, after Resend or after a confirm step). */
-export function refundFormAfter(
-  view: { form: FormData | undefined; action: string; field(name: string): string; result?: PaymentActionResult },
-  refusal: ConsoleRefusal | undefined,
-): RefundForm {
+function refundFormAfter(view: PaymentView, refusal: ConsoleRefusal | undefined): RefundForm {
   if (view.result && 'edit' in view.result) return view.result.edit;
   if (!view.form || view.action === 'resend' || !refusal) return emptyRefundForm();
   const sent = readRefundForm(view.field);

@@ -5,6 +5,7 @@ import { CONSOLE_USERS, call, TEST_TOKEN, useServedApp } from '../../support/app
 import { ConsoleClient, confirmStepFields, textOf } from '../../support/console.ts';
 import { createPayment } from '../../support/payments.ts';
 import { scheduleData, signSchedule, testClock } from '../../support/schedules.ts';
+import { recordStatusCode } from '../../support/status-codes-seen.ts';
 
 /**
  * Money and irreversible actions ask first (src/console/confirm.ts): the first POST of Refund,
@@ -100,6 +101,8 @@ describe('console › a refund asks first', () => {
     const res = await owner.post(path, { ...confirmStepFields(asked.html)!, confirmed: 'yes' });
     expect(res.status).toBe(409);
     expect(textOf(res.html)).toContain('ER.20.42');
+    // A console-only code: the page, not a JSON envelope, carries it.
+    recordStatusCode({ data: { status_code: 'ER.20.42' } });
     expect(textOf(res.html)).toContain('was confirmed as 100.00 PHP but would now be 70.00 PHP');
     expect((await db().select().from(payments).where(eq(payments.id, p.id)))[0]).toMatchObject({ refundedMinor: 3_000n, refundCount: 1 });
   });

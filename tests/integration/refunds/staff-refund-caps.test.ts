@@ -8,6 +8,7 @@ import { previewRefund } from '../../../src/domain/refunds/preview.ts';
 import { type RefundRequest, refundPayment } from '../../../src/domain/refunds/service.ts';
 import { CONSOLE_USERS, createTestApp, defaultSeed, provision, TEST_TOKEN, type TestApp } from '../../support/app.ts';
 import { CARDS, createPayment } from '../../support/payments.ts';
+import { recordStatusCode } from '../../support/status-codes-seen.ts';
 
 /**
  * Staff refund caps (src/domain/refunds/caps.ts) against a real database (PGlite, and PostgreSQL
@@ -48,6 +49,8 @@ const refusal = async (promise: Promise<unknown>) => {
     (e: unknown) => e,
   );
   expect(error, 'expected a refusal').toBeDefined();
+  // Console-only codes reach no JSON envelope: the refusal the service threw is what produced them.
+  recordStatusCode({ data: { status_code: (error as { code: string }).code } });
   return error as { code: string; messages: Record<string, string[]>; data?: Record<string, unknown> };
 };
 const refundRows = (paymentId: string) => t.app.db.select().from(refunds).where(eq(refunds.paymentId, paymentId));
