@@ -276,6 +276,21 @@ export const catalogue = {
     description: 'Refund declined by the acquirer',
     when: 'The acquirer refused the refund; the refund is recorded as failed with its reason and the balance is unchanged.',
   },
+  'ER.20.40': {
+    http: 403,
+    description: 'Refund above your per-refund limit',
+    when: "Console only: a staff member asked for a refund above the most an owner lets staff refund at once in the payment's currency (Users page, Staff refund limits). Nothing was reserved or sent; `messages.amount` names the limit. Owners and API refunds are not limited.",
+  },
+  'ER.20.41': {
+    http: 403,
+    description: 'Refund above your daily limit',
+    when: "Console only: the refund would take the staff member's refunds (pending or succeeded) in the last 24 hours in that currency above the daily limit an owner set. Nothing was reserved or sent; `messages.amount` says how much was refunded and how much is left.",
+  },
+  'ER.20.42': {
+    http: 409,
+    description: 'The refund changed since it was confirmed',
+    when: 'Console only: the amount a refund would make is no longer the one confirmed (another refund of the payment was made in between). Nothing was refunded; review it again.',
+  },
 
   // Card registrations and schedules
   'ER.11.30': {

@@ -48,7 +48,10 @@ const isFormNonce = (value: string) => /^[A-Za-z0-9_-]{24}$/.test(value);
 /** The idempotency key of a console refund: its form's nonce, apart from the API's keys. */
 const consoleRefundKey = (nonce: string) => `console-refund:${nonce}`;
 
-/** The console's refund form as sent: everything still refundable or part of it, a reason, notify, its nonce. */
+/**
+ * The console's refund form as sent: an amount, or (`kind` full) the whole remaining amount; a
+ * reason, notify, its nonce. The amount never starts filled in: a refund of everything is a choice.
+ */
 export interface RefundForm {
   kind: 'full' | 'partial';
   amount: string;
@@ -57,10 +60,11 @@ export interface RefundForm {
   nonce: string;
 }
 
-export const emptyRefundForm = (): RefundForm => ({ kind: 'full', amount: '', reason: '', notify: true, nonce: newFormNonce() });
+export const emptyRefundForm = (): RefundForm => ({ kind: 'partial', amount: '', reason: '', notify: true, nonce: newFormNonce() });
 
 export const readRefundForm = (field: (name: string) => string): RefundForm => ({
-  kind: field('kind') === 'partial' ? 'partial' : 'full',
+  // The whole-amount choice is a checkbox: absent (unticked) is an amount of one's own.
+  kind: field('kind') === 'full' ? 'full' : 'partial',
   amount: field('amount'),
   reason: field('reason'),
   notify: field('notify') === 'yes',
@@ -79,7 +83,9 @@ export function refundRequestOf(form: RefundForm, transactionId: string): Refund
     ...(form.kind === 'partial' ? { amount: form.amount } : {}),
   });
   const messages: Messages = body.ok ? {} : body.messages;
-  if (form.kind === 'partial' && form.amount.trim() === '') messages.amount = ['is required for a partial refund'];
+  if (form.kind === 'partial' && form.amount.trim() === '') messages.amount = ['is required: enter how much to refund, or choose the whole remaining amount'];
+  if (form.kind === 'full' && form.amount.trim() !== '')
+    messages.amount = ['must be empty when you choose the whole remaining amount: clear it, or untick that choice to refund this amount'];
   if (!isFormNonce(form.nonce)) messages.nonce = ['is missing: reload the page and fill in the form again'];
   if (!body.ok || Object.keys(messages).length > 0) throw invalidFields(messages);
   return {

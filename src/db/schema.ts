@@ -389,6 +389,8 @@ export const refunds = pgTable(
     failureMessage: text('failure_message'),
     /** The client's Idempotency-Key: a retry after a crash resumes this refund instead of starting another. */
     idempotencyKey: text('idempotency_key'),
+    /** The console user who asked for it (null: the API). Staff refund caps sum a staff member's refunds by it. */
+    requestedByUserId: text('requested_by_user_id'),
     createdAt: createdAt(),
     succeededAt: ts('succeeded_at'),
     failedAt: ts('failed_at'),
@@ -398,9 +400,30 @@ export const refunds = pgTable(
     index('refunds_pending_idx').on(t.createdAt).where(sql`status = 'pending'`),
     index('refunds_integrator_created_idx').on(t.integratorId, t.createdAt, t.id),
     index('refunds_integrator_status_idx').on(t.integratorId, t.status, t.createdAt, t.id),
+    index('refunds_requested_by_idx').on(t.requestedByUserId, t.currency, t.createdAt).where(sql`requested_by_user_id is not null`),
   ],
 );
 export type Refund = typeof refunds.$inferSelect;
+
+/**
+ * What an owner lets each staff member refund, per currency (integer minor units): at most
+ * `per_refund_minor` in one refund and `per_day_minor` in any 24 hours; null is no cap. Owners
+ * and the API are not capped.
+ */
+export const staffRefundCaps = pgTable(
+  'staff_refund_caps',
+  {
+    integratorId: text('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
+    currency: text('currency').notNull(),
+    perRefundMinor: money('per_refund_minor'),
+    perDayMinor: money('per_day_minor'),
+    updatedAt: ts('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.integratorId, t.currency] })],
+);
+export type StaffRefundCap = typeof staffRefundCaps.$inferSelect;
 
 export const schedules = pgTable(
   'schedules',

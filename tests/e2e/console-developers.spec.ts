@@ -84,6 +84,11 @@ test('console › Developers: an owner rotates the API token, sees it once and u
   await page.keyboard.press('Tab');
   await expect(page.getByRole('button', { name: 'Rotate API token' })).toBeFocused();
   await page.keyboard.press('Enter');
+  // The confirm step says who stops working and when; its confirm button comes first.
+  await expect(page.getByRole('heading', { name: 'Rotate the API token?' })).toBeVisible();
+  await expect(page.getByTestId('confirm-step')).toContainText('Integrations using the current token keep working for 7 days');
+  await page.getByRole('button', { name: 'Rotate the API token' }).focus();
+  await page.keyboard.press('Enter');
   const shown = page.getByTestId('new-secret');
   await expect(shown).toBeVisible();
   const token = (await shown.textContent())!.trim();

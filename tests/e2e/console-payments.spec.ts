@@ -113,11 +113,12 @@ test('console › payments: find a checkout payment, refund part of it from its 
   // The same webhook-id: receivers deduplicate on it.
   expect(receiver.received[1]).toBe(receiver.received[0]);
 
-  // Refund ₱100.00 of it.
-  await page.getByLabel('Part of it').check();
+  // Refund ₱100.00 of it: the form, then its confirm step.
   await page.getByLabel(/^Amount/).fill('100.00');
   await page.getByLabel('Reason').fill('One book arrived damaged');
-  await page.getByRole('button', { name: 'Refund', exact: true }).click();
+  await page.getByRole('button', { name: 'Review refund' }).click();
+  await expect(page.getByRole('heading', { name: 'Refund ₱100.00?' })).toBeVisible();
+  await page.getByRole('button', { name: 'Refund ₱100.00' }).click();
   await expect(page.getByRole('status')).toContainText('Partial refund successful — ₱100.00');
   await expect(page.getByRole('status').locator('[data-support-reference]')).toHaveText('Reference: OK.04.00');
   const timeline = page.locator('.timeline');
@@ -134,11 +135,10 @@ test('console › payments: find a checkout payment, refund part of it from its 
   await expectNoAxeViolations(page);
   await shoot(page, 'console-payment');
 
-  // An over-refund is refused with the API's code, beside the form.
-  await page.getByLabel('Part of it').check();
+  // An over-refund is refused with the API's code, beside the form, before any confirm step.
   await page.getByLabel(/^Amount/).fill('150.01');
   await page.getByLabel('Reason').fill('Too much');
-  await page.getByRole('button', { name: 'Refund', exact: true }).click();
+  await page.getByRole('button', { name: 'Review refund' }).click();
   await expect(page.getByRole('alert')).toContainText('Refund amount exceeds the refundable amount');
   await expect(page.getByRole('alert').locator('[data-support-reference]')).toHaveText('Reference: ER.20.21');
   await expectNoAxeViolations(page);

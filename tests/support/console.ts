@@ -72,9 +72,37 @@ export class ConsoleClient {
     return { status: res.status, html: await res.text(), location: res.headers.get('location'), headers: res.headers };
   }
 
+  /**
+   * A form whose action asks first (src/console/confirm.ts): POSTs it, and when the page answers
+   * with its confirm step, POSTs that step's own form as its confirm button does. A refusal of
+   * the first POST (no confirm step) is returned as it is.
+   */
+  async postConfirmed(path: string, fields: Record<string, string>, opts: { from?: string } = {}) {
+    const asked = await this.post(path, fields, opts);
+    const step = confirmStepFields(asked.html);
+    if (asked.status !== 200 || !step) return asked;
+    return this.post(path, { ...step, confirmed: 'yes' });
+  }
+
   signIn(email: string, password: string) {
     return this.post('/console/sign-in', { email, password });
   }
+}
+
+/** The hidden fields of a page's confirm step (undefined when it shows none), CSRF token included. */
+export function confirmStepFields(html: string): Record<string, string> | undefined {
+  const step = /data-testid="confirm-step"[\s\S]*?<form[^>]*>([\s\S]*?)<\/form>/.exec(html)?.[1];
+  if (!step) return undefined;
+  const decode = (v: string) =>
+    v
+      .replace(/&#39;/g, "'")
+      .replace(/&quot;/g, '"')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
+  const fields: Record<string, string> = {};
+  for (const input of step.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)"/g)) fields[input[1]!] = decode(input[2]!);
+  return fields;
 }
 
 /** The text of an HTML page without tags, whitespace folded (for readable assertions). */

@@ -1,11 +1,22 @@
 import { postedMethods } from '../../api/link-form.ts';
+import type { Integrator } from '../../db/schema.ts';
 import { identityActor } from '../../domain/accounts/sessions.ts';
 import { changeAcquirer } from '../../domain/integrators/acquirer.ts';
-import { parseOverlap, rotateApiToken, rotateJwtSecret, rotateLinkKey } from '../../domain/integrators/credentials.ts';
+import {
+  credentialState,
+  parseOverlap,
+  ROTATION_OVERLAPS,
+  type RotationOverlap,
+  rotateApiToken,
+  rotateJwtSecret,
+  rotateLinkKey,
+} from '../../domain/integrators/credentials.ts';
 import { changeDefaultCallbackUrl, changeDefaultPaymentMethods, changeSupportEmail } from '../../domain/integrators/profile.ts';
 import { findIntegratorById } from '../../domain/integrators/service.ts';
 import { rotateWebhookSecret } from '../../domain/notifications/secrets.ts';
+import { ROTATION_GRACE_MS } from '../../domain/notifications/signing.ts';
 import { sendTestEvent } from '../../domain/notifications/test-event.ts';
+import { type Confirmation, isConfirmed } from '../confirm.ts';
 import type { ActionContext, ConsoleAction } from '../entry.ts';
 import { minuteUtcOrDash as date } from '../format.ts';
 
@@ -13,7 +24,79 @@ import { minuteUtcOrDash as date } from '../format.ts';
 export interface DevelopersOutcome {
   shown?: { what: string; value: string; note: string };
   done?: string;
+  /** A rotation's confirm step: what stops working, and when. */
+  confirm?: Confirmation;
 }
+
+type Rotation = 'rotate-token' | 'rotate-secret' | 'rotate-link-key' | 'rotate-webhook';
+
+/**
+ * A rotation's consequence in words: who stops working and when (at once, or after the overlap
+ * chosen), the replaced value still in its overlap that ends now, that the new secret is shown once.
+ */
+function rotationConfirmation(action: Rotation, integrator: Integrator, overlap: RotationOverlap | undefined, now: Date): Confirmation {
+  const state = credentialState(integrator, now);
+  const until = overlap && ROTATION_OVERLAPS[overlap].seconds > 0 ? new Date(now.getTime() + ROTATION_OVERLAPS[overlap].seconds * 1000) : null;
+  const later = (what: string, stop: string) =>
+    until
+      ? `${what} keep working for ${ROTATION_OVERLAPS[overlap!].label} (until ${date(until)}), then ${stop}: put the new one in them before then.`
+      : `${what} ${stop} at once.`;
+  const lines: Record<Rotation, { title: string; lines: string[]; label: string }> = {
+    'rotate-token': {
+      title: 'Rotate the API token?',
+      lines: [
+        later('Integrations using the current token', 'stop working: every API call with it is refused'),
+        ...(state.previousTokenValidUntil ? [`The token before it, still accepted until ${date(state.previousTokenValidUntil)}, stops working at once.`] : []),
+        'The new token is shown once, on the next page: copy it then.',
+      ],
+      label: 'Rotate the API token',
+    },
+    'rotate-secret': {
+      title: 'Rotate the JWT secret?',
+      lines: [
+        later('Schedules your server signs with the current secret', 'are refused'),
+        ...(state.previousSecretValidUntil ? [`The secret before it, still accepted until ${date(state.previousSecretValidUntil)}, is refused at once.`] : []),
+        'The new secret is shown once, on the next page: copy it then.',
+      ],
+      label: 'Rotate the JWT secret',
+    },
+    'rotate-link-key': {
+      title: 'Rotate the link key?',
+      lines: [
+        later('Web pages and apps creating checkouts with the current link key', 'are refused'),
+        ...(state.previousLinkKeyValidUntil ? [`The key before it, still accepted until ${date(state.previousLinkKeyValidUntil)}, is refused at once.`] : []),
+      ],
+      label: 'Rotate the link key',
+    },
+    'rotate-webhook': {
+      title: 'Rotate the webhook secret?',
+      lines: [
+        `Events are signed with both the current and the new secret until ${date(new Date(now.getTime() + ROTATION_GRACE_MS))}, then with the new one only: a receiver that checks only the current secret starts refusing events then.`,
+        'The new secret is shown once, on the next page: copy it then.',
+      ],
+      label: 'Rotate the webhook secret',
+    },
+  };
+  const chosen = lines[action];
+  return {
+    title: chosen.title,
+    consequences: [...chosen.lines, 'This cannot be undone: the current value cannot be brought back.'],
+    action,
+    fields: overlap ? { overlap } : {},
+    confirmLabel: chosen.label,
+    back: { label: 'Keep the current one', href: '/console/developers' },
+  };
+}
+
+/** A rotation asks first (the confirm step), then rotates when the step comes back confirmed. */
+const askFirst =
+  (action: Rotation, rotate: ConsoleAction<DevelopersOutcome>): ConsoleAction<DevelopersOutcome> =>
+  async (ctx) => {
+    if (isConfirmed(ctx.field)) return rotate(ctx);
+    const { integrator } = await acting(ctx);
+    const overlap = action === 'rotate-webhook' ? undefined : parseOverlap(ctx.field('overlap'));
+    return { confirm: rotationConfirmation(action, integrator, overlap, ctx.app.now()) };
+  };
 
 /** The account's integrator and the actor to audit; an owner's session always has one. */
 async function acting({ app, identity, from }: ActionContext) {
@@ -41,9 +124,9 @@ const rotateCredential =
 
 /** The Developers page's forms, by their `action` field (owners only). */
 export const developersActions: Record<string, ConsoleAction<DevelopersOutcome>> = {
-  'rotate-token': rotateCredential('token'),
-  'rotate-secret': rotateCredential('secret'),
-  'rotate-link-key': async (ctx) => {
+  'rotate-token': askFirst('rotate-token', rotateCredential('token')),
+  'rotate-secret': askFirst('rotate-secret', rotateCredential('secret')),
+  'rotate-link-key': askFirst('rotate-link-key', async (ctx) => {
     const { integrator, actor } = await acting(ctx);
     const rotated = await rotateLinkKey(ctx.app, integrator.id, parseOverlap(ctx.field('overlap')), actor);
     return {
@@ -51,8 +134,8 @@ export const developersActions: Record<string, ConsoleAction<DevelopersOutcome>>
         ? `Your link key is rotated (the new one is below). The old key keeps creating checkouts until ${date(rotated.previousValidUntil)}.`
         : 'Your link key is rotated (the new one is below). The old key has stopped working.',
     };
-  },
-  'rotate-webhook': async (ctx) => {
+  }),
+  'rotate-webhook': askFirst('rotate-webhook', async (ctx) => {
     const { integrator, actor } = await acting(ctx);
     const rotated = await rotateWebhookSecret(ctx.app, integrator, actor);
     return {
@@ -62,7 +145,7 @@ export const developersActions: Record<string, ConsoleAction<DevelopersOutcome>>
         note: `Events are signed with both secrets until ${date(rotated.previousValidUntil)}, then with the new one only.`,
       },
     };
-  },
+  }),
   'callback-url': async (ctx) => {
     const { integrator, actor } = await acting(ctx);
     const value = ctx.field('default_callback_url');

@@ -1,10 +1,23 @@
+import { consoleTime } from '../../api/presenters/console-payments.ts';
+import type { Schedule } from '../../db/schema.ts';
 import { consoleAction } from '../../domain/accounts/acting.ts';
+import type { DomainContext } from '../../domain/context.ts';
+import { formatMoney } from '../../domain/money.ts';
+import { countOccurrences, parseTimeOffset } from '../../domain/schedules/recurrence.ts';
 import { resumeSchedule } from '../../domain/schedules/resume.ts';
-import { cancelSchedule } from '../../domain/schedules/service.ts';
+import { cancelSchedule, getSchedule } from '../../domain/schedules/service.ts';
+import { type Confirmation, isConfirmed } from '../confirm.ts';
 import type { ConsoleAction } from '../entry.ts';
 
-/** A schedule page's forms, Resume and Cancel; each ends in a redirect the page reads back. */
-export function scheduleActions(reference: string): { actions: Record<string, ConsoleAction<never>>; otherwise: ConsoleAction<never> } {
+/** What the schedule page shows after a form: the confirm step of Cancel. */
+export type ScheduleOutcome = { confirm: Confirmation };
+
+/** A cancellation counts the charges it stops over this long, up to PLANNED_LIMIT (a schedule has no end of its own). */
+const PLANNED_MONTHS = 12;
+const PLANNED_LIMIT = 1000;
+
+/** A schedule page's forms, Resume and Cancel (asked first); each ends in a redirect the page reads back. */
+export function scheduleActions(reference: string): { actions: Record<string, ConsoleAction<ScheduleOutcome>>; otherwise: ConsoleAction<ScheduleOutcome> } {
   const path = `/console/schedules/${reference}`;
   return {
     actions: {
@@ -13,14 +26,44 @@ export function scheduleActions(reference: string): { actions: Record<string, Co
         await resumeSchedule(app, action.integrator, reference, { actor: action.actor });
         return seeOther(`${path}?done=resumed`);
       },
-      cancel: async ({ app, identity, from, seeOther }) => {
+      cancel: async ({ app, identity, field, from, seeOther }) => {
         const action = await consoleAction(app, identity, from);
+        if (!isConfirmed(field)) {
+          const record = await getSchedule(app, action.integrator, reference, { runLimit: 1 });
+          return { confirm: cancelConfirmation(app, record.schedule, path) };
+        }
         await cancelSchedule(app, action.integrator, reference, { actor: action.actor });
         return seeOther(`${path}?done=cancelled`);
       },
     },
     // A form naming neither changes nothing and shows the page again.
     otherwise: async () => undefined as never,
+  };
+}
+
+/** Cancel's consequence: the charges it stops (counted over the next year), the one in progress, and that it is final. */
+function cancelConfirmation(app: DomainContext, s: Schedule, path: string): Confirmation {
+  const amount = formatMoney(s.amountMinor, s.currency);
+  const now = app.now();
+  const offsetMinutes = parseTimeOffset(s.timeOffset) ?? 0;
+  const until = new Date(now);
+  until.setUTCMonth(until.getUTCMonth() + PLANNED_MONTHS);
+  const planned = countOccurrences({ cronPattern: s.cronPattern, offsetMinutes }, now, until, PLANNED_LIMIT);
+  const plannedWords = planned >= PLANNED_LIMIT ? `more than ${PLANNED_LIMIT} charges` : planned === 1 ? '1 charge' : `${planned} charges`;
+  return {
+    title: 'Cancel this schedule?',
+    consequences: [
+      s.status === 'suspended'
+        ? `No more charges will be made: it is suspended now, and once cancelled it can never be resumed (${plannedWords} of ${amount} ${s.currency} were planned in the next ${PLANNED_MONTHS} months).`
+        : `No more charges will be made: ${plannedWords} of ${amount} ${s.currency} were planned in the next ${PLANNED_MONTHS} months${s.nextRunAt ? `, the next on ${consoleTime(s.nextRunAt)}` : ''}.`,
+      'A charge already in progress finishes; charges already made are not refunded.',
+      'Your integration is notified that it is cancelled.',
+      'This cannot be undone: a cancelled schedule cannot be restarted; the customer would have to set up a new one.',
+    ],
+    action: 'cancel',
+    fields: {},
+    confirmLabel: 'Cancel the schedule',
+    back: { label: 'Keep the schedule', href: path },
   };
 }
 

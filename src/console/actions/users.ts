@@ -1,4 +1,10 @@
-import { changeRole, inviteUser, removeUser } from '../../domain/accounts/users.ts';
+import type { PaylinkApp } from '../../app.ts';
+import { consoleAction } from '../../domain/accounts/acting.ts';
+import type { ConsoleIdentity } from '../../domain/accounts/sessions.ts';
+import { changeRole, inviteUser, listUsers, openSessionCount, removeUser } from '../../domain/accounts/users.ts';
+import { notFound } from '../../domain/errors.ts';
+import { setStaffRefundCap } from '../../domain/refunds/caps.ts';
+import { type Confirmation, isConfirmed } from '../confirm.ts';
 import type { ConsoleAction } from '../entry.ts';
 
 /** The invitation just made, shown once with its link. */
@@ -9,17 +15,41 @@ export interface Invited {
   mail: 'queued' | 'file-only';
 }
 
-/** Users page: invite someone (owners). */
-export const inviteAction: ConsoleAction<Invited> = async ({ app, identity, field, from }) => {
-  const invite = await inviteUser(app, identity, { email: field('email'), role: field('role') }, from);
-  return { email: invite.email, url: invite.url, expiresAt: invite.expiresAt, mail: invite.mail };
+/** What the Users page shows after a form: the invitation made, or the staff refund limits saved. */
+export type UsersOutcome = { invited: Invited } | { capsSaved: { currency: string; removed: boolean } };
+
+/** Users page: invite someone (the form without an action), or set the staff refund limits of a currency (owners). */
+export const usersActions: { actions: Record<string, ConsoleAction<UsersOutcome>>; otherwise: ConsoleAction<UsersOutcome> } = {
+  actions: {
+    'refund-caps': async ({ app, identity, field, from }) => {
+      const { actor } = await consoleAction(app, identity, from);
+      const saved = await setStaffRefundCap(
+        app,
+        { ...actor, integratorId: identity.user.integratorId },
+        {
+          currency: field('currency'),
+          per_refund: field('per_refund'),
+          per_day: field('per_day'),
+        },
+      );
+      return { capsSaved: saved };
+    },
+  },
+  otherwise: async ({ app, identity, field, from }) => {
+    const invite = await inviteUser(app, identity, { email: field('email'), role: field('role') }, from);
+    return { invited: { email: invite.email, url: invite.url, expiresAt: invite.expiresAt, mail: invite.mail } };
+  },
 };
 
-/** One user's page: Remove (back to the list), or change the role (the form without an action). */
-export function userActions(id: string): { actions: Record<string, ConsoleAction<'role-changed'>>; otherwise: ConsoleAction<'role-changed'> } {
+/** What one user's page shows after a form: the role changed, or the confirm step of Remove. */
+export type UserOutcome = 'role-changed' | { confirm: Confirmation };
+
+/** One user's page: Remove (asked first, then back to the list), or change the role (the form without an action). */
+export function userActions(id: string): { actions: Record<string, ConsoleAction<UserOutcome>>; otherwise: ConsoleAction<UserOutcome> } {
   return {
     actions: {
-      remove: async ({ app, identity, from, seeOther }) => {
+      remove: async ({ app, identity, field, from, seeOther }) => {
+        if (!isConfirmed(field)) return { confirm: await removeConfirmation(app, identity, id) };
         await removeUser(app, identity, id, from);
         return seeOther('/console/users');
       },
@@ -28,5 +58,26 @@ export function userActions(id: string): { actions: Record<string, ConsoleAction
       await changeRole(app, identity, id, { role: field('role') }, from);
       return 'role-changed';
     },
+  };
+}
+
+async function removeConfirmation(app: PaylinkApp, identity: ConsoleIdentity, id: string): Promise<Confirmation> {
+  const user = (await listUsers(app, identity)).find((u) => u.id === id);
+  if (!user) throw notFound('(request)', 'This user');
+  const sessions = await openSessionCount(app, identity, id);
+  return {
+    title: `Remove ${user.email}?`,
+    consequences: [
+      user.invited ? 'Their invitation stops working: the link they were sent no longer lets them choose a password.' : `${user.email} can no longer sign in.`,
+      sessions === 0
+        ? 'They are not signed in anywhere now.'
+        : `Their ${sessions === 1 ? 'signed-in session ends' : `${sessions} signed-in sessions end`} at once.`,
+      'What they did stays in the activity log.',
+      'This cannot be undone: to let them back in, invite them again.',
+    ],
+    action: 'remove',
+    fields: {},
+    confirmLabel: `Remove ${user.email}`,
+    back: { label: 'Keep them', href: `/console/users/${id}` },
   };
 }

@@ -17,5 +17,5 @@ export async function consoleAction(app: DomainContext, identity: ConsoleIdentit
   const integrator = await findIntegratorById(app.db, identity.user.integratorId);
   // A session outlives nothing it belongs to: users are deleted with their integrator's seed entry.
   if (!integrator) throw new Error('invariant: a console session names an integrator that does not exist');
-  return { integrator, actor: { integratorId: integrator.id, userId: identity.user.id, email: identity.user.email, ...from } };
+  return { integrator, actor: { integratorId: integrator.id, userId: identity.user.id, email: identity.user.email, role: identity.user.role, ...from } };
 }

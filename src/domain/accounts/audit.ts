@@ -1,6 +1,6 @@
 import { and, desc, eq, inArray, lt, sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import { type AuditEntry, auditLog } from '../../db/schema.ts';
+import { type AuditEntry, auditLog, type ConsoleRole } from '../../db/schema.ts';
 import { AUDIT_PAGE_SIZE } from './rules.ts';
 
 /** Every console action and sign-in event, as written to the audit log (docs/console.md lists them). */
@@ -25,6 +25,7 @@ export type AuditAction =
   | 'link.created'
   | 'link.updated'
   | 'refund.requested'
+  | 'refund_caps.changed'
   | 'event.resent'
   | 'schedule.cancelled'
   | 'schedule.resumed'
@@ -49,6 +50,8 @@ export interface Actor {
   email: string | null;
   ip: string | null;
   userAgent: string | null;
+  /** A console user's role when they act: staff refunds are capped (src/domain/refunds/caps.ts). */
+  role?: ConsoleRole;
 }
 
 const MAX_FIELD = 500;

@@ -55,4 +55,10 @@ export const secondFactorExpiry = (now: Date) => new Date(now.getTime() + minute
 /** What a role may do: owners everything; staff payments and refunds, never users, credentials or the activity log. */
 export const canManageAccount = (role: ConsoleRole) => role === 'owner';
 
+/**
+ * Payment links: every role sees them and copies their address and QR code (staff hand them to
+ * customers); only owners create or change them.
+ */
+export const canEditLinks = (role: ConsoleRole) => role === 'owner';
+
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();

@@ -1,7 +1,7 @@
-import { and, asc, eq, gt } from 'drizzle-orm';
+import { and, asc, count, eq, gt } from 'drizzle-orm';
 import { newId, newUrlToken, sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { type ConsoleRole, type ConsoleUser, consoleUsers, integrators } from '../../db/schema.ts';
+import { type ConsoleRole, type ConsoleUser, consoleSessions, consoleUsers, integrators } from '../../db/schema.ts';
 import { EMAIL_MESSAGE, isEmailAddress } from '../../schemas/email-rules.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError, invalidFields, notFound } from '../errors.ts';
@@ -250,6 +250,17 @@ export async function changeRole(app: DomainContext, identity: ConsoleIdentity, 
     await endSessionsOf(tx, user.id, user.id === identity.user.id ? identity.sessionId : undefined);
     await recordAudit(tx, actor(identity, from), 'user.role_changed', `${user.email}: ${user.role} → ${role}`, app.now());
   });
+}
+
+/** How many sessions of one of the account's users have not run out: what removing them ends (the confirm step says it). */
+export async function openSessionCount(app: DomainContext, identity: ConsoleIdentity, userId: string): Promise<number> {
+  assertOwner(identity);
+  const [row] = await app.db
+    .select({ n: count() })
+    .from(consoleSessions)
+    .innerJoin(consoleUsers, eq(consoleUsers.id, consoleSessions.userId))
+    .where(and(eq(consoleSessions.userId, userId), eq(consoleUsers.integratorId, identity.user.integratorId), gt(consoleSessions.expiresAt, app.now())));
+  return Number(row?.n ?? 0);
 }
 
 /** Removes a user and ends their sessions. Nobody removes themselves (the last owner would lock everyone out). */

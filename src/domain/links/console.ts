@@ -1,7 +1,7 @@
 import type { Link } from '../../db/schema.ts';
 import type { LinksQuery } from '../../schemas/link.ts';
 import { type Actor, recordAudit } from '../accounts/audit.ts';
-import { canManageAccount } from '../accounts/rules.ts';
+import { canEditLinks } from '../accounts/rules.ts';
 import type { ConsoleIdentity, RequestOrigin } from '../accounts/sessions.ts';
 import type { DomainContext } from '../context.ts';
 import { notFound } from '../errors.ts';
@@ -12,14 +12,15 @@ import { draftLink, type LinkDraft } from './preview.ts';
 import { getLink, listLinks, paidCounts } from './service.ts';
 
 /**
- * The console's door onto payment links: the same list, editor and services as /api/v1/links,
- * for owners only (staff work with payments and refunds: for them every link page is "not
- * found", like another integrator's link). Every save writes an audit entry in its transaction.
+ * The console's door onto payment links: the same list, editor and services as /api/v1/links.
+ * Every role sees the links (to copy an address or a QR code for a customer); only owners create,
+ * change or preview them (for staff those are "not found", like another integrator's link).
+ * Every save writes an audit entry in its transaction.
  */
 const integratorOf = (identity: ConsoleIdentity) => ({ id: identity.user.integratorId });
 
 function assertOwner(identity: ConsoleIdentity): void {
-  if (!canManageAccount(identity.user.role)) throw notFound('(request)', 'This page');
+  if (!canEditLinks(identity.user.role)) throw notFound('(request)', 'This page');
 }
 
 const actor = (identity: ConsoleIdentity, from: RequestOrigin): Actor => ({
@@ -37,7 +38,6 @@ export interface ConsoleLinkPage {
 
 /** /console/links: one page of the integrator's links, newest first, with their paid counts (two queries). */
 export async function listConsoleLinks(app: DomainContext, identity: ConsoleIdentity, query: LinksQuery): Promise<ConsoleLinkPage> {
-  assertOwner(identity);
   const page = await listLinks(app.db, integratorOf(identity), query);
   return {
     page,
@@ -49,7 +49,6 @@ export async function listConsoleLinks(app: DomainContext, identity: ConsoleIden
 }
 
 export async function getConsoleLink(app: DomainContext, identity: ConsoleIdentity, slug: string): Promise<Link> {
-  assertOwner(identity);
   return getLink(app.db, integratorOf(identity), slug);
 }
 

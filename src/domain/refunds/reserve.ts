@@ -10,8 +10,9 @@ import type { DomainContext } from '../context.ts';
 import { DomainError, notFound, theRow } from '../errors.ts';
 import { refundCapabilityFor } from '../integrators/service.ts';
 import { formatDecimal } from '../money.ts';
+import { assertStaffCap, isCappedActor, lockStaffMember } from './caps.ts';
 import { recoverPendingRefunds } from './recovery.ts';
-import { checkRefund, parseRefundAmount, type RefundType, refundableMinor } from './rules.ts';
+import { assertConfirmedAmount, checkRefund, parseRefundAmount, type RefundType, refundableMinor } from './rules.ts';
 import type { RefundRequest } from './service.ts';
 
 /**
@@ -46,6 +47,8 @@ export async function beginRefund(
     reason: request.reason,
     notifyUser: request.notifyUser,
     idempotencyKey: request.idempotencyKey ?? null,
+    requestedByUserId: request.actor?.userId ?? null,
+    confirmedAmountMinor: request.confirmedAmountMinor,
     now,
   });
 
@@ -72,29 +75,31 @@ export async function beginRefund(
 export function refundReservation(
   app: DomainContext,
   integrator: Integrator,
-  draft: Pick<Refund, 'paymentId' | 'currency' | 'type' | 'reason' | 'notifyUser' | 'idempotencyKey'> & { amountMinor: bigint | undefined; now: Date },
+  draft: Pick<Refund, 'paymentId' | 'currency' | 'type' | 'reason' | 'notifyUser' | 'idempotencyKey'> &
+    Partial<Pick<Refund, 'requestedByUserId'>> & { amountMinor: bigint | undefined; confirmedAmountMinor?: bigint; now: Date },
 ): (payment: Payment) => Reservation {
-  const { amountMinor, now, ...refund } = draft;
+  const { amountMinor, confirmedAmountMinor, now, requestedByUserId, ...refund } = draft;
   return (payment) => {
     const values: PendingRefundValues = {
       id: newId('rfd'),
       ...refund,
+      requestedByUserId: requestedByUserId ?? null,
       integratorId: integrator.id,
       status: 'pending',
-      amountMinor: checkRefund(
-        payment,
-        { type: refund.type, amountMinor },
-        {
-          capability: refundCapabilityFor(integrator, payment.cardBrand),
-          limits: { maxCount: app.config.refundMaxCount, windowDays: app.config.refundWindowDays },
-          now,
-        },
-      ),
+      amountMinor: checkRefund(payment, { type: refund.type, amountMinor }, refundRuleContext(app, integrator, payment, now)),
       createdAt: now,
     };
+    assertConfirmedAmount(values.amountMinor, confirmedAmountMinor, payment.currency);
     return { values, reserved: reservedOn(payment, values.amountMinor) };
   };
 }
+
+/** What checkRefund is given besides the payment: the account's capability for its card brand and the configured limits. */
+export const refundRuleContext = (app: DomainContext, integrator: Integrator, payment: Payment, now: Date) => ({
+  capability: refundCapabilityFor(integrator, payment.cardBrand),
+  limits: { maxCount: app.config.refundMaxCount, windowDays: app.config.refundWindowDays },
+  now,
+});
 
 /** What tx1 writes: the pending refund's row, and the payment as it is once the refund is reserved on it. */
 export interface Reservation {
@@ -147,10 +152,13 @@ export function reserveUnderLock(
 ): Promise<{ refund: Refund; payment: Payment; reserved?: Payment }> {
   const { now } = opts;
   return app.db.transaction(async (tx) => {
+    // A staff member's row first (their cap's lock), then the payment's: always in this order.
+    if (isCappedActor(opts.actor)) await lockStaffMember(tx, opts.actor);
     const locked = theRow(await tx.select().from(payments).where(eq(payments.id, payment.id)).for('update'), 'the payment being refunded');
     const earlier = opts.idempotencyKey ? await findByIdempotencyKey(tx, app, payment.id, opts.idempotencyKey, now) : undefined;
     if (earlier) return { refund: opts.sameAs ? opts.sameAs(earlier) : earlier, payment };
     const { values, reserved } = reservationFor(locked);
+    await assertStaffCap(tx, opts.actor, { integratorId: values.integratorId, currency: values.currency, amountMinor: values.amountMinor, now });
     const refund = await tx.insert(refunds).values(values).returning();
     await tx
       .update(payments)
@@ -186,6 +194,7 @@ const reserveStatement = prepareStatement(
         reason: p('reason'),
         notifyUser: p('notifyUser'),
         idempotencyKey: p('idempotencyKey'),
+        requestedByUserId: p('requestedByUserId'),
         createdAt: p('createdAt'),
       },
       sql`p`,
@@ -242,7 +251,7 @@ export async function acquirerRefundRefusal(
     : new DomainError('ER.20.27', "Refund not possible with the integrator's acquirer", { messages, data });
 }
 
-async function assertAcquirerCanRefund(app: DomainContext, integratorId: string, payment: Payment, amountMinor: bigint | undefined): Promise<void> {
+export async function assertAcquirerCanRefund(app: DomainContext, integratorId: string, payment: Payment, amountMinor: bigint | undefined): Promise<void> {
   const refusal = await acquirerRefundRefusal(app, integratorId, payment, amountMinor);
   if (refusal) throw refusal;
 }
@@ -257,7 +266,7 @@ const prepareOwnPayment = (db: Db) =>
     .where(and(eq(payments.id, sql.placeholder('id')), eq(payments.integratorId, sql.placeholder('integratorId'))))
     .prepare('paylink_refund_payment');
 
-async function findOwnPayment(app: DomainContext, integratorId: string, transactionId: string): Promise<Payment> {
+export async function findOwnPayment(app: DomainContext, integratorId: string, transactionId: string): Promise<Payment> {
   let statement = ownPayment.get(app.db);
   if (!statement) ownPayment.set(app.db, (statement = prepareOwnPayment(app.db)));
   const [payment] = await statement.execute({ id: transactionId, integratorId });

@@ -131,3 +131,53 @@ export function checkRefund(
   assertAmountWithinRefundable(request.amountMinor!, p);
   return request.amountMinor!;
 }
+
+/** A staff member's refunds are summed over this many hours for the daily cap (a rolling day, the same in every time zone). */
+export const STAFF_CAP_WINDOW_HOURS = 24;
+
+/** What an owner lets one staff member refund in a currency; null is no cap. */
+export interface StaffCap {
+  perRefundMinor: bigint | null;
+  perDayMinor: bigint | null;
+}
+
+/**
+ * A staff member's refund within the owner's caps: at most `perRefundMinor` at once (ER.20.40),
+ * and with what they refunded in the last STAFF_CAP_WINDOW_HOURS (pending or succeeded) at most
+ * `perDayMinor` (ER.20.41). Owners and the API are not capped, so they never call this.
+ */
+export function assertWithinStaffCap(amountMinor: bigint, currency: string, cap: StaffCap | undefined, refundedInWindowMinor: bigint): void {
+  if (!cap) return;
+  const money = (minor: bigint) => `${formatDecimal(minor, currency)} ${currency}`;
+  if (cap.perRefundMinor !== null && amountMinor > cap.perRefundMinor) {
+    throw new DomainError('ER.20.40', 'Refund above your per-refund limit', {
+      messages: {
+        amount: [`is above what staff may refund at once (${money(cap.perRefundMinor)}): refund less, or ask an owner to make this refund`],
+      },
+      data: { per_refund_limit: formatDecimal(cap.perRefundMinor, currency), currency },
+    });
+  }
+  if (cap.perDayMinor !== null && refundedInWindowMinor + amountMinor > cap.perDayMinor) {
+    const left = cap.perDayMinor > refundedInWindowMinor ? cap.perDayMinor - refundedInWindowMinor : 0n;
+    throw new DomainError('ER.20.41', 'Refund above your daily limit', {
+      messages: {
+        amount: [
+          `would take your refunds in the last ${STAFF_CAP_WINDOW_HOURS} hours above the ${money(cap.perDayMinor)} staff may refund in a day: ${money(refundedInWindowMinor)} refunded so far, ${money(left)} left; ask an owner to make this refund`,
+        ],
+      },
+      data: { daily_limit: formatDecimal(cap.perDayMinor, currency), refunded_today: formatDecimal(refundedInWindowMinor, currency), currency },
+    });
+  }
+}
+
+/** A console refund confirmed at one amount is refused if the amount it would make now differs (another refund came between). */
+export function assertConfirmedAmount(amountMinor: bigint, confirmedMinor: bigint | undefined, currency: string): void {
+  if (confirmedMinor === undefined || confirmedMinor === amountMinor) return;
+  throw new DomainError('ER.20.42', 'The refund changed since it was confirmed', {
+    messages: {
+      amount: [
+        `was confirmed as ${formatDecimal(confirmedMinor, currency)} ${currency} but would now be ${formatDecimal(amountMinor, currency)} ${currency} (another refund was made meanwhile): nothing was refunded, review it again`,
+      ],
+    },
+  });
+}

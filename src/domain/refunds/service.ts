@@ -30,8 +30,10 @@ export interface RefundRequest {
   amount?: string | number;
   /** The client's Idempotency-Key, if any: a retry after an interruption resumes the same refund. */
   idempotencyKey?: string;
-  /** A console user asking: the refund is written to the audit log in the transaction that starts it. */
+  /** A console user asking: the refund is written to the audit log in the transaction that starts it; a staff member's is capped (caps.ts). */
   actor?: Actor;
+  /** The amount a console user confirmed: if the refund would now be another amount, it is refused (ER.20.42). */
+  confirmedAmountMinor?: bigint;
 }
 
 /** A refund as it stands after the request, with its payment's balances (src/api/presenters/refunds.ts words it). */

@@ -174,6 +174,13 @@ export function nextOccurrence(p: ParsedRecurrence, after: Date): Date | null {
   return cachedCron(p).nextRun(after);
 }
 
+/** How many occurrences fall after `after` and up to `until`, counting at most `limit` (a cancellation says how many charges it stops). */
+export function countOccurrences(p: ParsedRecurrence, after: Date, until: Date, limit: number): number {
+  let n = 0;
+  for (let at = nextOccurrence(p, after); at !== null && at <= until && n < limit; at = nextOccurrence(p, at)) n++;
+  return n;
+}
+
 /** The latest occurrence at or before `at` (occurrences fall on whole seconds). */
 export function latestOccurrenceAtOrBefore(p: ParsedRecurrence, at: Date): Date | null {
   const ceiling = new Date(Math.floor(at.getTime() / 1000) * 1000 + 1000);

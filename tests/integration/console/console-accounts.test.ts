@@ -204,11 +204,11 @@ describe('console › CSRF', () => {
     const staff = await userRow(acmeStaff.email);
     const path = `/console/users/${staff.id}`;
     const attempts = [
-      await owner.post(path, { _csrf: '', action: 'remove' }),
-      await owner.post(path, { _csrf: await other.csrf('/console'), action: 'remove' }),
-      await owner.post(path, { action: 'remove' }, { headers: { origin: 'https://evil.example' } }),
-      await owner.post(path, { action: 'remove' }, { headers: { origin: 'null' } }),
-      await owner.post(path, { action: 'remove' }, { headers: { 'sec-fetch-site': 'cross-site' } }),
+      await owner.post(path, { _csrf: '', action: 'remove', confirmed: 'yes' }),
+      await owner.post(path, { _csrf: await other.csrf('/console'), action: 'remove', confirmed: 'yes' }),
+      await owner.post(path, { action: 'remove', confirmed: 'yes' }, { headers: { origin: 'https://evil.example' } }),
+      await owner.post(path, { action: 'remove', confirmed: 'yes' }, { headers: { origin: 'null' } }),
+      await owner.post(path, { action: 'remove', confirmed: 'yes' }, { headers: { 'sec-fetch-site': 'cross-site' } }),
     ];
     for (const res of attempts) {
       expect(res.status).toBe(403);
@@ -232,7 +232,7 @@ describe('console › one integrator’s data only', () => {
     const acmeStaffId = (await userRow(acmeStaff.email)).id;
     expect((await other.get(`/console/users/${acmeStaffId}`)).status).toBe(404);
     const csrf = await other.csrf('/console');
-    expect((await other.post(`/console/users/${acmeStaffId}`, { _csrf: csrf, action: 'remove' })).status).toBe(404);
+    expect((await other.post(`/console/users/${acmeStaffId}`, { _csrf: csrf, action: 'remove', confirmed: 'yes' })).status).toBe(404);
     expect((await other.post(`/console/users/${acmeStaffId}`, { _csrf: csrf, action: 'role', role: 'owner' })).status).toBe(404);
     expect((await userRow(acmeStaff.email)).role).toBe('staff');
     const users = await other.get('/console/users');
@@ -320,7 +320,7 @@ describe('console › users', () => {
     expect((await owner.post(`/console/users/${personId}`, { action: 'role', role: 'owner' })).status).toBe(200);
     expect((await userRow('new.person@acme.example')).role).toBe('owner');
     expect((await person.get('/console')).status).toBe(303); // signs in again under the new role
-    const removed = await owner.post(`/console/users/${personId}`, { action: 'remove' });
+    const removed = await owner.postConfirmed(`/console/users/${personId}`, { action: 'remove' });
     expect(removed.status).toBe(303);
     expect(await served.t.app.db.select().from(consoleUsers).where(eq(consoleUsers.id, personId))).toEqual([]);
     expect((await client().signIn('new.person@acme.example', 'blue harbour lantern 7')).status).toBe(401);

@@ -38,7 +38,7 @@ const integratorWith = (token: string) => call(served.server.url, 'GET', '/api/v
 describe('console › developers › API token', () => {
   it('shows a new token once; the old one works through the chosen overlap, then stops', async () => {
     const owner = await signedIn(acmeOwner);
-    const res = await owner.post('/console/developers', { action: 'rotate-token', overlap: '1h' });
+    const res = await owner.postConfirmed('/console/developers', { action: 'rotate-token', overlap: '1h' });
     expect(res.status, textOf(res.html)).toBe(200);
     const token = shownSecret(res.html)!;
     expect(token).toMatch(/^pl_[A-Za-z0-9_-]{43}$/);
@@ -56,7 +56,7 @@ describe('console › developers › API token', () => {
     expect((await integratorWith(token)).json.data.integrator.name).toBe('Acme Books');
 
     // With no overlap the replaced token stops at once (signed in again: the session went idle meanwhile).
-    const again = await (await signedIn(acmeOwner)).post('/console/developers', { action: 'rotate-token', overlap: 'none' });
+    const again = await (await signedIn(acmeOwner)).postConfirmed('/console/developers', { action: 'rotate-token', overlap: 'none' });
     const next = shownSecret(again.html)!;
     expect(textOf(again.html)).toContain('The old token has stopped working.');
     expect((await integratorWith(token)).status).toBe(401);
@@ -74,7 +74,7 @@ describe('console › developers › API token', () => {
   it('refuses an overlap that is not offered, and changes nothing', async () => {
     const owner = await signedIn(acmeOwner);
     const before = (await acme()).tokenHash;
-    const res = await owner.post('/console/developers', { action: 'rotate-token', overlap: '30d' });
+    const res = await owner.postConfirmed('/console/developers', { action: 'rotate-token', overlap: '30d' });
     expect(res.status).toBe(422);
     expect(textOf(res.html)).toContain('overlap: must be one of none, 1h, 24h, 7d');
     expect((await acme()).tokenHash).toBe(before);
@@ -84,11 +84,11 @@ describe('console › developers › API token', () => {
 describe('console › developers › JWT secret', () => {
   it('accepts POST /schedule payloads signed with the old secret through the overlap, then only the new one', async () => {
     const owner = await signedIn(acmeOwner);
-    const res = await owner.post('/console/developers', { action: 'rotate-secret', overlap: '24h' });
+    const res = await owner.postConfirmed('/console/developers', { action: 'rotate-secret', overlap: '24h' });
     const secret = shownSecret(res.html)!;
     expect(secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(JSON.stringify(await acme())).not.toContain(secret);
-    const token = shownSecret((await owner.post('/console/developers', { action: 'rotate-token', overlap: '7d' })).html)!;
+    const token = shownSecret((await owner.postConfirmed('/console/developers', { action: 'rotate-token', overlap: '7d' })).html)!;
     const post = async (s: string) =>
       call(served.server.url, 'POST', '/api/v1/schedule', { token, body: { payload: await signSchedule(scheduleData(), { secret: s, iat: clock.now }) } });
 
@@ -100,7 +100,7 @@ describe('console › developers › JWT secret', () => {
     expect(late.json.data.status_code).toBe('ER.01.10');
     expect((await post(secret)).status).toBe(200);
 
-    const now = await (await signedIn(acmeOwner)).post('/console/developers', { action: 'rotate-secret', overlap: 'none' });
+    const now = await (await signedIn(acmeOwner)).postConfirmed('/console/developers', { action: 'rotate-secret', overlap: 'none' });
     const newest = shownSecret(now.html)!;
     expect((await post(secret)).status).toBe(422);
     expect((await post(newest)).status).toBe(200);
@@ -123,7 +123,7 @@ describe('console › developers › webhook secret, callback URL and test event
   it('rotates the webhook secret with the 24-hour overlap: the old one still signs beside the new one', async () => {
     const owner = await signedIn(acmeOwner);
     const before = await acme();
-    const res = await owner.post('/console/developers', { action: 'rotate-webhook' });
+    const res = await owner.postConfirmed('/console/developers', { action: 'rotate-webhook' });
     const secret = shownSecret(res.html)!;
     expect(secret).toMatch(/^whsec_/);
     const until = new Date(clock.now.getTime() + 24 * 3_600_000).toISOString().slice(0, 16).replace('T', ' ');
@@ -196,7 +196,7 @@ describe('console › developers › webhook secret, callback URL and test event
     expect(textOf(page.html)).toContain(`${eventId} 2026-`);
     expect(textOf(page.html)).toMatch(new RegExp(`${eventId} .* delivered 1 HTTP 200`));
     // The integrator sees it among its events, like any other.
-    const token = shownSecret((await owner.post('/console/developers', { action: 'rotate-token', overlap: '1h' })).html)!;
+    const token = shownSecret((await owner.postConfirmed('/console/developers', { action: 'rotate-token', overlap: '1h' })).html)!;
     const events = await call(served.server.url, 'GET', '/api/v1/events?type=webhook.test', { token });
     expect(events.json.data.items.map((e: { id: string }) => e.id)).toContain(eventId);
 
@@ -221,7 +221,7 @@ describe('console › developers › webhook secret, callback URL and test event
     const res = await owner.post('/console/developers', { action: 'test-event' });
     expect(res.status).toBe(409);
     expect(textOf(res.html)).toContain('default_callback_url: is not set');
-    const token = shownSecret((await owner.post('/console/developers', { action: 'rotate-token', overlap: '1h' })).html)!;
+    const token = shownSecret((await owner.postConfirmed('/console/developers', { action: 'rotate-token', overlap: '1h' })).html)!;
     const api = await call(served.server.url, 'POST', '/api/v1/events/test', { token });
     expect(api.status).toBe(409);
     expect(api.json.data.status_code).toBe('ER.13.30');
@@ -234,7 +234,7 @@ describe('console › developers › who may use it', () => {
     const staff = await signedIn(acmeStaff);
     const before = await acme();
     expect((await staff.get('/console/developers')).status).toBe(404);
-    const res = await staff.post('/console/developers', { action: 'rotate-token', overlap: 'none' }, { from: '/console' });
+    const res = await staff.post('/console/developers', { confirmed: 'yes', action: 'rotate-token', overlap: 'none' }, { from: '/console' });
     expect(res.status).toBe(404);
     expect(shownSecret(res.html)).toBeUndefined();
     expect((await acme()).tokenHash).toBe(before.tokenHash);
@@ -245,9 +245,9 @@ describe('console › developers › who may use it', () => {
     const owner = await signedIn(acmeOwner);
     const before = await acme();
     for (const res of [
-      await owner.post('/console/developers', { _csrf: '', action: 'rotate-token', overlap: 'none' }),
-      await owner.post('/console/developers', { action: 'rotate-secret', overlap: 'none' }, { headers: { origin: 'https://evil.example' } }),
-      await owner.post('/console/developers', { action: 'rotate-webhook' }, { headers: { 'sec-fetch-site': 'cross-site' } }),
+      await owner.post('/console/developers', { _csrf: '', confirmed: 'yes', action: 'rotate-token', overlap: 'none' }),
+      await owner.post('/console/developers', { confirmed: 'yes', action: 'rotate-secret', overlap: 'none' }, { headers: { origin: 'https://evil.example' } }),
+      await owner.post('/console/developers', { confirmed: 'yes', action: 'rotate-webhook' }, { headers: { 'sec-fetch-site': 'cross-site' } }),
     ]) {
       expect(res.status).toBe(403);
       expect(shownSecret(res.html)).toBeUndefined();
@@ -260,7 +260,7 @@ describe('console › developers › who may use it', () => {
 describe('console › developers › the seed', () => {
   it('takes a token changed in the seed when the seed is applied again, over the console’s', async () => {
     const owner = await signedIn(acmeOwner);
-    const rotated = shownSecret((await owner.post('/console/developers', { action: 'rotate-token', overlap: '24h' })).html)!;
+    const rotated = shownSecret((await owner.postConfirmed('/console/developers', { action: 'rotate-token', overlap: '24h' })).html)!;
     const seed = defaultSeed();
     const seeded = 'seed_token_changed_0123456789abcdefghijklmnop';
     seed.integrators[0]!.token = seeded;

@@ -9,7 +9,7 @@ import { ConsoleClient, textOf } from '../../support/console.ts';
 /**
  * Payment links in the console: the list (with paid counts), the editor (create, change, logo,
  * refusals beside the fields), its live preview, and who may use them: owners of the link's
- * integrator only; staff and other integrators get 404 and change nothing.
+ * integrator only; staff see the links but cannot change them, other integrators get 404; neither changes anything.
  */
 const served = useServedApp();
 const { acmeOwner, acmeStaff, otherOwner } = CONSOLE_USERS;
@@ -239,20 +239,28 @@ describe('console › link editor', () => {
 });
 
 describe('console › link pages are the owner’s own', () => {
-  it('answers 404 to staff on every link page, GET and POST, and changes nothing', async () => {
+  it('shows staff the links with their address, Copy and QR code, but no editor: creating, changing and previewing are 404 and change nothing', async () => {
     const staff = await signedIn(acmeStaff);
     const csrf = await staff.csrf('/console/account');
-    for (const path of ['/console/links', '/console/links/new', '/console/links/acme-books']) {
-      const page = await staff.get(path);
-      expect(page.status, path).toBe(404);
-      expect(textOf(page.html)).toContain('Page not found');
-    }
+    const list = await staff.get('/console/links');
+    expect(list.status).toBe(200);
+    expect(list.html).toContain('href="/console/links/acme-books"');
+    expect(list.html).not.toContain('href="/console/links/new"');
+    const one = await staff.get('/console/links/acme-books');
+    expect(one.status).toBe(200);
+    expect(one.html).toContain('/pay/acme-books/qr.svg');
+    expect(one.html).toMatch(/\/pay\/acme-books/);
+    expect(textOf(one.html)).toContain('Only an owner of this account can change it.');
+    expect(one.html).not.toContain('name="title"');
+    const created = await staff.get('/console/links/new');
+    expect(created.status).toBe(404);
+    expect(textOf(created.html)).toContain('Page not found');
     expect((await staff.post('/console/links/acme-books', editorForm({ _csrf: csrf, title: 'By staff' }))).status).toBe(404);
     expect((await staff.post('/console/links/new', editorForm({ _csrf: csrf, slug: 'by-staff' }))).status).toBe(404);
     expect((await staff.post('/console/links/preview', editorForm({ _csrf: csrf }))).status).toBe(404);
     expect((await linkRow('acme-books'))!.title).toBe('Acme Books');
     expect(await linkRow('by-staff')).toBeUndefined();
-    expect((await staff.get('/console')).html).not.toContain('href="/console/links"');
+    expect((await staff.get('/console')).html).toContain('href="/console/links"');
   });
 
   it('answers 404 for another integrator’s link, GET and POST, and changes nothing', async () => {

@@ -193,7 +193,7 @@ describe('console › a payment’s page', () => {
     const path = `/console/payments/${p.id}`;
     const owner = await asOwner();
     let page = await owner.get(path);
-    const partial = await owner.post(path, {
+    const partial = await owner.postConfirmed(path, {
       action: 'refund',
       kind: 'partial',
       amount: '120.50',
@@ -206,7 +206,7 @@ describe('console › a payment’s page', () => {
     expect(textOf(page.html)).toMatch(/Partial refund successful — ₱120\.50 \(rfd_\w+, succeeded\)\. Reference: OK\.04\.00/);
     expect(textOf(page.html)).toContain('Up to ₱179.50 can still be refunded.');
     clock.advance(60);
-    const full = await owner.post(path, { action: 'refund', kind: 'full', amount: '', reason: 'Order cancelled', nonce: nonceOf(page.html) });
+    const full = await owner.postConfirmed(path, { action: 'refund', kind: 'full', amount: '', reason: 'Order cancelled', nonce: nonceOf(page.html) });
     expect(full.status).toBe(303);
     page = await owner.get(full.location!);
     const text = textOf(page.html);
@@ -249,12 +249,12 @@ describe('console › a payment’s page', () => {
     const owner = await asOwner();
     const nonce = nonceOf((await owner.get(path)).html);
     const noAmount = await owner.post(path, { action: 'refund', kind: 'partial', amount: '', reason: 'x', nonce });
-    expect(textOf(noAmount.html)).toContain('Amount is required for a partial refund');
+    expect(textOf(noAmount.html)).toContain('Amount is required: enter how much to refund, or choose the whole remaining amount');
     const noReason = await owner.post(path, { action: 'refund', kind: 'full', reason: '   ', nonce });
     expect(textOf(noReason.html)).toContain('Reason must not be empty');
     expect(noReason.html).toMatch(/id="field-reason"[^>]*aria-invalid="true"/);
     const neither = textOf((await owner.post(path, { action: 'refund', kind: 'partial', amount: '', reason: '', nonce })).html);
-    expect(neither).toContain('Amount is required for a partial refund');
+    expect(neither).toContain('Amount is required: enter how much to refund, or choose the whole remaining amount');
     expect(neither).toContain('Reason must not be empty');
     const noNonce = await owner.post(path, { action: 'refund', kind: 'full', reason: 'Forged form' });
     expect(noNonce.status).toBe(422);
@@ -269,7 +269,17 @@ describe('console › a payment’s page', () => {
     const owner = await asOwner();
     const page = await owner.get(path);
     const csrf = /name="_csrf" value="([^"]+)"/.exec(page.html)![1]!;
-    const form = { _csrf: csrf, action: 'refund', kind: 'partial', amount: '10.00', reason: 'Double click', nonce: nonceOf(page.html) };
+    // The confirm step's form, sent twice (a double click on Refund) and once more after Back.
+    const form = {
+      _csrf: csrf,
+      action: 'refund',
+      kind: 'partial',
+      amount: '10.00',
+      reason: 'Double click',
+      nonce: nonceOf(page.html),
+      confirmed: 'yes',
+      confirmed_minor: '1000',
+    };
     const [a, b] = await Promise.all([owner.post(path, form), owner.post(path, form)]);
     const again = await owner.post(path, form);
     for (const res of [a, b, again]) expect(res.status).toBe(303);
@@ -280,13 +290,13 @@ describe('console › a payment’s page', () => {
     const [payment] = await db().select().from(payments).where(eq(payments.id, p.id));
     expect(payment!.refundedMinor).toBe(1000n);
     // The same form changed after Back: refused (ER.02.40), and the page gives a new form.
-    const changed = await owner.post(path, { ...form, amount: '20.00' });
+    const changed = await owner.post(path, { ...form, amount: '20.00', confirmed_minor: '2000' });
     expect(textOf(changed.html)).toContain('Reference: ER.02.40');
     expect(textOf(changed.html)).toContain('This form was already sent for another refund.');
     expect(nonceOf(changed.html)).not.toBe(form.nonce);
     expect(await refundsOf(p.id)).toHaveLength(1);
     // A new form (a new nonce) is a new refund.
-    const next = await owner.post(path, {
+    const next = await owner.postConfirmed(path, {
       action: 'refund',
       kind: 'partial',
       amount: '10.00',
@@ -301,7 +311,7 @@ describe('console › a payment’s page', () => {
     const p = await createPayment(served.t, { amount: '40.00', card: CARDS.refundFails });
     const path = `/console/payments/${p.id}`;
     const owner = await asOwner();
-    const res = await owner.post(path, { action: 'refund', kind: 'full', reason: 'Try', nonce: nonceOf((await owner.get(path)).html) });
+    const res = await owner.postConfirmed(path, { action: 'refund', kind: 'full', reason: 'Try', nonce: nonceOf((await owner.get(path)).html) });
     expect(res.status).toBe(303);
     const page = await owner.get(res.location!);
     expect(textOf(page.html)).toMatch(/The acquirer refused the refund — .*Reference: ER\.20\.26/);
@@ -355,7 +365,7 @@ describe('console › a payment’s page', () => {
     const p = await createPayment(served.t, { amount: '15.00' });
     const path = `/console/payments/${p.id}`;
     expect((await staff.get('/console/payments')).status).toBe(200);
-    const res = await staff.post(path, { action: 'refund', kind: 'full', reason: 'Staff refund', nonce: nonceOf((await staff.get(path)).html) });
+    const res = await staff.postConfirmed(path, { action: 'refund', kind: 'full', reason: 'Staff refund', nonce: nonceOf((await staff.get(path)).html) });
     expect(res.status).toBe(303);
     expect(await refundsOf(p.id)).toHaveLength(1);
     expect((await audited('refund.requested')).some((e) => e.email === acmeStaff.email && e.target?.includes(p.id))).toBe(true);
@@ -462,7 +472,7 @@ describe('console › schedules and card registrations', () => {
     const reference = await createSchedule();
     const path = `/console/schedules/${reference}`;
     const owner = await asOwner();
-    const res = await owner.post(path, { action: 'cancel' });
+    const res = await owner.postConfirmed(path, { action: 'cancel' });
     expect(res.status).toBe(303);
     expect(textOf((await owner.get(res.location!)).html)).toContain('The schedule is cancelled; it charges nothing more. Reference: OK.12.20');
     const [row] = await db().select().from(schedules).where(eq(schedules.id, reference));
@@ -490,11 +500,11 @@ describe('console › schedules and card registrations', () => {
     const other = await signedIn(otherOwner);
     expect((await other.get(`/console/schedules/${reference}`)).status).toBe(404);
     const csrf = await other.csrf('/console/schedules');
-    const res = await other.post(`/console/schedules/${reference}`, { _csrf: csrf, action: 'cancel' });
+    const res = await other.post(`/console/schedules/${reference}`, { _csrf: csrf, action: 'cancel', confirmed: 'yes' });
     expect(res.status).toBe(404);
     expect((await db().select().from(schedules).where(eq(schedules.id, reference)))[0]!.status).toBe('active');
     const staff = await signedIn(acmeStaff);
-    expect((await staff.post(`/console/schedules/${reference}`, { action: 'cancel' })).status).toBe(303);
+    expect((await staff.postConfirmed(`/console/schedules/${reference}`, { action: 'cancel' })).status).toBe(303);
     expect((await db().select().from(schedules).where(eq(schedules.id, reference)))[0]!.status).toBe('cancelled');
   });
 

@@ -191,7 +191,7 @@ describe('link key › console', () => {
     expect(headings.slice(0, 2)).toEqual(['link-key', 'token']);
     expect((await owner.get('/console/developers')).html).toContain(current);
 
-    const rotated = await owner.post('/console/developers', { action: 'rotate-link-key', overlap: '24h' });
+    const rotated = await owner.postConfirmed('/console/developers', { action: 'rotate-link-key', overlap: '24h' });
     expect(rotated.status, textOf(rotated.html)).toBe(200);
     const shown = /data-testid="link-key">([^<]+)</.exec(rotated.html)?.[1];
     expect(shown).toMatch(/^pk_link_[A-Za-z0-9_-]{43}$/);

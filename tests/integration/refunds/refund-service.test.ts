@@ -112,6 +112,8 @@ describe('refund service: a refund through the sandbox', () => {
       failureCode: null,
       failureMessage: null,
       idempotencyKey: null,
+      // An API refund: no console user asked for it.
+      requestedByUserId: null,
       createdAt: clock,
       succeededAt: clock,
       failedAt: null,

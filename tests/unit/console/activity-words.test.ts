@@ -43,6 +43,7 @@ describe('activity in words', () => {
       ['user.invited', 'new@shop.test (owner)', 'Invited new@shop.test as owner'],
       ['integrator.suspended', 'KYC documents expired', 'Suspended the account: KYC documents expired'],
       ['integrator.reactivated', null, 'Reactivated the account'],
+      ['refund_caps.changed', 'PHP: ₱500.00 a refund, ₱2,000.00 a day', 'Changed the staff refund limits: PHP: ₱500.00 a refund, ₱2,000.00 a day'],
     ];
     for (const [action, target, text] of cases) {
       const line = activityInWords({ action, target }, noUsers);

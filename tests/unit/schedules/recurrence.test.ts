@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  countOccurrences,
   formatInOffset,
   latestOccurrenceAtOrBefore,
   minimumGapSeconds,
@@ -130,5 +131,16 @@ describe('recurrence › catch-up', () => {
     const p = ok({ minute: '*', hour: '*' }, '+00:00');
     expect(latestOccurrenceAtOrBefore(p, new Date('2026-01-10T12:05:00.000Z'))!.toISOString()).toBe('2026-01-10T12:05:00.000Z');
     expect(latestOccurrenceAtOrBefore(p, new Date('2026-01-10T12:05:59.999Z'))!.toISOString()).toBe('2026-01-10T12:05:00.000Z');
+  });
+});
+
+describe('recurrence › counting the charges a cancellation stops', () => {
+  const monthly = { cronPattern: '0 0 7 1 * *', offsetMinutes: 480 };
+  it('counts the occurrences after a time and up to another, at most a limit', () => {
+    const after = new Date('2026-04-01T02:00:00Z');
+    expect(countOccurrences(monthly, after, new Date('2027-04-01T02:00:00Z'), 1000)).toBe(12);
+    expect(countOccurrences(monthly, after, new Date('2026-04-30T22:59:59Z'), 1000)).toBe(0);
+    expect(countOccurrences(monthly, after, new Date('2026-04-30T23:00:00Z'), 1000)).toBe(1);
+    expect(countOccurrences({ cronPattern: '0 * * * * *', offsetMinutes: 0 }, after, new Date('2027-04-01T02:00:00Z'), 1000)).toBe(1000);
   });
 });
