@@ -118,52 +118,6 @@ export async function inviteUser(app: DomainContext, identity: ConsoleIdentity, 
   return { email, role, token, url: inviteUrl(app, token), expiresAt, mail: app.config.smtpUrl ? ('queued' as const) : ('file-only' as const) };
 }
 
-/**
- * An integrator's first owner, invited by support (the operator console) when it makes the
- * integrator: the same one-time link and e-mail as an owner's invitation, in the caller's
- * transaction. The address must not have a console account yet (sign-in is by e-mail alone).
- */
-export async function inviteFirstOwner(
-  app: DomainContext,
-  tx: DbOrTx,
-  input: { integratorId: string; integratorName: string; email: string; inviterEmail: string; from: RequestOrigin },
-) {
-  const email = normaliseEmail(input.email);
-  if (!isEmailAddress(email)) throw invalidFields({ owner_email: [EMAIL_MESSAGE] });
-  const [taken] = await tx.select({ id: consoleUsers.id }).from(consoleUsers).where(eq(consoleUsers.email, email));
-  if (taken) throw invalidFields({ owner_email: ['already signs in to a console (one account per address): give another address'] });
-  const token = newUrlToken();
-  const now = app.now();
-  const expiresAt = new Date(now.getTime() + app.config.console.inviteHours * 3_600_000);
-  const userId = newId('usr');
-  await tx.insert(consoleUsers).values({
-    id: userId,
-    integratorId: input.integratorId,
-    email,
-    role: 'owner',
-    inviteTokenHash: sha256Hex(token),
-    inviteExpiresAt: expiresAt,
-    createdAt: now,
-  });
-  const actor: Actor = { integratorId: input.integratorId, userId: null, email: input.inviterEmail, ...input.from };
-  await recordAudit(tx, actor, 'user.invited', `${email} (owner)`, now);
-  await queueInviteMail(app, tx, {
-    integratorId: input.integratorId,
-    userId,
-    to: email,
-    now,
-    mail: {
-      integratorName: input.integratorName,
-      inviterEmail: input.inviterEmail,
-      role: 'owner',
-      url: inviteUrl(app, token),
-      expiresAt: expiresAt.toISOString(),
-    },
-  });
-  return { email, url: inviteUrl(app, token), expiresAt, mail: app.config.smtpUrl ? ('queued' as const) : ('file-only' as const) };
-}
-
-/** The invitation behind a token, if it is still valid. */
 /** An open invitation: whom it is for, the account it joins, the role it gives and until when it works. */
 export interface InviteView {
   email: string;

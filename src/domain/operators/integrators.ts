@@ -5,8 +5,8 @@ import { type LinkFieldModes, linkFieldModesSchema, newIntegratorSchema } from '
 import { parseWith } from '../../schemas/parse.ts';
 import type { Actor } from '../accounts/audit.ts';
 import { recordAudit } from '../accounts/audit.ts';
+import { inviteFirstOwner } from '../accounts/first-owner.ts';
 import type { RequestOrigin } from '../accounts/sessions.ts';
-import { inviteFirstOwner } from '../accounts/users.ts';
 import type { DomainContext } from '../context.ts';
 import { invalidFields, notFound, withFieldNames } from '../errors.ts';
 import { acquirerView, changeAcquirer } from '../integrators/acquirer.ts';

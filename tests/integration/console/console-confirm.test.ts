@@ -130,7 +130,7 @@ describe('console › staff refund limits', () => {
       nonce: nonceOf((await staff.get(path)).html),
     });
     expect(above.status).toBe(403);
-    expect(textOf(above.html)).toContain('ER.20.40: Refund above your per-refund limit');
+    expect(textOf(above.html)).toContain('Refund above your per-refund limit Reference: ER.20.40');
     expect(textOf(above.html)).toContain('is above what staff may refund at once (50.00 PHP)');
     expect(above.html).not.toContain('data-testid="confirm-step"');
     const first = await staff.postConfirmed(path, {
@@ -148,7 +148,7 @@ describe('console › staff refund limits', () => {
       reason: 'Second',
       nonce: nonceOf((await staff.get(path)).html),
     });
-    expect(textOf(daily.html)).toContain('ER.20.41: Refund above your daily limit');
+    expect(textOf(daily.html)).toContain('Refund above your daily limit Reference: ER.20.41');
     expect(textOf(daily.html)).toContain('50.00 PHP refunded so far, 20.00 PHP left');
     expect(await refundsOf(p.id)).toHaveLength(1);
     // The owner is not limited.

@@ -41,7 +41,7 @@ describe('console › a payment’s status', () => {
     const c = await owner();
     const path = `/console/payments/${p.id}`;
     const form = await c.get(path);
-    const refunded = await c.post(path, { action: 'refund', kind: 'partial', amount: '100.00', reason: 'One item back', nonce: nonceOf(form.html) });
+    const refunded = await c.postConfirmed(path, { action: 'refund', kind: 'partial', amount: '100.00', reason: 'One item back', nonce: nonceOf(form.html) });
     expect(refunded.status).toBe(303);
     const page = textOf((await c.get(path)).html);
     expect(page).toContain('₱300.00 Partially refunded');

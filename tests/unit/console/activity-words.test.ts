@@ -57,7 +57,7 @@ describe('activity in words', () => {
   });
 
   it('groups every action for the filter', () => {
-    expect(actionsOf('refunds')).toEqual(['refund.requested', 'event.resent']);
+    expect(actionsOf('refunds')).toEqual(['refund.requested', 'event.resent', 'refund_caps.changed']);
     expect(actionsOf('schedules')).toEqual(['schedule.cancelled', 'schedule.resumed']);
   });
 
