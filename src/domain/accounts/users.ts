@@ -1,6 +1,5 @@
 import { and, asc, count, eq, gt } from 'drizzle-orm';
 import { newId, newUrlToken, sha256Hex } from '../../crypto.ts';
-import type { DbOrTx } from '../../db/client.ts';
 import { type ConsoleRole, type ConsoleUser, consoleSessions, consoleUsers, integrators } from '../../db/schema.ts';
 import { EMAIL_MESSAGE, isEmailAddress } from '../../schemas/email-rules.ts';
 import type { DomainContext } from '../context.ts';
