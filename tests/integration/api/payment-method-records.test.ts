@@ -223,7 +223,7 @@ describe('payment method › the console', () => {
     const page = await c.get(path);
     expect(textOf(page.html)).toContain('Paid with QR Ph');
     // Said where the refund form would be: no form to fill in for a refund that cannot be made.
-    expect(textOf(page.html)).toContain('Refund ER.20.28: Payment method cannot be refunded. This acquirer cannot refund payments made by QR Ph.');
+    expect(textOf(page.html)).toContain('Refund Payment method cannot be refunded. This acquirer cannot refund payments made by QR Ph. Reference: ER.20.28');
     expect(page.html).not.toContain('name="nonce"');
     // A form sent anyway (an older page, another tab) gets the API's refusal.
     const card = await createPayment(served.t, { amount: '45.00' });
@@ -231,8 +231,8 @@ describe('payment method › the console', () => {
     const res = await c.post(path, { action: 'refund', kind: 'full', amount: '', reason: 'Returned', nonce });
     expect(res.status).toBe(200);
     const text = textOf(res.html);
-    expect(text).toContain('ER.20.28: Payment method cannot be refunded');
-    expect(text).toContain('This acquirer cannot refund payments made by QR Ph.');
+    expect(text).toContain('Payment method cannot be refunded');
+    expect(text).toContain('This acquirer cannot refund payments made by QR Ph. Reference: ER.20.28');
     expect(await refundRows(qr.id)).toEqual([]);
     // A GCash payment past the card's window keeps its refund form: its own window applies.
     const gcash = await createPayment(served.t, { amount: '45.00', method: 'gcash' });
@@ -241,7 +241,7 @@ describe('payment method › the console', () => {
     expect(gcashPage.html).toContain('name="nonce"');
     const cardPage = await (await asOwner()).get(`/console/payments/${card.id}`);
     expect(textOf(cardPage.html)).toContain(
-      "ER.20.27: Refund not possible with the integrator's acquirer. This acquirer refunds card payments only within 60 days of the payment.",
+      "Refund not possible with the integrator's acquirer. This acquirer refunds card payments only within 60 days of the payment. Reference: ER.20.27",
     );
     expect(cardPage.html).not.toContain('name="nonce"');
   });
