@@ -153,7 +153,7 @@ for (const javaScript of [true, false]) {
     await expect(page.getByRole('heading', { level: 1 })).toContainText('active');
     await page.getByRole('button', { name: 'Cancel schedule…' }).click();
     await page.getByRole('button', { name: 'Cancel the schedule' }).click();
-    await expect(page.getByRole('status')).toContainText('the schedule is cancelled');
+    await expect(page.getByRole('status')).toContainText('The schedule is cancelled');
     await page.context().close();
   });
 

@@ -105,7 +105,8 @@ test('console › every page speaks words: no codes, cron, variables or paths ou
   await shoot(page, 'console-schedule-words');
 
   // After actions and refusals: the words, and the code only in the reference line.
-  await page.getByRole('button', { name: 'Cancel schedule' }).click();
+  await page.getByRole('button', { name: 'Cancel schedule…' }).click();
+  await page.getByRole('button', { name: 'Cancel the schedule' }).click();
   await expect(page.getByRole('status')).toContainText('The schedule is cancelled; it charges nothing more.');
   await expect(page.locator('[data-support-reference]')).toHaveText('Reference: OK.12.20');
   problems.push(...(await codesShown(page)));
@@ -132,7 +133,8 @@ test('console › activity: filters by who and what, and its targets link to wha
   await signIn(staff, STAFF);
   await staff.goto(`/console/schedules/${reference}`);
   await expect(staff.getByText('Every weekday (Monday to Friday) at 09:30, UTC+08:00')).toBeVisible();
-  await staff.getByRole('button', { name: 'Cancel schedule' }).click();
+  await staff.getByRole('button', { name: 'Cancel schedule…' }).click();
+  await staff.getByRole('button', { name: 'Cancel the schedule' }).click();
   await expect(staff.getByRole('status')).toContainText('The schedule is cancelled');
 
   await signIn(page, OWNER);
