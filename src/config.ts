@@ -149,7 +149,7 @@ export const configSchema = z.object({
     .max(24 * 7)
     .default(72),
   /** Password checks (Argon2id) that may wait their turn; past this a sign-in is refused at once (503). */
-  PAYLINK_PASSWORD_CHECK_QUEUE: z.coerce.number().int().min(1).max(10_000).default(64),
+  PAYLINK_PASSWORD_CHECK_QUEUE: z.coerce.number().int().min(1).max(10_000).default(256),
   /** How long console audit entries are kept; PCI DSS 10.5.1 asks for at least 12 months. */
   PAYLINK_AUDIT_RETENTION_DAYS: z.coerce.number().int().min(365, 'must be at least 365 (PCI DSS 10.5.1 keeps audit logs for at least 12 months)').default(400),
   PAYLINK_SHUTDOWN_TIMEOUT_MS: nonNegativeInt(10_000),

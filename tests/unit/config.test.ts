@@ -60,7 +60,7 @@ describe('config', () => {
       lockoutAttempts: 10,
       lockoutMinutes: 30,
       inviteHours: 72,
-      passwordCheckQueue: 64,
+      passwordCheckQueue: 256,
       auditRetentionDays: 400,
     });
     expect(loadConfig({ PAYLINK_PASSWORD_CHECK_QUEUE: '8' }).console.passwordCheckQueue).toBe(8);
