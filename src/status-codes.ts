@@ -292,6 +292,23 @@ export const catalogue = {
     when: 'Console only: the amount a refund would make is no longer the one confirmed (another refund of the payment was made in between). Nothing was refunded; review it again.',
   },
 
+  // Promotion codes
+  'ER.06.00': {
+    http: 409,
+    description: 'A promotion code with this code exists',
+    when: 'A promotion was created with a code the merchant already has (codes are compared without case). Nothing was created; choose another code or change the existing one.',
+  },
+  'ER.06.01': {
+    http: 409,
+    description: 'The promotion code is used up',
+    when: 'The code reached its maximum number of redemptions, here or in a payment made at the same moment. Nothing was charged or redeemed; pay without it or with another code.',
+  },
+  'ER.06.02': {
+    http: 409,
+    description: 'The promotion code was used by this customer',
+    when: 'The code may be used once per customer e-mail address, and this address holds a redemption of it. Nothing was charged or redeemed.',
+  },
+
   // Card registrations and schedules
   'ER.11.30': {
     http: 200,

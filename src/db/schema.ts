@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import type { Discount } from '../schemas/link-sale.ts';
 import type { PaymentMethod } from '../schemas/payment-method.ts';
 
 /**
@@ -424,6 +425,56 @@ export const staffRefundCaps = pgTable(
   (t) => [primaryKey({ columns: [t.integratorId, t.currency] })],
 );
 export type StaffRefundCap = typeof staffRefundCaps.$inferSelect;
+
+/** A merchant's promotion code (src/domain/promotions; docs/payment-links.md). `redeemed` counts redemptions held now. */
+export const promotions = pgTable(
+  'promotions',
+  {
+    id: text('id').primaryKey(),
+    integratorId: text('integrator_id')
+      .notNull()
+      .references(() => integrators.id),
+    /** Upper case, as customers' typing is compared (normalizeCode). */
+    code: text('code').notNull(),
+    discount: jsonb('discount').$type<Discount>().notNull(),
+    /** The links it applies to; null: all the merchant's links. */
+    linkIds: jsonb('link_ids').$type<string[]>(),
+    validFrom: ts('valid_from'),
+    validUntil: ts('valid_until'),
+    maxRedemptions: integer('max_redemptions'),
+    redeemed: integer('redeemed').notNull().default(0),
+    oncePerEmail: boolean('once_per_email').notNull().default(false),
+    active: boolean('active').notNull().default(true),
+    createdAt: createdAt(),
+    updatedAt: ts('updated_at').notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('promotions_code_idx').on(t.integratorId, t.code)],
+);
+export type PromotionRow = typeof promotions.$inferSelect;
+
+/** One use of a promotion code by one payment attempt; released when that attempt ends unpaid. */
+export const promotionRedemptions = pgTable(
+  'promotion_redemptions',
+  {
+    id: text('id').primaryKey(),
+    promotionId: text('promotion_id')
+      .notNull()
+      .references(() => promotions.id),
+    /** What redeemed it (a checkout session or payment id): one redemption each. */
+    reference: text('reference').notNull(),
+    /** The customer's e-mail, lower case, for once-per-customer codes. */
+    email: text('email'),
+    discountMinor: money('discount_minor').notNull(),
+    currency: text('currency').notNull(),
+    createdAt: createdAt(),
+    releasedAt: ts('released_at'),
+  },
+  (t) => [
+    uniqueIndex('promotion_redemptions_reference_idx').on(t.promotionId, t.reference),
+    // A once-per-customer code: one held redemption per e-mail.
+    uniqueIndex('promotion_redemptions_email_idx').on(t.promotionId, t.email).where(sql`email is not null and released_at is null`),
+  ],
+);
 
 export const schedules = pgTable(
   'schedules',

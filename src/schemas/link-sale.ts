@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { locales } from './locales.ts';
 
 /**
- * What a link sells beyond one amount (issue #35): custom questions, items with quantities and a
+ * What a link sells beyond one amount: custom questions, items with quantities and a
  * tip. The link's configuration as the links API, the console's editor and the seed give it; the
  * same schemas check it on the server and describe it in the OpenAPI document. Amounts here are
  * minor units as decimal strings (they survive JSON exactly); the API's own edge turns "12.50" into

@@ -2,7 +2,7 @@ import type { Question } from '../../schemas/link-sale.ts';
 import { isStorableText } from '../../schemas/text.ts';
 
 /**
- * The customer's answers to a link's custom questions (issue #35), read from a form post or a JSON
+ * The customer's answers to a link's custom questions, read from a form post or a JSON
  * body and checked on the server like every other field: a text within its length, a whole number
  * within its bounds, one of a dropdown's options, a ticked box where it is required, a real
  * calendar date. Answers to questions the link does not ask are refused, not dropped.

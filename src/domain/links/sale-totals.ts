@@ -2,7 +2,7 @@ import type { Discount, Item, LocalizedText, TipChoice, TipConfig } from '../../
 import { MAX_MINOR_UNITS } from '../money.ts';
 
 /**
- * What a customer pays for a link that sells items, takes a tip or a promotion code (issue #35),
+ * What a customer pays for a link that sells items, takes a tip or a promotion code,
  * computed on the server in integer minor units, never through floats:
  *
  *   subtotal = Σ unit price × quantity  (or the link's one amount when it sells no items)

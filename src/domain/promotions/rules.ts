@@ -1,7 +1,7 @@
 import type { Discount } from '../../schemas/link-sale.ts';
 
 /**
- * The rules of a promotion code (issue #35), as pure functions: whether a code the customer typed
+ * The rules of a promotion code, as pure functions: whether a code the customer typed
  * applies to this payment. The count of redemptions is checked here for a message before paying;
  * the redemption itself is counted in the database under concurrency (never over the maximum), so
  * this check is advice, the database's is the decision.
