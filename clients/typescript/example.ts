@@ -3,6 +3,11 @@
  *
  *   npm start                        # writes data/demo-credentials.json on a fresh data directory
  *   npm run client:example           # or: node clients/typescript/example.ts
+ *                                    # (the package: node node_modules/@paylink/client/dist/example.js)
+ *
+ * It tidies up after itself: the rest of the payment is refunded, the link it made deactivated, the
+ * card registration deleted (which cancels the schedule). `--keep` leaves them as they are, to look at
+ * in the console.
  *
  * Settings (environment): PAYLINK_URL (default http://127.0.0.1:4321), PAYLINK_CREDENTIALS (default
  * data/demo-credentials.json: `link_key`, `token`, `secret`, `link`), or PAYLINK_TOKEN, PAYLINK_JWT_SECRET,
@@ -10,9 +15,11 @@
  * link's `key`, as clients written before link keys send it). The customer's two steps (paying the checkout, entering the card on the
  * hosted page) are what those pages' forms send; here the example plays the customer.
  */
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { SignJWT } from 'jose';
 import { createPaylinkClient, type PaylinkClient, statusCodeOf } from './client.ts';
+
+const keep = process.argv.includes('--keep');
 
 const baseUrl = process.env.PAYLINK_URL ?? 'http://127.0.0.1:4321';
 const credentials = (() => {
@@ -42,6 +49,13 @@ function expectCode(step: string, result: { data?: unknown; error?: unknown; res
     throw new Error(`${step}: expected ${codes.join(' or ')}, got HTTP ${result.response.status} ${JSON.stringify(result.data ?? result.error)}`);
   }
   console.log(`${step}: ${code}`);
+}
+/** A JWT signed with HS256 (what /api/v1/schedule takes), valid for `seconds` from now: node:crypto, no library. */
+function signHs256(claims: Record<string, unknown>, secret: string, seconds: number): string {
+  const part = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const iat = Math.floor(Date.now() / 1000);
+  const unsigned = `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ ...claims, iat, exp: iat + seconds })}`;
+  return `${unsigned}.${createHmac('sha256', secret).update(unsigned).digest('base64url')}`;
 }
 const tokenIn = (url: string) => new URL(url).pathname.split('/').filter(Boolean).at(-1)!;
 
@@ -104,11 +118,7 @@ const data = {
   route: { notify_user: false },
   time_offset: '+08:00',
 };
-const payload = await new SignJWT({ data })
-  .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-  .setIssuedAt()
-  .setExpirationTime('5m')
-  .sign(new TextEncoder().encode(credentials.secret));
+const payload = signHs256({ data }, credentials.secret, 300);
 const scheduled = await paylink.POST('/api/v1/schedule', { body: { payload } });
 expectCode('schedule', scheduled, 'OK.12.00');
 const scheduleRef = (scheduled.data!.data as { reference: string }).reference;
@@ -130,7 +140,21 @@ for (;;) {
   startingAfter = body.next_cursor;
 }
 
-// 7. Tidy up: cancel the schedule.
+// 7. Cancel the schedule.
 const cancelled = await paylink.DELETE('/api/v1/schedule', { body: { reference: scheduleRef } });
 expectCode('cancel schedule', cancelled, 'OK.12.20');
+
+// 8. Tidy up, unless --keep: refund the rest of the payment, deactivate the link, delete the card.
+if (keep) {
+  console.log('kept: the payment, the link and the card stay as they are (--keep)');
+} else {
+  const rest = await paylink.POST('/api/v1/refund', {
+    body: { transaction_id: transactionId, notify_user: false, reason: 'Example tidied up', amount: view.refundable_amount },
+  });
+  expectCode('refund of the rest', rest, 'OK.02.00', 'OK.04.00');
+  const deactivated = await paylink.PATCH('/api/v1/links/{slug}', { params: { path: { slug: createdLink.slug } }, body: { active: false } });
+  expectCode('link deactivated', deactivated, 'OK.00.00');
+  const deleted = await paylink.DELETE('/api/v1/card-registration', { body: { reference } });
+  expectCode('card deleted', deleted, 'OK.11.20', 'OK.11.21');
+}
 console.log(`done: transaction ${transactionId}, card ${reference}, schedule ${scheduleRef}, ${events} events`);
