@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { request } from 'undici';
 import { z } from 'zod';
-import { type PaymentMethod, paymentMethodNames, paymentMethods } from '../../schemas/payment-method.ts';
+import { type PaymentMethod, paymentMethods } from '../../schemas/payment-method.ts';
 import { type DeclineCode, declineMessages } from '../acquirer.ts';
 import {
   type Connector,
