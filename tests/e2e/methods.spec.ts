@@ -4,7 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 
 /**
- * Paying by the methods of issue 32 on the sandbox, as customers see them, in English and Filipino,
+ * Paying by the methods of issue 32 on the sandbox, as customers see them, in English, Filipino and Spanish,
  * at phone (390×844) and desktop (1280×800) sizes: the choice of method (links to the page with each, usable with
  * the keyboard and without script), QR Ph paid from a second page (the first moves to the receipt by
  * itself), an expired code renewed, GCash authorised and declined, online banking with a bank picked,
@@ -31,7 +31,7 @@ async function shoot(page: Page, name: string) {
   }
 }
 
-const methodChoice = (page: Page) => page.getByRole('navigation', { name: /How would you like to pay|Paano mo gustong magbayad/ });
+const methodChoice = (page: Page) => page.getByRole('navigation', { name: /How would you like to pay|Paano mo gustong magbayad|Cómo quieres pagar/ });
 
 test('method choice › links in the merchant’s order, the chosen one marked; the keyboard reaches them; only its panel is drawn', async ({ page }) => {
   await page.goto('/pay/acme-books?lang=en');
@@ -64,23 +64,25 @@ test('method choice › works with JavaScript off: ?method= opens on a method, c
 });
 
 const words = {
-  en: { first: 'First name', last: 'Last name', paid: 'Payment received', qr: 'Show QR code' },
-  fil: { first: 'Pangalan', last: 'Apelyido', paid: 'Natanggap ang bayad', qr: 'Ipakita ang QR code' },
+  en: { first: 'First name', last: 'Last name', email: 'Email', paid: 'Payment received', qr: 'Show QR code' },
+  fil: { first: 'Pangalan', last: 'Apelyido', email: 'Email', paid: 'Natanggap ang bayad', qr: 'Ipakita ang QR code' },
+  es: { first: 'Nombre', last: 'Apellidos', email: 'Correo electrónico', paid: 'Pago recibido', qr: 'Mostrar código QR' },
 } as const;
+type Lang = keyof typeof words;
 
 /** Chooses `method` on the payment page and fills the customer's fields in its panel. */
-async function choose(page: Page, method: string, lang: 'en' | 'fil') {
+async function choose(page: Page, method: string, lang: Lang) {
   await page.locator(`a.method-option[data-method="${method}"]`).click();
   const form = page.getByTestId(`method-form-${method}`);
   await expect(form).toBeVisible();
   await form.getByLabel(words[lang].first).fill('Juan');
   await form.getByLabel(words[lang].last).fill('Dela Cruz');
-  await form.getByLabel('Email').fill('juan@example.com');
+  await form.getByLabel(words[lang].email).fill('juan@example.com');
   return form;
 }
 
 /** A QR Ph code out for a new checkout of acme-books; the page showing it. */
-async function showQr(page: Page, lang: 'en' | 'fil') {
+async function showQr(page: Page, lang: Lang) {
   await page.goto(`/pay/acme-books?lang=${lang}`);
   const form = await choose(page, 'qrph', lang);
   await form.getByRole('button', { name: words[lang].qr }).click();
@@ -107,6 +109,50 @@ test('QR Ph › fil: the code, then paid from a second page: the first moves to 
   await expect(phone.getByTestId('sandbox-result')).toHaveAttribute('data-status', 'succeeded');
   // Nobody touches the first page: its script sees the payment and opens the receipt.
   await expect(page.getByRole('heading', { level: 1 })).toHaveText(words.fil.paid, { timeout: 15_000 });
+});
+
+test('QR Ph › es: the code in Spanish, paid from the scan page in Spanish: the first page moves to the receipt by itself', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const scan = await showQr(page, 'es');
+  await expect(page.getByRole('img', { name: 'Código QR Ph para pagar 250,00 PHP a Acme Books' })).toBeVisible();
+  await expect(page.getByTestId('qr-expiry')).toContainText(/Caduca en (29|30):\d\d/);
+  await shoot(page, 'methods-qrph-code-es');
+  // The customer's phone, in Spanish too: the sandbox's scan page says test mode in their language.
+  const phone = await context.newPage();
+  await phone.goto(`${scan!}?lang=es`);
+  await expect(phone.getByRole('heading', { name: 'Escanea para pagar' })).toBeVisible();
+  await expect(phone.getByTestId('sandbox-test-mode')).toContainText('Modo de prueba');
+  await shoot(phone, 'methods-sandbox-scan-es');
+  await phone.getByTestId('sandbox-approve').click();
+  await expect(phone.getByTestId('sandbox-result')).toHaveAttribute('data-status', 'succeeded');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(words.es.paid, { timeout: 15_000 });
+  await shoot(page, 'methods-qrph-paid-es');
+});
+
+test('GCash › es: authorised at the sandbox page in Spanish, back to the receipt', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto('/pay/acme-books?lang=es');
+  const form = await choose(page, 'gcash', 'es');
+  await form.getByRole('button', { name: 'Continuar a GCash' }).click();
+  await expect(page).toHaveURL(/\/sandbox\/authorise\//);
+  await expect(page.getByRole('heading', { name: 'Autoriza el pago' })).toBeVisible();
+  await expect(page.getByTestId('sandbox-test-mode')).toContainText('Modo de prueba');
+  await shoot(page, 'methods-sandbox-authorise-es');
+  await page.getByTestId('sandbox-approve').click();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(words.es.paid);
+});
+
+test('GCash › es: declined at the sandbox, back on the page that says so in Spanish and offers the methods again', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto('/pay/acme-books?lang=es');
+  const form = await choose(page, 'gcash', 'es');
+  await form.getByRole('button', { name: 'Continuar a GCash' }).click();
+  await page.getByTestId('sandbox-decline').click();
+  await expect(page).toHaveURL(/\/checkout\/[\w-]+/);
+  await expect(page.getByTestId('method-outcome')).toContainText('No se te ha cobrado.');
+  await expect(methodChoice(page).getByRole('link', { name: /GCash/ })).toHaveAttribute('aria-current', 'true');
+  await expect(page.getByTestId('method-form-gcash').getByLabel(words.es.email)).toHaveValue('juan@example.com');
+  await shoot(page, 'methods-gcash-declined-es');
 });
 
 test('QR Ph › en: an expired code says so and a new one is made on request', async ({ page, baseURL }) => {
