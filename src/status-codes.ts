@@ -269,7 +269,7 @@ export const catalogue = {
   'ER.20.28': {
     http: 200,
     description: 'Payment method cannot be refunded',
-    when: "The transaction was paid by a method the integrator's acquirer cannot refund at all (PayMongo: QR Ph, UnionBank online banking): return the money to the customer another way. `data.payment_method` names the method and `data.refusal_reason` is `method`. Nothing was reserved or sent.",
+    when: "The transaction was paid by a method the integrator's acquirer cannot refund at all (PayMongo: QR Ph, UnionBank online banking): return the money to the customer another way. `data.payment_method` names the method, `data.bank` the bank for online banking, and `data.refusal_reason` is `method`. Nothing was reserved or sent.",
   },
   'ER.20.26': {
     http: 200,

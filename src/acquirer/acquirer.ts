@@ -41,10 +41,10 @@ export type DeclineCode =
   /** The customer cancelled at the wallet's, bank's or lender's page, or came back without paying. */
   | 'cancelled';
 
-/** A charge's final answer. `method` absent: a card (the card summary beside it). */
+/** A charge's final answer. `method` absent: a card (the card summary beside it); `bank`: online banking's bank code. */
 export type ChargeResult =
-  | ({ status: 'succeeded'; chargeId: string; method?: PaymentMethod } & Partial<CardSummary>)
-  | ({ status: 'declined'; code: DeclineCode; message: string; method?: PaymentMethod } & Partial<CardSummary>);
+  | ({ status: 'succeeded'; chargeId: string; method?: PaymentMethod; bank?: string } & Partial<CardSummary>)
+  | ({ status: 'declined'; code: DeclineCode; message: string; method?: PaymentMethod; bank?: string } & Partial<CardSummary>);
 
 export type RefundResult = { status: 'succeeded'; refundId: string } | { status: 'failed'; code: string; message: string };
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type PaymentMethod, paymentMethodNames } from '../schemas/payment-method.ts';
+import { onlineBankNames, type PaymentMethod, paymentMethodNames } from '../schemas/payment-method.ts';
 import type { CardInput, CardSummary, ChargeResult, DeclineCode, RefundResult, VerifyResult } from './acquirer.ts';
 
 /**
@@ -52,6 +52,8 @@ export interface MethodRefunds {
   partial: boolean;
   /** Days after the payment during which the acquirer still refunds it; null: no limit of its own. */
   windowDays: number | null;
+  /** Banks (by bank code) whose payments by this method the acquirer cannot refund though the method can be (PayMongo: UnionBank online banking). */
+  unrefundableBanks?: readonly string[];
 }
 
 /**
@@ -458,7 +460,7 @@ export const methodSupport = (capabilities: ConnectorCapabilities, method: Payme
  */
 export function refundAllowed(
   capabilities: ConnectorCapabilities,
-  req: Pick<RefundRequest, 'amountMinor' | 'paymentAmountMinor' | 'paidAt' | 'method'>,
+  req: Pick<RefundRequest, 'amountMinor' | 'paymentAmountMinor' | 'paidAt' | 'method' | 'bank'>,
   now: Date,
 ): { ok: true } | { ok: false; code: 'not_refundable'; reason: 'method' | 'partial' | 'window'; message: string } {
   const method = req.method ?? 'card';
@@ -466,6 +468,10 @@ export function refundAllowed(
   const name = method === 'card' ? 'card' : paymentMethodNames[method];
   if (!rules?.refundable) {
     return { ok: false, code: 'not_refundable', reason: 'method', message: `This acquirer cannot refund payments made by ${name}.` };
+  }
+  if (req.bank && rules.unrefundableBanks?.includes(req.bank)) {
+    const bank = onlineBankNames[req.bank] ?? req.bank.toUpperCase();
+    return { ok: false, code: 'not_refundable', reason: 'method', message: `This acquirer cannot refund payments made by ${name} through ${bank}.` };
   }
   if (!rules.partial && req.amountMinor !== req.paymentAmountMinor) {
     return { ok: false, code: 'not_refundable', reason: 'partial', message: `This acquirer refunds ${name} payments only in full.` };

@@ -1,4 +1,4 @@
-import { onlineBanks, type PaymentMethod } from '../schemas/payment-method.ts';
+import { onlineBanks } from '../schemas/payment-method.ts';
 import type { MethodSupport } from './connector.ts';
 
 /**
@@ -63,10 +63,10 @@ export const paymongoMethodRules: readonly MethodSupport[] = [
     requires: [],
     actionWindowSeconds: 1200,
   },
-  // Online banking: BPI refunds within 30 days, UnionBank not at all (refused by bank in `refund`); BPI's default limit PHP 50,000.
+  // Online banking: BPI refunds within 30 days, UnionBank not at all; BPI's default limit PHP 50,000.
   {
     method: 'dob',
-    refunds: { refundable: true, partial: true, windowDays: 30 },
+    refunds: { refundable: true, partial: true, windowDays: 30, unrefundableBanks: ['ubp'] },
     minimumMinor: 2000n,
     maximumMinor: 5_000_000n,
     requires: ['name', 'email', 'phone'],
@@ -87,9 +87,6 @@ export const paymongoMethodRules: readonly MethodSupport[] = [
     requires: ['name', 'email', 'phone'],
   },
 ];
-
-/** Banks whose payments PayMongo cannot refund, though their method can (UnionBank online banking). */
-export const unrefundableBanks: Partial<Record<PaymentMethod, readonly string[]>> = { dob: ['ubp'] };
 
 /** The sandbox's local methods: PayMongo's rules, in PHP only (as PayMongo takes them). */
 export const sandboxLocalMethods = (): MethodSupport[] => paymongoMethodRules.filter((m) => m.method !== 'card').map((m) => ({ ...m, currencies: ['PHP'] }));

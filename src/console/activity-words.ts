@@ -77,6 +77,10 @@ const words: Record<AuditAction, ActionWords> = {
     group: 'developers',
     say: (t) => (t === 'sandbox' ? 'Switched payments to the sandbox (test mode)' : `Switched payments to ${providerOf(t)}`),
   },
+  'qr_expiry.changed': {
+    group: 'developers',
+    say: (t) => (!t || t === '(default)' ? 'Set QR Ph codes to expire after 30 minutes (the default)' : `Set QR Ph codes to expire after ${t} minutes`),
+  },
   'test_event.sent': { group: 'developers', say: withTarget('Sent the test event', 'Sent a test event') },
   'integrator.suspended': { group: 'developers', say: (t) => (t ? `Suspended the account: ${t}` : 'Suspended the account') },
   'integrator.reactivated': { group: 'developers', say: plain('Reactivated the account') },

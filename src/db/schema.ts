@@ -106,6 +106,8 @@ export const integratorAcquirers = pgTable('integrator_acquirers', {
   apiBaseUrl: text('api_base_url'),
   /** The customer pays on the provider's own page (PayMongo checkout_sessions) instead of the card form on paylink's page. */
   hostedCheckout: boolean('hosted_checkout').notNull().default(false),
+  /** How long a QR Ph code lives from its start, in seconds (PayMongo's `expiry_seconds`, 60–9000); null: PayMongo's 30 minutes. */
+  qrExpirySeconds: integer('qr_expiry_seconds'),
   /** Names the integrator in the provider webhook address (/webhooks/{provider}/{webhook_id}); not a secret. */
   webhookId: text('webhook_id').notNull().unique(),
   /** sha256 of the seed's acquirer block last applied: a re-applied seed does not undo a console change. */
@@ -343,6 +345,8 @@ export const payments = pgTable(
     notifyUser: boolean('notify_user').notNull().default(false),
     /** How the customer paid (src/schemas/payment-method.ts); card brand and last four beside it for cards. */
     paymentMethod: text('payment_method').$type<PaymentMethod>().notNull().default('card'),
+    /** Online banking (`dob`, `brankas`): the bank the customer paid through, by bank code; its refund rules can differ (PayMongo: UnionBank). */
+    paymentBank: text('payment_bank'),
     cardBrand: text('card_brand'),
     cardLast4: text('card_last4'),
     cardFingerprint: text('card_fingerprint'),

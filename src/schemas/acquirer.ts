@@ -14,6 +14,16 @@ const apiBaseUrl = z
   .max(2048)
   .optional();
 
+/**
+ * How long a QR Ph code lives from its start, in seconds: PayMongo's `expiry_seconds` on the QR Ph
+ * payment method (60 to 9000); absent, PayMongo's 30 minutes. The sandbox's codes follow it too.
+ */
+export const QR_EXPIRY_SECONDS = { min: 60, max: 9000, default: 1800 } as const;
+export const qrExpirySecondsSchema = z
+  .int({ error: 'must be a whole number of seconds' })
+  .min(QR_EXPIRY_SECONDS.min, `must be at least ${QR_EXPIRY_SECONDS.min} seconds (1 minute)`)
+  .max(QR_EXPIRY_SECONDS.max, `must be at most ${QR_EXPIRY_SECONDS.max} seconds (150 minutes), PayMongo's limit`);
+
 const paymongo = z
   .object({
     provider: z.literal('paymongo'),
@@ -23,6 +33,7 @@ const paymongo = z
     api_base_url: apiBaseUrl,
     /** `hosted`: customers pay on PayMongo's own checkout page; `card_form` (default): the card form on paylink's page. */
     checkout: z.enum(['card_form', 'hosted'], { error: 'must be card_form or hosted' }).optional(),
+    qr_expiry_seconds: qrExpirySecondsSchema.optional(),
   })
   .strict();
 
@@ -37,9 +48,13 @@ const stripe = z
   .strict();
 
 export const acquirerInputSchema = z
-  .discriminatedUnion('provider', [z.object({ provider: z.literal('sandbox') }).strict(), paymongo, stripe], {
-    error: 'provider must be sandbox, paymongo or stripe',
-  })
+  .discriminatedUnion(
+    'provider',
+    [z.object({ provider: z.literal('sandbox'), qr_expiry_seconds: qrExpirySecondsSchema.optional() }).strict(), paymongo, stripe],
+    {
+      error: 'provider must be sandbox, paymongo or stripe',
+    },
+  )
   .refine((a) => a.provider === 'sandbox' || mode(a.public_key) === mode(a.secret_key), {
     message: 'must be of the same mode as the public key (both test keys or both live keys)',
     path: ['secret_key'],

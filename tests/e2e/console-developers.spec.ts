@@ -189,3 +189,26 @@ test('console › Developers: the link key comes first, is shown on every visit,
   expect(refused.status).toBe(403);
   expect(((await refused.json()) as { data: { status_code: string } }).data.status_code).toBe('ER.01.30');
 });
+
+test('console › Developers: QR Ph codes expire after the minutes an owner chooses; a value outside 1 to 150 is refused beside the field', async ({ page }) => {
+  await signIn(page, OWNER);
+  await page.goto('/console/developers');
+  const panel = page.getByRole('region', { name: 'QR Ph codes' });
+  const minutes = panel.getByLabel('Codes expire after (minutes)');
+  await minutes.fill('151');
+  await panel.getByRole('button', { name: 'Save QR Ph expiry' }).click();
+  await expect(page.getByRole('region', { name: 'QR Ph codes' }).getByText('must be a whole number of minutes from 1 to 150')).toBeVisible();
+  await expect(page.getByRole('region', { name: 'QR Ph codes' }).getByLabel('Codes expire after (minutes)')).toHaveAttribute('aria-invalid', 'true');
+  await expectNoAxeViolations(page);
+  await page.getByRole('region', { name: 'QR Ph codes' }).scrollIntoViewIfNeeded();
+  await shoot(page, 'console-developers-qr-refused');
+  await page.getByRole('region', { name: 'QR Ph codes' }).getByLabel('Codes expire after (minutes)').fill('15');
+  await page.getByRole('region', { name: 'QR Ph codes' }).getByRole('button', { name: 'Save QR Ph expiry' }).click();
+  await expect(page.getByRole('status')).toContainText('QR Ph codes now expire 15 minutes after the customer chooses QR Ph.');
+  await expect(page.getByRole('region', { name: 'QR Ph codes' }).getByLabel('Codes expire after (minutes)')).toHaveValue('15');
+  await shoot(page, 'console-developers-qr-saved');
+  // Back to PayMongo's 30 minutes, which the other journeys on this server expect.
+  await page.getByRole('region', { name: 'QR Ph codes' }).getByLabel('Codes expire after (minutes)').fill('');
+  await page.getByRole('region', { name: 'QR Ph codes' }).getByRole('button', { name: 'Save QR Ph expiry' }).click();
+  await expect(page.getByRole('status')).toContainText('QR Ph codes now expire after 30 minutes');
+});

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { request } from 'undici';
 import { z } from 'zod';
-import { type PaymentMethod, paymentMethodNames, paymentMethods } from '../../schemas/payment-method.ts';
+import { type PaymentMethod, paymentMethods } from '../../schemas/payment-method.ts';
 import { type DeclineCode, declineMessages } from '../acquirer.ts';
 import {
   type Connector,
@@ -19,7 +19,7 @@ import {
   type WebhookRequest,
   WebhookVerificationError,
 } from '../connector.ts';
-import { DEFAULT_ACTION_WINDOW_SECONDS, paymongoMethodRules, unrefundableBanks } from '../local-methods.ts';
+import { DEFAULT_ACTION_WINDOW_SECONDS, paymongoMethodRules } from '../local-methods.ts';
 import type { ProviderSettings } from '../registry.ts';
 
 /**
@@ -445,13 +445,6 @@ export class PaymongoConnector implements Connector {
   async refund(req: RefundRequest, { idempotencyKey }: { idempotencyKey: string }): Promise<RefundState> {
     const allowed = refundAllowed(this.capabilities, req, this.now());
     if (!allowed.ok) return { status: 'failed', code: allowed.code, message: allowed.message };
-    if (req.method && req.bank && unrefundableBanks[req.method]?.includes(req.bank)) {
-      return {
-        status: 'failed',
-        code: 'not_refundable',
-        message: `This acquirer cannot refund payments made by ${paymentMethodNames[req.method].toLowerCase()} (${req.bank.toUpperCase()}).`,
-      };
-    }
     const { status, json } = await this.call(
       'POST',
       '/v1/refunds',

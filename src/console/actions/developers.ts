@@ -1,7 +1,7 @@
 import { postedMethods } from '../../api/link-form.ts';
 import type { Integrator } from '../../db/schema.ts';
 import { identityActor } from '../../domain/accounts/sessions.ts';
-import { changeAcquirer } from '../../domain/integrators/acquirer.ts';
+import { changeAcquirer, changeQrExpiry } from '../../domain/integrators/acquirer.ts';
 import {
   credentialState,
   parseOverlap,
@@ -183,6 +183,16 @@ export const developersActions: Record<string, ConsoleAction<DevelopersOutcome>>
       done: chosen
         ? 'The default payment methods are saved: links that name none offer them now.'
         : 'Links that name no methods now offer every method your acquirer takes.',
+    };
+  },
+  'qr-expiry': async (ctx) => {
+    const { integrator, actor } = await acting(ctx);
+    const seconds = await changeQrExpiry(ctx.app, integrator.id, ctx.field('qr_expiry_minutes'), actor);
+    return {
+      done:
+        seconds === null
+          ? 'QR Ph codes now expire after 30 minutes, PayMongo’s default.'
+          : `QR Ph codes now expire ${seconds / 60} ${seconds === 60 ? 'minute' : 'minutes'} after the customer chooses QR Ph.`,
     };
   },
   'test-event': async (ctx) => {

@@ -38,6 +38,8 @@ export type AuditAction =
   | 'support_email.changed'
   | 'payment_methods.changed'
   | 'acquirer.changed'
+  /** The Developers page: how long QR Ph codes live (target: minutes, or `(default)`). */
+  | 'qr_expiry.changed'
   | 'test_event.sent'
   /** The operator (console or `npm run admin`) suspended or reactivated the integrator (src/domain/integrators/suspension.ts). */
   | 'integrator.suspended'

@@ -5,6 +5,7 @@ import { type CustomerFieldPath, customerFieldError } from '../../schemas/checko
 import { methodFlow, type PaymentMethod, paymentMethodNames, paymentMethodSchema, paymentMethods } from '../../schemas/payment-method.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError, invalidFields, type Messages } from '../errors.ts';
+import { qrExpirySecondsOf } from '../integrators/acquirer.ts';
 import { linkAvailability, linkUnavailableError } from '../links/lifecycle.ts';
 import { allowedMethods } from '../links/payment-methods.ts';
 import type { LinkWithMerchant } from '../links/service.ts';
@@ -242,6 +243,8 @@ export async function startMethodAttempt(app: DomainContext, req: PayRequest): P
     returnUrl,
     method,
     ...(checked.bank === undefined ? {} : { bank: checked.bank }),
+    // The integrator's QR Ph code life (Developers page, seed); absent, the acquirer's 30 minutes.
+    ...(method === 'qrph' ? { qrExpirySeconds: await qrExpirySecondsOf(app.db, session.integratorId) } : {}),
     billing,
   });
   if (state.status === 'requires_payment_method') {

@@ -200,7 +200,8 @@ export async function settleProviderPayment(app: DomainContext, integratorId: st
       { token: '', session, link },
       { attempt: attempt.attempt, resumed: false },
       { amountMinor: BigInt(attempt.amountMinor), customerValues: attempt.customerValues },
-      result,
+      // Online banking: the bank chosen on the page, kept with the payment (its refund rules can differ by bank).
+      attempt.bank === undefined ? result : { ...result, bank: attempt.bank },
     );
     return 'recorded';
   } catch (error) {

@@ -4,7 +4,7 @@ import type { AcquirerProvider, AcquirerSettings } from '../../acquirer/registry
 import type { Sealer } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { type IntegratorAcquirer, integratorAcquirers } from '../../db/schema.ts';
-import { type AcquirerInput, acquirerInputSchema, defaultApiBaseUrls } from '../../schemas/acquirer.ts';
+import { type AcquirerInput, acquirerInputSchema, defaultApiBaseUrls, qrExpirySecondsSchema } from '../../schemas/acquirer.ts';
 import { parseWith } from '../../schemas/parse.ts';
 import { type Actor, recordAudit } from '../accounts/audit.ts';
 import type { DomainContext } from '../context.ts';
@@ -53,12 +53,23 @@ export interface AcquirerView {
   webhookPath: string | null;
   /** Customers pay on the provider's own page. */
   hostedCheckout: boolean;
+  /** How long a QR Ph code lives, in seconds; null: PayMongo's 30 minutes. */
+  qrExpirySeconds: number | null;
 }
 
 export async function acquirerView(app: DomainContext, integratorId: string): Promise<AcquirerView> {
   const [row] = await app.db.select().from(integratorAcquirers).where(eq(integratorAcquirers.integratorId, integratorId));
   if (!row || row.provider === 'sandbox')
-    return { provider: 'sandbox', publicKey: null, secretKeyHint: null, webhookSecretSet: false, apiBaseUrl: null, webhookPath: null, hostedCheckout: false };
+    return {
+      provider: 'sandbox',
+      publicKey: null,
+      secretKeyHint: null,
+      webhookSecretSet: false,
+      apiBaseUrl: null,
+      webhookPath: null,
+      hostedCheckout: false,
+      qrExpirySeconds: row?.qrExpirySeconds ?? null,
+    };
   const secret = row.secretKeyEnc ? app.secrets.open(row.secretKeyEnc) : null;
   return {
     provider: row.provider,
@@ -68,7 +79,17 @@ export async function acquirerView(app: DomainContext, integratorId: string): Pr
     apiBaseUrl: row.apiBaseUrl ?? defaultApiBaseUrls[row.provider],
     webhookPath: `/webhooks/${row.provider}/${row.webhookId}`,
     hostedCheckout: row.hostedCheckout,
+    qrExpirySeconds: row.qrExpirySeconds,
   };
+}
+
+/** How long the integrator's QR Ph codes live, in seconds, when it chose (checkout passes it to the acquirer); undefined: the acquirer's default. */
+export async function qrExpirySecondsOf(db: DbOrTx, integratorId: string): Promise<number | undefined> {
+  const [row] = await db
+    .select({ seconds: integratorAcquirers.qrExpirySeconds })
+    .from(integratorAcquirers)
+    .where(eq(integratorAcquirers.integratorId, integratorId));
+  return row?.seconds ?? undefined;
 }
 
 const seedHash = (input: AcquirerInput) => createHash('sha256').update(JSON.stringify(input)).digest('hex');
@@ -105,16 +126,18 @@ export async function setAcquirer(
           apiBaseUrl: opts.fromSeed || opts.setsApiBaseUrl ? (input.api_base_url ?? null) : (existing?.apiBaseUrl ?? null),
           hostedCheckout: input.provider === 'paymongo' && input.checkout === 'hosted',
         };
+  // The QR Ph code's life: as the input names it, else as it was (the console's acquirer form does not carry it).
+  const qrExpirySeconds = input.provider === 'stripe' ? null : (input.qr_expiry_seconds ?? existing?.qrExpirySeconds ?? null);
   const now = app.now();
   if (existing) {
     await tx
       .update(integratorAcquirers)
-      .set({ ...values, updatedAt: now, ...(hash ? { seedSha256: hash } : {}) })
+      .set({ ...values, qrExpirySeconds, updatedAt: now, ...(hash ? { seedSha256: hash } : {}) })
       .where(eq(integratorAcquirers.integratorId, integratorId));
   } else {
     await tx
       .insert(integratorAcquirers)
-      .values({ integratorId, ...values, webhookId: `wh_${randomBytes(16).toString('hex')}`, seedSha256: hash ?? null, updatedAt: now });
+      .values({ integratorId, ...values, qrExpirySeconds, webhookId: `wh_${randomBytes(16).toString('hex')}`, seedSha256: hash ?? null, updatedAt: now });
   }
   if (opts.actor)
     await recordAudit(tx, opts.actor, 'acquirer.changed', input.provider === 'sandbox' ? 'sandbox' : `${input.provider} (${input.public_key})`, now);
@@ -145,4 +168,37 @@ export async function changeAcquirer(
   });
   app.connectors.forget(integratorId);
   return parsed.value;
+}
+
+/**
+ * The Developers page's QR Ph setting: how many minutes a customer has to scan and pay a code
+ * (1 to 150, PayMongo's range), or empty for PayMongo's 30. Kept beside the acquirer's keys (a
+ * sandbox integrator with no row gets one), audited, and read by the next QR Ph code at once.
+ */
+export async function changeQrExpiry(app: DomainContext, integratorId: string, rawMinutes: string, actor: Actor): Promise<number | null> {
+  const raw = rawMinutes.trim();
+  let seconds: number | null = null;
+  if (raw !== '') {
+    const minutes = /^\d{1,4}$/.test(raw) ? Number(raw) : Number.NaN;
+    const parsed = qrExpirySecondsSchema.safeParse(minutes * 60);
+    if (!parsed.success) throw invalidFields({ qr_expiry_minutes: ['must be a whole number of minutes from 1 to 150 (PayMongo’s range)'] });
+    seconds = parsed.data;
+  }
+  await app.db.transaction(async (tx) => {
+    const [existing] = await tx.select().from(integratorAcquirers).where(eq(integratorAcquirers.integratorId, integratorId)).for('update');
+    if (existing?.provider === 'stripe') throw invalidFields({ qr_expiry_minutes: ['cannot be set: Stripe does not take QR Ph'] });
+    const now = app.now();
+    if (existing)
+      await tx.update(integratorAcquirers).set({ qrExpirySeconds: seconds, updatedAt: now }).where(eq(integratorAcquirers.integratorId, integratorId));
+    else
+      await tx.insert(integratorAcquirers).values({
+        integratorId,
+        provider: 'sandbox',
+        qrExpirySeconds: seconds,
+        webhookId: `wh_${randomBytes(16).toString('hex')}`,
+        updatedAt: now,
+      });
+    await recordAudit(tx, actor, 'qr_expiry.changed', seconds === null ? '(default)' : String(seconds / 60), now);
+  });
+  return seconds;
 }

@@ -72,6 +72,7 @@ export async function recordCharges(app: Pick<DomainContext, 'presentEvent'>, tx
       callbackUrl: input.callbackUrl ?? null,
       notifyUser: input.notifyUser ?? false,
       paymentMethod: input.result.method ?? ('card' as const),
+      paymentBank: input.result.bank ?? null,
       cardBrand: input.result.brand ?? null,
       cardLast4: input.result.last4 ?? null,
       cardFingerprint: input.result.fingerprint ?? null,

@@ -223,7 +223,7 @@ const pendingRefund = (values: Omit<Refund, 'acquirerReference' | 'failureCode' 
 
 /**
  * What the integrator's acquirer cannot refund for the payment's method, refused before anything
- * is reserved: ER.20.28 when the method cannot be refunded at all (QR Ph), ER.20.27 when its window
+ * is reserved: ER.20.28 when the method cannot be refunded at all (QR Ph, UnionBank online banking), ER.20.27 when its window
  * has passed or it refunds only whole payments (the code integrators already handle for cards).
  * The refusal names the method and the reason, in words and as data; undefined when the acquirer
  * can make the refund (`amountMinor` absent: everything still refundable). The console asks it
@@ -232,7 +232,7 @@ const pendingRefund = (values: Omit<Refund, 'acquirerReference' | 'failureCode' 
 export async function acquirerRefundRefusal(
   app: DomainContext,
   integratorId: string,
-  payment: Pick<Payment, 'paidAt' | 'amountMinor' | 'refundedMinor' | 'refundReservedMinor' | 'paymentMethod'>,
+  payment: Pick<Payment, 'paidAt' | 'amountMinor' | 'refundedMinor' | 'refundReservedMinor' | 'paymentMethod' | 'paymentBank'>,
   amountMinor?: bigint,
 ): Promise<DomainError | undefined> {
   if (!payment.paidAt) return undefined;
@@ -240,11 +240,17 @@ export async function acquirerRefundRefusal(
   const amount = amountMinor ?? refundableMinor(payment);
   const allowed = refundAllowed(
     connector.capabilities,
-    { amountMinor: amount, paymentAmountMinor: payment.amountMinor, paidAt: payment.paidAt, method: payment.paymentMethod },
+    {
+      amountMinor: amount,
+      paymentAmountMinor: payment.amountMinor,
+      paidAt: payment.paidAt,
+      method: payment.paymentMethod,
+      ...(payment.paymentBank ? { bank: payment.paymentBank } : {}),
+    },
     app.now(),
   );
   if (allowed.ok) return undefined;
-  const data = { payment_method: payment.paymentMethod, refusal_reason: allowed.reason };
+  const data = { payment_method: payment.paymentMethod, ...(payment.paymentBank ? { bank: payment.paymentBank } : {}), refusal_reason: allowed.reason };
   const messages = { transaction_id: [allowed.message] };
   return allowed.reason === 'method'
     ? new DomainError('ER.20.28', 'Payment method cannot be refunded', { messages, data })

@@ -52,6 +52,7 @@ async function callAcquirer(app: DomainContext, refund: Refund, payment: Payment
       paidAt: payment.paidAt!,
       // The connector applies the rules of the payment's own method (a card's window is not GCash's).
       method: payment.paymentMethod,
+      ...(payment.paymentBank ? { bank: payment.paymentBank } : {}),
       reason: refund.reason,
     },
     { idempotencyKey: acquirerRefundKey(refund.id) },

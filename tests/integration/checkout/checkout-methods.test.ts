@@ -1,6 +1,6 @@
 import { and, eq, like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkoutSessions, links, payments, sandboxCharges, sandboxOperations } from '../../../src/db/schema.ts';
+import { checkoutSessions, integrators, links, payments, refunds, sandboxCharges, sandboxOperations } from '../../../src/db/schema.ts';
 import { createDynamicLink } from '../../../src/domain/checkout/dynamic.ts';
 import { type MethodStarted, startMethodAttempt } from '../../../src/domain/checkout/method-pay.ts';
 import { checkoutStatus, returnFromProvider } from '../../../src/domain/checkout/method-status.ts';
@@ -9,6 +9,7 @@ import { reconcileProviderPayments } from '../../../src/domain/checkout/provider
 import { findSessionByToken } from '../../../src/domain/checkout/sessions.ts';
 import { answerSimulatedPayment, simulatedPayment } from '../../../src/domain/checkout/simulated.ts';
 import { findActiveLink } from '../../../src/domain/links/service.ts';
+import { refundPayment } from '../../../src/domain/refunds/service.ts';
 import { createTestApp, defaultSeed, provision, TEST_TOKEN, type TestApp } from '../../support/app.ts';
 import { CARD_EXPIRY } from '../../support/cards.ts';
 
@@ -223,6 +224,34 @@ describe('checkout by e-wallet, online banking and BillEase', () => {
     const started = await start(token, { method: 'brankas', bank: 'metrobank', fields: { 'customer.contact.mobile': '+639171234567' } });
     expect((await simulatedPayment(t.app, idOf(started)))?.payment).toMatchObject({ method: 'brankas', bank: 'metrobank' });
     expect((await sessionOf(token)).providerAttempt).toMatchObject({ method: 'brankas', bank: 'metrobank' });
+  });
+
+  it('online banking › the payment keeps its bank; a UnionBank one is refused a refund before anything is reserved, a BPI one is refunded', async () => {
+    const [integrator] = await t.app.db.select().from(integrators).where(eq(integrators.name, 'Acme Books'));
+    const paidThrough = async (bank: string) => {
+      const token = await checkout();
+      const started = await start(token, { method: 'dob', bank, fields: { 'customer.contact.mobile': '+639171234567' } });
+      await t.app.connectors.forSettings('', { provider: 'sandbox' }).simulator!.answer(idOf(started), 'approve');
+      expect(await returnFromProvider(t.app, token)).toBe(`/checkout/${token}`);
+      const [paid] = await paymentsOf(token);
+      expect(paid).toMatchObject({ status: 'succeeded', paymentMethod: 'dob', paymentBank: bank });
+      return paid!;
+    };
+    const unionBank = await paidThrough('ubp');
+    for (const amount of [undefined, '10.00']) {
+      await expect(refundPayment(t.app, integrator!, { transactionId: unionBank.id, notifyUser: false, reason: 'Returned', amount })).rejects.toMatchObject({
+        code: 'ER.20.28',
+        messages: { transaction_id: ['This acquirer cannot refund payments made by Online banking through UnionBank.'] },
+        data: { payment_method: 'dob', bank: 'ubp', refusal_reason: 'method' },
+      });
+    }
+    expect(await t.app.db.select().from(refunds).where(eq(refunds.paymentId, unionBank.id))).toEqual([]);
+    const [after] = await t.app.db.select().from(payments).where(eq(payments.id, unionBank.id));
+    expect(after).toMatchObject({ refundedMinor: 0n, refundReservedMinor: 0n, refundCount: 0, refundVersion: unionBank.refundVersion });
+    // The same method through BPI keeps its own rule: refundable within 30 days.
+    const bpi = await paidThrough('bpi');
+    const refunded = await refundPayment(t.app, integrator!, { transactionId: bpi.id, notifyUser: false, reason: 'Returned' });
+    expect(refunded.refund).toMatchObject({ status: 'succeeded', amountMinor: bpi.amountMinor });
   });
 
   it('BillEase › asks for the e-mail and phone it requires, and keeps them with the payment', async () => {

@@ -11,7 +11,7 @@ import {
   type RefundState,
   WebhookVerificationError,
 } from '../../../src/acquirer/connector.ts';
-import { methodFlow, type PaymentMethod, paymentMethodNames } from '../../../src/schemas/payment-method.ts';
+import { methodFlow, onlineBankNames, type PaymentMethod, paymentMethodNames } from '../../../src/schemas/payment-method.ts';
 
 /**
  * The journeys every connector must pass, the same for each (src/acquirer/connector.ts states
@@ -313,7 +313,8 @@ export function describeConformance(name: string, setup: () => ConformanceSubjec
         const subject = setup();
         for (const method of declared) expect(methodSupport(subject.connector.capabilities, method)?.method).toBe(method);
       });
-      const start = async (subject: ConformanceSubject, method: PaymentMethod, key = unique(method)) => {
+      /** `bank`: the online bank to pay through (default: the method's first). */
+      const start = async (subject: ConformanceSubject, method: PaymentMethod, key = unique(method), bank?: string) => {
         const support = methodSupport(subject.connector.capabilities, method)!;
         const amountMinor = support.minimumMinor && support.minimumMinor > subject.amountMinor ? support.minimumMinor : subject.amountMinor;
         const state = await subject.connector.createPayment(
@@ -323,7 +324,7 @@ export function describeConformance(name: string, setup: () => ConformanceSubjec
             reference: key,
             returnUrl: 'http://paylink.test/checkout/x/return',
             method,
-            ...(support.banks ? { bank: support.banks[0] } : {}),
+            ...(support.banks ? { bank: bank ?? support.banks[0] } : {}),
             billing: { name: 'Ana Reyes', email: 'ana@example.com', phone: '+639171234567' },
           },
           { idempotencyKey: key },
@@ -421,6 +422,31 @@ export function describeConformance(name: string, setup: () => ConformanceSubjec
           expect(await settledRefund(subject, first)).toMatchObject({ status: 'succeeded' });
         });
       }
+
+      it('every method › a bank whose payments cannot be refunded, where a method has one, is refused before the provider, naming the method and the bank', async (ctx) => {
+        const subject = setup();
+        const unrefundable = declared.flatMap((method) =>
+          (methodSupport(subject.connector.capabilities, method)!.refunds.unrefundableBanks ?? []).map((bank) => ({ method, bank })),
+        );
+        if (!subject.methodActions || unrefundable.length === 0) return ctx.skip();
+        for (const { method, bank } of unrefundable) {
+          const { state, amountMinor } = await start(subject, method, unique(`${method}-${bank}`), bank);
+          await subject.methodActions.act(waiting(state), 'pay');
+          const paid = await settledPayment(subject.connector, state.providerPaymentId!);
+          if (paid.status !== 'succeeded') throw new Error(`expected succeeded, got ${paid.status}`);
+          for (const amount of [amountMinor, 1n]) {
+            const refused = await subject.connector.refund(
+              { chargeId: paid.chargeId, amountMinor: amount, currency: subject.currency, paymentAmountMinor: amountMinor, paidAt: new Date(), method, bank },
+              { idempotencyKey: unique(`${method}-${bank}-refund`) },
+            );
+            expect(refused).toEqual({
+              status: 'failed',
+              code: 'not_refundable',
+              message: `This acquirer cannot refund payments made by ${paymentMethodNames[method]} through ${onlineBankNames[bank]}.`,
+            });
+          }
+        }
+      });
     });
 
     /** Every method but cards the connector declares, each started in PHP at an amount it takes. */

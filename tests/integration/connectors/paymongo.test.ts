@@ -30,6 +30,17 @@ const declaredMethods = new PaymongoConnector({
   apiBaseUrl: 'http://127.0.0.1:1',
 }).capabilities.methods.map((m) => m.method);
 
+/** What the customer does with a waiting method on the fake: scans the code, or answers the authorisation page; or lets it expire. */
+async function customerActs(state: Extract<PaymentState, { status: 'requires_action' | 'awaiting_scan' }>, action: 'pay' | 'decline' | 'expire') {
+  if (state.status === 'awaiting_scan') {
+    if (action === 'expire') return fake.expireQr(state.providerPaymentId);
+    return fake.scanQr(state.providerPaymentId, action === 'pay' ? 'pay' : 'fail');
+  }
+  if (action === 'expire') return fake.expireAuthorisation(state.providerPaymentId);
+  const res = await fetch(`${state.redirectUrl}?answer=${action === 'pay' ? 'authorize' : 'decline'}`, { redirect: 'manual' });
+  expect(res.status).toBe(302);
+}
+
 describeConformance(
   'paymongo (fake)',
   () => {
@@ -70,16 +81,13 @@ describeConformance(
         );
       },
       reportUnknownStatus: async (id) => fake.setIntentStatus(id, 'some_status_added_later'),
-      methodActions: {
-        async act(state, action) {
-          if (state.status === 'awaiting_scan') {
-            if (action === 'expire') return fake.expireQr(state.providerPaymentId);
-            return fake.scanQr(state.providerPaymentId, action === 'pay' ? 'pay' : 'fail');
-          }
-          if (action === 'expire') return fake.expireAuthorisation(state.providerPaymentId);
-          const res = await fetch(`${state.redirectUrl}?answer=${action === 'pay' ? 'authorize' : 'decline'}`, { redirect: 'manual' });
-          expect(res.status).toBe(302);
-        },
+      methodActions: { act: customerActs },
+      // The same customer, as the journeys of every declared method at once ask it. A code or an
+      // authorisation page that no longer waits cannot be paid: the bank app refuses the code, the
+      // page is gone (404), and PayMongo hears nothing.
+      answerMethod: async (state, answer) => {
+        if ((await connector.syncPayment(state.providerPaymentId)).status !== state.status) return;
+        await customerActs(state, answer === 'approve' ? 'pay' : answer);
       },
     };
   },
@@ -190,7 +198,11 @@ describe('paymongo connector › the provider HTTP API', () => {
       { chargeId: 'pay_x', amountMinor: 100n, currency: 'PHP', paymentAmountMinor: 10_000n, paidAt: new Date(), method: 'dob', bank: 'ubp' },
       { idempotencyKey: 'r-ubp' },
     );
-    expect(refused).toEqual({ status: 'failed', code: 'not_refundable', message: 'This acquirer cannot refund payments made by online banking (UBP).' });
+    expect(refused).toEqual({
+      status: 'failed',
+      code: 'not_refundable',
+      message: 'This acquirer cannot refund payments made by Online banking through UnionBank.',
+    });
     const qr = await connector.refund(
       { chargeId: 'pay_x', amountMinor: 10_000n, currency: 'PHP', paymentAmountMinor: 10_000n, paidAt: new Date(), method: 'qrph' },
       { idempotencyKey: 'r-qr' },

@@ -116,6 +116,8 @@ export interface FakePaymongo {
   subscribedEvents?: ReadonlySet<string>;
   /** Requests received, method and path (no bodies: they may hold card data). */
   requests: Array<{ method: string; path: string; idempotencyKey?: string }>;
+  /** The `expiry_seconds` of each QR Ph payment method created, in order (undefined: none sent, PayMongo's 30 minutes). */
+  qrExpirySeconds: Array<number | undefined>;
   /** Pending refunds settle: succeeded, or failed for the refund-fails-later card. */
   settle(): Promise<void>;
   /** Makes an intent report a status paylink has never seen. */
@@ -568,6 +570,7 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
       const billing = (attrs.billing ?? {}) as Record<string, unknown>;
       if (type === 'billease' && (!billing.email || !billing.phone)) return errors(res, 400, 'parameter_required', 'billing email and phone are required.');
       const pmId = id('pm');
+      if (type === 'qrph') fake.qrExpirySeconds.push(typeof expiry === 'number' ? expiry : undefined);
       localMethods.set(pmId, { type, ...(bank ? { bank } : {}), ...(typeof expiry === 'number' ? { expirySeconds: expiry } : {}) });
       return send(res, 200, { data: { id: pmId, type: 'payment_method', attributes: { type, details: bank ? { bank_code: bank } : {}, livemode: false } } });
     }
@@ -629,6 +632,7 @@ export async function startFakePaymongo(keys: { secretKey?: string; publicKey?: 
     publicKey,
     webhookSecret,
     requests: [],
+    qrExpirySeconds: [],
     async settle() {
       for (const refund of refunds.values()) {
         if (refund.status !== 'pending') continue;

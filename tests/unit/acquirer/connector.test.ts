@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { amountAccepted, type ConnectorCapabilities, type MethodRefunds, nextPaymentState, refundAllowed } from '../../../src/acquirer/connector.ts';
+import { paymongoMethodRules } from '../../../src/acquirer/local-methods.ts';
 import { ConnectorRegistry, UnknownAcquirerError } from '../../../src/acquirer/registry.ts';
 
 const caps = (over: Partial<ConnectorCapabilities> = {}, card: Partial<MethodRefunds> = {}): ConnectorCapabilities => ({
@@ -50,6 +51,21 @@ describe('connector › refunds the capabilities rule out', () => {
       reason: 'method',
       message: expect.stringContaining('QR Ph'),
     });
+  });
+  it("refuses a bank the method's rules cannot refund, naming the method and the bank; the method's other banks keep its window", () => {
+    const c = { ...caps(), methods: paymongoMethodRules };
+    const refund = (bank: string | undefined, daysAgo = 0) =>
+      refundAllowed(c, { amountMinor: 100n, paymentAmountMinor: 100n, paidAt: new Date(now.getTime() - daysAgo * day), method: 'dob', bank }, now);
+    expect(refund('ubp')).toEqual({
+      ok: false,
+      code: 'not_refundable',
+      reason: 'method',
+      message: 'This acquirer cannot refund payments made by Online banking through UnionBank.',
+    });
+    expect(refund('bpi')).toEqual({ ok: true });
+    expect(refund('bpi', 31)).toMatchObject({ ok: false, reason: 'window' });
+    // No bank known (a payment recorded before banks were kept): the method's rule alone.
+    expect(refund(undefined)).toEqual({ ok: true });
   });
   it('refuses a method the acquirer does not take at all', () => {
     expect(refundAllowed(caps(), { amountMinor: 100n, paymentAmountMinor: 100n, paidAt: now, method: 'billease' }, now)).toMatchObject({
