@@ -1,0 +1,76 @@
+import { eq } from 'drizzle-orm';
+import { consoleUsers } from '../../db/schema.ts';
+import type { DomainContext } from '../context.ts';
+import { DomainError, invalidFields } from '../errors.ts';
+import { recordAudit } from './audit.ts';
+import { queueSecondFactorResetMail } from './mail.ts';
+import { dropRecoveryCodes, recoveryCodesLeft, storeNewRecoveryCodes } from './recovery-code-store.ts';
+import { type ConsoleIdentity, endSessionsOf, type RequestOrigin } from './sessions.ts';
+import { actor, assertOwner, confirmIdentity, lockUserOf } from './users.ts';
+
+/**
+ * Recovery codes (src/domain/accounts/recovery-codes.ts) and an owner's reset of another user's
+ * second factor. Codes are made when TOTP is turned on (users.ts, confirmTotpEnrolment).
+ */
+
+/** How many unused recovery codes the signed-in user has (0 without TOTP). */
+export const ownRecoveryCodesLeft = (app: DomainContext, identity: ConsoleIdentity) => recoveryCodesLeft(app.db, identity.user.id);
+
+/**
+ * New recovery codes for the signed-in user, with their password as proof (a wrong one counts
+ * towards the lockout, as for every account change); the old codes stop working. Shown once.
+ */
+export async function regenerateRecoveryCodes(
+  app: DomainContext,
+  identity: ConsoleIdentity,
+  input: { password: string },
+  from: RequestOrigin,
+): Promise<string[]> {
+  const user = await confirmIdentity(app, identity, { password: input.password, passwordField: 'codes_password' }, from);
+  return app.db.transaction(async (tx) => {
+    const [current] = await tx.select().from(consoleUsers).where(eq(consoleUsers.id, user.id)).for('update');
+    if (!current?.totpEnabledAt || !current.totpSecretEnc) {
+      throw new DomainError('ER.01.50', 'Two-step sign-in is off', {
+        httpStatus: 409,
+        messages: { codes_password: ['two-step sign-in is off: recovery codes come with it when you turn it on'] },
+      });
+    }
+    const now = app.now();
+    const codes = await storeNewRecoveryCodes(tx, current, app.secrets.open(current.totpSecretEnc), now);
+    await recordAudit(tx, actor(identity, from), 'recovery_codes.regenerated', current.email, now);
+    return codes;
+  });
+}
+
+export const nothingToReset = () =>
+  new DomainError('ER.01.51', 'No two-step sign-in to reset', { httpStatus: 409, messages: { user: ['has two-step sign-in off: there is nothing to reset'] } });
+
+/**
+ * An owner resets another user's second factor (they lost their phone and their codes): TOTP and
+ * recovery codes are removed, every session of theirs ends, and they are told by e-mail who did
+ * it. Nobody resets their own this way (recovery codes are for that); so a sole owner's reset is
+ * the operator's (docs/console.md).
+ */
+export async function resetSecondFactor(app: DomainContext, identity: ConsoleIdentity, userId: string, from: RequestOrigin): Promise<{ email: string }> {
+  assertOwner(identity);
+  return app.db.transaction(async (tx) => {
+    const user = await lockUserOf(tx, identity, userId);
+    if (user.id === identity.user.id) {
+      throw invalidFields({ user: ['you cannot reset your own two-step sign-in: sign in with a recovery code, or ask another owner'] });
+    }
+    if (!user.totpEnabledAt) throw nothingToReset();
+    const now = app.now();
+    await tx.update(consoleUsers).set({ totpEnabledAt: null, totpSecretEnc: null, totpLastStep: null }).where(eq(consoleUsers.id, user.id));
+    await dropRecoveryCodes(tx, user.id);
+    await endSessionsOf(tx, user.id);
+    await recordAudit(tx, actor(identity, from), 'user.second_factor_reset', user.email, now);
+    await queueSecondFactorResetMail(app, tx, {
+      integratorId: user.integratorId,
+      userId: user.id,
+      to: user.email,
+      now,
+      mail: { integratorName: identity.integratorName, byEmail: identity.user.email, at: now.toISOString() },
+    });
+    return { email: user.email };
+  });
+}
