@@ -33,10 +33,11 @@ export interface AddressTakenMail {
   inviterEmail: string;
 }
 
-/** Told to a user whose two-step sign-in an owner reset: who did it and when. */
+/** Told to a user whose two-step sign-in was reset: by which owner (or the operator) and when. */
 export interface SecondFactorResetMail {
   integratorName: string;
-  byEmail: string;
+  byEmail?: string;
+  byOperator?: true;
   at: string;
 }
 
@@ -178,9 +179,15 @@ function renderLockedMail(mail: LockedMail): { subject: string; text: string; ht
 }
 
 function renderSecondFactorResetMail(mail: SecondFactorResetMail): { subject: string; text: string; html: string } {
+  const at = `${mail.at.slice(0, 16).replace('T', ' ')} UTC`;
+  const who = mail.byOperator ? 'paylink’s operator' : (mail.byEmail ?? 'an owner');
   return paragraphs('Your two-step sign-in on paylink was reset', [
-    `${mail.byEmail}, an owner of the paylink console of ${mail.integratorName}, reset your two-step sign-in at ${mail.at.slice(0, 16).replace('T', ' ')} UTC.`,
+    mail.byOperator
+      ? `paylink’s operator reset your two-step sign-in on the paylink console of ${mail.integratorName} at ${at}.`
+      : `${who}, an owner of the paylink console of ${mail.integratorName}, reset your two-step sign-in at ${at}.`,
     'Your authenticator app’s code and your recovery codes no longer work, and every session of yours was signed out. Until it is turned on again (Your account, for owners), you sign in with your password alone.',
-    `If you did not ask for this, tell ${mail.byEmail} or another owner at once, and change your password.`,
+    mail.byOperator
+      ? 'If you did not ask for this, tell paylink’s operator at once, and change your password.'
+      : `If you did not ask for this, tell ${who} or another owner at once, and change your password.`,
   ]);
 }

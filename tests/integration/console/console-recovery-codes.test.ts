@@ -2,6 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog, consoleMail, consoleRecoveryCodes, consoleSessions, consoleUsers } from '../../../src/db/schema.ts';
 import { renderConsoleMail } from '../../../src/domain/accounts/mail.ts';
+import { resetSecondFactorByOperator } from '../../../src/domain/accounts/second-factor.ts';
 import { completeSecondFactor, signIn } from '../../../src/domain/accounts/sessions.ts';
 import { newTotpSecret, totpCode } from '../../../src/domain/accounts/totp.ts';
 import { CONSOLE_USERS, useServedApp } from '../../support/app.ts';
@@ -228,5 +229,23 @@ describe('console › an owner resets another user’s two-step sign-in', () => 
     const foreign = await owner.post(`/console/users/${other.id}`, { action: 'reset-second-factor', confirmed: 'yes' }, { from: '/console' });
     expect(foreign.status).toBe(404);
     expect(await auditOf('user.second_factor_reset')).toHaveLength(1);
+  });
+
+  it('leaves a sole owner’s reset to the operator (npm run admin -- reset-second-factor EMAIL): audited in the account’s log, e-mailed in the operator’s words', async () => {
+    const by = { integratorId: null, userId: null, email: 'admin command (test)', ip: null, userAgent: 'npm run admin' };
+    await expect(resetSecondFactorByOperator(served.t.app, 'nobody@acme.example', by)).rejects.toMatchObject({ httpStatus: 404 });
+    const owner = await userRow(acmeOwner.email);
+    expect(owner.totpEnabledAt).not.toBeNull(); // left on by the test before
+    expect(await resetSecondFactorByOperator(served.t.app, ' OWNER@acme.example ', by)).toEqual({ email: acmeOwner.email, integratorId: owner.integratorId });
+    expect(await userRow(acmeOwner.email)).toMatchObject({ totpEnabledAt: null, totpSecretEnc: null });
+    const entries = await auditOf('user.second_factor_reset');
+    expect(entries.at(-1)).toMatchObject({ integratorId: owner.integratorId, actorEmail: 'admin command (test)', target: acmeOwner.email });
+    const [mail] = await served.t.app.db
+      .select()
+      .from(consoleMail)
+      .where(and(eq(consoleMail.emailTo, acmeOwner.email), eq(consoleMail.kind, 'second_factor_reset')));
+    const words = renderConsoleMail(served.t.app, mail!);
+    expect(words.text).toContain('paylink’s operator reset your two-step sign-in on the paylink console of Acme Books');
+    await expect(resetSecondFactorByOperator(served.t.app, acmeOwner.email, by)).rejects.toMatchObject({ code: 'ER.01.51' });
   });
 });
