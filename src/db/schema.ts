@@ -830,7 +830,22 @@ export const operatorSessions = pgTable(
   },
   (t) => [index('operator_sessions_operator_idx').on(t.operatorId), index('operator_sessions_expires_idx').on(t.expiresAt)],
 );
+
 export type OperatorSession = typeof operatorSessions.$inferSelect;
+
+/** An operator's TOTP recovery codes, as the console's (console_recovery_codes): HMAC-SHA256 keyed by their TOTP secret. */
+export const operatorRecoveryCodes = pgTable(
+  'operator_recovery_codes',
+  {
+    operatorId: text('operator_id')
+      .notNull()
+      .references(() => operators.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    createdAt: createdAt(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [primaryKey({ columns: [t.operatorId, t.codeHash] })],
+);
 
 /**
  * One-time links that make an operator account. `email` null: the start banner's link, good only
