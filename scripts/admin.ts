@@ -19,6 +19,7 @@ import { DataDirLockedError } from '../src/db/lock.ts';
 import { MasterKeyError, rotateMasterKey } from '../src/db/master-key.ts';
 import { pgliteDataDirIsNew } from '../src/db/pglite.ts';
 import type { Actor } from '../src/domain/accounts/audit.ts';
+import { resetSecondFactorByOperator } from '../src/domain/accounts/second-factor.ts';
 import { DomainError } from '../src/domain/errors.ts';
 import { parseOverlap, type RotationOverlap, rotateApiToken, rotateJwtSecret } from '../src/domain/integrators/credentials.ts';
 import { findIntegratorById } from '../src/domain/integrators/service.ts';
@@ -34,6 +35,7 @@ const usage = [
   '  rotate-credentials ID [--overlap none|1h|24h|7d]   a new API token and JWT secret, printed once (old ones stop at once by default)',
   '  suspend ID --reason TEXT                 its API, link keys, pages and schedules stop taking new money',
   '  reactivate ID                            undoes suspend',
+  '  reset-second-factor EMAIL               removes a console user’s TOTP and recovery codes (a sole owner who lost both), ends their sessions, e-mails them',
   '  create-operator EMAIL                    a one-time link that makes an operator account for EMAIL (docs/operator.md)',
   '  rotate-master-key                        reseals every secret (new key: PAYLINK_NEW_MASTER_KEY, or generated into the key file)',
   '  backup FILE [--force]                    a consistent copy of the embedded database (paylink may be running)',
@@ -262,6 +264,8 @@ async function withApp(work: (app: PaylinkApp) => Promise<void>): Promise<void> 
       const messages =
         typeof error.messages === 'string' ? [error.messages] : Object.entries(error.messages ?? {}).map(([field, m]) => `${field} ${m.join('; ')}`);
       await app.database.close();
+      if (error.httpStatus === 404 && command === 'reset-second-factor')
+        fail(`no console user with the e-mail ${JSON.stringify(args.positionals[1])}`, EXIT.notFound, 'not_found');
       if (error.httpStatus === 404)
         fail(`no integrator with id ${JSON.stringify(args.positionals[1])}; npm run admin -- list-integrators lists them`, EXIT.notFound, 'not_found');
       fail(messages.join('; ') || error.message, EXIT.usage, 'invalid');
@@ -420,6 +424,20 @@ switch (command) {
     if (extra.length > 0) usageError(`unexpected argument ${JSON.stringify(extra[0])}`);
     await createOperatorCommand(id!);
     break;
+  case 'reset-second-factor': {
+    noOptionsBut([]);
+    if (id === undefined || id.trim() === '') usageError("reset-second-factor needs the console user's e-mail address");
+    if (extra.length > 0) usageError(`unexpected argument ${JSON.stringify(extra[0])}`);
+    await withApp(async (app) => {
+      const reset = await resetSecondFactorByOperator(app, id!, adminActor());
+      if (json) print({ ok: true, email: reset.email, integrator_id: reset.integratorId });
+      else
+        process.stdout.write(
+          `two-step sign-in of ${reset.email} (integrator ${reset.integratorId}) reset: TOTP and recovery codes removed, sessions ended, e-mail queued\n`,
+        );
+    });
+    break;
+  }
   case 'list-integrators':
     if (id !== undefined) usageError(`unexpected argument ${JSON.stringify(id)}`);
     noOptionsBut([]);

@@ -122,6 +122,16 @@ export const catalogue = {
     description: 'Console account locked',
     when: "A signed-in console user's password or TOTP code, asked again before a change to their account, was wrong too often: the account is locked (PAYLINK_CONSOLE_LOCKOUT_MINUTES) and its sessions end.",
   },
+  'ER.01.50': {
+    http: 409,
+    description: 'Two-step sign-in is off',
+    when: 'A console user asked for new recovery codes while their two-step sign-in (TOTP) is off: recovery codes are made when it is turned on.',
+  },
+  'ER.01.51': {
+    http: 409,
+    description: 'No two-step sign-in to reset',
+    when: "An owner asked to reset another console user's two-step sign-in while that user has none on: nothing was changed.",
+  },
   // The operator console (area 05)
   'ER.05.00': {
     http: 404,

@@ -15,6 +15,8 @@ export interface CopyLinkProps {
   kind?: 'link-url' | 'secret';
   /** A test id for the value's text. */
   testId?: string;
+  /** Shows the value in blocks of this many characters (a TOTP key), each kept whole on a line; the copy is the value itself. */
+  groupBy?: number;
 }
 
 interface State {
@@ -40,12 +42,19 @@ export default class CopyLink extends Component<CopyLinkProps, State> {
 
   // h() rather than JSX, as LinkPreview.tsx says why.
   render() {
-    const { url, label = 'Copy link', kind = 'link-url', testId } = this.props;
+    const { url, label = 'Copy link', kind = 'link-url', testId, groupBy } = this.props;
+    const groups = groupBy ? (url.match(new RegExp(`.{1,${groupBy}}`, 'g')) ?? []) : undefined;
     const { ready, said } = this.state;
     return h(
       'div',
       { class: 'copy-link' },
-      h('code', { class: kind, 'data-testid': testId }, url),
+      groups
+        ? h(
+            'code',
+            { class: `${kind} grouped`, 'data-testid': testId },
+            groups.flatMap((group, i) => [i > 0 ? ' ' : '', h('span', { class: 'group' }, group)]),
+          )
+        : h('code', { class: kind, 'data-testid': testId }, url),
       ready ? h('button', { type: 'button', class: 'secondary', onClick: this.copy }, label) : null,
       // A polite live region (not role="status"): the page's own status message stays the one status on it.
       h('span', { 'aria-live': 'polite', class: 'copy-status' }, said),

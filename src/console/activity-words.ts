@@ -30,6 +30,10 @@ const withTarget =
   (target: string | null) =>
     target ? `${verb} ${target}` : fallback;
 const plain = (sentence: string) => () => sentence;
+const recoveryCodeWords = (target: string | null) => {
+  const left = /: (\d+) left$/.exec(target ?? '')?.[1];
+  return left === undefined ? 'Signed in with a recovery code' : `Signed in with a recovery code (${left} left)`;
+};
 
 const words: Record<AuditAction, ActionWords> = {
   'sign_in.succeeded': { group: 'sign-in', say: plain('Signed in') },
@@ -54,6 +58,9 @@ const words: Record<AuditAction, ActionWords> = {
   'user.removed': { group: 'users', say: (t) => `Removed ${userAndRole(t)}` },
   'totp.enabled': { group: 'users', say: plain('Turned on two-step sign-in') },
   'totp.disabled': { group: 'users', say: plain('Turned off two-step sign-in') },
+  'sign_in.recovery_code_used': { group: 'sign-in', say: (t) => recoveryCodeWords(t) },
+  'recovery_codes.regenerated': { group: 'users', say: plain('Made new recovery codes (the old ones stopped working)') },
+  'user.second_factor_reset': { group: 'users', say: withTarget('Reset the two-step sign-in of', 'Reset a user’s two-step sign-in') },
   'link.created': { group: 'links', say: withTarget('Created the payment link', 'Created a payment link') },
   'link.updated': { group: 'links', say: withTarget('Changed the payment link', 'Changed a payment link') },
   'refund.requested': { group: 'refunds', say: (t) => refundWords(t) },

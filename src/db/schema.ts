@@ -792,6 +792,24 @@ export type AuditEntry = typeof auditLog.$inferSelect;
  * message is sealed (AES-256-GCM under the master key); the mailer sends and retries it like a
  * customer e-mail.
  */
+/**
+ * A console user's TOTP recovery codes: each works once at sign-in's second step instead of a code
+ * from the app. Stored only as an HMAC-SHA256 keyed by the user's TOTP secret (src/domain/accounts/
+ * recovery-codes.ts says why); the rows go with the user, and with their TOTP when it is turned off.
+ */
+export const consoleRecoveryCodes = pgTable(
+  'console_recovery_codes',
+  {
+    userId: text('user_id')
+      .notNull()
+      .references(() => consoleUsers.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    createdAt: createdAt(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.codeHash] })],
+);
+
 export const consoleMail = pgTable(
   'console_mail',
   {
@@ -799,9 +817,9 @@ export const consoleMail = pgTable(
     integratorId: text('integrator_id')
       .notNull()
       .references(() => integrators.id),
-    /** The invited (or locked-out) user; the row goes with them. None for `address_taken`. */
+    /** The invited (locked-out, reset) user; the row goes with them. None for `address_taken`. */
     userId: text('user_id').references(() => consoleUsers.id, { onDelete: 'cascade' }),
-    kind: text('kind').$type<'invite' | 'locked' | 'address_taken'>().notNull(),
+    kind: text('kind').$type<'invite' | 'locked' | 'address_taken' | 'second_factor_reset'>().notNull(),
     emailTo: text('email_to').notNull(),
     /** JSON of the message's variables, sealed (it holds the invite link). */
     payloadEnc: text('payload_enc').notNull(),
@@ -867,7 +885,22 @@ export const operatorSessions = pgTable(
   },
   (t) => [index('operator_sessions_operator_idx').on(t.operatorId), index('operator_sessions_expires_idx').on(t.expiresAt)],
 );
+
 export type OperatorSession = typeof operatorSessions.$inferSelect;
+
+/** An operator's TOTP recovery codes, as the console's (console_recovery_codes): HMAC-SHA256 keyed by their TOTP secret. */
+export const operatorRecoveryCodes = pgTable(
+  'operator_recovery_codes',
+  {
+    operatorId: text('operator_id')
+      .notNull()
+      .references(() => operators.id, { onDelete: 'cascade' }),
+    codeHash: text('code_hash').notNull(),
+    createdAt: createdAt(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [primaryKey({ columns: [t.operatorId, t.codeHash] })],
+);
 
 /**
  * One-time links that make an operator account. `email` null: the start banner's link, good only

@@ -158,18 +158,29 @@ test('console › an owner invites staff, who sets a password (a common one is r
   await expect(page.getByRole('row', { name: /new\.staff@acme\.example .*Accepted the invitation and chose a password/ })).toBeVisible();
 });
 
-test('console › an owner turns on two-step sign-in; sign-in then asks for the code', async ({ page }) => {
-  test.setTimeout(75_000); // waits for the next 30-second TOTP step
+test('console › an owner turns on two-step sign-in, saves the recovery codes; sign-in then asks for the code, or takes a recovery code once', async ({
+  page,
+}) => {
+  test.setTimeout(120_000); // waits for the next 30-second TOTP step
   await signIn(page, TOTP_OWNER);
   await page.goto('/console/account');
   await page.getByRole('button', { name: 'Set up two-step sign-in' }).click();
   await expect(page.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
   await expectNoAxeViolations(page);
   await shoot(page, 'console-totp-enrolment');
-  const secret = (await page.locator('code.secret').textContent())!;
+  const secret = (await page.locator('code.secret').textContent())!.replace(/\s/g, '');
   await page.getByRole('textbox', { name: 'Code' }).fill(totpCode(secret, new Date()));
   await page.getByRole('button', { name: 'Turn on two-step sign-in' }).click();
   await expect(page.getByRole('status')).toContainText('Two-step sign-in is on');
+  const saved = page.getByTestId('recovery-codes');
+  await expect(saved.getByRole('heading', { name: 'Save your recovery codes' })).toBeVisible();
+  const codes = await saved.locator('ol.recovery-codes li').allTextContents();
+  expect(codes).toHaveLength(10);
+  await expect(saved.getByRole('link', { name: 'Download as .txt' })).toHaveAttribute('download', 'paylink-recovery-codes.txt');
+  await expect(saved.getByRole('button', { name: 'Copy codes' })).toBeVisible();
+  await expect(page.getByTestId('codes-left')).toContainText('10 recovery codes left');
+  await expectNoAxeViolations(page);
+  await shoot(page, 'console-recovery-codes');
   await page.getByRole('button', { name: 'Sign out' }).click();
   await expect(page).toHaveURL(/\/console\/sign-in$/);
 
@@ -178,13 +189,55 @@ test('console › an owner turns on two-step sign-in; sign-in then asks for the 
   await expectNoAxeViolations(page);
   await page.getByRole('textbox', { name: 'Code' }).fill('000000');
   await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByText('Code is not the current code')).toBeVisible();
+  await expect(page.getByText('Code is neither the current code')).toBeVisible();
   // The code used at enrolment cannot be used again: wait for the next 30-second step.
   const step = Math.floor(Date.now() / 30_000);
   while (Math.floor(Date.now() / 30_000) === step) await page.waitForTimeout(500);
   await page.getByRole('textbox', { name: 'Code' }).fill(totpCode(secret, new Date()));
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByText(`Signed in as ${TOTP_OWNER.email} (owner).`)).toBeVisible();
+
+  // The phone is lost: a recovery code signs in once, and the account page counts what is left.
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await signIn(page, TOTP_OWNER);
+  await page.getByRole('link', { name: 'Lost your phone? Use a recovery code' }).click();
+  await expect(page.getByRole('heading', { name: 'Enter a recovery code' })).toBeVisible();
+  await expectNoAxeViolations(page);
+  await page.getByRole('textbox', { name: 'Recovery code' }).fill(codes[0]!);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByText(`Signed in as ${TOTP_OWNER.email} (owner).`)).toBeVisible();
+  await page.goto('/console/account');
+  await expect(page.getByTestId('codes-left')).toContainText('9 recovery codes left');
+});
+
+test('console › an owner resets a staff member’s two-step sign-in after a confirm step; they then sign in with their password alone', async ({
+  page,
+  browser,
+}) => {
+  // The user with two-step sign-in on from the test before, made staff first.
+  await signIn(page, OWNER);
+  await page.goto('/console/users');
+  await page.getByRole('link', { name: TOTP_OWNER.email }).click();
+  await page.getByLabel('Role').selectOption('staff');
+  await page.getByRole('button', { name: 'Change role' }).click();
+  await expect(page.getByRole('status')).toContainText('The role is changed');
+  await expect(page.getByTestId('user-totp')).toContainText('On since');
+  await page.getByRole('button', { name: 'Reset two-step sign-in…' }).click();
+  const step = page.getByTestId('confirm-step');
+  await expect(step.getByRole('heading', { name: `Reset two-step sign-in of ${TOTP_OWNER.email}?` })).toBeVisible();
+  await expect(step).toContainText('all their recovery codes stop working');
+  await expect(step).toContainText(`They are e-mailed that ${OWNER.email} reset it`);
+  await expectNoAxeViolations(page);
+  await shoot(page, 'console-reset-second-factor');
+  await step.getByRole('button', { name: 'Reset two-step sign-in' }).click();
+  await expect(page.getByRole('status')).toContainText('Their two-step sign-in is reset');
+  await expect(page.getByTestId('user-totp')).toContainText('Off');
+
+  const them = await newPage(browser);
+  await signIn(them, TOTP_OWNER);
+  await expect(them.getByText(`Signed in as ${TOTP_OWNER.email} (staff).`)).toBeVisible();
+  await page.goto('/console/activity');
+  await expect(page.getByText(`Reset the two-step sign-in of ${TOTP_OWNER.email}`)).toBeVisible();
 });
 
 test('console › signing out ends the session: the back button shows no account data', async ({ page }) => {

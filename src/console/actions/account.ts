@@ -1,12 +1,14 @@
+import { regenerateRecoveryCodes } from '../../domain/accounts/second-factor.ts';
 import { endOtherSessions } from '../../domain/accounts/sessions.ts';
 import { changePassword, confirmTotpEnrolment, disableTotp, startTotpEnrolment } from '../../domain/accounts/users.ts';
 import type { ConsoleAction } from '../entry.ts';
 
-/** What the account page shows after an action: a sentence, a new enrolment, two-step sign-in's new state. */
+/** What the account page shows after an action: a sentence, a new enrolment, two-step sign-in's new state, new recovery codes (once). */
 export interface AccountOutcome {
   done?: string;
   enrolment?: { secret: string; uri: string; svg: string };
   totpOn?: boolean;
+  recoveryCodes?: string[];
 }
 
 /** The account page's forms (anyone signed in, for their own account), by their `action` field. */
@@ -17,8 +19,12 @@ export const accountActions: Record<string, ConsoleAction<AccountOutcome>> = {
   },
   'totp-start': async ({ app, identity }) => ({ enrolment: await startTotpEnrolment(app, identity) }),
   'totp-confirm': async ({ app, identity, field, from }) => {
-    await confirmTotpEnrolment(app, identity, { code: field('code') }, from);
-    return { done: 'Two-step sign-in is on. From now on, sign-in asks for a code from your app.', totpOn: true };
+    const recoveryCodes = await confirmTotpEnrolment(app, identity, { code: field('code') }, from);
+    return { done: 'Two-step sign-in is on. From now on, sign-in asks for a code from your app.', totpOn: true, recoveryCodes };
+  },
+  'recovery-codes': async ({ app, identity, field, from }) => {
+    const recoveryCodes = await regenerateRecoveryCodes(app, identity, { password: field('codes_password') }, from);
+    return { done: 'New recovery codes are made. The old ones no longer work.', recoveryCodes };
   },
   'end-others': async ({ app, identity, from }) => {
     const ended = await endOtherSessions(app, identity, from);

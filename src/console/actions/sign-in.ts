@@ -100,7 +100,7 @@ export async function signInWithCode(astro: PreSessionAstro, next: string): Prom
       };
     }
     astro.response.status = 401;
-    return { email: '', messages: { code: ['is not the current code from your authenticator app'] } };
+    return { email: '', messages: { code: ['is neither the current code from your authenticator app nor an unused recovery code'] } };
   } catch (error) {
     return { email: '', messages: refuse(astro, error) };
   }

@@ -22,6 +22,11 @@ export type AuditAction =
   | 'user.removed'
   | 'totp.enabled'
   | 'totp.disabled'
+  /** Signed in with a recovery code instead of a TOTP code (target: `<email>: <n> left`). */
+  | 'sign_in.recovery_code_used'
+  | 'recovery_codes.regenerated'
+  /** An owner removed another user's TOTP and recovery codes (target: that user's e-mail). */
+  | 'user.second_factor_reset'
   | 'link.created'
   | 'link.updated'
   | 'refund.requested'

@@ -33,8 +33,22 @@ export interface AddressTakenMail {
   inviterEmail: string;
 }
 
+/** Told to a user whose two-step sign-in was reset: by which owner (or the operator) and when. */
+export interface SecondFactorResetMail {
+  integratorName: string;
+  byEmail?: string;
+  byOperator?: true;
+  at: string;
+}
+
 type ConsoleMailKind = ConsoleMail['kind'];
-type ConsoleMailOf<K extends ConsoleMailKind> = K extends 'invite' ? InviteMail : K extends 'locked' ? LockedMail : AddressTakenMail;
+type ConsoleMailOf<K extends ConsoleMailKind> = K extends 'invite'
+  ? InviteMail
+  : K extends 'locked'
+    ? LockedMail
+    : K extends 'second_factor_reset'
+      ? SecondFactorResetMail
+      : AddressTakenMail;
 
 async function queueConsoleMail<K extends ConsoleMailKind>(
   app: DomainContext,
@@ -58,6 +72,11 @@ export const queueInviteMail = (app: DomainContext, tx: DbOrTx, row: { integrato
   queueConsoleMail(app, tx, 'invite', row);
 export const queueLockedMail = (app: DomainContext, tx: DbOrTx, row: { integratorId: string; userId: string; to: string; mail: LockedMail; now: Date }) =>
   queueConsoleMail(app, tx, 'locked', row);
+export const queueSecondFactorResetMail = (
+  app: DomainContext,
+  tx: DbOrTx,
+  row: { integratorId: string; userId: string; to: string; mail: SecondFactorResetMail; now: Date },
+) => queueConsoleMail(app, tx, 'second_factor_reset', row);
 /** Queued under the inviting integrator, with no user: the address's holder belongs to another. */
 export const queueAddressTakenMail = (app: DomainContext, tx: DbOrTx, row: { integratorId: string; to: string; mail: AddressTakenMail; now: Date }) =>
   queueConsoleMail(app, tx, 'address_taken', { ...row, userId: null });
@@ -116,6 +135,7 @@ export async function inviteMailStates(db: Db, userIds: string[]): Promise<Map<s
 /** The message: subject, plain text and HTML (every value escaped). */
 export function renderConsoleMail(app: DomainContext, row: Pick<ConsoleMail, 'kind' | 'payloadEnc'>): { subject: string; text: string; html: string } {
   if (row.kind === 'locked') return renderLockedMail(JSON.parse(app.secrets.open(row.payloadEnc)) as LockedMail);
+  if (row.kind === 'second_factor_reset') return renderSecondFactorResetMail(JSON.parse(app.secrets.open(row.payloadEnc)) as SecondFactorResetMail);
   if (row.kind === 'address_taken') return renderAddressTakenMail(JSON.parse(app.secrets.open(row.payloadEnc)) as AddressTakenMail);
   const mail = JSON.parse(app.secrets.open(row.payloadEnc)) as InviteMail;
   const subject = `You are invited to the ${mail.integratorName} console on paylink`;
@@ -155,5 +175,19 @@ function renderLockedMail(mail: LockedMail): { subject: string; text: string; ht
     `Too many sign-ins or password checks on your paylink console account failed in a row, so it refuses every password, the right one too, until ${mail.until.slice(0, 16).replace('T', ' ')} UTC.`,
     ...(mail.ip ? [`The last failed attempt came from ${mail.ip}.`] : []),
     'If these were not you, change your password once the lock ends, and ask an owner of your account to look at the activity log.',
+  ]);
+}
+
+function renderSecondFactorResetMail(mail: SecondFactorResetMail): { subject: string; text: string; html: string } {
+  const at = `${mail.at.slice(0, 16).replace('T', ' ')} UTC`;
+  const who = mail.byOperator ? 'paylink’s operator' : (mail.byEmail ?? 'an owner');
+  return paragraphs('Your two-step sign-in on paylink was reset', [
+    mail.byOperator
+      ? `paylink’s operator reset your two-step sign-in on the paylink console of ${mail.integratorName} at ${at}.`
+      : `${who}, an owner of the paylink console of ${mail.integratorName}, reset your two-step sign-in at ${at}.`,
+    'Your authenticator app’s code and your recovery codes no longer work, and every session of yours was signed out. Until it is turned on again (Your account, for owners), you sign in with your password alone.',
+    mail.byOperator
+      ? 'If you did not ask for this, tell paylink’s operator at once, and change your password.'
+      : `If you did not ask for this, tell ${who} or another owner at once, and change your password.`,
   ]);
 }

@@ -6,6 +6,8 @@ import { insertSelect, prefixed, prepareStatement, rowsOf, setClause } from '../
 import type { DomainContext } from '../context.ts';
 import { type Actor, auditRow, recordAudit } from './audit.ts';
 import { queueLockedMail } from './mail.ts';
+import { recoveryCodesLeft, spendRecoveryCode } from './recovery-code-store.ts';
+import { looksLikeRecoveryCode } from './recovery-codes.ts';
 import { afterFailedSignIn, isLocked, normaliseEmail, SESSION_TOUCH_SECONDS, secondFactorExpiry, sessionExpiry, sessionState } from './rules.ts';
 import { verifyTotp } from './totp.ts';
 
@@ -165,7 +167,8 @@ export async function accountLocked(app: DomainContext, tx: DbOrTx, user: Consol
 
 /**
  * The second step for an account with TOTP: a right code turns the half-way session into a full
- * one (a new token: the half-way token is spent). Wrong codes count towards the same lockout.
+ * one (a new token: the half-way token is spent). A recovery code (anything not all digits) is
+ * spent instead of a TOTP code, once. Wrong codes of either kind count towards the same lockout.
  */
 export async function completeSecondFactor(app: DomainContext, token: string, code: string, from: RequestOrigin): Promise<SignInOutcome> {
   return app.db.transaction(async (tx): Promise<SignInOutcome> => {
@@ -184,8 +187,11 @@ export async function completeSecondFactor(app: DomainContext, token: string, co
       await recordAudit(tx, actorOf(user, from), 'sign_in.refused_locked', user.email, now);
       return { kind: 'locked', until: user.lockedUntil! };
     }
-    const step = verifyTotp(app.secrets.open(sealedSecret), code, now, user.totpLastStep);
-    if (step === undefined) {
+    const secret = app.secrets.open(sealedSecret);
+    const recovery = looksLikeRecoveryCode(code);
+    const step = recovery ? undefined : verifyTotp(secret, code, now, user.totpLastStep);
+    const spent = recovery && (await spendRecoveryCode(tx, user, secret, code, now));
+    if (step === undefined && !spent) {
       const next = afterFailedSignIn(user, app.config.console, now);
       await tx.update(consoleUsers).set({ failedSignIns: next.failedSignIns, lockedUntil: next.lockedUntil }).where(eq(consoleUsers.id, user.id));
       await recordAudit(tx, actorOf(user, from), 'sign_in.second_factor_failed', user.email, now);
@@ -195,7 +201,11 @@ export async function completeSecondFactor(app: DomainContext, token: string, co
       return { kind: 'locked', until: next.lockedUntil! };
     }
     await tx.delete(consoleSessions).where(eq(consoleSessions.id, row.session.id));
-    await tx.update(consoleUsers).set({ failedSignIns: 0, lockedUntil: null, lastSignInAt: now, totpLastStep: step }).where(eq(consoleUsers.id, user.id));
+    await tx
+      .update(consoleUsers)
+      .set({ failedSignIns: 0, lockedUntil: null, lastSignInAt: now, totpLastStep: step ?? user.totpLastStep })
+      .where(eq(consoleUsers.id, user.id));
+    if (spent) await recordAudit(tx, actorOf(user, from), 'sign_in.recovery_code_used', `${user.email}: ${await recoveryCodesLeft(tx, user.id)} left`, now);
     await recordAudit(tx, actorOf(user, from), 'sign_in.succeeded', user.email, now);
     return { kind: 'signed-in', token: await startSession(app, tx, user, 'complete', from) };
   });

@@ -7,6 +7,7 @@ import { DomainError, invalidFields, notFound } from '../errors.ts';
 import { type Actor, recordAudit } from './audit.ts';
 import { inviteMailStates, queueAddressTakenMail, queueInviteMail } from './mail.ts';
 import { passwordProblems } from './passwords.ts';
+import { dropRecoveryCodes, storeNewRecoveryCodes } from './recovery-code-store.ts';
 import { afterFailedSignIn, canManageAccount, isLocked, normaliseEmail } from './rules.ts';
 import { accountLocked, type ConsoleIdentity, endSessionsOf, type RequestOrigin } from './sessions.ts';
 import { enrolmentView, newTotpSecret, verifyTotp } from './totp.ts';
@@ -22,14 +23,14 @@ export type UserView = Pick<ConsoleUser, 'id' | 'email' | 'role' | 'createdAt' |
   inviteMail: 'pending' | 'sent' | 'failed' | null;
 };
 
-const actor = (identity: ConsoleIdentity, from: RequestOrigin): Actor => ({
+export const actor = (identity: ConsoleIdentity, from: RequestOrigin): Actor => ({
   integratorId: identity.user.integratorId,
   userId: identity.user.id,
   email: identity.user.email,
   ...from,
 });
 
-function assertOwner(identity: ConsoleIdentity): void {
+export function assertOwner(identity: ConsoleIdentity): void {
   if (!canManageAccount(identity.user.role)) throw notFound('(request)', 'This page');
 }
 
@@ -177,7 +178,7 @@ async function lockOwners(tx: Pick<DomainContext['db'], 'select'>, integratorId:
 }
 
 /** Another user of the signed-in user's integrator, row-locked for a change; anyone else's is not found. */
-async function lockUserOf(tx: Pick<DomainContext['db'], 'select'>, identity: ConsoleIdentity, userId: string) {
+export async function lockUserOf(tx: Pick<DomainContext['db'], 'select'>, identity: ConsoleIdentity, userId: string) {
   const [user] = await tx
     .select()
     .from(consoleUsers)
@@ -238,7 +239,7 @@ export async function removeUser(app: DomainContext, identity: ConsoleIdentity, 
  * session cannot guess the password behind it without limit: the attempt that locks the account
  * also ends every session of it (the one in use too). A locked account checks nothing.
  */
-async function confirmIdentity(
+export async function confirmIdentity(
   app: DomainContext,
   identity: ConsoleIdentity,
   proof: { password: string; passwordField: string; code?: string; codeField?: string },
@@ -330,17 +331,19 @@ export async function pendingTotpEnrolment(app: DomainContext, identity: Console
   return { secret, ...(await enrolmentView(secret, user.email)) };
 }
 
-/** Step two: a valid code from the app turns TOTP on; from then on sign-in asks for a code. */
-export async function confirmTotpEnrolment(app: DomainContext, identity: ConsoleIdentity, input: { code: string }, from: RequestOrigin): Promise<void> {
+/** Step two: a valid code from the app turns TOTP on; from then on sign-in asks for a code. Returns the recovery codes, shown once. */
+export async function confirmTotpEnrolment(app: DomainContext, identity: ConsoleIdentity, input: { code: string }, from: RequestOrigin): Promise<string[]> {
   assertOwner(identity);
-  await app.db.transaction(async (tx) => {
+  return app.db.transaction(async (tx) => {
     const [user] = await tx.select().from(consoleUsers).where(eq(consoleUsers.id, identity.user.id)).for('update');
     if (!user?.totpSecretEnc || user.totpEnabledAt) throw invalidFields({ code: ['start the set-up again'] });
     const now = app.now();
-    const step = verifyTotp(app.secrets.open(user.totpSecretEnc), input.code, now, user.totpLastStep);
+    const secret = app.secrets.open(user.totpSecretEnc);
+    const step = verifyTotp(secret, input.code, now, user.totpLastStep);
     if (step === undefined) throw invalidFields({ code: ['is not the current code from your authenticator app'] });
     await tx.update(consoleUsers).set({ totpEnabledAt: now, totpLastStep: step }).where(eq(consoleUsers.id, user.id));
     await recordAudit(tx, actor(identity, from), 'totp.enabled', user.email, now);
+    return storeNewRecoveryCodes(tx, user, secret, now);
   });
 }
 
@@ -364,6 +367,7 @@ export async function disableTotp(
   await app.db.transaction(async (tx) => {
     const now = app.now();
     await tx.update(consoleUsers).set({ totpEnabledAt: null, totpSecretEnc: null, totpLastStep: null }).where(eq(consoleUsers.id, user.id));
+    await dropRecoveryCodes(tx, user.id);
     await recordAudit(tx, actor(identity, from), 'totp.disabled', user.email, now);
   });
 }

@@ -8,6 +8,7 @@ import type { DomainContext } from '../context.ts';
 import { DomainError, invalidFields } from '../errors.ts';
 import { identityOperatorActor, type OperatorIdentity } from './accounts.ts';
 import { recordOperatorAudit } from './audit.ts';
+import { dropOperatorRecoveryCodes, operatorRecoveryCodesLeft, storeOperatorRecoveryCodes } from './recovery-codes.ts';
 
 /**
  * The signed-in operator's own account (/operator/account): password change and two-step sign-in
@@ -102,16 +103,18 @@ export async function pendingOperatorTotp(app: DomainContext, identity: Operator
   return { secret, ...(await enrolmentView(secret, `operator ${operator.email}`)) };
 }
 
-/** Step two: a valid code turns TOTP on. */
-export async function confirmOperatorTotp(app: DomainContext, identity: OperatorIdentity, input: { code: string }, from: RequestOrigin): Promise<void> {
-  await app.db.transaction(async (tx) => {
+/** Step two: a valid code turns TOTP on. Returns the recovery codes, shown once. */
+export async function confirmOperatorTotp(app: DomainContext, identity: OperatorIdentity, input: { code: string }, from: RequestOrigin): Promise<string[]> {
+  return app.db.transaction(async (tx) => {
     const [operator] = await tx.select().from(operators).where(eq(operators.id, identity.operator.id)).for('update');
     if (!operator?.totpSecretEnc || operator.totpEnabledAt) throw invalidFields({ code: ['start the set-up again'] });
     const now = app.now();
-    const step = verifyTotp(app.secrets.open(operator.totpSecretEnc), input.code, now, operator.totpLastStep);
+    const secret = app.secrets.open(operator.totpSecretEnc);
+    const step = verifyTotp(secret, input.code, now, operator.totpLastStep);
     if (step === undefined) throw invalidFields({ code: ['is not the current code from your authenticator app'] });
     await tx.update(operators).set({ totpEnabledAt: now, totpLastStep: step }).where(eq(operators.id, operator.id));
     await recordOperatorAudit(tx, identityOperatorActor(identity, from), 'totp.enabled', { target: operator.email }, now);
+    return storeOperatorRecoveryCodes(tx, operator.id, secret, now);
   });
 }
 
@@ -125,6 +128,33 @@ export async function disableOperatorTotp(app: DomainContext, identity: Operator
   );
   await app.db.transaction(async (tx) => {
     await tx.update(operators).set({ totpEnabledAt: null, totpSecretEnc: null, totpLastStep: null }).where(eq(operators.id, operator.id));
+    await dropOperatorRecoveryCodes(tx, operator.id);
     await recordOperatorAudit(tx, identityOperatorActor(identity, from), 'totp.disabled', { target: operator.email }, app.now());
   });
 }
+
+/** New recovery codes with the password as proof (a wrong one counts towards the lockout); the old ones stop working. */
+export async function regenerateOperatorRecoveryCodes(
+  app: DomainContext,
+  identity: OperatorIdentity,
+  input: { password: string },
+  from: RequestOrigin,
+): Promise<string[]> {
+  await confirmOperator(app, identity, { password: input.password, passwordField: 'codes_password' }, from);
+  return app.db.transaction(async (tx) => {
+    const [operator] = await tx.select().from(operators).where(eq(operators.id, identity.operator.id)).for('update');
+    if (!operator?.totpEnabledAt || !operator.totpSecretEnc) {
+      throw new DomainError('ER.01.50', 'Two-step sign-in is off', {
+        httpStatus: 409,
+        messages: { codes_password: ['two-step sign-in is off: recovery codes come with it when you turn it on'] },
+      });
+    }
+    const now = app.now();
+    const codes = await storeOperatorRecoveryCodes(tx, operator.id, app.secrets.open(operator.totpSecretEnc), now);
+    await recordOperatorAudit(tx, identityOperatorActor(identity, from), 'recovery_codes.regenerated', { target: operator.email }, now);
+    return codes;
+  });
+}
+
+/** How many unused recovery codes the signed-in operator has. */
+export const ownOperatorRecoveryCodesLeft = (app: DomainContext, identity: OperatorIdentity) => operatorRecoveryCodesLeft(app.db, identity.operator.id);

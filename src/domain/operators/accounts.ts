@@ -4,12 +4,14 @@ import type { DbOrTx } from '../../db/client.ts';
 import { type Operator, type OperatorSession, operatorSessions, operatorSetupTokens, operators } from '../../db/schema.ts';
 import { EMAIL_MESSAGE, isEmailAddress } from '../../schemas/email-rules.ts';
 import { generatePassword, passwordProblems } from '../accounts/passwords.ts';
+import { looksLikeRecoveryCode } from '../accounts/recovery-codes.ts';
 import { afterFailedSignIn, isLocked, normaliseEmail, SESSION_TOUCH_SECONDS, secondFactorExpiry, sessionExpiry, sessionState } from '../accounts/rules.ts';
 import type { RequestOrigin } from '../accounts/sessions.ts';
 import { verifyTotp } from '../accounts/totp.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError, invalidFields } from '../errors.ts';
 import { type OperatorActor, recordOperatorAudit } from './audit.ts';
+import { operatorRecoveryCodesLeft, spendOperatorRecoveryCode } from './recovery-codes.ts';
 
 /**
  * Operator accounts: made only through a one-time setup link (the start banner's while there is
@@ -223,7 +225,10 @@ export async function operatorSignIn(app: DomainContext, input: { email: string;
   });
 }
 
-/** The TOTP step: a right code turns the half-way session into a full one (a new token); wrong codes count towards the lockout. */
+/**
+ * The TOTP step: a right code turns the half-way session into a full one (a new token); a recovery
+ * code (anything not all digits) is spent instead, once; wrong codes of either kind count towards the lockout.
+ */
 export async function operatorSecondFactor(app: DomainContext, token: string, code: string, from: RequestOrigin): Promise<OperatorSignInOutcome> {
   return app.db.transaction(async (tx): Promise<OperatorSignInOutcome> => {
     const now = app.now();
@@ -242,8 +247,11 @@ export async function operatorSecondFactor(app: DomainContext, token: string, co
       await recordOperatorAudit(tx, actor, 'sign_in.refused_locked', { target: operator.email }, now);
       return { kind: 'locked', until: operator.lockedUntil! };
     }
-    const step = verifyTotp(app.secrets.open(sealed), code, now, operator.totpLastStep);
-    if (step === undefined) {
+    const secret = app.secrets.open(sealed);
+    const recovery = looksLikeRecoveryCode(code);
+    const step = recovery ? undefined : verifyTotp(secret, code, now, operator.totpLastStep);
+    const spent = recovery && (await spendOperatorRecoveryCode(tx, operator.id, secret, code, now));
+    if (step === undefined && !spent) {
       const next = afterFailedSignIn(operator, app.config.console, now);
       await tx.update(operators).set({ failedSignIns: next.failedSignIns, lockedUntil: next.lockedUntil }).where(eq(operators.id, operator.id));
       await recordOperatorAudit(tx, actor, 'sign_in.second_factor_failed', { target: operator.email }, now);
@@ -253,7 +261,14 @@ export async function operatorSecondFactor(app: DomainContext, token: string, co
       return { kind: 'locked', until: next.lockedUntil! };
     }
     await tx.delete(operatorSessions).where(eq(operatorSessions.id, row.session.id));
-    await tx.update(operators).set({ failedSignIns: 0, lockedUntil: null, lastSignInAt: now, totpLastStep: step }).where(eq(operators.id, operator.id));
+    await tx
+      .update(operators)
+      .set({ failedSignIns: 0, lockedUntil: null, lastSignInAt: now, totpLastStep: step ?? operator.totpLastStep })
+      .where(eq(operators.id, operator.id));
+    if (spent) {
+      const left = await operatorRecoveryCodesLeft(tx, operator.id);
+      await recordOperatorAudit(tx, actor, 'sign_in.recovery_code_used', { target: `${operator.email}: ${left} left` }, now);
+    }
     await recordOperatorAudit(tx, actor, 'sign_in.succeeded', { target: operator.email }, now);
     return { kind: 'signed-in', token: await startSession(app, tx, operator, 'complete', from) };
   });

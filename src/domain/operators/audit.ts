@@ -17,6 +17,9 @@ export type OperatorAuditAction =
   | 'password.changed'
   | 'totp.enabled'
   | 'totp.disabled'
+  /** Signed in with a recovery code (target: `<email>: <n> left`). */
+  | 'sign_in.recovery_code_used'
+  | 'recovery_codes.regenerated'
   | 'integrator.created'
   | 'owner.invited'
   | 'credentials.rotated'

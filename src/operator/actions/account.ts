@@ -1,5 +1,11 @@
 import type { ConsoleAction } from '../../console/entry.ts';
-import { changeOperatorPassword, confirmOperatorTotp, disableOperatorTotp, startOperatorTotp } from '../../domain/operators/account.ts';
+import {
+  changeOperatorPassword,
+  confirmOperatorTotp,
+  disableOperatorTotp,
+  regenerateOperatorRecoveryCodes,
+  startOperatorTotp,
+} from '../../domain/operators/account.ts';
 import type { OperatorIdentity } from '../../domain/operators/accounts.ts';
 
 /** What the operator's account page shows after an action. */
@@ -7,6 +13,8 @@ export interface OperatorAccountOutcome {
   done?: string;
   enrolment?: { secret: string; uri: string; svg: string };
   totpOn?: boolean;
+  /** New recovery codes, shown once. */
+  recoveryCodes?: string[];
 }
 
 /** The operator's account page's forms, by their `action` field. */
@@ -17,8 +25,12 @@ export const operatorAccountActions: Record<string, ConsoleAction<OperatorAccoun
   },
   'totp-start': async ({ app, identity }) => ({ enrolment: await startOperatorTotp(app, identity) }),
   'totp-confirm': async ({ app, identity, field, from }) => {
-    await confirmOperatorTotp(app, identity, { code: field('code') }, from);
-    return { done: 'Two-step sign-in is on. From now on, sign-in asks for a code from your app.', totpOn: true };
+    const recoveryCodes = await confirmOperatorTotp(app, identity, { code: field('code') }, from);
+    return { done: 'Two-step sign-in is on. From now on, sign-in asks for a code from your app.', totpOn: true, recoveryCodes };
+  },
+  'recovery-codes': async ({ app, identity, field, from }) => {
+    const recoveryCodes = await regenerateOperatorRecoveryCodes(app, identity, { password: field('codes_password') }, from);
+    return { done: 'New recovery codes are made. The old ones no longer work.', recoveryCodes };
   },
   'totp-disable': async ({ app, identity, field, from }) => {
     await disableOperatorTotp(app, identity, { password: field('totp_password'), code: field('totp_code') }, from);

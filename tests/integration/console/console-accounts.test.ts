@@ -417,7 +417,10 @@ describe('console › two-step sign-in (TOTP)', () => {
     const start = await owner.post('/console/account', { action: 'totp-start' });
     expect(start.status).toBe(200);
     expect(start.html).toContain('<svg');
-    const secret = /<code class="secret">([A-Z2-7]+)<\/code>/.exec(start.html)![1]!;
+    // The key is shown in blocks of 4, each kept whole on a line; its copy is the key itself.
+    const shown = /data-testid="totp-key">([\s\S]*?)<\/code>/.exec(start.html)![1]!;
+    expect([...shown.matchAll(/<span class="group">([A-Z2-7]+)<\/span>/g)].map((m) => m[1]!.length)).toEqual([4, 4, 4, 4, 4, 4, 4, 4]);
+    const secret = shown.replace(/<[^>]+>|\s/g, '');
     expect((await userRow(acmeOwner.email)).totpSecretEnc).not.toContain(secret);
     const wrongCode = await owner.post('/console/account', { action: 'totp-confirm', code: '000000' });
     expect(wrongCode.status).toBe(422);

@@ -10,6 +10,7 @@ import { loadConfig } from '../../../src/config.ts';
 import { createFingerprinter, keyPurposes } from '../../../src/crypto.ts';
 import { keyCheckOf, rotateMasterKey } from '../../../src/db/master-key.ts';
 import * as schema from '../../../src/db/schema.ts';
+import { spendRecoveryCode, storeNewRecoveryCodes } from '../../../src/domain/accounts/recovery-code-store.ts';
 import { readAcquirerSettings } from '../../../src/domain/integrators/acquirer.ts';
 import { applyProvisioning } from '../../../src/domain/integrators/provisioning.ts';
 import { createLogger } from '../../../src/log.ts';
@@ -146,6 +147,8 @@ describe('master key › rotation', () => {
       .update(schema.consoleUsers)
       .set({ totpSecretEnc: app.secrets.seal('JBSWY3DPEHPK3PXP') })
       .where(eq(schema.consoleUsers.id, owner!.id));
+    // Recovery codes are keyed by the TOTP secret's clear text, so they outlive the key that seals it.
+    const recoveryCodes = await storeNewRecoveryCodes(app.db, owner!, 'JBSWY3DPEHPK3PXP', new Date());
     await app.db.insert(schema.consoleMail).values({
       id: 'cml_rotation',
       integratorId: acme!.id,
@@ -178,6 +181,7 @@ describe('master key › rotation', () => {
     });
     const [ownerAfter] = await rotated.db.select().from(schema.consoleUsers).where(eq(schema.consoleUsers.id, owner!.id));
     expect(rotated.secrets.open(ownerAfter!.totpSecretEnc!)).toBe('JBSWY3DPEHPK3PXP');
+    expect(await spendRecoveryCode(rotated.db, owner!, rotated.secrets.open(ownerAfter!.totpSecretEnc!), recoveryCodes[0]!, new Date())).toBe(true);
     const [mail] = await rotated.db.select().from(schema.consoleMail);
     expect(rotated.secrets.open(mail!.payloadEnc)).toContain('invite/abc');
     // The vault's cards open under the new key, and their fingerprints follow it everywhere.

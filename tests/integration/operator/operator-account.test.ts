@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { operatorAudit, operators } from '../../../src/db/schema.ts';
+import { operatorAudit, operatorRecoveryCodes, operators } from '../../../src/db/schema.ts';
 import { totpCode } from '../../../src/domain/accounts/totp.ts';
 import { completeSetup, issueSetupLink } from '../../../src/domain/operators/accounts.ts';
 import { useServedApp } from '../../support/app.ts';
@@ -29,6 +29,9 @@ async function signedIn(password = operator.password) {
 const step = () => {
   clock.now = new Date(clock.now.getTime() + 30_000);
 };
+/** The key as shown at enrolment: blocks of 4, each whole on a line. */
+const keyOf = (html: string) => /data-testid="totp-key">([\s\S]*?)<\/code>/.exec(html)?.[1]?.replace(/<[^>]+>|\s/g, '');
+const codesOf = (html: string) => [...html.matchAll(/<li[^>]*><code[^>]*>([0-9a-z]{5}-[0-9a-z]{5})<\/code><\/li>/g)].map((m) => m[1]!);
 const row = async () => (await served.t.app.db.select().from(operators).where(eq(operators.email, operator.email)))[0]!;
 
 describe('operator › account', () => {
@@ -36,11 +39,13 @@ describe('operator › account', () => {
     const { c } = await signedIn();
     const started = await c.post('/operator/account', { action: 'totp-start' });
     expect(started.status).toBe(200);
-    const secret = /data-testid="totp-key">([A-Z2-7]+)</.exec(started.html)![1]!;
+    const secret = keyOf(started.html)!;
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect(started.html).toMatch(/<span class="group"[^>]*>[A-Z2-7]{4}<\/span>/);
     expect((await row()).totpSecretEnc).not.toContain(secret);
     const wrong = await c.post('/operator/account', { action: 'totp-confirm', code: '000000' });
     expect(wrong.status).toBe(422);
-    expect(wrong.html).toContain(secret); // the enrolment stays on screen
+    expect(keyOf(wrong.html)).toBe(secret); // the enrolment stays on screen
     const on = await c.post('/operator/account', { action: 'totp-confirm', code: totpCode(secret, clock.now) });
     expect(textOf(on.html)).toContain('Two-step sign-in is on.');
 
@@ -59,6 +64,41 @@ describe('operator › account', () => {
     const off = await next.c.post('/operator/account', { action: 'totp-disable', totp_password: operator.password, totp_code: totpCode(secret, clock.now) });
     expect(textOf(off.html)).toContain('Two-step sign-in is off.');
     expect(await row()).toMatchObject({ totpEnabledAt: null, totpSecretEnc: null });
+  });
+
+  it('shows 10 recovery codes once when two-step sign-in turns on; one signs in once, new ones need the password and end the old', async () => {
+    step();
+    const { c } = await signedIn();
+    const secret = keyOf((await c.post('/operator/account', { action: 'totp-start' })).html)!;
+    const on = await c.post('/operator/account', { action: 'totp-confirm', code: totpCode(secret, clock.now) });
+    const codes = codesOf(on.html);
+    expect(codes).toHaveLength(10);
+    expect(textOf(on.html)).toContain('10 recovery codes left');
+
+    const next = await signedIn();
+    const used = await next.c.post('/operator/sign-in/code?next=%2Foperator', { code: codes[0]!.toUpperCase() }, { from: '/operator/sign-in/code?recovery=1' });
+    expect(used.location).toBe('/operator');
+    expect(textOf((await next.c.get('/operator/account')).html)).toContain('9 recovery codes left');
+    const again = await signedIn();
+    const reused = await again.c.post('/operator/sign-in/code?next=%2Foperator', { code: codes[0]! }, { from: '/operator/sign-in/code' });
+    expect(reused.status).toBe(401);
+    expect(textOf(reused.html)).toContain('nor an unused recovery code');
+    expect((await row()).failedSignIns).toBe(1);
+
+    const renewed = await next.c.post('/operator/account', { action: 'recovery-codes', codes_password: operator.password });
+    const fresh = codesOf(renewed.html);
+    expect(fresh).toHaveLength(10);
+    const old = await again.c.post('/operator/sign-in/code?next=%2Foperator', { code: codes[1]! }, { from: '/operator/sign-in/code' });
+    expect(old.status).toBe(401);
+    const newOne = await again.c.post('/operator/sign-in/code?next=%2Foperator', { code: fresh[0]! }, { from: '/operator/sign-in/code' });
+    expect(newOne.location).toBe('/operator');
+    const actions = (await served.t.app.db.select().from(operatorAudit)).map((e) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(['sign_in.recovery_code_used', 'recovery_codes.regenerated']));
+
+    step();
+    const off = await next.c.post('/operator/account', { action: 'totp-disable', totp_password: operator.password, totp_code: totpCode(secret, clock.now) });
+    expect(textOf(off.html)).toContain('Two-step sign-in is off.');
+    expect(await served.t.app.db.select().from(operatorRecoveryCodes)).toEqual([]);
   });
 
   it('changes the password with the current one; other sessions end', async () => {
