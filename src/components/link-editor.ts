@@ -25,6 +25,8 @@ function slugFollowsTitle(form: HTMLFormElement) {
   if (!title || !slug) return;
   // Typed by hand (or kept from a refused try): it stays; emptied: it follows the title again.
   let byHand = slug.value !== '' && slug.value !== slugFromTitle(title.value);
+  // A title typed before this script ran still gives the address.
+  if (!byHand) slug.value = slugFromTitle(title.value);
   slug.addEventListener('input', () => {
     byHand = slug.value.trim() !== '';
   });
@@ -39,6 +41,9 @@ function colourInStep(form: HTMLFormElement) {
   const check = document.getElementById('field-brand_color-check');
   if (!hex || !picker || !check) return;
   picker.hidden = false;
+  // The hex field decides (it is what is posted), also when typed into before this script ran.
+  const typed = hexColour(hex.value);
+  if (typed) picker.value = typed;
   const mark = (ok: boolean) => {
     check.hidden = ok;
     if (ok && !hex.dataset.refused) hex.removeAttribute('aria-invalid');
