@@ -32,11 +32,54 @@ export async function foundOrUndefined<T>(lookup: () => Promise<T>): Promise<T |
   }
 }
 
-/** The messages not shown beside a field of the form, as sentences ("field: message" for a field the form lacks). */
-export const generalMessages = (messages: Messages, fields: readonly string[] = []) =>
+/**
+ * Words for the API's field names a console form can be refused on without an input of that
+ * name beside which to show it (a hidden input, a query parameter, a link in a list).
+ */
+const FIELD_WORDS: Readonly<Record<string, string>> = {
+  transaction_id: 'The payment',
+  nonce: 'The form’s one-time code',
+  event: 'The callback event',
+  status: 'Status',
+  action: 'The kind of activity',
+  user: 'The person',
+  before: 'The “Older” position',
+  after: 'The “Newer” position',
+  cursor: 'The page position',
+  overlap: 'The overlap',
+  default_callback_url: 'Your default callback URL',
+  callback_url: 'The callback URL',
+};
+
+const WORD_CASE: Readonly<Record<string, string>> = { url: 'URL', id: 'ID', api: 'API', jwt: 'JWT', csv: 'CSV', qr: 'QR', totp: 'two-step' };
+
+/** A field's name in words: its label on the form, a known name, or the name spelt out (`success_url` → "Success URL"). */
+export function fieldInWords(key: string, labels: Readonly<Record<string, string>> = {}): string {
+  const known = labels[key] ?? FIELD_WORDS[key];
+  if (known) return known;
+  const words = key
+    .split(/[_.\s]+/)
+    .filter(Boolean)
+    .map((w) => WORD_CASE[w.toLowerCase()] ?? w.toLowerCase());
+  const text = words.join(' ');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * The messages not shown beside a field of the form, as sentences that name the field in words
+ * ("The payment must be …", never the API's `transaction_id`); `labels` gives the form's own.
+ */
+export const generalMessages = (messages: Messages, fields: readonly string[] = [], labels: Readonly<Record<string, string>> = {}) =>
   Object.entries(messages)
     .filter(([key]) => !fields.includes(key))
-    .flatMap(([key, list]) => list.map((m) => (key.startsWith('(') ? m : `${key}: ${m}`)));
+    .flatMap(([key, list]) =>
+      list.map((m) => {
+        if (key.startsWith('(')) return m;
+        const name = fieldInWords(key, labels);
+        // A message that is a sentence of its own keeps its start; a predicate ("must be …") follows the name.
+        return /^[A-Z]/.test(m) ? `${name}: ${m}` : `${name} ${m}`;
+      }),
+    );
 
 /**
  * A one-time value a form carries so that sending it twice (a double click, the browser

@@ -9,7 +9,9 @@ import { defaultLabels, type FieldMode, type FieldPath, fieldPaths } from '../sc
 import { linkCreateSchema, linkUpdateSchema, linkWireField } from '../schemas/link.ts';
 import { emptyMessages, parseWith } from '../schemas/parse.ts';
 import { type PaymentMethod, paymentMethods } from '../schemas/payment-method.ts';
+import { hexColour } from '../schemas/slug.ts';
 import { linkPatchOf, newLinkOf } from './link-input.ts';
+import { isTimeZone, zonedTimeToUtc } from './zoned-time.ts';
 
 /**
  * The console's link editor form (src/components/LinkEditor.astro) as plain values, and its way
@@ -29,11 +31,16 @@ export interface LinkFormValues {
   currency: string;
   brand_color: string;
   remove_logo: boolean;
+  /** A logo chosen on an earlier, refused try (data: URL), carried so it need not be chosen again; '' none. */
+  pending_logo: string;
   labels: Record<FieldPath, string>;
   modes: Record<FieldPath, FieldMode>;
   callback_url: string;
   active: boolean;
+  /** When it expires: a UTC ISO 8601 time (or the text as posted when it is not a time); '' never. */
   expires_at: string;
+  /** The IANA time zone the expiry is shown and typed in (the merchant's browser's; UTC without script). */
+  time_zone: string;
   max_payments: string;
   success_url: string;
   cancel_url: string;
@@ -70,11 +77,13 @@ export function newLinkForm(agreed: Partial<Record<FieldPath, FieldMode>> = {}):
     currency: 'PHP',
     brand_color: DEFAULT_BRAND_COLOR,
     remove_logo: false,
+    pending_logo: '',
     labels: allPaths((p) => fieldLabel(none, p)),
     modes: allPaths((p) => fieldMode(none, p)),
     callback_url: '',
     active: true,
     expires_at: '',
+    time_zone: 'UTC',
     max_payments: '',
     success_url: '',
     cancel_url: '',
@@ -98,11 +107,13 @@ export function linkForm(link: Link): LinkFormValues {
     currency: link.currency,
     brand_color: link.brandColor ?? DEFAULT_BRAND_COLOR,
     remove_logo: false,
+    pending_logo: '',
     labels: allPaths((p) => fieldLabel(link, p)),
     modes: allPaths((p) => fieldMode(link, p)),
     callback_url: link.callbackUrl ?? '',
     active: link.active,
     expires_at: link.expiresAt?.toISOString() ?? '',
+    time_zone: 'UTC',
     max_payments: link.maxPayments === null ? '' : String(link.maxPayments),
     success_url: link.successUrl ?? '',
     cancel_url: link.cancelUrl ?? '',
@@ -136,13 +147,15 @@ export async function readLinkForm(form: FormData): Promise<PostedLinkForm> {
     min_amount: text('min_amount'),
     max_amount: text('max_amount'),
     currency: text('currency').toUpperCase(),
-    brand_color: text('brand_color'),
+    brand_color: hexColour(text('brand_color')) ?? text('brand_color'),
     remove_logo: form.get('remove_logo') === 'on',
+    pending_logo: '',
     labels: allPaths((p) => (form.has(`label.${p}`) ? text(`label.${p}`) : blank.labels[p])),
     modes: allPaths((p) => (form.has(`mode.${p}`) ? (text(`mode.${p}`) as FieldMode) : blank.modes[p])),
     callback_url: text('callback_url'),
     active: form.get('active') === 'on',
     expires_at: text('expires_at'),
+    time_zone: text('time_zone') || 'UTC',
     max_payments: text('max_payments'),
     success_url: text('success_url'),
     cancel_url: text('cancel_url'),
@@ -151,13 +164,42 @@ export async function readLinkForm(form: FormData): Promise<PostedLinkForm> {
     payment_methods: postedMethods(form),
   };
   const messages = emptyMessages();
+  const expiry = expiryOf(values.expires_at, values.time_zone);
+  if ('refusal' in expiry) messages.expires_at = [expiry.refusal];
+  else values.expires_at = expiry.utc;
   let logo: string | null | undefined = values.remove_logo ? null : undefined;
   const file = form.get('logo');
+  const pending = text('pending_logo');
   if (!values.remove_logo && file instanceof File && file.size > 0) {
     if (file.size > MAX_LOGO_BYTES) messages.logo = [`the logo is ${Math.ceil(file.size / 1024)} KiB; at most 512 KiB is accepted`];
-    else logo = `data:application/octet-stream;base64,${Buffer.from(await file.arrayBuffer()).toString('base64')}`;
+    else logo = `${PENDING_LOGO_PREFIX}${Buffer.from(await file.arrayBuffer()).toString('base64')}`;
+  } else if (!values.remove_logo && isPendingLogo(pending)) {
+    logo = pending;
   }
+  if (typeof logo === 'string') values.pending_logo = logo;
   return { values, logo, messages };
+}
+
+const PENDING_LOGO_PREFIX = 'data:application/octet-stream;base64,';
+
+/**
+ * A logo carried from a refused try: only a data: URL of base64 bytes within the logo limit (never
+ * a path: the logo reader would open files), checked again like a fresh upload when saved.
+ */
+const isPendingLogo = (value: string) =>
+  value.startsWith(PENDING_LOGO_PREFIX) &&
+  value.length - PENDING_LOGO_PREFIX.length <= Math.ceil(MAX_LOGO_BYTES / 3) * 4 &&
+  /^[A-Za-z0-9+/]+={0,2}$/.test(value.slice(PENDING_LOGO_PREFIX.length));
+
+/**
+ * The posted expiry as UTC: a date-time picker's local time (`2027-01-31T23:59`) read in the
+ * form's time zone; a time with its own offset or Z (typed by hand) stays as it is for the schema.
+ */
+function expiryOf(posted: string, zone: string): { utc: string } | { refusal: string } {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(posted)) return { utc: posted };
+  if (!isTimeZone(zone))
+    return { refusal: `cannot be read: the time zone ${JSON.stringify(zone.slice(0, 64))} is not known; reload the page and choose the time again` };
+  return { utc: zonedTimeToUtc(posted, zone) ?? posted };
 }
 
 /**

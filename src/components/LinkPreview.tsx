@@ -76,6 +76,10 @@ export default class LinkPreview extends Component<LinkPreviewProps> {
       'div',
       {
         class: 'preview-box',
+        // It scrolls beside the form on wide screens: a keyboard reaches it, a screen reader names it.
+        tabIndex: 0,
+        role: 'region',
+        'aria-label': title,
         ref: (el: HTMLDivElement | null) => {
           this.box = el;
         },

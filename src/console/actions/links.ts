@@ -2,7 +2,7 @@ import type { ConsoleRefusal } from '../../api/console-forms.ts';
 import { formFieldOf, type LinkFormValues, linkCreateInput, linkDraftSettings, linkUpdateInput, readLinkForm, withFormFields } from '../../api/link-form.ts';
 import type { Messages } from '../../domain/errors.ts';
 import { createConsoleLink, getConsoleLink, previewConsoleLink, updateConsoleLink } from '../../domain/links/console.ts';
-import type { LinkDraft } from '../../domain/links/preview.ts';
+import { draftLogoUrl, type LinkDraft } from '../../domain/links/preview.ts';
 import type { ConsoleAction } from '../entry.ts';
 
 /** New link: saved, on to its editor. */
@@ -26,12 +26,19 @@ export const updateLink =
 export const previewLink: ConsoleAction<LinkDraft> = async ({ app, identity, form, field }) =>
   previewConsoleLink(app, identity, field('current_slug') || undefined, linkDraftSettings(await readLinkForm(form)));
 
-/** A refused link form: its messages under the editor's field names, and what was sent, to correct. */
+/**
+ * A refused link form: its messages under the editor's field names, and what was sent, to correct.
+ * A logo chosen for it is kept (with its thumbnail) unless the logo itself was refused, so
+ * correcting another field does not mean choosing the file again.
+ */
 export async function refusedLinkForm(
   form: FormData | undefined,
   refusal: ConsoleRefusal | undefined,
-): Promise<{ messages: Messages; values?: LinkFormValues }> {
+): Promise<{ messages: Messages; values?: LinkFormValues; pendingLogo?: string }> {
   if (!form || !refusal) return { messages: {} };
   const messages = Object.fromEntries(Object.entries(refusal.messages).map(([k, v]) => [formFieldOf(k), v]));
-  return { messages, values: (await readLinkForm(form)).values };
+  const { values } = await readLinkForm(form);
+  const pendingLogo = values.pending_logo && !messages.logo ? await draftLogoUrl(values.pending_logo) : undefined;
+  if (!pendingLogo) values.pending_logo = '';
+  return { messages, values, pendingLogo };
 }

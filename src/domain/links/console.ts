@@ -6,6 +6,7 @@ import type { ConsoleIdentity, RequestOrigin } from '../accounts/sessions.ts';
 import type { DomainContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import type { Page } from '../pagination.ts';
+import { type CurrencyChoice, currencyChoices } from './currencies.ts';
 import { createLink, type LinkPatch, type LinkSettings, type NewLink, updateLink } from './editor.ts';
 import { type MethodChoices, methodChoices } from './payment-methods.ts';
 import { draftLink, type LinkDraft } from './preview.ts';
@@ -62,10 +63,15 @@ export async function updateConsoleLink(app: DomainContext, identity: ConsoleIde
   return updateLink(app, integratorOf(identity), slug, patch, (tx, link) => recordAudit(tx, actor(identity, from), 'link.updated', link.slug, app.now()));
 }
 
-/** The editor's payment methods: what the owner's acquirer takes, and the account's defaults. */
-export async function consoleMethodChoices(app: DomainContext, identity: ConsoleIdentity): Promise<MethodChoices> {
+/** The editor's lists: the payment methods and currencies the owner's acquirer takes, and the account's default methods. */
+export interface EditorChoices extends MethodChoices {
+  currencies: CurrencyChoice[];
+}
+
+export async function consoleEditorChoices(app: DomainContext, identity: ConsoleIdentity): Promise<EditorChoices> {
   assertOwner(identity);
-  return methodChoices(app, identity.user.integratorId);
+  const acquirer = await app.connectors.forIntegrator(identity.user.integratorId);
+  return { ...(await methodChoices(app, identity.user.integratorId)), currencies: currencyChoices(acquirer) };
 }
 
 /**

@@ -25,6 +25,19 @@ export interface LinkDraft {
 
 export const PREVIEW_LINK_ID = 'lnk_preview';
 
+/**
+ * An unsaved logo as an image address (data: URL of the checked, sanitised image), for the
+ * preview and the editor's thumbnail; undefined when a save would refuse it (the editor names why).
+ */
+export async function draftLogoUrl(source: string, baseDir = '/'): Promise<string | undefined> {
+  try {
+    const checked = await validateLogo(await readLogoSource(source, baseDir));
+    return `data:${checked.contentType};base64,${checked.bytes.toString('base64')}`;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function draftLink(app: DomainContext, integratorId: string, s: LinkSettings, current?: Link): Promise<LinkDraft> {
   const currency = isCurrency(s.currency) ? s.currency : (current?.currency ?? 'USD');
   const minor = (value: string | null) => {
@@ -46,14 +59,7 @@ export async function draftLink(app: DomainContext, integratorId: string, s: Lin
     if (mode && (fieldModes as readonly string[]).includes(mode)) fields[path] = mode;
   }
   let logo = s.logo === undefined ? logoUrl(current?.logoAssetId ?? null) : undefined;
-  if (s.logo) {
-    try {
-      const checked = await validateLogo(await readLogoSource(s.logo.source, s.logo.baseDir));
-      logo = `data:${checked.contentType};base64,${checked.bytes.toString('base64')}`;
-    } catch {
-      logo = undefined; // the editor names the problem on save
-    }
-  }
+  if (s.logo) logo = await draftLogoUrl(s.logo.source, s.logo.baseDir);
   const now = app.now();
   const link: Link = {
     id: current?.id ?? PREVIEW_LINK_ID,

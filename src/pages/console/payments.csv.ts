@@ -1,4 +1,5 @@
 import type { APIRoute } from 'astro';
+import { generalMessages } from '../../api/console-forms.ts';
 import { paymentsForm } from '../../api/console-lists.ts';
 import { csvHeader, csvRow } from '../../api/presenters/console-payments.ts';
 import { openConsole } from '../../console/entry.ts';
@@ -15,9 +16,7 @@ export const GET: APIRoute = async (ctx) => {
   const app = ctx.locals.paylink;
   const form = paymentsForm(ctx.url);
   if (!form.query) {
-    const text = Object.entries(form.messages)
-      .map(([k, v]) => `${k}: ${v.join(' ')}`)
-      .join('\n');
+    const text = generalMessages(form.messages).join('\n');
     return new Response(`The filters have mistakes; fix them on the Payments page.\n${text}\n`, {
       status: 422,
       headers: { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' },

@@ -406,8 +406,8 @@ describe('console › activity', () => {
 
     const bad = await owner.get('/console/activity?action=everything&before=x');
     expect(bad.status).toBe(400);
-    expect(textOf(bad.html)).toContain('action: must be one of sign-in, refunds, links, schedules, users, developers');
-    expect(textOf(bad.html)).toContain('before: must be the number of an entry');
+    expect(textOf(bad.html)).toContain('The kind of activity must be one of sign-in, refunds, links, schedules, users, developers');
+    expect(textOf(bad.html)).toContain('The “Older” position must be the number of an entry');
   });
 });
 

@@ -76,7 +76,7 @@ describe('console › developers › API token', () => {
     const before = (await acme()).tokenHash;
     const res = await owner.postConfirmed('/console/developers', { action: 'rotate-token', overlap: '30d' });
     expect(res.status).toBe(422);
-    expect(textOf(res.html)).toContain('overlap: must be one of none, 1h, 24h, 7d');
+    expect(textOf(res.html)).toContain('The overlap must be one of none, 1h, 24h, 7d');
     expect((await acme()).tokenHash).toBe(before);
   });
 });
@@ -220,7 +220,7 @@ describe('console › developers › webhook secret, callback URL and test event
     expect((await acme()).defaultCallbackUrl).toBeNull();
     const res = await owner.post('/console/developers', { action: 'test-event' });
     expect(res.status).toBe(409);
-    expect(textOf(res.html)).toContain('default_callback_url: is not set');
+    expect(textOf(res.html)).toContain('Your default callback URL is not set');
     const token = shownSecret((await owner.postConfirmed('/console/developers', { action: 'rotate-token', overlap: '1h' })).html)!;
     const api = await call(served.server.url, 'POST', '/api/v1/events/test', { token });
     expect(api.status).toBe(409);

@@ -210,7 +210,7 @@ describe('console › link editor', () => {
     expect(text).toContain('Most payments must be at least 1');
     expect(res.html).toMatch(/id="field-title"[^>]*aria-invalid="true"/);
     // The form keeps what was typed.
-    expect(res.html).toMatch(/id="field-currency"[^>]*value="PHX"/);
+    expect(res.html).toMatch(/<option value="PHX" selected>PHX<\/option>/);
     expect(await linkRow('refused')).toBeUndefined();
     expect(await tableCounts()).toEqual(before);
 
@@ -226,6 +226,65 @@ describe('console › link editor', () => {
     expect(logo.status).toBe(422);
     expect(textOf(logo.html)).toContain('The logo must be a PNG, JPEG, WebP or SVG image');
     expect((await linkRow('acme-books'))!.title).toBe('Acme Books');
+  });
+
+  it('keeps a logo chosen for a refused save (shown as a thumbnail), and the next save stores it without choosing it again', async () => {
+    const owner = await signedIn(acmeOwner);
+    await owner.post('/console/links/new', editorForm({ slug: 'logo-kept' }));
+    const refused = await owner.postMultipart(
+      '/console/links/logo-kept',
+      multipart(editorForm({ brand_color: 'blue' }), { name: 'logo.png', type: 'image/png', bytes: PNG }),
+    );
+    expect(refused.status).toBe(422);
+    expect(textOf(refused.html)).toContain('Brand colour must be a colour such as #1a56db');
+    expect(textOf(refused.html)).toContain('Chosen logo, not saved yet');
+    expect(refused.html).toMatch(/<img src="data:image\/png;base64,[^"]+" alt="Chosen logo" height="48"/);
+    const pending = /name="pending_logo" value="([^"]+)"/.exec(refused.html)?.[1];
+    expect(pending).toBe(`data:application/octet-stream;base64,${PNG.toString('base64')}`);
+    expect((await linkRow('logo-kept'))!.logoAssetId).toBeNull();
+
+    const saved = await owner.postMultipart('/console/links/logo-kept', multipart(editorForm({ pending_logo: pending! })));
+    expect(saved.status, textOf(saved.html)).toBe(200);
+    const assetId = (await linkRow('logo-kept'))!.logoAssetId;
+    expect(assetId).toMatch(/^img_/);
+    // The saved logo's thumbnail keeps its shape: a height, no width forcing it square.
+    expect(saved.html).toMatch(new RegExp(`<img src="/assets/${assetId}" alt="Current logo" height="48">`));
+  });
+
+  it('does not carry a refused logo, nor a pending one that is not an uploaded image’s bytes', async () => {
+    const owner = await signedIn(acmeOwner);
+    const bad = await owner.postMultipart(
+      '/console/links/new',
+      multipart(editorForm({ slug: 'bad-logo' }), { name: 'x.svg', type: 'image/svg+xml', bytes: 'plain text' }),
+    );
+    expect(bad.status).toBe(422);
+    expect(bad.html).not.toContain('name="pending_logo"');
+    const path = await owner.postMultipart('/console/links/new', multipart(editorForm({ slug: 'path-logo', pending_logo: '/etc/hostname' })));
+    expect(path.status).toBe(303);
+    expect((await linkRow('path-logo'))!.logoAssetId).toBeNull();
+  });
+
+  it('reads the expiry picker’s time in the posted time zone and stores it as UTC; shows it in UTC until the browser names its zone', async () => {
+    const owner = await signedIn(acmeOwner);
+    const res = await owner.post('/console/links/new', editorForm({ slug: 'expiry-zone', expires_at: '2027-01-31T23:59', time_zone: 'Asia/Manila' }));
+    expect(res.status).toBe(303);
+    expect((await linkRow('expiry-zone'))!.expiresAt?.toISOString()).toBe('2027-01-31T15:59:00.000Z');
+    const page = await owner.get('/console/links/expiry-zone');
+    expect(page.html).toMatch(
+      /id="field-expires_at" name="expires_at" type="datetime-local" value="2027-01-31T15:59" step="60" data-utc="2027-01-31T15:59:00.000Z"/,
+    );
+    expect(page.html).toContain('name="time_zone" value="UTC"');
+    const unknown = await owner.post('/console/links/expiry-zone', editorForm({ expires_at: '2027-01-31T23:59', time_zone: 'Mars/Olympus' }));
+    expect(unknown.status).toBe(422);
+    expect(textOf(unknown.html)).toContain('Expires at cannot be read: the time zone "Mars/Olympus" is not known');
+  });
+
+  it('offers the currencies the acquirer takes by name, the link’s own chosen', async () => {
+    const owner = await signedIn(acmeOwner);
+    const page = await owner.get('/console/links/acme-books');
+    expect(page.html).toMatch(/<select id="field-currency" name="currency" required/);
+    expect(page.html).toContain('<option value="PHP" selected>Philippine Peso (PHP)</option>');
+    expect(page.html).toContain('<option value="USD">US Dollar (USD)</option>');
   });
 
   it('shows a refusal of the links editor itself beside the form’s input, named as the form names it', async () => {
@@ -316,7 +375,8 @@ describe('console › live preview', () => {
     expect(text).toContain('Your name');
     expect(res.html).toContain(':root{--brand:#0f766e;');
     expect(res.html).not.toMatch(/<script/i);
-    expect(res.html).toMatch(/<button type="submit" class="pay" disabled/);
+    // The Pay button looks as customers see it; the editor's frame is sandboxed without forms, so it takes nothing.
+    expect(res.html).toMatch(/<button type="submit" class="pay">/);
     // The unsaved logo is shown from the draft, sanitised: no script survives.
     const logo = /<img src="data:image\/svg\+xml;base64,([^"]+)"/.exec(res.html)?.[1];
     expect(Buffer.from(logo!, 'base64').toString()).not.toContain('script');

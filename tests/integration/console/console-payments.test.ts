@@ -86,7 +86,7 @@ describe('console › payments list', () => {
     expect(bad.status).toBe(422);
     const text = textOf(bad.html);
     expect(text).toContain('From must be a date such as 2026-03-31');
-    expect(text).toContain('status: must be succeeded or failed');
+    expect(text).toContain('Status must be succeeded or failed');
     expect(text).toContain('Search is not a transaction id');
     const unknownCursor = await owner.get('/console/payments?after=txn_00000000000000000000000000000000');
     expect(unknownCursor.status).toBe(404);
@@ -136,7 +136,7 @@ describe('console › payments CSV', () => {
     const owner = await asOwner();
     const bad = await owner.get('/console/payments.csv?status=paid');
     expect(bad.status).toBe(422);
-    expect(bad.html).toContain('status: must be succeeded or failed');
+    expect(bad.html).toContain('Status must be succeeded or failed');
   });
 });
 
@@ -258,7 +258,7 @@ describe('console › a payment’s page', () => {
     expect(neither).toContain('Reason must not be empty');
     const noNonce = await owner.post(path, { action: 'refund', kind: 'full', reason: 'Forged form' });
     expect(noNonce.status).toBe(422);
-    expect(textOf(noNonce.html)).toContain('nonce: is missing: reload the page');
+    expect(textOf(noNonce.html)).toContain('The form’s one-time code is missing: reload the page');
     expect(nonceOf(noNonce.html)).toMatch(/^[A-Za-z0-9_-]{24}$/);
     expect(await refundsOf(p.id)).toEqual([]);
   });
@@ -345,7 +345,7 @@ describe('console › a payment’s page', () => {
     const owner = await asOwner();
     const res = await owner.post(`/console/payments/${p.id}`, { action: 'resend', event: event!.id });
     expect(res.status).toBe(422);
-    expect(textOf(res.html)).toContain('event: is not an event of this payment');
+    expect(textOf(res.html)).toContain('The callback event is not an event of this payment');
   });
 
   it('resendEvent › given a payment, refuses an event of another payment (422) and queues nothing', async () => {

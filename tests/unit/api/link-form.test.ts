@@ -51,6 +51,70 @@ describe('link editor form › reading', () => {
   });
 });
 
+describe('link editor form › the logo of a refused try', () => {
+  const png = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'logo.png', { type: 'image/png' });
+
+  it('carries a chosen logo as pending, and uses a pending one when no new file is chosen', async () => {
+    const first = await readLinkForm(form(base, png));
+    expect(first.values.pending_logo).toBe('data:application/octet-stream;base64,iVBORw==');
+    const again = await readLinkForm(form({ ...base, pending_logo: first.values.pending_logo }));
+    expect(again.logo).toBe('data:application/octet-stream;base64,iVBORw==');
+  });
+
+  it('lets a new file or "remove" win over the pending logo', async () => {
+    const other = new File([new Uint8Array([1, 2, 3])], 'other.png');
+    const pending = 'data:application/octet-stream;base64,iVBORw==';
+    expect((await readLinkForm(form({ ...base, pending_logo: pending }, other))).logo).toBe('data:application/octet-stream;base64,AQID');
+    expect((await readLinkForm(form({ ...base, pending_logo: pending, remove_logo: 'on' }))).logo).toBeNull();
+  });
+
+  it('ignores a pending logo that is not base64 bytes of a data: URL (never a path to read) or is over 512 KiB', async () => {
+    for (const pending of [
+      '/etc/passwd',
+      'data:image/svg+xml,<svg/>',
+      'data:application/octet-stream;base64,../../x',
+      `data:application/octet-stream;base64,${'A'.repeat(700_000)}`,
+    ]) {
+      const posted = await readLinkForm(form({ ...base, pending_logo: pending }));
+      expect(posted.logo, pending.slice(0, 40)).toBeUndefined();
+      expect(posted.values.pending_logo).toBe('');
+    }
+  });
+});
+
+describe('link editor form › the expiry in the merchant’s time zone', () => {
+  it('reads the picker’s time in the posted zone and sends it as UTC', async () => {
+    const posted = await readLinkForm(form({ ...base, expires_at: '2027-01-31T23:59', time_zone: 'Asia/Manila' }));
+    expect(posted.values.expires_at).toBe('2027-01-31T15:59:00.000Z');
+    expect(linkCreateInput(posted).expiresAt).toBe('2027-01-31T15:59:00.000Z');
+  });
+
+  it('reads a time without a zone as UTC, and leaves a time with its own offset as typed', async () => {
+    expect((await readLinkForm(form({ ...base, expires_at: '2027-01-31T23:59' }))).values.expires_at).toBe('2027-01-31T23:59:00.000Z');
+    expect((await readLinkForm(form({ ...base, expires_at: '2027-01-31T23:59:59+08:00', time_zone: 'Europe/Paris' }))).values.expires_at).toBe(
+      '2027-01-31T23:59:59+08:00',
+    );
+  });
+
+  it('refuses a zone it does not know, naming the expiry', async () => {
+    const posted = await readLinkForm(form({ ...base, expires_at: '2027-01-31T23:59', time_zone: 'Mars/Olympus' }));
+    expect(posted.messages.expires_at?.[0]).toMatch(/^cannot be read: the time zone "Mars\/Olympus" is not known/);
+    expect(refusal(() => linkCreateInput(posted)).expires_at).toHaveLength(1);
+  });
+});
+
+describe('link editor form › the brand colour’s hex field', () => {
+  it('takes six hex digits with or without #, in any case, as #rrggbb', async () => {
+    expect((await readLinkForm(form({ ...base, brand_color: '7C2D12' }))).values.brand_color).toBe('#7c2d12');
+    expect((await readLinkForm(form({ ...base, brand_color: ' #ABCDEF ' }))).values.brand_color).toBe('#abcdef');
+  });
+
+  it('refuses anything else with the API’s words', async () => {
+    const posted = await readLinkForm(form({ ...base, brand_color: '#12345' }));
+    expect(refusal(() => linkCreateInput(posted)).brand_color).toEqual(['must be a colour such as #1a56db']);
+  });
+});
+
 describe('link editor form › into the links editor’s settings, read by the API’s rules', () => {
   it('sends a fixed amount without bounds, and an open amount with its bounds only', async () => {
     const fixed = linkCreateInput(await readLinkForm(form({ ...base, min_amount: '10' })));
