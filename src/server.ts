@@ -9,6 +9,7 @@ import { loadConfigOrFail } from './config.ts';
 import { makeDataDirPrivate } from './data-dir.ts';
 import { DataDirLockedError } from './db/lock.ts';
 import { MasterKeyError } from './db/master-key.ts';
+import { generatedSecretsBanner } from './domain/integrators/generated-secrets.ts';
 import { existingProvisioning } from './domain/integrators/holdings.ts';
 import { applyProvisioning, ProvisioningError, type ProvisioningResult } from './domain/integrators/provisioning.ts';
 import { issueSetupLink } from './domain/operators/accounts.ts';
@@ -65,7 +66,7 @@ function banner(
     if (provisioning.demoKept)
       lines.push(`  demo link:    ${origin}/pay/demo (console sign-in and API credentials in ${app.config.dataDir}/demo-credentials.json)`);
   }
-  if (provisioning.generatedWebhookSecretsPath) lines.push(`  webhook secrets generated: ${provisioning.generatedWebhookSecretsPath}`);
+  if (provisioning.generatedSecrets) lines.push(...generatedSecretsBanner(provisioning.generatedSecrets));
   if (app.masterKeyInfo.source === 'generated') lines.push(`  master key:   generated at ${app.masterKeyInfo.path} (back it up: secrets at rest need it)`);
   lines.push('  stop with Ctrl+C', '');
   process.stdout.write(`${lines.join('\n')}\n`);
