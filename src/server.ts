@@ -178,6 +178,7 @@ export async function main(argv = process.argv.slice(2)) {
     if (healthServer) await closeServer(healthServer.server, 1_000);
     await app.database.close();
     app.log.info('stopped');
+    await app.log.flush();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
