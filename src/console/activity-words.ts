@@ -80,6 +80,7 @@ const words: Record<AuditAction, ActionWords> = {
   'test_event.sent': { group: 'developers', say: withTarget('Sent the test event', 'Sent a test event') },
   'integrator.suspended': { group: 'developers', say: (t) => (t ? `Suspended the account: ${t}` : 'Suspended the account') },
   'integrator.reactivated': { group: 'developers', say: plain('Reactivated the account') },
+  'payment.read_by_support': { group: 'refunds', say: (t) => (t ? `Support looked at payment ${t}` : 'Support looked at a payment') },
   'refund_caps.changed': { group: 'refunds', say: (t) => (t ? `Changed the staff refund limits: ${t}` : 'Changed the staff refund limits') },
 };
 
