@@ -156,7 +156,8 @@ export function activityInWords(entry: { action: string; target: string | null }
   const line: ActivityLine = { text: known.say(entry.target), group: known.group };
   const target = entry.target ?? '';
   const payment = /\b(txn_[A-Za-z0-9_-]+)/.exec(target)?.[1];
-  if (entry.action === 'refund.requested' && payment) line.link = { href: `/console/payments/${payment}`, label: 'View payment' };
+  if ((entry.action === 'refund.requested' || entry.action === 'payment.read_by_support') && payment)
+    line.link = { href: `/console/payments/${payment}`, label: 'View payment' };
   else if (entry.action.startsWith('schedule.') && /^sch_[A-Za-z0-9_-]+$/.test(target))
     line.link = { href: `/console/schedules/${target}`, label: 'View schedule' };
   else if (entry.action.startsWith('link.') && /^[a-z0-9-]+$/.test(target)) line.link = { href: `/console/links/${target}`, label: 'View link' };
