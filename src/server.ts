@@ -19,6 +19,7 @@ import { Readiness } from './http/readiness.ts';
 import { type AstroHandler, closeServer, createHttpServer, listen } from './http/server.ts';
 import { startHealthServer } from './http/worker-health.ts';
 import { startIdleCollection } from './idle-memory.ts';
+import { startTracing } from './telemetry.ts';
 import { startWorkers } from './workers/index.ts';
 
 function fail(message: string): never {
@@ -93,6 +94,12 @@ export async function main(argv = process.argv.slice(2)) {
     if (error instanceof DataDirLockedError || error instanceof MasterKeyError) fail(error.message);
     fail(`paylink cannot open its database: ${(error as Error).message}`);
   }
+
+  // OpenTelemetry only when the operator set its variables (docs/deploy.md, "Traces").
+  app.tracing = await startTracing().catch((error: unknown) => {
+    app.log.warn('traces off: the OpenTelemetry exporter could not start', { error });
+    return undefined;
+  });
 
   // Migrations ran in createApp; until provisioning and the workers are done too, requests get 503.
   const readiness = new Readiness();
@@ -177,6 +184,7 @@ export async function main(argv = process.argv.slice(2)) {
     await workers?.stop();
     if (healthServer) await closeServer(healthServer.server, 1_000);
     await app.database.close();
+    await app.tracing?.shutdown().catch(() => {});
     app.log.info('stopped');
     await app.log.flush();
     process.exit(0);
