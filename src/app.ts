@@ -20,6 +20,7 @@ import { TokenCache } from './domain/integrators/token-cache.ts';
 import { LinkCache } from './domain/links/link-cache.ts';
 import { QrCache } from './domain/links/qr.ts';
 import { createLogger, type Logger } from './log.ts';
+import type { Tracing } from './telemetry.ts';
 
 /**
  * Everything a request or a worker needs, built once per process and passed down explicitly:
@@ -36,6 +37,8 @@ export interface PaylinkApp extends DomainContext {
   boundPort?: number;
   /** Where each answered request is counted when metrics are on (src/http/metrics.ts). */
   observeRequest?: (method: string, route: string, status: number, seconds: number) => void;
+  /** Each request's server span when OpenTelemetry traces are on (src/telemetry.ts). */
+  tracing?: Tracing;
   masterKeyInfo: { source: MasterKeySource; path?: string };
 }
 

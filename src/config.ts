@@ -96,6 +96,10 @@ export const configSchema = z.object({
     .string()
     .optional()
     .or(z.literal('').transform(() => undefined)),
+  PAYLINK_GENERATED_SECRETS_FILE: z
+    .string()
+    .optional()
+    .or(z.literal('').transform(() => undefined)),
   PAYLINK_MASTER_KEY: z
     .string()
     .optional()
@@ -190,6 +194,8 @@ export interface Config {
   pgliteSync: 'commit' | 'off';
   dataDir: string;
   seedPath: string | undefined;
+  /** Where secrets the seed left out and paylink generated are written (0600); undefined: printed once at start. */
+  generatedSecretsFile: string | undefined;
   masterKey: string | undefined;
   allowPrivateCallbacks: boolean;
   runWorkers: boolean;
@@ -305,6 +311,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     pgliteSync: e.PAYLINK_PGLITE_SYNC,
     dataDir: e.PAYLINK_DATA_DIR,
     seedPath: e.PAYLINK_SEED,
+    generatedSecretsFile: e.PAYLINK_GENERATED_SECRETS_FILE,
     masterKey: e.PAYLINK_MASTER_KEY,
     allowPrivateCallbacks: e.PAYLINK_ALLOW_PRIVATE_CALLBACKS,
     runWorkers: e.PAYLINK_WORKERS,

@@ -1,16 +1,21 @@
 /**
- * Structured one-line JSON logs. Values under sensitive keys are replaced before anything is
- * written, strings that look like card numbers are masked and `cvc: "123"`-like pairs inside
- * strings (an error message quoting a request) lose their value, so no PAN, CVC, token or secret
- * reaches a log line even by accident. A failed database query is logged by its SQL text, its
- * error code and the constraint, table or column it names, never by its parameters or by the
+ * Structured one-line JSON logs, written by pino (levels, JSON, its `redact` paths for the keys that
+ * are always secret, an asynchronous stdout flushed at exit). pino cannot see inside values, so
+ * paylink's own redaction runs first, as pino's log and bindings formatter: values under sensitive
+ * keys are replaced, strings that look like card numbers or e-mail addresses are masked and
+ * `cvc: "123"`-like pairs inside strings (an error message quoting a request) lose their value, so
+ * no PAN, CVC, token, secret or customer address reaches a log line even by accident. A failed database query is logged by its SQL text,
+ * its error code and the constraint, table or column it names, never by its parameters or by the
  * values a database message quotes: those are customer data (names, e-mails, addresses).
  */
-export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
-const rank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
+import pino, { type DestinationStream } from 'pino';
 
-const SENSITIVE_KEY = /(pan|card_?number|number|cvc|cvv|security_?code|secret|token|password|authorization|key|payload|signature|master)/i;
+export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
+
+const SENSITIVE_KEY = /(pan|card_?number|number|cvc|cvv|security_?code|secret|token|password|authorization|cookie|key|payload|signature|master|e_?mail)/i;
 const PAN_LIKE = /\b(?:\d[ -]?){12,19}\b/g;
+/** A customer's (or anyone's) address quoted in a message: an SMTP refusal, an error echoing input. */
+const EMAIL_LIKE = /[\w.%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
 /** `"cvc":"123"`, `cvc=123`, `'secret': 'x'` inside a string (an error message that quotes a request): the value is replaced. */
 const SENSITIVE_PAIR =
   /(["']?)\b(cvc2?|cvv2?|security_?code|card_?number|pan|password|secret|token|authorization)\1(\s*[:=]\s*)("[^"]*"|'[^']*'|[^\s,;&}\]]+)/gi;
@@ -42,7 +47,8 @@ function redactError(error: Error, depth: number): Record<string, unknown> {
 
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 6) return '[…]';
-  if (typeof value === 'string') return value.replace(PAN_LIKE, '[redacted-number]').replace(SENSITIVE_PAIR, '$1$2$1$3"[redacted]"');
+  if (typeof value === 'string')
+    return value.replace(PAN_LIKE, '[redacted-number]').replace(EMAIL_LIKE, '[redacted-email]').replace(SENSITIVE_PAIR, '$1$2$1$3"[redacted]"');
   if (typeof value === 'bigint') return value.toString();
   if (value instanceof Error) return redactError(value, depth);
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));
@@ -62,21 +68,59 @@ export interface Logger {
   warn(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
   child(fields: Record<string, unknown>): Logger;
+  /** Resolves once every line written so far has reached the destination (before a planned exit). */
+  flush(): Promise<void>;
 }
 
+/** Where lines go instead of stdout (tests): one call per line, without its newline. */
 export type LogSink = (line: string) => void;
 
-export function createLogger(level: LogLevel, sink: LogSink = (line) => process.stdout.write(`${line}\n`), base: Record<string, unknown> = {}): Logger {
-  const write = (lvl: Exclude<LogLevel, 'silent'>, msg: string, fields?: Record<string, unknown>) => {
-    if (rank[lvl] < rank[level]) return;
-    const entry = { time: new Date().toISOString(), level: lvl, msg: redact(msg), ...(redact({ ...base, ...fields }) as object) };
-    sink(JSON.stringify(entry));
+/**
+ * Keys pino itself censors: the secrets paylink never logs on purpose, at the top of a line and where
+ * a card or headers would carry them. paylink's redaction replaces them first (and any key, at any
+ * depth, that merely contains such a word); these paths hold even if it were bypassed. No `*.`
+ * wildcards: they made every line 2 to 3 times dearer (docs/deploy.md, "Logs").
+ */
+const ALWAYS_SECRET = ['token', 'secret', 'password', 'authorization', 'cookie', 'cvc', 'cvv', 'pan', 'card_number', 'api_key', 'webhook_secret', 'master_key'];
+export const REDACT_PATHS = [...ALWAYS_SECRET, 'card.number', 'card.cvc', 'headers.authorization', 'headers.cookie'];
+
+const sinkStream = (sink: LogSink): DestinationStream => ({ write: (line: string) => sink(line.endsWith('\n') ? line.slice(0, -1) : line) });
+
+/**
+ * `{"level":"info","time":"2026-…Z",…child fields,"msg":"request",…fields}`: the field names of
+ * paylink's lines before pino (a level name, an ISO time, `msg`), no pid or hostname.
+ */
+export function createLogger(level: LogLevel, sink?: LogSink, base: Record<string, unknown> = {}): Logger {
+  const destination = sink ? sinkStream(sink) : pino.destination({ dest: 1, sync: false, minLength: 0 });
+  const root = pino(
+    {
+      level,
+      base: null,
+      messageKey: 'msg',
+      timestamp: pino.stdTimeFunctions.isoTime,
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+      formatters: {
+        level: (label) => ({ level: label }),
+        log: (fields) => redact(fields) as Record<string, unknown>,
+      },
+    },
+    destination,
+  );
+  return Object.keys(base).length > 0 ? wrap(root).child(base) : wrap(root);
+}
+
+function wrap(logger: pino.Logger): Logger {
+  const write = (method: 'debug' | 'info' | 'warn' | 'error') => (msg: string, fields?: Record<string, unknown>) => {
+    // The message as the first field, not pino's last: a line reads (and greps) `"msg":"…"` before its details, as before pino.
+    if (logger.isLevelEnabled(method)) logger[method]({ msg, ...fields });
   };
   return {
-    debug: (m, f) => write('debug', m, f),
-    info: (m, f) => write('info', m, f),
-    warn: (m, f) => write('warn', m, f),
-    error: (m, f) => write('error', m, f),
-    child: (fields) => createLogger(level, sink, { ...base, ...fields }),
+    debug: write('debug'),
+    info: write('info'),
+    warn: write('warn'),
+    error: write('error'),
+    // pino runs no formatter on a child's fields (they are serialized once, here): redacted first.
+    child: (fields) => wrap(logger.child(redact(fields) as Record<string, unknown>)),
+    flush: () => new Promise((resolve) => logger.flush(() => resolve())),
   };
 }

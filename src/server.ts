@@ -9,6 +9,7 @@ import { loadConfigOrFail } from './config.ts';
 import { makeDataDirPrivate } from './data-dir.ts';
 import { DataDirLockedError } from './db/lock.ts';
 import { MasterKeyError } from './db/master-key.ts';
+import { generatedSecretsBanner } from './domain/integrators/generated-secrets.ts';
 import { existingProvisioning } from './domain/integrators/holdings.ts';
 import { applyProvisioning, ProvisioningError, type ProvisioningResult } from './domain/integrators/provisioning.ts';
 import { issueSetupLink } from './domain/operators/accounts.ts';
@@ -18,6 +19,7 @@ import { Readiness } from './http/readiness.ts';
 import { type AstroHandler, closeServer, createHttpServer, listen } from './http/server.ts';
 import { startHealthServer } from './http/worker-health.ts';
 import { startIdleCollection } from './idle-memory.ts';
+import { startTracing } from './telemetry.ts';
 import { startWorkers } from './workers/index.ts';
 
 function fail(message: string): never {
@@ -65,7 +67,7 @@ function banner(
     if (provisioning.demoKept)
       lines.push(`  demo link:    ${origin}/pay/demo (console sign-in and API credentials in ${app.config.dataDir}/demo-credentials.json)`);
   }
-  if (provisioning.generatedWebhookSecretsPath) lines.push(`  webhook secrets generated: ${provisioning.generatedWebhookSecretsPath}`);
+  if (provisioning.generatedSecrets) lines.push(...generatedSecretsBanner(provisioning.generatedSecrets));
   if (app.masterKeyInfo.source === 'generated') lines.push(`  master key:   generated at ${app.masterKeyInfo.path} (back it up: secrets at rest need it)`);
   lines.push('  stop with Ctrl+C', '');
   process.stdout.write(`${lines.join('\n')}\n`);
@@ -92,6 +94,12 @@ export async function main(argv = process.argv.slice(2)) {
     if (error instanceof DataDirLockedError || error instanceof MasterKeyError) fail(error.message);
     fail(`paylink cannot open its database: ${(error as Error).message}`);
   }
+
+  // OpenTelemetry only when the operator set its variables (docs/deploy.md, "Traces").
+  app.tracing = await startTracing().catch((error: unknown) => {
+    app.log.warn('traces off: the OpenTelemetry exporter could not start', { error });
+    return undefined;
+  });
 
   // Migrations ran in createApp; until provisioning and the workers are done too, requests get 503.
   const readiness = new Readiness();
@@ -176,7 +184,9 @@ export async function main(argv = process.argv.slice(2)) {
     await workers?.stop();
     if (healthServer) await closeServer(healthServer.server, 1_000);
     await app.database.close();
+    await app.tracing?.shutdown().catch(() => {});
     app.log.info('stopped');
+    await app.log.flush();
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -91,6 +91,7 @@ const words: Record<AuditAction, ActionWords> = {
   'test_event.sent': { group: 'developers', say: withTarget('Sent the test event', 'Sent a test event') },
   'integrator.suspended': { group: 'developers', say: (t) => (t ? `Suspended the account: ${t}` : 'Suspended the account') },
   'integrator.reactivated': { group: 'developers', say: plain('Reactivated the account') },
+  'payment.read_by_support': { group: 'refunds', say: (t) => (t ? `Support looked at payment ${t}` : 'Support looked at a payment') },
   'refund_caps.changed': { group: 'refunds', say: (t) => (t ? `Changed the staff refund limits: ${t}` : 'Changed the staff refund limits') },
 };
 
@@ -166,7 +167,8 @@ export function activityInWords(entry: { action: string; target: string | null }
   const line: ActivityLine = { text: known.say(entry.target), group: known.group };
   const target = entry.target ?? '';
   const payment = /\b(txn_[A-Za-z0-9_-]+)/.exec(target)?.[1];
-  if (entry.action === 'refund.requested' && payment) line.link = { href: `/console/payments/${payment}`, label: 'View payment' };
+  if ((entry.action === 'refund.requested' || entry.action === 'payment.read_by_support') && payment)
+    line.link = { href: `/console/payments/${payment}`, label: 'View payment' };
   else if (entry.action.startsWith('schedule.') && /^sch_[A-Za-z0-9_-]+$/.test(target))
     line.link = { href: `/console/schedules/${target}`, label: 'View schedule' };
   else if (entry.action.startsWith('link.') && /^[a-z0-9-]+$/.test(target)) line.link = { href: `/console/links/${target}`, label: 'View link' };

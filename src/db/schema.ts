@@ -814,12 +814,13 @@ export const consoleMail = pgTable(
   'console_mail',
   {
     id: text('id').primaryKey(),
-    integratorId: text('integrator_id')
-      .notNull()
-      .references(() => integrators.id),
-    /** The invited (locked-out, reset) user; the row goes with them. None for `address_taken`. */
+    /** The integrator whose console the mail is about; none for an operator's mail. */
+    integratorId: text('integrator_id').references(() => integrators.id),
+    /** The invited (locked-out, reset) user; the row goes with them. None for `address_taken` and operators' mail. */
     userId: text('user_id').references(() => consoleUsers.id, { onDelete: 'cascade' }),
-    kind: text('kind').$type<'invite' | 'locked' | 'address_taken' | 'second_factor_reset'>().notNull(),
+    /** The locked-out operator (`operator_locked`); the row goes with them. */
+    operatorId: text('operator_id').references(() => operators.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<'invite' | 'locked' | 'address_taken' | 'second_factor_reset' | 'operator_locked'>().notNull(),
     emailTo: text('email_to').notNull(),
     /** JSON of the message's variables, sealed (it holds the invite link). */
     payloadEnc: text('payload_enc').notNull(),

@@ -9,6 +9,7 @@ import { buildEnvelope, toJson } from '../api/envelope.ts';
 import type { PaylinkApp } from '../app.ts';
 import { passwordCheckBusy } from '../domain/accounts/passwords.ts';
 import type { DomainError } from '../domain/errors.ts';
+import type { RequestSpan } from '../telemetry.ts';
 import { clientIpOf, forwardedProtoOf } from './client-ip.ts';
 import type { Readiness } from './readiness.ts';
 import { guardRequestBody, hasBody } from './request-body.ts';
@@ -77,7 +78,8 @@ export function createHttpServer(app: PaylinkApp, opts: { astroHandler: AstroHan
     // The same object reaches the route as Astro.locals: routes add the matched route and the
     // authenticated integrator there, for the request log line below.
     const locals: RequestLocals = { paylink: app, requestId, clientIp: clientIpOf(req, app.config.trustProxy) };
-    res.once('close', () => logRequest(app, req, res, locals, performance.now() - started));
+    const span = app.tracing?.startRequest(req.method ?? '');
+    res.once('close', () => logRequest(app, req, res, locals, performance.now() - started, span));
     res.setHeader('X-Request-Id', requestId);
     securityHeaders(app, req, res);
     if (shuttingDown.value) res.setHeader('Connection', 'close');
@@ -211,8 +213,9 @@ export const routeOfPath = (path: string) =>
  * where filters such as customer_email live), status, duration, request id and the
  * authenticated integrator. Never a header, a body or a token.
  */
-function logRequest(app: PaylinkApp, req: IncomingMessage, res: ServerResponse, locals: RequestLocals, ms: number) {
+function logRequest(app: PaylinkApp, req: IncomingMessage, res: ServerResponse, locals: RequestLocals, ms: number, span?: RequestSpan) {
   const path = (req.url ?? '/').split('?')[0]!;
+  span?.end(locals.route ?? routeOfPath(path), res.statusCode);
   // Metrics label by the matched pattern only: a path no route matched (a hostile client's
   // invention, a static file) must not become a series of its own.
   app.observeRequest?.(req.method ?? '', locals.route ?? (res.statusCode === 404 ? '(not found)' : '(static or probe)'), res.statusCode, ms / 1000);

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { CARD_EXPIRY } from '../support/cards.ts';
 import { shoot } from '../support/screenshots.ts';
 
 /**
@@ -125,4 +126,30 @@ test('operator › first start: setup link → password → new integrator → i
   const pay = await owner.goto('/pay/sampaguita-garland');
   expect(pay?.status()).toBe(200);
   await expect(owner.getByLabel(/Mobile number/)).toBeVisible();
+
+  // A customer pays; support looks the payment up for a ticket, with a reason, and sees it.
+  await owner.getByLabel('First name').fill('Maria');
+  await owner.getByLabel('Last name').fill('Santos');
+  await owner.getByLabel('Email').fill('maria.santos@example.com');
+  await owner.getByLabel(/Mobile number/).fill('0917 123 4567');
+  await owner.getByLabel('Card number').fill('4242424242424242');
+  await owner.getByLabel('Expiry date').fill(CARD_EXPIRY);
+  await owner.getByLabel('Security code').fill('123');
+  await owner.getByLabel('Name on card').fill('Maria Santos');
+  await owner.getByRole('button', { name: /^Pay/ }).click();
+  await expect(owner.getByRole('heading', { name: 'Payment received' })).toBeVisible();
+  const txn = (await owner.getByTestId('transaction-id').textContent())!;
+  await page.goto('/operator');
+  await page.getByRole('link', { name: 'Sampaguita Flowers', exact: true }).click();
+  await page.getByLabel('Payment id').fill(txn);
+  await page.getByLabel('Reason').fill('short');
+  await page.getByRole('button', { name: 'Look up' }).click();
+  await expect(page.getByText('say why you need it, at least 10 characters')).toBeVisible();
+  await expect(page.getByTestId('support-payment')).toHaveCount(0);
+  await page.getByLabel('Reason').fill('#4521: the customer asks whether the garland was paid');
+  await page.getByRole('button', { name: 'Look up' }).click();
+  await expect(page.getByTestId('support-payment')).toContainText('maria.santos@example.com');
+  await expect(page.getByTestId('support-payment')).toContainText('₱1,500.00');
+  await expectNoAxeViolations(page);
+  await shoot(page, 'operator-support-payment');
 });

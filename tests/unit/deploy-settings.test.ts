@@ -15,6 +15,13 @@ const notSettings: Record<string, string> = {
   PAYLINK_NEW_MASTER_KEY: 'read by `npm run admin -- rotate-master-key` only',
   PAYLINK_DOMAIN: "compose.yaml's own: the Caddy site and PUBLIC_URL's host",
   MALLOC_ARENA_MAX: "glibc's, set by the start script",
+  OTEL_EXPORTER_OTLP_ENDPOINT: "OpenTelemetry's own, read by src/telemetry.ts and the exporter",
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "OpenTelemetry's own, read by src/telemetry.ts and the exporter",
+  OTEL_TRACES_EXPORTER: "OpenTelemetry's own, read by src/telemetry.ts",
+  OTEL_SDK_DISABLED: "OpenTelemetry's own, read by src/telemetry.ts",
+  OTEL_SERVICE_NAME: "OpenTelemetry's own, read by src/telemetry.ts",
+  OTEL_EXPORTER_OTLP_HEADERS: "OpenTelemetry's own, read by the exporter",
+  OTEL_EXPORTER_OTLP_TIMEOUT: "OpenTelemetry's own, read by the exporter",
   MALLOC_MMAP_THRESHOLD_: "glibc's, set by the start script",
   MALLOC_TRIM_THRESHOLD_: "glibc's, set by the start script",
 };

@@ -48,7 +48,9 @@ export type AuditAction =
   | 'test_event.sent'
   /** The operator (console or `npm run admin`) suspended or reactivated the integrator (src/domain/integrators/suspension.ts). */
   | 'integrator.suspended'
-  | 'integrator.reactivated';
+  | 'integrator.reactivated'
+  /** Support (an operator) read one of the integrator's payments, for the reason in the target. */
+  | 'payment.read_by_support';
 
 /** Who acted, from where. */
 export interface Actor {

@@ -8,7 +8,7 @@ import type { MailOutcome } from '../notifications/mail.ts';
 import { nextRetry } from '../notifications/retry.ts';
 
 /**
- * Console e-mails (invitations, and the notice that an account is locked) go through their own queue, console_mail, never the
+ * Console e-mails (invitations, and the notice that an account, a merchant's or an operator's, is locked) go through their own queue, console_mail, never the
  * outbox: integrators read the outbox through GET /api/v1/events, and an invitation carries a
  * one-time sign-up link. The message's variables are sealed at rest; the mailer worker claims,
  * sends and retries them as it does customer e-mails.
@@ -44,7 +44,7 @@ export interface SecondFactorResetMail {
 type ConsoleMailKind = ConsoleMail['kind'];
 type ConsoleMailOf<K extends ConsoleMailKind> = K extends 'invite'
   ? InviteMail
-  : K extends 'locked'
+  : K extends 'locked' | 'operator_locked'
     ? LockedMail
     : K extends 'second_factor_reset'
       ? SecondFactorResetMail
@@ -54,12 +54,13 @@ async function queueConsoleMail<K extends ConsoleMailKind>(
   app: DomainContext,
   tx: DbOrTx,
   kind: K,
-  row: { integratorId: string; userId: string | null; to: string; mail: ConsoleMailOf<K>; now: Date },
+  row: { integratorId: string | null; userId: string | null; operatorId?: string; to: string; mail: ConsoleMailOf<K>; now: Date },
 ) {
   await tx.insert(consoleMail).values({
     id: newId('cml'),
     integratorId: row.integratorId,
     userId: row.userId,
+    operatorId: row.operatorId ?? null,
     kind,
     emailTo: row.to,
     payloadEnc: app.secrets.seal(JSON.stringify(row.mail)),
@@ -77,6 +78,9 @@ export const queueSecondFactorResetMail = (
   tx: DbOrTx,
   row: { integratorId: string; userId: string; to: string; mail: SecondFactorResetMail; now: Date },
 ) => queueConsoleMail(app, tx, 'second_factor_reset', row);
+/** An operator's lock (the operator console's sign-in): the same queue and worker, under no integrator. */
+export const queueOperatorLockedMail = (app: DomainContext, tx: DbOrTx, row: { operatorId: string; to: string; mail: LockedMail; now: Date }) =>
+  queueConsoleMail(app, tx, 'operator_locked', { ...row, integratorId: null, userId: null });
 /** Queued under the inviting integrator, with no user: the address's holder belongs to another. */
 export const queueAddressTakenMail = (app: DomainContext, tx: DbOrTx, row: { integratorId: string; to: string; mail: AddressTakenMail; now: Date }) =>
   queueConsoleMail(app, tx, 'address_taken', { ...row, userId: null });
@@ -136,6 +140,7 @@ export async function inviteMailStates(db: Db, userIds: string[]): Promise<Map<s
 export function renderConsoleMail(app: DomainContext, row: Pick<ConsoleMail, 'kind' | 'payloadEnc'>): { subject: string; text: string; html: string } {
   if (row.kind === 'locked') return renderLockedMail(JSON.parse(app.secrets.open(row.payloadEnc)) as LockedMail);
   if (row.kind === 'second_factor_reset') return renderSecondFactorResetMail(JSON.parse(app.secrets.open(row.payloadEnc)) as SecondFactorResetMail);
+  if (row.kind === 'operator_locked') return renderOperatorLockedMail(JSON.parse(app.secrets.open(row.payloadEnc)) as LockedMail);
   if (row.kind === 'address_taken') return renderAddressTakenMail(JSON.parse(app.secrets.open(row.payloadEnc)) as AddressTakenMail);
   const mail = JSON.parse(app.secrets.open(row.payloadEnc)) as InviteMail;
   const subject = `You are invited to the ${mail.integratorName} console on paylink`;
@@ -189,5 +194,13 @@ function renderSecondFactorResetMail(mail: SecondFactorResetMail): { subject: st
     mail.byOperator
       ? 'If you did not ask for this, tell paylink’s operator at once, and change your password.'
       : `If you did not ask for this, tell ${who} or another owner at once, and change your password.`,
+  ]);
+}
+
+function renderOperatorLockedMail(mail: LockedMail): { subject: string; text: string; html: string } {
+  return paragraphs('Your paylink operator account is locked for now', [
+    `Too many sign-ins, codes or password checks on your paylink operator account failed in a row, so it refuses every password, the right one too, until ${mail.until.slice(0, 16).replace('T', ' ')} UTC, and every session of it is signed out.`,
+    ...(mail.ip ? [`The last failed attempt came from ${mail.ip}.`] : []),
+    'If these were not you, change your password once the lock ends, turn on two-step sign-in, and look at the operator activity log (/operator/activity).',
   ]);
 }

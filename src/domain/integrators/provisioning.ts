@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { newId, sha256Hex } from '../../crypto.ts';
@@ -17,6 +16,7 @@ import { linkValues, writeSeedLink } from '../links/editor.ts';
 import { methodsMisfit } from '../links/payment-methods.ts';
 import { type DemoOperator, demoOperator } from '../operators/accounts.ts';
 import { readAcquirerSettings, setAcquirer } from './acquirer.ts';
+import { type GeneratedSecrets, keepGeneratedSecrets, writeSecretFile } from './generated-secrets.ts';
 import { existingProvisioning } from './holdings.ts';
 import { applySeedLinkKey, newLinkKey } from './link-keys.ts';
 import { ProvisioningError, readSeed } from './seed-file.ts';
@@ -36,8 +36,12 @@ export interface ProvisioningResult {
   demo?: { path: string; linkUrl: string; credentials: DemoCredentials };
   /** The demo link exists from an earlier start (its credentials were written then). */
   demoKept?: boolean;
-  /** Webhook secrets generated this run (integrators whose seed gives none), written to a 0600 file. */
-  generatedWebhookSecretsPath?: string;
+  /**
+   * Webhook secrets generated this run (integrators whose seed gives none), by integrator e-mail.
+   * Written to PAYLINK_GENERATED_SECRETS_FILE (0600) when it is set, else the start prints them once;
+   * never into a data directory, which on PostgreSQL is whichever process applied the seed first.
+   */
+  generatedSecrets?: GeneratedSecrets;
 }
 
 export interface DemoCredentials extends Partial<DemoOperator> {
@@ -229,11 +233,6 @@ async function upsertCard(app: DomainContext, integratorId: string, card: SeedIn
     .onConflictDoNothing();
 }
 
-function writeSecretFile(path: string, value: unknown) {
-  writeFileSync(path, `${JSON.stringify(value, null, 2)}\n`, { mode: 0o600 });
-  chmodSync(path, 0o600);
-}
-
 /** The seed's acquirer settings, through the console's own rules; a refusal is a seed mistake, said in one line. */
 async function setSeedAcquirer(app: DomainContext, tx: DbOrTx, integratorId: string, integrator: SeedIntegrator): Promise<void> {
   if (!integrator.acquirer) return;
@@ -255,6 +254,7 @@ export async function applyProvisioning(app: DomainContext, seedPath = app.confi
     const baseDir = dirname(resolve(seedPath));
     const generated: Record<string, string> = {};
     const ids = new Map<SeedIntegrator, string>();
+    let generatedSecrets: ProvisioningResult['generatedSecrets'];
     // One transaction per apply; advisory lock so two processes starting together don't race.
     // Each step runs in a savepoint: a mistake is noted and the apply goes on, so one start lists
     // every mistake (with its path in the file); then nothing is applied.
@@ -275,6 +275,8 @@ export async function applyProvisioning(app: DomainContext, seedPath = app.confi
         for (const [j, user] of integrator.users.entries()) await problems.step(tx, `${at}.users.${j}`, (sp) => upsertSeedUser(app, sp, id, user));
       }
       problems.throwIfAny(seedPath, 'nothing was applied');
+      // Before the commit: a file that cannot be written undoes the apply, so no secret is kept that nobody saw.
+      if (Object.keys(generated).length > 0) generatedSecrets = keepGeneratedSecrets(app.config.generatedSecretsFile, generated);
     });
     app.linkCache.changed();
     app.tokenCache.changed();
@@ -298,16 +300,7 @@ export async function applyProvisioning(app: DomainContext, seedPath = app.confi
       links: seed.integrators.reduce((n, i) => n + i.links.length, 0),
       cards,
     };
-    if (Object.keys(generated).length > 0) {
-      result.generatedWebhookSecretsPath = join(app.config.dataDir, 'webhook-secrets.json');
-      let previous: Record<string, string> = {};
-      try {
-        previous = JSON.parse(readFileSync(result.generatedWebhookSecretsPath, 'utf8'));
-      } catch {
-        /* first time */
-      }
-      writeSecretFile(result.generatedWebhookSecretsPath, { ...previous, ...generated });
-    }
+    if (generatedSecrets) result.generatedSecrets = generatedSecrets;
     return result;
   }
   return createDemoIfEmpty(app);

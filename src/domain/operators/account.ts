@@ -6,7 +6,7 @@ import type { RequestOrigin } from '../accounts/sessions.ts';
 import { enrolmentView, newTotpSecret, verifyTotp } from '../accounts/totp.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError, invalidFields } from '../errors.ts';
-import { identityOperatorActor, type OperatorIdentity } from './accounts.ts';
+import { identityOperatorActor, type OperatorIdentity, operatorLocked } from './accounts.ts';
 import { recordOperatorAudit } from './audit.ts';
 import { dropOperatorRecoveryCodes, operatorRecoveryCodesLeft, storeOperatorRecoveryCodes } from './recovery-codes.ts';
 
@@ -44,7 +44,7 @@ async function confirmOperator(
     await recordOperatorAudit(tx, actor, 'account.check_failed', { target: `${operator.email}: ${passwordRight ? 'code' : 'password'}` }, now);
     if (next.lockedNow) {
       await tx.delete(operatorSessions).where(eq(operatorSessions.operatorId, operator.id));
-      await recordOperatorAudit(tx, actor, 'account.locked', { target: `until ${next.lockedUntil!.toISOString()}` }, now);
+      await operatorLocked(app, tx, actor, operator, next.lockedUntil!, now);
       return { kind: 'locked' as const, until: next.lockedUntil! };
     }
     return { kind: 'wrong' as const, passwordRight };

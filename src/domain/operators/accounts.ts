@@ -3,6 +3,7 @@ import { newId, newUrlToken, sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { type Operator, type OperatorSession, operatorSessions, operatorSetupTokens, operators } from '../../db/schema.ts';
 import { EMAIL_MESSAGE, isEmailAddress } from '../../schemas/email-rules.ts';
+import { queueOperatorLockedMail } from '../accounts/mail.ts';
 import { generatePassword, passwordProblems } from '../accounts/passwords.ts';
 import { looksLikeRecoveryCode } from '../accounts/recovery-codes.ts';
 import { afterFailedSignIn, isLocked, normaliseEmail, SESSION_TOUCH_SECONDS, secondFactorExpiry, sessionExpiry, sessionState } from '../accounts/rules.ts';
@@ -37,6 +38,19 @@ export const identityOperatorActor = (identity: OperatorIdentity, from: RequestO
 
 /** Where an entry made without a browser comes from: the start banner, the admin command, the demo. */
 const local = (via: 'start' | 'shell' | 'demo'): RequestOrigin => ({ ip: null, userAgent: `paylink ${via}` });
+
+/** A lock starts: the operator audit log says so, and the operator is told by e-mail (the console users' mail queue). */
+export async function operatorLocked(
+  app: DomainContext,
+  tx: DbOrTx,
+  actor: OperatorActor,
+  operator: Pick<Operator, 'id' | 'email'>,
+  until: Date,
+  now: Date,
+): Promise<void> {
+  await recordOperatorAudit(tx, actor, 'account.locked', { target: `until ${until.toISOString()}` }, now);
+  await queueOperatorLockedMail(app, tx, { operatorId: operator.id, to: operator.email, now, mail: { until: until.toISOString(), ip: actor.ip } });
+}
 
 export const setupUrl = (app: DomainContext, token: string) => `${app.origin()}/operator/setup/${token}`;
 
@@ -215,7 +229,7 @@ export async function operatorSignIn(app: DomainContext, input: { email: string;
       const next = afterFailedSignIn(current, app.config.console, now);
       await tx.update(operators).set({ failedSignIns: next.failedSignIns, lockedUntil: next.lockedUntil }).where(eq(operators.id, current.id));
       await recordOperatorAudit(tx, actor, 'sign_in.failed', { target: current.email }, now);
-      if (next.lockedNow) await recordOperatorAudit(tx, actor, 'account.locked', { target: `until ${next.lockedUntil!.toISOString()}` }, now);
+      if (next.lockedNow) await operatorLocked(app, tx, actor, current, next.lockedUntil!, now);
       return { kind: 'refused' };
     }
     if (current.totpEnabledAt) return { kind: 'second-factor', token: await startSession(app, tx, current, 'password', from) };
@@ -257,7 +271,7 @@ export async function operatorSecondFactor(app: DomainContext, token: string, co
       await recordOperatorAudit(tx, actor, 'sign_in.second_factor_failed', { target: operator.email }, now);
       if (!next.lockedNow) return { kind: 'second-factor', token };
       await tx.delete(operatorSessions).where(eq(operatorSessions.id, row.session.id));
-      await recordOperatorAudit(tx, actor, 'account.locked', { target: `until ${next.lockedUntil!.toISOString()}` }, now);
+      await operatorLocked(app, tx, actor, operator, next.lockedUntil!, now);
       return { kind: 'locked', until: next.lockedUntil! };
     }
     await tx.delete(operatorSessions).where(eq(operatorSessions.id, row.session.id));

@@ -24,7 +24,10 @@ export type OperatorAuditAction =
   | 'owner.invited'
   | 'credentials.rotated'
   | 'acquirer.changed'
-  | 'field_modes.changed';
+  | 'field_modes.changed'
+  /** A support look-up of one payment, with the operator's reason (src/domain/operators/support.ts). */
+  | 'payment.read'
+  | 'payment.read_missing';
 
 /** The operator who acts, from where; `id` null for a sign-in with an unknown e-mail or a shell command. */
 export interface OperatorActor extends RequestOrigin {

@@ -2,12 +2,16 @@ import type { ConsoleAction } from '../../console/entry.ts';
 import { minuteUtcOrDash as date } from '../../console/format.ts';
 import type { OperatorIdentity } from '../../domain/operators/accounts.ts';
 import { type RotatedCredentials, rotateCredentials, setIntegratorAcquirer, setLinkFieldModes } from '../../domain/operators/integrators.ts';
+import { readPaymentForSupport } from '../../domain/operators/support.ts';
+import type { TransactionRecord } from '../../domain/payments/query.ts';
 import { fieldPaths } from '../../schemas/fields.ts';
 
 /** What an integrator's page shows after an action: credentials made now (shown once), or a sentence. */
 export interface IntegratorOutcome {
   rotated?: RotatedCredentials & { note: string };
   done?: string;
+  /** A payment support looked up, with the reason given (already audited). */
+  payment?: { record: TransactionRecord; reason: string };
 }
 
 /** The integrator page's forms, by their `action` field, for the integrator its address names. */
@@ -23,6 +27,11 @@ export const integratorActions = (id: string): Record<string, ConsoleAction<Inte
     const fields = Object.fromEntries(['provider', 'checkout', 'public_key', 'secret_key', 'webhook_secret', 'api_base_url'].map((f) => [f, ctx.field(f)]));
     await setIntegratorAcquirer(ctx.app, ctx.identity, id, fields, ctx.from);
     return { done: 'The acquirer is saved; payments from now on go through it.' };
+  },
+  payment: async (ctx) => {
+    const reason = ctx.field('reason');
+    const record = await readPaymentForSupport(ctx.app, ctx.identity, id, { payment_id: ctx.field('payment_id'), reason }, ctx.from);
+    return { payment: { record, reason } };
   },
   'field-modes': async (ctx) => {
     const modes = Object.fromEntries(fieldPaths.map((path) => [path, ctx.field(`mode.${path}`)]));

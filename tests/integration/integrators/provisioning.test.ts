@@ -75,9 +75,6 @@ describe('provisioning', () => {
     expect(acme.tokenHash).toBe(hashToken(TEST_TOKEN));
     expect(t.app.secrets.open(acme.secretEnc)).toBe(TEST_SECRET);
     expect(t.app.secrets.open(acme.webhookSecretEnc)).toMatch(/^whsec_[A-Za-z0-9+/=]{40,}$/);
-    const secretsFile = join(t.dataDir, 'webhook-secrets.json');
-    expect(statSync(secretsFile).mode & 0o777).toBe(0o600);
-    expect(Object.keys(JSON.parse(readFileSync(secretsFile, 'utf8')))).toEqual(['billing@acme.example', 'ops@other.example']);
   });
 
   it('refuses an invalid seed with messages naming each bad field', async () => {

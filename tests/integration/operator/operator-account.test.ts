@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { operatorAudit, operatorRecoveryCodes, operators } from '../../../src/db/schema.ts';
+import { consoleMail, operatorAudit, operatorRecoveryCodes, operators } from '../../../src/db/schema.ts';
 import { totpCode } from '../../../src/domain/accounts/totp.ts';
 import { completeSetup, issueSetupLink } from '../../../src/domain/operators/accounts.ts';
 import { useServedApp } from '../../support/app.ts';
@@ -147,5 +147,8 @@ describe('operator › account', () => {
     expect(log.map((a) => a.action)).toEqual(
       expect.arrayContaining(['totp.enabled', 'totp.disabled', 'password.changed', 'account.check_failed', 'account.locked']),
     );
+    // The lock is e-mailed to the operator, as a console user's is.
+    const mails = await served.t.app.db.select().from(consoleMail).where(eq(consoleMail.emailTo, operator.email));
+    expect(mails.map((m) => m.kind)).toEqual(['operator_locked']);
   });
 });

@@ -1,6 +1,9 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { operatorAudit, operatorSessions, operatorSetupTokens, operators } from '../../../src/db/schema.ts';
+import { consoleMail, operatorAudit, operatorSessions, operatorSetupTokens, operators } from '../../../src/db/schema.ts';
+import { renderConsoleMail } from '../../../src/domain/accounts/mail.ts';
 import { newTotpSecret, totpCode } from '../../../src/domain/accounts/totp.ts';
 import { DomainError } from '../../../src/domain/errors.ts';
 import {
@@ -12,6 +15,7 @@ import {
   resolveOperatorSession,
   SETUP_LINK_HOURS,
 } from '../../../src/domain/operators/accounts.ts';
+import { createMailer, mailDir } from '../../../src/workers/mailer.ts';
 import { createTestApp, type TestApp } from '../../support/app.ts';
 import { recordStatusCode } from '../../support/status-codes-seen.ts';
 
@@ -28,6 +32,7 @@ const tokenOf = (url: string) => url.split('/').at(-1)!;
 const password = 'operator passphrase 42';
 const later = (hours: number) => new Date(clock.now.getTime() + hours * 3_600_000);
 const actions = async () => (await t.app.db.select().from(operatorAudit).orderBy(operatorAudit.id)).map((a) => a.action);
+const lockMails = (email: string) => t.app.db.select().from(consoleMail).where(eq(consoleMail.emailTo, email));
 
 describe('operator › setup links', () => {
   it('the start banner’s link works once, makes the first operator, and no other banner link is issued after', async () => {
@@ -105,6 +110,16 @@ describe('operator › sign-in', () => {
     const log = await actions();
     expect(log).toContain('account.locked');
     expect(log).toContain('sign_in.refused_locked');
+    // The operator is told, once (the refusal while locked queues nothing more), through the console mail queue.
+    const mails = await lockMails('second@example.com');
+    expect(mails.map((m) => ({ kind: m.kind, integratorId: m.integratorId, userId: m.userId, operatorId: m.operatorId }))).toEqual([
+      { kind: 'operator_locked', integratorId: null, userId: null, operatorId: row!.id },
+    ]);
+    const mail = renderConsoleMail(t.app, mails[0]!);
+    expect(mail.subject).toBe('Your paylink operator account is locked for now');
+    expect(mail.text).toContain(`until ${later(0.5).toISOString().slice(0, 16).replace('T', ' ')} UTC`);
+    expect(mail.text).toContain(`The last failed attempt came from ${from.ip}.`);
+    expect(mail.text).not.toContain('wrong password here');
     // The lock runs out.
     const saved = clock.now;
     clock.now = later(0.5);
@@ -143,6 +158,28 @@ describe('operator › sign-in', () => {
     // The half-way session is spent.
     expect((await operatorSecondFactor(t.app, pending, totpCode(secret, clock.now), from)).kind).toBe('refused');
     expect(await actions()).toContain('sign_in.second_factor_failed');
+  });
+
+  it('wrong codes that lock the account e-mail the operator too, and the mailer delivers it', async () => {
+    const [before] = await t.app.db.select().from(operators).where(eq(operators.email, 'ops@example.com'));
+    const first = await operatorSignIn(t.app, { email: 'ops@example.com', password }, from);
+    const pending = (first as { token: string }).token;
+    expect((await operatorSecondFactor(t.app, pending, '000000', from)).kind).toBe('second-factor');
+    expect((await operatorSecondFactor(t.app, pending, '000001', from)).kind).toBe('second-factor');
+    expect(await lockMails('ops@example.com')).toEqual([]);
+    expect((await operatorSecondFactor(t.app, pending, '000002', from)).kind).toBe('locked');
+    expect((await lockMails('ops@example.com')).map((m) => m.kind)).toEqual(['operator_locked']);
+    const mailer = createMailer(t.app);
+    try {
+      expect(await mailer.sendDue()).toBeGreaterThanOrEqual(1);
+    } finally {
+      await mailer.close();
+    }
+    expect((await lockMails('ops@example.com')).map((m) => m.state)).toEqual(['sent']);
+    const files = readdirSync(mailDir(t.app)).filter((f) => f.includes('console-operator_locked'));
+    const written = files.map((f) => readFileSync(join(mailDir(t.app), f), 'utf8')).find((m) => m.includes('To: ops@example.com'));
+    expect(written).toContain('Subject: Your paylink operator account is locked for now');
+    await t.app.db.update(operators).set({ failedSignIns: 0, lockedUntil: null }).where(eq(operators.id, before!.id));
   });
 
   it('a session idle past the timeout ends', async () => {

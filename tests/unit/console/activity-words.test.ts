@@ -12,6 +12,12 @@ describe('activity in words', () => {
     expect(line.link).toEqual({ href: '/console/payments/txn_abc', label: 'View payment' });
   });
 
+  it('says which payment support looked at and why, and links it', () => {
+    const line = activityInWords({ action: 'payment.read_by_support', target: 'txn_abc: #4521: charged twice?' }, noUsers);
+    expect(line.text).toBe('Support looked at payment txn_abc: #4521: charged twice?');
+    expect(line.link).toEqual({ href: '/console/payments/txn_abc', label: 'View payment' });
+  });
+
   it('links schedules, links and users that still exist', () => {
     expect(activityInWords({ action: 'schedule.cancelled', target: 'sch_0123' }, noUsers)).toMatchObject({
       text: 'Cancelled the schedule sch_0123',
@@ -57,7 +63,7 @@ describe('activity in words', () => {
   });
 
   it('groups every action for the filter', () => {
-    expect(actionsOf('refunds')).toEqual(['refund.requested', 'event.resent', 'refund_caps.changed']);
+    expect(actionsOf('refunds')).toEqual(['refund.requested', 'event.resent', 'payment.read_by_support', 'refund_caps.changed']);
     expect(actionsOf('schedules')).toEqual(['schedule.cancelled', 'schedule.resumed']);
   });
 
