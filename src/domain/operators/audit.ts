@@ -21,7 +21,9 @@ export type OperatorAuditAction =
   | 'owner.invited'
   | 'credentials.rotated'
   | 'acquirer.changed'
-  | 'field_modes.changed';
+  | 'field_modes.changed'
+  | 'integrator.suspended'
+  | 'integrator.reactivated';
 
 /** The operator who acts, from where; `id` null for a sign-in with an unknown e-mail or a shell command. */
 export interface OperatorActor extends RequestOrigin {
