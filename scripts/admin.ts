@@ -23,7 +23,7 @@ import { resetSecondFactorByOperator } from '../src/domain/accounts/second-facto
 import { DomainError } from '../src/domain/errors.ts';
 import { parseOverlap, type RotationOverlap, rotateApiToken, rotateJwtSecret } from '../src/domain/integrators/credentials.ts';
 import { findIntegratorById } from '../src/domain/integrators/service.ts';
-import { listIntegrators, reactivateIntegrator, type SuspensionState, suspendIntegrator } from '../src/domain/integrators/suspension.ts';
+import { listIntegrators, reactivateIntegrator, type SuspensionActor, type SuspensionState, suspendIntegrator } from '../src/domain/integrators/suspension.ts';
 import { issueSetupLink } from '../src/domain/operators/accounts.ts';
 import { backupSocketPath, requestBackup } from '../src/http/backup-socket.ts';
 import { createLogger } from '../src/log.ts';
@@ -236,6 +236,12 @@ const adminActor = (): Actor => ({
   ip: null,
   userAgent: 'npm run admin',
 });
+
+/** Suspend and reactivate are in the operator audit log too, from `shell` (no operator signed in). */
+const adminSuspensionActor = (): SuspensionActor => {
+  const activity = adminActor();
+  return { activity, operator: { id: null, email: activity.email, ip: null, userAgent: 'paylink shell' } };
+};
 
 /** The app the integrator commands run their domain services with; refuses clearly when the embedded database is in use. */
 async function openApp(): Promise<PaylinkApp> {
@@ -458,14 +464,14 @@ switch (command) {
   case 'suspend': {
     const target = needsId('suspend');
     noOptionsBut(['reason']);
-    if (args.values.reason === undefined) usageError('suspend needs --reason TEXT (recorded in the activity log)');
-    await withApp(async (app) => stateOut(await suspendIntegrator(app, target, args.values.reason, adminActor()), 'suspended'));
+    if (args.values.reason === undefined) usageError('suspend needs --reason TEXT (recorded in the activity and operator logs)');
+    await withApp(async (app) => stateOut(await suspendIntegrator(app, target, args.values.reason, adminSuspensionActor()), 'suspended'));
     break;
   }
   case 'reactivate': {
     const target = needsId('reactivate');
     noOptionsBut([]);
-    await withApp(async (app) => stateOut(await reactivateIntegrator(app, target, adminActor()), 'reactivated'));
+    await withApp(async (app) => stateOut(await reactivateIntegrator(app, target, adminSuspensionActor()), 'reactivated'));
     break;
   }
   default:

@@ -138,6 +138,16 @@ export const catalogue = {
     description: 'Operator setup link not usable',
     when: "An operator setup link (/operator/setup/{token}) was used already, has expired (24 hours), or is the start banner's while an operator exists: ask for a new one with `npm run admin -- create-operator EMAIL`.",
   },
+  'ER.05.20': {
+    http: 409,
+    description: 'Integrator already suspended',
+    when: "The operator console's Suspend on an integrator that is suspended already (another tab, another operator, the shell): nothing changed; its page shows since when and why.",
+  },
+  'ER.05.21': {
+    http: 409,
+    description: 'Integrator not suspended',
+    when: "The operator console's Reactivate on an integrator that is active already: nothing changed.",
+  },
   'ER.01.20': {
     http: 401,
     description: 'Provider webhook not verified',

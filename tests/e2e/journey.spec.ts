@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,13 +13,14 @@ import { type PaylinkProcess, startPaylink } from '../support/process.ts';
  * an empty data directory (a seed with no integrators: no demo, no operator): the setup link from the
  * start banner → the operator's password and sign-in → a new integrator, its credentials shown once →
  * its owner accepts the invitation, signs in to the console and creates a link → a customer pays it
- * with the sandbox's card → the operator suspends the integrator (`npm run admin`) and the link's page
- * says the merchant cannot take payments now → reactivated, the link takes a payment again.
+ * with the sandbox's card → the operator suspends the integrator from its page (a reason, a confirm
+ * step) and the link's page says the merchant cannot take payments now → reactivated the same way, the
+ * link takes a payment again; the operator log shows both. (tests/e2e/suspension.spec.ts walks the
+ * shell's `npm run admin -- suspend`.)
  *
  * Run at a phone's width and a desktop's, each on its own fresh paylink; axe finds nothing on every
- * operator page, each shot into docs/operator/<page>-<width>.png. On PGlite the shell command runs
- * between two starts (the embedded database is one process's); with PAYLINK_E2E_DB=postgres on a
- * database of its own, beside the running paylink, which sees the change at once.
+ * operator page (the confirm steps too), each shot into docs/operator/<page>-<width>.png; with
+ * PAYLINK_E2E_DB=postgres on a database of its own.
  */
 const OPERATOR = { email: 'ops@paylink.example', password: 'copper kestrel harbour 42' };
 const OWNER = { email: 'owner@bayanihan.example', password: 'mango terrace lantern 58' };
@@ -111,17 +111,6 @@ for (const size of SIZES) {
       await running?.exited;
       running = undefined;
     };
-    /** The operator's shell: `npm run admin` on the same data directory or database. On PGlite paylink stops while it runs. */
-    const admin = async (...args: string[]) => {
-      if (!server) await stop();
-      const run = spawnSync('npm', ['run', '-s', 'admin', '--', ...args, '--json'], {
-        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...env },
-        encoding: 'utf8',
-      });
-      expect(run.status, run.stderr).toBe(0);
-      if (!server) base = await start();
-      return JSON.parse(run.stdout);
-    };
     let base = '';
     try {
       base = await start();
@@ -165,7 +154,6 @@ for (const size of SIZES) {
       await operator.getByRole('link', { name: 'Open Bayanihan Crafts' }).click();
       await expect(operator.getByRole('heading', { name: 'Bayanihan Crafts', exact: true })).toBeVisible();
       await expect(operator.getByTestId('new-token')).toHaveCount(0);
-      const integratorId = new URL(operator.url()).pathname.split('/').at(-1)!;
       const integratorPath = new URL(operator.url()).pathname;
 
       // 4. The owner accepts the invitation, signs in to the console and creates a link.
@@ -193,26 +181,49 @@ for (const size of SIZES) {
       await expect(operator.getByTestId('integrator-status')).toHaveText(/^Active/);
       await operatorPage(operator, 'integrator');
 
-      // 6. The operator suspends it: the link's page says the merchant cannot take payments now.
-      expect(await admin('suspend', integratorId, '--reason', 'Business permit under review')).toMatchObject({ changed: true });
+      // 6. The operator suspends it with a reason, past the confirm step that says what it does:
+      //    the link's page says the merchant cannot take payments now.
+      await operator.getByLabel('Reason').fill('Business permit under review');
+      await operator.getByRole('button', { name: 'Suspend…', exact: true }).click();
+      await expect(operator.getByRole('heading', { name: 'Suspend Bayanihan Crafts?' })).toBeVisible();
+      await expect(operator.getByTestId('confirm-step')).toContainText('Its schedules pause');
+      await expect(operator.getByTestId('confirm-step')).toContainText('Reason (the merchant and other operators read it): Business permit under review');
+      await operatorPage(operator, 'integrator-suspend-confirm');
+      await operator.getByRole('button', { name: 'Suspend Bayanihan Crafts', exact: true }).click();
+      await expect(operator).toHaveURL(/\?done=suspended#status$/);
+      await expect(operator.getByTestId('done')).toContainText('The integrator is suspended');
+      await expect(operator.getByTestId('integrator-status')).toContainText('Suspended since');
+      await expect(operator.getByTestId('integrator-status')).toContainText('Business permit under review');
+      await operatorPage(operator, 'integrator-suspended');
       const customer = await (await browser.newContext({ viewport: size })).newPage();
       const refused = await customer.goto(`${base}/pay/rattan-basket`);
       expect(refused?.status()).toBe(403);
       await expect(customer.getByRole('heading', { level: 1 })).toHaveText('This merchant cannot take payments right now');
       await expect(customer.getByRole('button', { name: /^Pay / })).toHaveCount(0);
-      await operator.goto(`${base}${integratorPath}`);
-      await expect(operator.getByTestId('integrator-status')).toContainText('Suspended since');
-      await expect(operator.getByTestId('integrator-status')).toContainText('Business permit under review');
-      await operatorPage(operator, 'integrator-suspended');
+      await operator.goto(`${base}/operator`);
+      await expect(operator.getByTestId('integrator-list-status')).toHaveText(/^Suspended since \d{4}-\d\d-\d\d \d\d:\d\d UTC$/);
+      await operatorPage(operator, 'integrators-suspended');
 
-      // 7. Reactivated: the link takes a payment again.
-      expect(await admin('reactivate', integratorId)).toMatchObject({ changed: true, integrator: { status: 'active' } });
+      // 7. Reactivated from its page, confirmed: the link takes a payment again.
+      await operator.goto(`${base}${integratorPath}`);
+      await operator.getByRole('button', { name: 'Reactivate…', exact: true }).click();
+      await expect(operator.getByRole('heading', { name: 'Reactivate Bayanihan Crafts?' })).toBeVisible();
+      await expect(operator.getByTestId('confirm-step')).toContainText('Business permit under review');
+      await operatorPage(operator, 'integrator-reactivate-confirm');
+      await operator.getByRole('button', { name: 'Reactivate Bayanihan Crafts', exact: true }).click();
+      await expect(operator.getByTestId('done')).toContainText('The integrator is active again');
+      await expect(operator.getByTestId('integrator-status')).toHaveText(/^Active/);
       await customerPays(browser, size, `${base}/pay/rattan-basket`);
       await operator.goto(`${base}/operator`);
       await expect(operator.getByTestId('integrators').getByRole('link', { name: 'Bayanihan Crafts' })).toBeVisible();
+      await expect(operator.getByTestId('integrator-list-status')).toHaveText('Active');
       await operatorPage(operator, 'integrators');
+      // The operator log tells the whole story: who suspended it, why, and who reactivated it.
       await operator.getByRole('navigation', { name: 'Operator' }).getByRole('link', { name: 'Activity' }).click();
       await expect(operator.getByRole('cell', { name: /integrator\.created$/ })).toBeVisible();
+      await expect(operator.getByRole('row').filter({ hasText: 'integrator.suspended' })).toContainText(`${OPERATOR.email}`);
+      await expect(operator.getByRole('row').filter({ hasText: 'integrator.suspended' })).toContainText('Bayanihan Crafts: Business permit under review');
+      await expect(operator.getByRole('row').filter({ hasText: 'integrator.reactivated' })).toContainText(`${OPERATOR.email}`);
       await operatorPage(operator, 'activity');
     } finally {
       await stop();

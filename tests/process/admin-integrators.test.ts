@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { auditLog, integrators } from '../../src/db/schema.ts';
+import { auditLog, integrators, operatorAudit } from '../../src/db/schema.ts';
 import { findIntegratorByToken } from '../../src/domain/integrators/service.ts';
 import { createTestApp, OTHER_TOKEN, provision, TEST_TOKEN, type TestApp } from '../support/app.ts';
 
@@ -114,6 +114,35 @@ describe.each(databases)('npm run admin on %s', (db) => {
     expect(audit.filter((a) => a.action.startsWith('integrator.'))).toEqual([
       { action: 'integrator.suspended', by: expect.stringMatching(/^admin command \(.+\)$/) },
       { action: 'integrator.reactivated', by: expect.stringMatching(/^admin command \(.+\)$/) },
+    ]);
+    // The operator log tells the same story, from the shell (no operator signed in), once per change.
+    const operatorLog = await withDb((t) =>
+      t.app.db
+        .select({
+          action: operatorAudit.action,
+          operatorId: operatorAudit.operatorId,
+          by: operatorAudit.operatorEmail,
+          target: operatorAudit.target,
+          via: operatorAudit.userAgent,
+        })
+        .from(operatorAudit)
+        .where(eq(operatorAudit.integratorId, d.acmeId)),
+    );
+    expect(operatorLog).toEqual([
+      {
+        action: 'integrator.suspended',
+        operatorId: null,
+        by: expect.stringMatching(/^admin command \(.+\)$/),
+        target: 'Acme Books: KYC documents expired',
+        via: 'paylink shell',
+      },
+      {
+        action: 'integrator.reactivated',
+        operatorId: null,
+        by: expect.stringMatching(/^admin command \(.+\)$/),
+        target: 'Acme Books: suspended for: KYC documents expired',
+        via: 'paylink shell',
+      },
     ]);
   });
 

@@ -6,6 +6,7 @@ import { isStorableText, UNSTORABLE_TEXT_MESSAGE } from '../../schemas/text.ts';
 import { type Actor, recordAudit } from '../accounts/audit.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError, invalidFields, notFound } from '../errors.ts';
+import { type OperatorActor, recordOperatorAudit } from '../operators/audit.ts';
 
 /**
  * Suspending an integrator (the operator's console, `npm run admin -- suspend`), as a payment
@@ -25,8 +26,9 @@ import { DomainError, invalidFields, notFound } from '../errors.ts';
  * - payments already at the acquirer still settle (provider webhooks, reconciliation) and
  *   callbacks and e-mails keep being delivered; console users still sign in, under a banner.
  *
- * Each change is one transaction, audited in the integrator's activity; doing it twice changes
- * nothing the second time. The caches that serve an integrator (TokenCache, LinkCache) are emptied
+ * Each change is one transaction, audited in the operator audit log and in the integrator's own
+ * activity; doing it twice changes nothing the second time (the shell says so; the operator
+ * console, `refuseUnchanged`, refuses with ER.05.20 / ER.05.21). The caches that serve an integrator (TokenCache, LinkCache) are emptied
  * in this process at once and in the others by the NOTIFY every write to integrators fires.
  */
 
@@ -57,6 +59,22 @@ export const merchantSuspendedError = () =>
     say: 'refusal.suspended',
   });
 
+/** Who suspends or reactivates: the operator log's actor (an operator, or the shell) and how the integrator's own activity names it. */
+export interface SuspensionActor {
+  operator: OperatorActor;
+  activity: Actor;
+}
+
+/** 409 ER.05.20 / ER.05.21: the operator asked for the state the integrator is already in (another tab, another operator). */
+export const unchangedSuspensionError = (suspended: boolean) =>
+  suspended
+    ? new DomainError('ER.05.20', 'Integrator already suspended', {
+        messages: { '(request)': ['This integrator is already suspended; nothing changed. Its page shows since when and why.'] },
+      })
+    : new DomainError('ER.05.21', 'Integrator not suspended', {
+        messages: { '(request)': ['This integrator is already active; nothing changed.'] },
+      });
+
 /** Whether an integrator row is suspended now. */
 export const isSuspended = (integrator: Pick<Integrator, 'suspendedAt'>) => integrator.suspendedAt !== null;
 
@@ -69,6 +87,23 @@ const stateOf = (row: Integrator, changed: boolean): SuspensionState => ({
   changed,
 });
 
+/**
+ * What suspending (a reason given) or reactivating would do, checked before the operator console's
+ * confirm step: the reason parsed, the integrator known and not already in that state; nothing written.
+ */
+export async function checkSuspensionChange(
+  app: Pick<DomainContext, 'db'>,
+  integratorId: string,
+  wanted: { suspend: true; reason: unknown } | { suspend: false },
+): Promise<{ name: string; reason: string | null; suspendedAt: Date | null }> {
+  const reason = wanted.suspend ? parseReason(wanted.reason) : null;
+  if (!isStorableText(integratorId)) throw notFound('integrator', 'The integrator');
+  const [row] = await app.db.select().from(integrators).where(eq(integrators.id, integratorId));
+  if (!row) throw notFound('integrator', 'The integrator');
+  if ((row.suspendedAt !== null) === wanted.suspend) throw unchangedSuspensionError(wanted.suspend);
+  return { name: row.name, reason: reason ?? row.suspendedReason, suspendedAt: row.suspendedAt };
+}
+
 function parseReason(reason: unknown): string {
   const parsed = parseWith(suspensionReasonSchema, reason);
   if (!parsed.ok) throw invalidFields({ reason: parsed.messages['(body)'] ?? ['is invalid'] });
@@ -79,25 +114,37 @@ function parseReason(reason: unknown): string {
 /** Who acted, recorded in the suspended integrator's own activity (the operator is not one of its users). */
 const inActivityOf = (integratorId: string, actor: Actor): Actor => ({ ...actor, integratorId });
 
+export interface SuspensionOptions {
+  /** Refuse (409 ER.05.20 / ER.05.21) instead of answering `changed: false` when it already is in that state. */
+  refuseUnchanged?: boolean;
+}
+
 async function change(
   app: DomainContext,
   integratorId: string,
-  actor: Actor,
+  actor: SuspensionActor,
   wanted: { suspendedAt: Date | null; reason: string | null },
   action: 'integrator.suspended' | 'integrator.reactivated',
+  options: SuspensionOptions,
 ): Promise<SuspensionState> {
   if (!isStorableText(integratorId)) throw notFound('integrator', 'The integrator');
   const now = app.now();
   const state = await app.db.transaction(async (tx) => {
     const [current] = await tx.select().from(integrators).where(eq(integrators.id, integratorId)).for('update');
     if (!current) throw notFound('integrator', 'The integrator');
-    if ((current.suspendedAt !== null) === (wanted.suspendedAt !== null)) return stateOf(current, false);
+    if ((current.suspendedAt !== null) === (wanted.suspendedAt !== null)) {
+      if (options.refuseUnchanged) throw unchangedSuspensionError(current.suspendedAt !== null);
+      return stateOf(current, false);
+    }
     const [updated] = await tx
       .update(integrators)
       .set({ suspendedAt: wanted.suspendedAt, suspendedReason: wanted.reason, updatedAt: now })
       .where(eq(integrators.id, integratorId))
       .returning();
-    await recordAudit(tx, inActivityOf(integratorId, actor), action, wanted.reason, now);
+    await recordAudit(tx, inActivityOf(integratorId, actor.activity), action, wanted.reason, now);
+    // The operator log says which integrator and why (a reactivation: the reason it ends).
+    const why = wanted.reason ?? (current.suspendedReason ? `suspended for: ${current.suspendedReason}` : null);
+    await recordOperatorAudit(tx, actor.operator, action, { integratorId, target: why ? `${current.name}: ${why}` : current.name }, now);
     return stateOf(updated!, true);
   });
   if (state.changed) {
@@ -109,14 +156,25 @@ async function change(
 }
 
 /** Suspends the integrator with `reason` (1–500 characters); already suspended: nothing changes (its first reason stays). */
-export async function suspendIntegrator(app: DomainContext, integratorId: string, reason: unknown, actor: Actor): Promise<SuspensionState> {
+export async function suspendIntegrator(
+  app: DomainContext,
+  integratorId: string,
+  reason: unknown,
+  actor: SuspensionActor,
+  options: SuspensionOptions = {},
+): Promise<SuspensionState> {
   const text = parseReason(reason);
-  return change(app, integratorId, actor, { suspendedAt: app.now(), reason: text }, 'integrator.suspended');
+  return change(app, integratorId, actor, { suspendedAt: app.now(), reason: text }, 'integrator.suspended', options);
 }
 
 /** Reactivates a suspended integrator: everything suspension refused works again; already active: nothing changes. */
-export function reactivateIntegrator(app: DomainContext, integratorId: string, actor: Actor): Promise<SuspensionState> {
-  return change(app, integratorId, actor, { suspendedAt: null, reason: null }, 'integrator.reactivated');
+export function reactivateIntegrator(
+  app: DomainContext,
+  integratorId: string,
+  actor: SuspensionActor,
+  options: SuspensionOptions = {},
+): Promise<SuspensionState> {
+  return change(app, integratorId, actor, { suspendedAt: null, reason: null }, 'integrator.reactivated', options);
 }
 
 /** One integrator as the operator's list shows it (never a secret). */

@@ -27,7 +27,9 @@ export type OperatorAuditAction =
   | 'field_modes.changed'
   /** A support look-up of one payment, with the operator's reason (src/domain/operators/support.ts). */
   | 'payment.read'
-  | 'payment.read_missing';
+  | 'payment.read_missing'
+  | 'integrator.suspended'
+  | 'integrator.reactivated';
 
 /** The operator who acts, from where; `id` null for a sign-in with an unknown e-mail or a shell command. */
 export interface OperatorActor extends RequestOrigin {

@@ -14,6 +14,7 @@ import { newApiToken, newJwtSecret, parseOverlap, ROTATION_OVERLAPS } from '../i
 import { linkKeyColumns, newLinkKey } from '../integrators/link-keys.ts';
 import { newWebhookSecret } from '../integrators/provisioning.ts';
 import { hashToken } from '../integrators/service.ts';
+import type { SuspensionActor } from '../integrators/suspension.ts';
 import { callbackUrlProblem } from '../notifications/callback-url.ts';
 import { ROTATION_GRACE_MS } from '../notifications/signing.ts';
 import { identityOperatorActor, type OperatorIdentity } from './accounts.ts';
@@ -35,6 +36,12 @@ const merchantActor = (identity: OperatorIdentity, integratorId: string, from: R
   userId: null,
   email: `support (${identity.operator.email})`,
   ...from,
+});
+
+/** An operator suspending or reactivating from the console: themselves in the operator log, support in the merchant's activity. */
+export const supportSuspensionActor = (identity: OperatorIdentity, integratorId: string, from: RequestOrigin): SuspensionActor => ({
+  operator: identityOperatorActor(identity, from),
+  activity: merchantActor(identity, integratorId, from),
 });
 
 /** Secrets shown once, right after they are made. */
@@ -108,6 +115,8 @@ export interface IntegratorRow {
   name: string;
   email: string;
   createdAt: Date;
+  /** Since when it is suspended (null: active). */
+  suspendedAt: Date | null;
   /** Succeeded payments of the last VOLUME_DAYS days, per currency (amounts in minor units), largest count first. */
   volume: Array<{ currency: string; count: number; amountMinor: bigint }>;
   owners: number;
@@ -116,7 +125,7 @@ export interface IntegratorRow {
 /** Every integrator (or the one `only` names), by name, with its volume and how many owners can sign in. */
 export async function listIntegrators(app: DomainContext, only?: string): Promise<IntegratorRow[]> {
   const rows = await app.db
-    .select({ id: integrators.id, name: integrators.name, email: integrators.email, createdAt: integrators.createdAt })
+    .select({ id: integrators.id, name: integrators.name, email: integrators.email, createdAt: integrators.createdAt, suspendedAt: integrators.suspendedAt })
     .from(integrators)
     .where(only === undefined ? undefined : eq(integrators.id, only))
     .orderBy(asc(integrators.name), asc(integrators.id));

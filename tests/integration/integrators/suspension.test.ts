@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
-import { auditLog, integrators } from '../../../src/db/schema.ts';
+import { auditLog, integrators, operatorAudit } from '../../../src/db/schema.ts';
 import { findSessionByToken } from '../../../src/domain/checkout/sessions.ts';
 import { reactivateIntegrator, suspendIntegrator } from '../../../src/domain/integrators/suspension.ts';
 import { CONSOLE_USERS, call, OTHER_TOKEN, provision, TEST_TOKEN, useServedApp } from '../../support/app.ts';
@@ -15,7 +15,10 @@ import { createPayment } from '../../support/payments.ts';
  * front of each (token, link, page) never serve it as it was.
  */
 const served = useServedApp();
-const operator = { integratorId: null, userId: null, email: 'operator@paylink.example', ip: null, userAgent: null };
+const operator = {
+  operator: { id: null, email: 'operator@paylink.example', ip: null, userAgent: null },
+  activity: { integratorId: null, userId: null, email: 'operator@paylink.example', ip: null, userAgent: null },
+};
 const customer = { 'customer.first_name': 'Juan', 'customer.last_name': 'Dela Cruz', 'customer.contact.email': 'juan@example.com' };
 
 const acmeId = async () => (await served.t.app.db.select({ id: integrators.id }).from(integrators).where(eq(integrators.email, 'billing@acme.example')))[0]!.id;
@@ -53,6 +56,15 @@ describe('suspension › the service', () => {
     expect(audit.filter((a) => a.action.startsWith('integrator.'))).toEqual([
       { action: 'integrator.suspended', target: 'Chargeback ratio above 1%', by: 'operator@paylink.example' },
       { action: 'integrator.reactivated', target: null, by: 'operator@paylink.example' },
+    ]);
+    // The operator log too, once per change: which integrator and why.
+    const operatorLog = await served.t.app.db
+      .select({ action: operatorAudit.action, target: operatorAudit.target, by: operatorAudit.operatorEmail })
+      .from(operatorAudit)
+      .where(eq(operatorAudit.integratorId, id));
+    expect(operatorLog.filter((a) => a.action.startsWith('integrator.'))).toEqual([
+      { action: 'integrator.suspended', target: 'Acme Books: Chargeback ratio above 1%', by: 'operator@paylink.example' },
+      { action: 'integrator.reactivated', target: 'Acme Books: suspended for: Chargeback ratio above 1%', by: 'operator@paylink.example' },
     ]);
   });
 

@@ -21,7 +21,10 @@ afterEach(async () => {
   t = undefined;
 });
 
-const operator = { integratorId: null, userId: null, email: 'operator@paylink.example', ip: null, userAgent: null };
+const operator = {
+  operator: { id: null, email: 'operator@paylink.example', ip: null, userAgent: null },
+  activity: { integratorId: null, userId: null, email: 'operator@paylink.example', ip: null, userAgent: null },
+};
 
 /** Two scheduler loops ticking at once until neither finds work. */
 async function twoLoops(app: PaylinkApp): Promise<number> {
