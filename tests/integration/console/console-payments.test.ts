@@ -2,7 +2,7 @@ import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { auditLog, outboxEvents, payments, refunds, schedules, webhookAttempts } from '../../../src/db/schema.ts';
 import { resendEvent } from '../../../src/domain/notifications/events.ts';
-import { CONSOLE_USERS, call, OTHER_TOKEN, useServedApp } from '../../support/app.ts';
+import { CONSOLE_USERS, call, OTHER_TOKEN, TEST_TOKEN, useServedApp } from '../../support/app.ts';
 import { ConsoleClient, textOf } from '../../support/console.ts';
 import { CARDS, createPayment } from '../../support/payments.ts';
 import { scheduleData, signSchedule, testClock } from '../../support/schedules.ts';
@@ -80,13 +80,59 @@ describe('console › payments list', () => {
     expect(await only('from=2026-03-06')).toEqual([failed.id]);
   });
 
+  it('filters by every status the list shows: succeeded, partially refunded, refunded and failed', async () => {
+    clock.set('2026-03-07T08:00:00Z');
+    const kept = await createPayment(served.t, { customerEmail: 'states@example.com', amount: '300.00' });
+    const partly = await createPayment(served.t, { customerEmail: 'states@example.com', amount: '300.00' });
+    const wholly = await createPayment(served.t, { customerEmail: 'states@example.com', amount: '300.00' });
+    const failed = await createPayment(served.t, { customerEmail: 'states@example.com', card: CARDS.declined });
+    for (const [payment, amount] of [
+      [partly, 100],
+      [wholly, 300],
+    ] as const) {
+      const res = await call(served.server.url, 'POST', '/api/v1/refund', {
+        token: TEST_TOKEN,
+        body: { transaction_id: payment.id, notify_user: false, reason: 'Returned', amount },
+      });
+      expect(res.json.data.status_code).toMatch(/^OK\.0[24]\.00$/);
+    }
+    const owner = await asOwner();
+    const only = async (status: string) => listedIds((await owner.get(`/console/payments?q=states%40example.com&status=${status}`)).html);
+    expect(await only('succeeded')).toEqual([kept.id]);
+    expect(await only('partially_refunded')).toEqual([partly.id]);
+    expect(await only('refunded')).toEqual([wholly.id]);
+    expect(await only('failed')).toEqual([failed.id]);
+    const page = await owner.get('/console/payments?status=refunded');
+    expect(textOf(/<select id="field-status"[\s\S]*?<\/select>/.exec(page.html)![0])).toBe('Any Succeeded Partially refunded Refunded Failed');
+    expect(page.html).toContain('<option value="refunded" selected>Refunded</option>');
+    // The API filters alike, by refund_state.
+    const api = await call(served.server.url, 'GET', '/api/v1/transactions?customer_email=states%40example.com&refund_state=partially_refunded', { token: TEST_TOKEN });
+    expect(api.json.data.items.map((t: { transaction_id: string }) => t.transaction_id)).toEqual([partly.id]);
+    const wrong = await call(served.server.url, 'GET', '/api/v1/transactions?refund_state=some', { token: TEST_TOKEN });
+    expect(wrong.status).toBe(422);
+  });
+
+  it('offers the integrator’s links to pick from, and keeps a slug typed into the address', async () => {
+    const owner = await asOwner();
+    const page = await owner.get('/console/payments?link=acme-open');
+    const select = /<select id="field-link"[\s\S]*?<\/select>/.exec(page.html)![0];
+    expect(select).toContain('<option value="acme-open" selected>Acme donation (acme-open)</option>');
+    expect(select).toContain('<option value="acme-books">Acme Books (acme-books)</option>');
+    expect(select).not.toContain('other-shop');
+    expect(page.html).not.toMatch(/<input[^>]*name="link"/);
+    const typed = await owner.get('/console/payments?link=no-such-link');
+    expect(typed.status).toBe(200);
+    expect(typed.html).toContain('<option value="no-such-link" selected>no-such-link</option>');
+    expect(textOf(typed.html)).toContain('No payment matches these filters.');
+  });
+
   it('refuses a bad filter with a clear message, never a 5xx', async () => {
     const owner = await asOwner();
     const bad = await owner.get('/console/payments?from=yesterday&status=paid&q=txn_nothex');
     expect(bad.status).toBe(422);
     const text = textOf(bad.html);
     expect(text).toContain('From must be a date such as 2026-03-31');
-    expect(text).toContain('status: must be succeeded or failed');
+    expect(text).toContain('Status must be one of: succeeded, partially refunded, refunded, failed');
     expect(text).toContain('Search is not a transaction id');
     const unknownCursor = await owner.get('/console/payments?after=txn_00000000000000000000000000000000');
     expect(unknownCursor.status).toBe(404);
@@ -136,7 +182,7 @@ describe('console › payments CSV', () => {
     const owner = await asOwner();
     const bad = await owner.get('/console/payments.csv?status=paid');
     expect(bad.status).toBe(422);
-    expect(bad.html).toContain('status: must be succeeded or failed');
+    expect(bad.html).toContain('status: must be one of: succeeded, partially refunded, refunded, failed');
   });
 });
 
@@ -445,6 +491,32 @@ describe('console › schedules and card registrations', () => {
     expect(withRun.html).toContain(`href="/console/payments/${ran.json.data.transaction_id}"`);
     const charged = await owner.get(`/console/payments/${ran.json.data.transaction_id}`);
     expect(textOf(charged.html)).toContain(`Schedule ${active}`);
+    // In the payments list, a scheduled charge links to its schedule.
+    const listed = await owner.get(`/console/payments?q=${ran.json.data.transaction_id}`);
+    expect(listed.html).toContain(`href="/console/schedules/${active}"`);
+  });
+
+  it('lists suspended schedules and those failing in a row on Home, never a healthy or cancelled one', async () => {
+    clock.set('2026-03-23T00:00:30Z');
+    const healthy = await createSchedule();
+    const failing = await createSchedule();
+    const suspended = await createSchedule();
+    const cancelled = await createSchedule();
+    await db().update(schedules).set({ consecutiveFailures: 2 }).where(eq(schedules.id, failing));
+    await suspend(suspended);
+    await db().update(schedules).set({ status: 'cancelled', cancelledAt: clock.now(), consecutiveFailures: 1 }).where(eq(schedules.id, cancelled));
+    const owner = await asOwner();
+    const home = await owner.get('/console');
+    const section = /<section[^>]*aria-labelledby="schedules-attention"[\s\S]*?<\/section>/.exec(home.html)![0];
+    const listed = [...section.matchAll(/href="\/console\/schedules\/([^"]+)"/g)].map((m) => m[1]);
+    // Suspended first, then the failing ones.
+    expect(listed.indexOf(suspended)).toBeGreaterThanOrEqual(0);
+    expect(listed.indexOf(suspended)).toBeLessThan(listed.indexOf(failing));
+    expect(listed).not.toContain(healthy);
+    expect(listed).not.toContain(cancelled);
+    const text = textOf(section);
+    expect(text).toContain('Suspended after 3 failed charges in a row');
+    expect(text).toContain('2 failed charges in a row');
   });
 
   it('resumes a suspended schedule from its next occurrence after now, audited; an active one is refused with ER.12.34', async () => {
