@@ -103,7 +103,7 @@ describe('console › home', () => {
     const home = await owner.get('/console');
     expect(home.html).toMatch(/<a class="button" href="\/console\/links\/new">New link<\/a>/);
     for (const path of ['/console', '/console/payments', '/console/account']) {
-      expect(textOf((await owner.get(path)).html), path).toContain('Test mode — payments go to the sandbox acquirer: no money moves');
+      expect(textOf((await owner.get(path)).html), path).toContain('Test mode — payments go to the sandbox acquirer: no money moves.');
     }
     const [other] = await served.t.app.db.select().from(integrators).where(eq(integrators.name, 'Other Shop'));
     await served.t.app.db.insert(integratorAcquirers).values({ integratorId: other!.id, provider: 'paymongo', webhookId: 'wh_home_test_mode' });

@@ -106,7 +106,9 @@ describe('console › payments list', () => {
     expect(textOf(/<select id="field-status"[\s\S]*?<\/select>/.exec(page.html)![0])).toBe('Any Succeeded Partially refunded Refunded Failed');
     expect(page.html).toContain('<option value="refunded" selected>Refunded</option>');
     // The API filters alike, by refund_state.
-    const api = await call(served.server.url, 'GET', '/api/v1/transactions?customer_email=states%40example.com&refund_state=partially_refunded', { token: TEST_TOKEN });
+    const api = await call(served.server.url, 'GET', '/api/v1/transactions?customer_email=states%40example.com&refund_state=partially_refunded', {
+      token: TEST_TOKEN,
+    });
     expect(api.json.data.items.map((t: { transaction_id: string }) => t.transaction_id)).toEqual([partly.id]);
     const wrong = await call(served.server.url, 'GET', '/api/v1/transactions?refund_state=some', { token: TEST_TOKEN });
     expect(wrong.status).toBe(422);
