@@ -28,6 +28,8 @@ async function payAsCustomer(page: Page, baseURL: string, email: string): Promis
   });
   expect(res.status).toBe(200);
   await page.goto(((await res.json()) as { link: string }).link);
+  // Typed once the form is alive, so the expiry is formatted as it is typed.
+  await expect(page.getByRole('button', { name: /^Pay/ })).toBeEnabled();
   await page.getByLabel('Card number').fill('4242424242424242');
   await page.getByLabel('Expiry date').fill(CARD_EXPIRY.replace('/', ''));
   await page.getByLabel('Security code').fill('123');
@@ -159,4 +161,18 @@ test('console › refunds a payment from the payments list, confirm step include
   await expect(page.getByRole('status')).toContainText('Partial refund successful — ₱40.00');
   expect(await interactions()).toBeLessThanOrEqual(5);
   expect(await interactions()).toBeGreaterThanOrEqual(4);
+});
+
+test('console › a payment leads to its customer: their payments, cards and schedules', async ({ browser, baseURL }) => {
+  const customer = await (await browser.newContext()).newPage();
+  const txn = await payAsCustomer(customer, baseURL!, 'customer.view@example.com');
+  const page = await signedIn(browser);
+  await page.goto(`/console/payments/${txn}`);
+  await page.getByRole('link', { name: 'Customer’s payments, cards and schedules' }).click();
+  await expect(page).toHaveURL(/\/console\/customer\?email=customer\.view%40example\.com$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('customer.view@example.com');
+  await expect(page.getByRole('region', { name: 'Payments' }).locator(`a[href="/console/payments/${txn}"]`)).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Card registrations' })).toContainText('No card registered with this e-mail.');
+  await expectNoAxeViolations(page);
+  await shoot(page, 'console-customer');
 });

@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { auditLog, outboxEvents, payments, refunds, schedules, webhookAttempts } from '../../../src/db/schema.ts';
+import { auditLog, cardRegistrations, outboxEvents, payments, refunds, schedules, webhookAttempts } from '../../../src/db/schema.ts';
 import { resendEvent } from '../../../src/domain/notifications/events.ts';
 import { CONSOLE_USERS, call, OTHER_TOKEN, TEST_TOKEN, useServedApp } from '../../support/app.ts';
 import { ConsoleClient, textOf } from '../../support/console.ts';
 import { CARDS, createPayment } from '../../support/payments.ts';
-import { scheduleData, signSchedule, testClock } from '../../support/schedules.ts';
+import { ACME_CARD, scheduleData, signSchedule, testClock } from '../../support/schedules.ts';
 
 /**
  * The console's payments, schedules and card registrations: the same domain services as the API
@@ -540,6 +540,50 @@ describe('console › schedules and card registrations', () => {
     expect(again.status).toBe(409);
     expect(textOf(again.html)).toContain('Schedule is not suspended');
     expect(textOf(again.html)).toContain('Reference: ER.12.34');
+  });
+
+  it('shows a customer’s payments, card registrations and schedules, reached from a payment, and only this merchant’s', async () => {
+    clock.set('2026-03-24T00:00:30Z');
+    await db().update(cardRegistrations).set({ customerEmail: 'Lourdes.Card@Example.com' }).where(eq(cardRegistrations.reference, ACME_CARD));
+    try {
+      const reference = await createSchedule();
+      const theirs = await createPayment(served.t, { customerEmail: 'lourdes.card@example.com', amount: '75.00' });
+      const someoneElse = await createPayment(served.t, { customerEmail: 'not.lourdes@example.com' });
+      const foreign = await createPayment(served.t, { integrator: 'Other Shop', currency: 'USD', customerEmail: 'lourdes.card@example.com' });
+      const owner = await asOwner();
+      const payment = await owner.get(`/console/payments/${theirs.id}`);
+      const href = /href="(\/console\/customer\?email=[^"]+)"/.exec(payment.html)?.[1];
+      expect(href).toBe('/console/customer?email=lourdes.card%40example.com');
+      const page = await owner.get(href!);
+      expect(page.status).toBe(200);
+      expect(listedIds(page.html)).toContain(theirs.id);
+      expect(listedIds(page.html)).not.toContain(someoneElse.id);
+      expect(listedIds(page.html)).not.toContain(foreign.id);
+      const text = textOf(page.html);
+      expect(text).toContain('Card registrations Card registrations of lourdes.card@example.com, newest first Created Card Status Reference');
+      expect(text).toMatch(/Visa ···· 4242 \(expires \d{2}\/\d{4}\) active/);
+      expect(page.html).toContain(`href="/console/schedules/${reference}"`);
+      // Another integrator's owner finds nothing of this merchant's customer.
+      const other = await signedIn(otherOwner);
+      const theirView = await other.get(href!);
+      expect(listedIds(theirView.html)).toEqual([foreign.id]);
+      expect(theirView.html).not.toContain(reference);
+      expect(textOf(theirView.html)).toContain('No card registered with this e-mail.');
+    } finally {
+      await db().update(cardRegistrations).set({ customerEmail: null }).where(eq(cardRegistrations.reference, ACME_CARD));
+    }
+  });
+
+  it('refuses a customer look-up that is not an e-mail address, beside its field', async () => {
+    const owner = await asOwner();
+    const bad = await owner.get(`/console/customer?email=${encodeURIComponent('"><script>alert(1)</script>')}`);
+    expect(bad.status).toBe(422);
+    expect(textOf(bad.html)).toContain('Customer e-mail must be an e-mail address');
+    // Shown back inside its field's value only: the quote cannot close the attribute.
+    expect(bad.html).not.toContain('"><script>alert(1)');
+    expect(bad.html).toContain('value="&quot;><script>alert(1)</script>"');
+    expect((await owner.get('/console/customer')).status).toBe(200);
+    expect((await new ConsoleClient(served.server.url).get('/console/customer?email=a%40b.c')).status).toBe(303);
   });
 
   it('cancels a schedule, audited; it cannot be resumed afterwards', async () => {
