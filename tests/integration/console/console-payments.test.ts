@@ -189,6 +189,60 @@ describe('console › payments CSV', () => {
 });
 
 describe('console › a payment’s page', () => {
+  it('resends the receipt to the address it went to, audited, says where, and at most 3 times an hour', async () => {
+    clock.set('2026-03-10T08:00:00Z');
+    const p = await createPayment(served.t, { customerEmail: 'receipt.again@example.com', notifyUser: true });
+    const receiptRow = async () =>
+      (
+        await db()
+          .select()
+          .from(outboxEvents)
+          .where(and(eq(outboxEvents.paymentId, p.id), eq(outboxEvents.type, 'payment.succeeded')))
+      )[0]!;
+    const mailed = () => db().update(outboxEvents).set({ emailState: 'sent', emailSentAt: clock.now() }).where(eq(outboxEvents.paymentId, p.id));
+    const path = `/console/payments/${p.id}`;
+    const owner = await asOwner();
+    // While the first e-mail waits for the mailer there is nothing to resend: no button, and a form sent anyway is refused.
+    expect(textOf((await owner.get(path)).html)).not.toContain('Resend receipt');
+    const waiting = await owner.post(path, { action: 'resend-receipt' });
+    expect(waiting.status).toBe(409);
+    expect(textOf(waiting.html)).toContain('Receipt e-mail is already waiting to be sent');
+    expect(textOf(waiting.html)).toContain('Reference: ER.20.61');
+    for (let i = 1; i <= 3; i++) {
+      await mailed();
+      const res = await owner.post(path, { action: 'resend-receipt' });
+      expect(res.status, textOf(res.html)).toBe(303);
+      const page = await owner.get(res.location!);
+      expect(textOf(page.html)).toContain('The receipt is queued to be e-mailed again to receipt.again@example.com. Reference: OK.20.60');
+      expect(await receiptRow()).toMatchObject({ emailState: 'pending', emailTo: 'receipt.again@example.com', emailNextAt: clock.now() });
+    }
+    expect((await audited('receipt.resent')).filter((e) => e.target === p.id)).toHaveLength(3);
+    // The address bar cannot make the page claim another address.
+    expect(textOf((await owner.get(`${path}?receipt=someone.else%40example.com`)).html)).not.toContain('queued to be e-mailed again');
+    await mailed();
+    const fourth = await owner.post(path, { action: 'resend-receipt' });
+    expect(fourth.status).toBe(429);
+    expect(textOf(fourth.html)).toContain('Too many receipt resends');
+    expect((await receiptRow()).emailState).toBe('sent');
+    // An hour later it may be sent again.
+    clock.set('2026-03-10T09:00:01Z');
+    expect((await (await asOwner()).post(path, { action: 'resend-receipt' })).status).toBe(303);
+  });
+
+  it('refuses to resend a receipt that was never e-mailed, and another integrator’s payment is 404', async () => {
+    const quiet = await createPayment(served.t, { customerEmail: 'quiet@example.com', notifyUser: false });
+    const owner = await asOwner();
+    const res = await owner.post(`/console/payments/${quiet.id}`, { action: 'resend-receipt' });
+    expect(res.status).toBe(409);
+    expect(textOf(res.html)).toContain('Payment has no receipt e-mail');
+    expect(textOf(res.html)).toContain('Reference: ER.20.60');
+    const foreign = await createPayment(served.t, { integrator: 'Other Shop', currency: 'USD' });
+    await db().update(outboxEvents).set({ emailState: 'sent' }).where(eq(outboxEvents.paymentId, foreign.id));
+    const cross = await owner.post(`/console/payments/${foreign.id}`, { action: 'resend-receipt' });
+    expect(cross.status).toBe(404);
+    expect((await audited('receipt.resent')).map((e) => e.target)).not.toContain(foreign.id);
+  });
+
   it('shows the timeline in time order: the payment, each refund, each callback attempt with its status code and time, and the e-mails', async () => {
     clock.set('2026-03-10T09:00:00Z');
     const p = await createPayment(served.t, { amount: '500.00', customerEmail: 'tl@example.com', notifyUser: true });

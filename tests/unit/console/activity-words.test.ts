@@ -40,6 +40,7 @@ describe('activity in words', () => {
       ['callback_url.changed', '(none)', 'Cleared the default callback URL'],
       ['acquirer.changed', 'paymongo (pk_test_1)', 'Switched payments to PayMongo (public key pk_test_1)'],
       ['event.resent', 'evt_1 (payment.succeeded)', 'Resent the callback “payment succeeded” (evt_1)'],
+      ['receipt.resent', 'txn_1', 'E-mailed the receipt again for txn_1'],
       ['user.invited', 'new@shop.test (owner)', 'Invited new@shop.test as owner'],
       ['integrator.suspended', 'KYC documents expired', 'Suspended the account: KYC documents expired'],
       ['integrator.reactivated', null, 'Reactivated the account'],
@@ -57,7 +58,7 @@ describe('activity in words', () => {
   });
 
   it('groups every action for the filter', () => {
-    expect(actionsOf('refunds')).toEqual(['refund.requested', 'event.resent', 'refund_caps.changed']);
+    expect(actionsOf('refunds')).toEqual(['refund.requested', 'event.resent', 'receipt.resent', 'refund_caps.changed']);
     expect(actionsOf('schedules')).toEqual(['schedule.cancelled', 'schedule.resumed']);
   });
 
