@@ -176,3 +176,18 @@ test('console › a payment leads to its customer: their payments, cards and sch
   await expectNoAxeViolations(page);
   await shoot(page, 'console-customer');
 });
+
+test('console › resends a receipt from the payment’s page and says where it went', async ({ browser, baseURL }) => {
+  const customer = await (await browser.newContext()).newPage();
+  const txn = await payAsCustomer(customer, baseURL!, 'resend.receipt@example.com');
+  const page = await signedIn(browser);
+  // Once the mailer has taken the first e-mail (no mail server here: written to a file), it may be sent again.
+  await expect(async () => {
+    await page.goto(`/console/payments/${txn}`);
+    await expect(page.getByRole('button', { name: 'Resend receipt' })).toBeVisible({ timeout: 500 });
+  }).toPass({ timeout: 15_000 });
+  await page.getByRole('button', { name: 'Resend receipt' }).click();
+  await expect(page.getByRole('status')).toHaveText('The receipt is queued to be e-mailed again to resend.receipt@example.com. Reference: OK.20.60');
+  await expectNoAxeViolations(page);
+  await shoot(page, 'console-payment-resend');
+});
