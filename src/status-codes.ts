@@ -50,6 +50,11 @@ export const catalogue = {
   },
   'OK.12.20': { http: 200, description: 'Schedule cancellation successful', when: 'DELETE /schedule with a schedule reference cancelled it.' },
   'OK.12.21': { http: 200, description: 'Schedule already cancelled', when: 'The schedule was cancelled before; nothing changed.' },
+  'OK.20.60': {
+    http: 200,
+    description: 'Receipt queued to be e-mailed again',
+    when: "Console only: Resend receipt queued the payment's receipt e-mail for the mailer again, to the address it went to.",
+  },
   'OK.13.00': {
     http: 200,
     description: 'Event queued for redelivery',
@@ -305,6 +310,21 @@ export const catalogue = {
     http: 403,
     description: 'Refund above your daily limit',
     when: "Console only: the refund would take the staff member's refunds (pending or succeeded) in the last 24 hours in that currency above the daily limit an owner set. Nothing was reserved or sent; `messages.amount` says how much was refunded and how much is left.",
+  },
+  'ER.20.60': {
+    http: 409,
+    description: 'Payment has no receipt e-mail',
+    when: 'Console only: Resend receipt on a payment whose customer was never e-mailed a receipt (no e-mail address, or notify_user was false). Nothing was sent.',
+  },
+  'ER.20.61': {
+    http: 409,
+    description: 'Receipt e-mail is already waiting to be sent',
+    when: 'Console only: Resend receipt while the receipt e-mail still waits for the mailer (first send or a retry). Nothing changed; it goes out shortly.',
+  },
+  'ER.20.62': {
+    http: 429,
+    description: 'Too many receipt resends',
+    when: 'Console only: the receipt of this payment was sent again 3 times in the last hour. Nothing was sent; try again later (`Retry-After`).',
   },
   'ER.20.42': {
     http: 409,

@@ -5968,6 +5968,8 @@ export interface operations {
                 created_lt?: string;
                 /** @description Only transactions in this state. */
                 status?: "succeeded" | "failed";
+                /** @description Only transactions with this refund_state (a failed transaction is not_refunded). */
+                refund_state?: "not_refunded" | "partially_refunded" | "refunded";
                 /** @description Only transactions paid through the link with this slug. */
                 link?: string;
                 /** @description Only transactions with exactly this merchant_reference_id. */

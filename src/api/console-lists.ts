@@ -67,6 +67,19 @@ function finish<Q>(values: Record<string, string>, messages: Messages, parsed: {
 export const PAYMENT_FORM_FIELDS = ['status', 'method', 'link', 'from', 'to', 'q'] as const;
 
 /**
+ * The console's Status filter offers every status the list shows (paymentStatusLabel), each as the
+ * API's status and refund_state: "Succeeded" is a payment nothing of which was refunded.
+ */
+export const PAYMENT_STATUS_FILTERS = {
+  succeeded: { label: 'Succeeded', query: { status: 'succeeded', refund_state: 'not_refunded' } },
+  partially_refunded: { label: 'Partially refunded', query: { status: 'succeeded', refund_state: 'partially_refunded' } },
+  refunded: { label: 'Refunded', query: { status: 'succeeded', refund_state: 'refunded' } },
+  failed: { label: 'Failed', query: { status: 'failed' } },
+} as const satisfies Record<string, { label: string; query: { status: string; refund_state?: string } }>;
+export type PaymentStatusFilter = keyof typeof PAYMENT_STATUS_FILTERS;
+const isStatusFilter = (value: string): value is PaymentStatusFilter => Object.hasOwn(PAYMENT_STATUS_FILTERS, value);
+
+/**
  * /console/payments and /console/payments.csv: status, payment method, link, date range, and one search box
  * that finds a transaction id (txn_…), a customer e-mail (it has an @) or else a merchant reference.
  */
@@ -74,7 +87,13 @@ export function paymentsForm(url: URL): ConsoleListForm<TransactionFilters> {
   const values = read(url, [...PAYMENT_FORM_FIELDS, 'after', 'before']);
   const messages: Messages = {};
   const input: Record<string, string | number> = pageAndDates(values, messages);
-  if (values.status) input.status = values.status;
+  if (values.status && isStatusFilter(values.status)) Object.assign(input, PAYMENT_STATUS_FILTERS[values.status].query);
+  else if (values.status)
+    messages.status = [
+      `must be one of: ${Object.values(PAYMENT_STATUS_FILTERS)
+        .map((f) => f.label.toLowerCase())
+        .join(', ')}`,
+    ];
   if (values.method) input.payment_method = values.method;
   if (values.link) input.link = values.link;
   let transactionId: string | undefined;

@@ -111,8 +111,13 @@ export default class CardForm extends Component<CardFormProps, State> {
 
   private value = (name: string) => this.state.values[name] ?? '';
 
+  // Typing another card after a decline makes the decline's alert stale: editing a card field clears it.
   private set = (name: string, v: string) =>
-    this.setState((old) => ({ values: { ...old.values, [name]: v }, errors: old.errors[name] ? { ...old.errors, [name]: '' } : old.errors }));
+    this.setState((old) => ({
+      values: { ...old.values, [name]: v },
+      errors: old.errors[name] ? { ...old.errors, [name]: '' } : old.errors,
+      alert: name.startsWith('card.') && v !== (old.values[name] ?? '') ? '' : old.alert,
+    }));
 
   private cardErrors(): Errors {
     const out: Errors = {};

@@ -235,7 +235,8 @@ export default class PaymongoCardForm extends Component<PaymongoCardFormProps, S
         'aria-describedby': [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') || undefined,
         onInput: (e: Event) => {
           const raw = (e.currentTarget as HTMLInputElement).value;
-          this.setState((old) => ({ values: { ...old.values, [name]: format ? format(raw) : raw }, errors: { ...old.errors, [name]: '' } }));
+          // Typing another card after a decline makes the decline's alert stale: editing clears it.
+          this.setState((old) => ({ values: { ...old.values, [name]: format ? format(raw) : raw }, errors: { ...old.errors, [name]: '' }, alert: '' }));
         },
         ...attrs,
       }),

@@ -65,6 +65,7 @@ const words: Record<AuditAction, ActionWords> = {
   'link.updated': { group: 'links', say: withTarget('Changed the payment link', 'Changed a payment link') },
   'refund.requested': { group: 'refunds', say: (t) => refundWords(t) },
   'event.resent': { group: 'refunds', say: (t) => resentWords(t) },
+  'receipt.resent': { group: 'refunds', say: withTarget('E-mailed the receipt again for', 'E-mailed a receipt again') },
   'schedule.cancelled': { group: 'schedules', say: withTarget('Cancelled the schedule', 'Cancelled a schedule') },
   'schedule.resumed': { group: 'schedules', say: withTarget('Resumed the schedule', 'Resumed a schedule') },
   'api_token.rotated': { group: 'developers', say: (t) => `Rotated the API token${overlapWords(t)}` },

@@ -190,6 +190,10 @@ export const en = {
   'receipt.reference': 'Reference',
   'receipt.transaction_id': 'Transaction ID',
   'receipt.return': 'Return to {merchant}',
+  'receipt.emailing': 'A copy of this receipt is being e-mailed to {email}.',
+  'receipt.emailed': 'A copy of this receipt was e-mailed to {email}.',
+  'receipt.email_failed': 'We could not e-mail this receipt to {email}. Print it or save it as a PDF to keep it.',
+  'receipt.print': 'Print or save as PDF',
 
   // Hosted card registration
   'register.title': 'Save your card',

@@ -184,6 +184,10 @@ export const es: Catalogue = {
   'receipt.reference': 'Referencia',
   'receipt.transaction_id': 'ID de transacción',
   'receipt.return': 'Volver a {merchant}',
+  'receipt.emailing': 'Estamos enviando una copia de este recibo a {email}.',
+  'receipt.emailed': 'Se envió una copia de este recibo a {email}.',
+  'receipt.email_failed': 'No pudimos enviar este recibo a {email}. Imprímelo o guárdalo como PDF para conservarlo.',
+  'receipt.print': 'Imprimir o guardar como PDF',
 
   'register.title': 'Guarda tu tarjeta',
   'register.intro': '{merchant} cargará a esta tarjeta los pagos programados que acordaste. Ahora no se cobra nada.',

@@ -188,6 +188,10 @@ export const fil: Catalogue = {
   'receipt.reference': 'Reference',
   'receipt.transaction_id': 'Transaction ID',
   'receipt.return': 'Bumalik sa {merchant}',
+  'receipt.emailing': 'Ipinapadala ang kopya ng resibong ito sa {email}.',
+  'receipt.emailed': 'Naipadala ang kopya ng resibong ito sa {email}.',
+  'receipt.email_failed': 'Hindi namin naipadala ang resibong ito sa {email}. I-print ito o i-save bilang PDF para maitago.',
+  'receipt.print': 'I-print o i-save bilang PDF',
 
   'register.title': 'I-save ang iyong card',
   'register.intro': 'Sisingilin ng {merchant} ang card na ito para sa mga naka-schedule na bayad na pinagkasunduan ninyo. Walang sisingilin ngayon.',

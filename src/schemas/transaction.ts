@@ -90,6 +90,10 @@ export const transactionReplySchema = z.object({ transaction: transactionViewSch
 /** GET /api/v1/transactions. */
 export const transactionsQuerySchema = listQuerySchema({
   status: z.enum(['succeeded', 'failed'], { error: 'must be succeeded or failed' }).optional().describe('Only transactions in this state.'),
+  refund_state: z
+    .enum(['not_refunded', 'partially_refunded', 'refunded'], { error: 'must be not_refunded, partially_refunded or refunded' })
+    .optional()
+    .describe('Only transactions with this refund_state (a failed transaction is not_refunded).'),
   link: z
     .string()
     .regex(/^[a-z0-9-]{1,64}$/, 'must be a link slug (a-z, 0-9 and -)')

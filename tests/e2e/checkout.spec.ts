@@ -5,7 +5,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { CARD_EXPIRY } from '../support/cards.ts';
 import { holdIsland } from '../support/islands.ts';
-import { SCREENSHOTS } from '../support/screenshots.ts';
+import { SCREENSHOTS, shoot } from '../support/screenshots.ts';
 
 /**
  * The customer's side, in Debian's Chromium against the built server: static and dynamic links
@@ -96,6 +96,8 @@ test('static link › a decline is shown in plain words and a retry with 4242 su
   await expect(page.getByLabel('Security code')).toHaveValue('');
   await expectNoAxeViolations(page);
   await page.getByLabel('Card number').fill('4242424242424242');
+  // The alert spoke of the declined card: it goes once another number is typed.
+  await expect(page.getByText(/Your card was declined/)).toHaveCount(0);
   await page.getByLabel('Security code').fill('123');
   await page.getByRole('button', { name: /^Pay/ }).click();
   await expect(page.getByRole('heading', { name: 'Payment received' })).toBeVisible();
@@ -112,6 +114,17 @@ test('static link › inline errors are linked to their inputs', async ({ page }
   await expect(page.getByLabel('Email')).toHaveAccessibleDescription('Enter an email address such as name@example.com');
   await expect(page.getByLabel('Card number')).toHaveAccessibleDescription(/This card number is not valid/);
   await expectNoAxeViolations(page);
+  // An error under the expiry date moves neither it nor the security code beside it.
+  const top = async (label: string) => (await page.getByLabel(label).boundingBox())!.y;
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.getByLabel('Expiry date').fill('');
+    await page.getByLabel('Expiry date').fill('01 / 20');
+    await page.getByLabel('Security code').focus();
+    await expect(page.getByLabel('Expiry date')).toHaveAttribute('aria-invalid', 'true');
+    expect(await top('Security code'), `width ${width}`).toBe(await top('Expiry date'));
+  }
+  await shoot(page, 'checkout-expiry-error');
 });
 
 test('static link › what the customer types before the form comes alive is kept', async ({ page }) => {

@@ -108,6 +108,9 @@ export function confirmStepFields(html: string): Record<string, string> | undefi
 /** The text of an HTML page without tags, whitespace folded (for readable assertions). */
 export const textOf = (html: string) =>
   html
+    // What a reader sees: no script's source, and a line-break opportunity (<wbr>) is no space.
+    .replace(/<script\b[\s\S]*?<\/script>/g, ' ')
+    .replace(/<wbr\s*\/?>/g, '')
     .replace(/<[^>]+>/g, ' ')
     .replace(/&#39;/g, "'")
     .replace(/&quot;/g, '"')

@@ -68,6 +68,9 @@ export function consolePaymentRow(record: TransactionRecord): ConsolePaymentRow 
 }
 
 /** One entry of a payment's timeline, in time order. */
+/** The events whose e-mail is the payment's receipt (src/domain/notifications/receipt-email.ts). */
+const RECEIPT_EVENT_TYPES = ['payment.succeeded', 'schedule.charge_succeeded'];
+
 export interface TimelineEntry {
   at: Date;
   kind: 'payment' | 'refund' | 'callback' | 'email';
@@ -75,6 +78,8 @@ export interface TimelineEntry {
   detail: string[];
   /** A callback the person may send again: the event's id. */
   resendEventId?: string;
+  /** The receipt e-mail, which the person may send again once it is no longer waiting for the mailer. */
+  resendReceipt?: boolean;
   /** The acquirer's code behind a failure, for support (the words are in the title and detail). */
   reference?: string;
 }
@@ -152,6 +157,7 @@ function callbackEntries(event: OutboxEvent, attempts: WebhookAttempt[]): Timeli
       kind: 'email',
       title: `E-mail about ${eventTitle(event.type)}: ${state}`,
       detail: [`To ${event.emailTo}`, ...(event.emailLastError ? [`Last error: ${event.emailLastError}`] : [])],
+      resendReceipt: RECEIPT_EVENT_TYPES.includes(event.type) && event.emailState !== 'pending',
     });
   }
   return entries;

@@ -5,6 +5,7 @@ import { consoleAction } from '../../domain/accounts/acting.ts';
 import { invalidFields } from '../../domain/errors.ts';
 import { formatMoney } from '../../domain/money.ts';
 import { resendEvent } from '../../domain/notifications/events.ts';
+import { resendReceipt } from '../../domain/notifications/receipt-email.ts';
 import { findTransaction } from '../../domain/payments/query.ts';
 import { previewRefund } from '../../domain/refunds/preview.ts';
 import { refundPayment } from '../../domain/refunds/service.ts';
@@ -29,7 +30,7 @@ function confirmedMinor(value: string): bigint {
 }
 
 /**
- * A payment page's forms: Resend (a callback of this payment) and Refund, in two steps: the form
+ * A payment page's forms: Resend (a callback of this payment), Resend receipt, and Refund, in two steps: the form
  * (action `refund`) shows the confirm step with the refund's consequence, every rule already
  * checked; the confirm step's form (`confirmed=yes`) makes it, checking everything again. Both
  * end in a redirect that the page reads back from the payment.
@@ -42,6 +43,11 @@ export function paymentActions(id: string): { actions: Record<string, ConsoleAct
         const eventId = ctx.field('event');
         await resendEvent(ctx.app, action.integrator, eventId, { actor: action.actor, transactionId: id });
         return ctx.seeOther(`/console/payments/${id}?resent=${encodeURIComponent(eventId)}`);
+      },
+      'resend-receipt': async (ctx) => {
+        const action = await acting(ctx, id);
+        const sent = await resendReceipt(ctx.app, action.integrator, id, action.actor);
+        return ctx.seeOther(`/console/payments/${id}?receipt=${encodeURIComponent(sent.to)}`);
       },
       refund: async (ctx) => {
         const form = readRefundForm(ctx.field);
@@ -101,7 +107,7 @@ export function refundStepAfter(view: PaymentView, refusal: ConsoleRefusal | und
 /** The refund form the page shows: the one sent back to change, or again after a refusal (an empty one on GET, after Resend or after a confirm step). */
 function refundFormAfter(view: PaymentView, refusal: ConsoleRefusal | undefined): RefundForm {
   if (view.result && 'edit' in view.result) return view.result.edit;
-  if (!view.form || view.action === 'resend' || !refusal) return emptyRefundForm();
+  if (!view.form || view.action === 'resend' || view.action === 'resend-receipt' || !refusal) return emptyRefundForm();
   const sent = readRefundForm(view.field);
   if (refusal.code === 'ER.02.40') {
     // This form's nonce already made a refund of another amount (it was sent, then changed after Back).

@@ -32,6 +32,7 @@ export type AuditAction =
   | 'refund.requested'
   | 'refund_caps.changed'
   | 'event.resent'
+  | 'receipt.resent'
   | 'schedule.cancelled'
   | 'schedule.resumed'
   | 'sessions.ended_others'

@@ -1,7 +1,7 @@
 import { and, eq, lte, or, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { newId, newUrlToken, sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { auditLog, type ConsoleSession, type ConsoleUser, consoleSessions, consoleUsers, integrators } from '../../db/schema.ts';
+import { auditLog, type ConsoleSession, type ConsoleUser, consoleSessions, consoleUsers, integratorAcquirers, integrators } from '../../db/schema.ts';
 import { insertSelect, prefixed, prepareStatement, rowsOf, setClause } from '../../db/statements.ts';
 import type { DomainContext } from '../context.ts';
 import { type Actor, auditRow, recordAudit } from './audit.ts';
@@ -24,6 +24,8 @@ export interface ConsoleIdentity {
   integratorName: string;
   /** Set while the operator has suspended the account (src/domain/integrators/suspension.ts): every page shows it. */
   suspendedAt?: Date | null;
+  /** The merchant's acquirer is the sandbox (no money moves): every page says so, as Stripe's test mode does. */
+  testMode?: boolean;
 }
 
 export type SignInOutcome =
@@ -219,10 +221,18 @@ export async function completeSecondFactor(app: DomainContext, token: string, co
 export async function resolveSession(app: DomainContext, token: string | undefined): Promise<ConsoleIdentity | undefined> {
   if (!token || token.length > 100) return undefined;
   const [row] = await app.db
-    .select({ session: consoleSessions, user: consoleUsers, integratorName: integrators.name, suspendedAt: integrators.suspendedAt })
+    .select({
+      session: consoleSessions,
+      user: consoleUsers,
+      integratorName: integrators.name,
+      suspendedAt: integrators.suspendedAt,
+      acquirer: integratorAcquirers.provider,
+    })
     .from(consoleSessions)
     .innerJoin(consoleUsers, eq(consoleUsers.id, consoleSessions.userId))
     .innerJoin(integrators, eq(integrators.id, consoleUsers.integratorId))
+    // No acquirer row: the sandbox (src/db/schema.ts, integratorAcquirers).
+    .leftJoin(integratorAcquirers, eq(integratorAcquirers.integratorId, integrators.id))
     .where(and(eq(consoleSessions.tokenHash, sha256Hex(token)), eq(consoleSessions.stage, 'complete')));
   if (!row) return undefined;
   const now = app.now();
@@ -239,6 +249,7 @@ export async function resolveSession(app: DomainContext, token: string | undefin
     user: { id, email, role, integratorId, totpEnabledAt },
     integratorName: row.integratorName,
     suspendedAt: row.suspendedAt,
+    testMode: (row.acquirer ?? 'sandbox') === 'sandbox',
   };
 }
 

@@ -6,6 +6,7 @@ import { checkoutSessions, payments } from '../../db/schema.ts';
 import type { DomainContext } from '../context.ts';
 import { linkAvailability } from '../links/lifecycle.ts';
 import type { LinkWithMerchant } from '../links/service.ts';
+import { type ReceiptEmail, receiptEmailOf } from '../notifications/receipt-email.ts';
 
 export type { CheckoutSession } from '../../db/schema.ts';
 
@@ -139,7 +140,7 @@ export async function findPayment(db: DbOrTx, id: string): Promise<Payment | und
 export type CheckoutView =
   | { state: 'not_found' }
   | { state: 'open' | 'expired' | 'locked' | 'used_up' | 'not_accepted' | 'suspended'; session: CheckoutSession; link: LinkWithMerchant }
-  | { state: 'paid'; session: CheckoutSession; link: LinkWithMerchant; payment: Payment };
+  | { state: 'paid'; session: CheckoutSession; link: LinkWithMerchant; payment: Payment; receiptEmail?: ReceiptEmail };
 
 export async function loadCheckout(app: DomainContext, token: string): Promise<CheckoutView> {
   const session = await app.sessionCache.find(token);
@@ -150,7 +151,7 @@ export async function loadCheckout(app: DomainContext, token: string): Promise<C
   if (state === 'paid') {
     const payment = session.paymentId ? await findPayment(app.db, session.paymentId) : undefined;
     if (!payment) return { state: 'not_found' };
-    return { state, session, link, payment };
+    return { state, session, link, payment, receiptEmail: await receiptEmailOf(app.db, payment) };
   }
   if (state !== 'open') return { state, session, link };
   // An unpaid session of a link that was switched off, has expired or is used up cannot be paid.

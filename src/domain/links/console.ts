@@ -49,6 +49,15 @@ export async function listConsoleLinks(app: DomainContext, identity: ConsoleIden
   };
 }
 
+/** The most links the payments filter offers to pick from; past it the newest are offered (a typed slug still filters). */
+export const LINK_CHOICES_MAX = 500;
+
+/** The Payments filter's list of links to pick from: the integrator's own links (slug and title), newest first. */
+export async function linkChoices(app: DomainContext, identity: ConsoleIdentity): Promise<Pick<Link, 'slug' | 'title' | 'active'>[]> {
+  const page = await listLinks(app.db, integratorOf(identity), { limit: LINK_CHOICES_MAX });
+  return page.items.map(({ slug, title, active }) => ({ slug, title, active }));
+}
+
 export async function getConsoleLink(app: DomainContext, identity: ConsoleIdentity, slug: string): Promise<Link> {
   return getLink(app.db, integratorOf(identity), slug);
 }

@@ -80,6 +80,14 @@ async function linkIdOf(db: DbOrTx, integratorId: string, slug: string | undefin
   return row?.id ?? null;
 }
 
+/** The API's refund_state as a condition on the payment's row (the same rule as refundStateOf in the presenters). */
+function refundStateCondition(state: TransactionsQuery['refund_state']) {
+  if (state === 'not_refunded') return eq(payments.refundedMinor, 0n);
+  if (state === 'refunded') return and(sql`${payments.refundedMinor} > 0`, sql`${payments.refundedMinor} >= ${payments.amountMinor}`);
+  if (state === 'partially_refunded') return and(sql`${payments.refundedMinor} > 0`, sql`${payments.refundedMinor} < ${payments.amountMinor}`);
+  return undefined;
+}
+
 const emptyPage = <T>(): Page<T> => ({ items: [], hasMore: false, olderExists: false, newerExists: false });
 
 /** The API's filters, and the console's search by transaction id. */
@@ -96,6 +104,7 @@ export async function listTransactions(app: DomainContext, integrator: Pick<Inte
     { table: payments, id: payments.id, createdAt: payments.createdAt, scope: eq(payments.integratorId, integrator.id) },
     [
       query.status ? eq(payments.status, query.status) : undefined,
+      refundStateCondition(query.refund_state),
       query.transaction_id !== undefined ? eq(payments.id, query.transaction_id) : undefined,
       linkId ? eq(payments.linkId, linkId) : undefined,
       query.merchant_reference_id !== undefined ? eq(payments.merchantReferenceId, query.merchant_reference_id) : undefined,

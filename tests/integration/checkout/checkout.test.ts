@@ -810,3 +810,31 @@ describe('checkout › mobile numbers', () => {
     expect(Object.keys(refused.json.messages)).toEqual(['customer.contact.mobile']);
   });
 });
+
+describe('checkout › receipt', () => {
+  it('says where the receipt is e-mailed as far as the e-mail got, and nothing when the customer is not e-mailed', async () => {
+    const order = { payment: { amount: '20.00', merchant_reference_id: 'inv-copy' } };
+    const customer = { 'customer.first_name': 'Lea', 'customer.last_name': 'Cruz', 'customer.contact.mobile': '0917 555 0123' };
+    const notified = await dynamicLink('acme-system', { ...order, customer: { contact: { email: 'copy@example.com' } }, route: { notify_user: true } });
+    const paid = await pay(notified.token, { fields: customer, card: card() });
+    expect(paid.status, paid.text).toBe(200);
+    const said = async (path: string) => /data-testid="receipt-email">([^<]*)</.exec(await (await fetch(server.url + path)).text())?.[1];
+    expect(await said(notified.path)).toBe('A copy of this receipt is being e-mailed to copy@example.com.');
+    const setState = (state: 'sent' | 'failed' | 'saved') =>
+      t.app.db.update(outboxEvents).set({ emailState: state }).where(eq(outboxEvents.paymentId, paid.json.data.transaction_id));
+    await setState('sent');
+    expect(await said(notified.path)).toBe('A copy of this receipt was e-mailed to copy@example.com.');
+    await setState('failed');
+    expect(await said(notified.path)).toBe('We could not e-mail this receipt to copy@example.com. Print it or save it as a PDF to keep it.');
+    // Written to a file because no mail server is set up: the customer got nothing, so nothing is claimed.
+    await setState('saved');
+    expect(await said(notified.path)).toBeUndefined();
+
+    const quiet = await dynamicLink('acme-system', { ...order, customer: { contact: { email: 'quiet@example.com' } }, route: { notify_user: false } });
+    expect((await pay(quiet.token, { fields: customer, card: card() })).status).toBe(200);
+    const receipt = await (await fetch(server.url + quiet.path)).text();
+    expect(receipt).not.toContain('data-testid="receipt-email"');
+    // Print / Save as PDF waits, hidden, for its script (the browser's print dialog needs it).
+    expect(receipt).toMatch(/<p class="receipt-print" data-receipt-print hidden>/);
+  });
+});

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../src/config.ts';
-import { auditLog } from '../../../src/db/schema.ts';
+import { auditLog, integratorAcquirers, integrators } from '../../../src/db/schema.ts';
 import { startWorkers } from '../../../src/workers/index.ts';
 import { CONSOLE_USERS, call, OTHER_TOKEN, useServedApp } from '../../support/app.ts';
 import { ConsoleClient, textOf } from '../../support/console.ts';
@@ -66,10 +66,54 @@ describe('console › home', () => {
     const bars = [...svg.matchAll(/<rect[^>]*class="chart-bar"[^>]*>/g)];
     expect(bars).toHaveLength(3);
     const heights = bars.map((b) => Number(/height="([\d.]+)"/.exec(b[0])![1]));
-    expect(Math.max(...heights)).toBe(96); // the busiest day fills the chart
+    // Bars stand against a round top just above the busiest day ($40.00 of $50), which the amount axis names.
+    expect(Math.max(...heights)).toBe(80);
+    expect(textOf(/<ul class="chart-y"[\s\S]*?<\/ul>/.exec(home.html)![0])).toBe('$50 $25 $0');
+    expect(textOf(/<p class="chart-x"[\s\S]*?<\/p>/.exec(home.html)![0])).toBe('2026-02-01 2026-02-16 2026-03-02');
+    // The caption says what the chart counts, inside the currency's panel.
+    expect(text).toContain('100 % Succeeded payments by the day they were made (UTC), 2026-02-01 to 2026-03-02; the table adds refunds. $50 $25 $0');
     expect(svg).toContain('<title>2026-03-02: $35.50 from 2 payments</title>');
     // The table alternative lists the same days.
     expect(text).toContain('2026-03-02 $35.50 2 $5.50 (1) 2026-02-27 $40.00 1 $0.00 (0) 2026-02-01 $5.00 1 $0.00 (0)');
+  });
+
+  it('lists the latest payments and the latest failed ones, each linking to its page', async () => {
+    at('2026-03-02T08:30:00Z');
+    const declined = await pay('61.00', { card: CARDS.declined });
+    at('2026-03-02T08:40:00Z');
+    const latest = await pay('12.00');
+    at('2026-03-02T09:00:00Z');
+    const owner = await signedIn(otherOwner);
+    const home = await owner.get('/console');
+    const section = (id: string) => new RegExp(`<section[^>]*aria-labelledby="${id}"[\\s\\S]*?</section>`).exec(home.html)![0];
+    const ids = (html: string) => [...html.matchAll(/href="\/console\/payments\/(txn_[0-9a-f]{32})"/g)].map((m) => m[1]);
+    const recent = ids(section('recent-payments'));
+    expect(recent[0]).toBe(latest.id);
+    expect(recent).toContain(declined.id);
+    expect(recent.length).toBeLessThanOrEqual(5);
+    const failed = section('failed-payments');
+    expect(ids(failed)[0]).toBe(declined.id);
+    expect(ids(failed)).not.toContain(latest.id);
+    expect(textOf(failed)).toContain('$61.00 Failed');
+    expect(failed).toContain('href="/console/payments?status=failed"');
+  });
+
+  it('offers owners a New link action and says Test mode while the acquirer is the sandbox', async () => {
+    const owner = await signedIn(otherOwner);
+    const home = await owner.get('/console');
+    expect(home.html).toMatch(/<a class="button" href="\/console\/links\/new">New link<\/a>/);
+    for (const path of ['/console', '/console/payments', '/console/account']) {
+      expect(textOf((await owner.get(path)).html), path).toContain('Test mode — payments go to the sandbox acquirer: no money moves.');
+    }
+    const [other] = await served.t.app.db.select().from(integrators).where(eq(integrators.name, 'Other Shop'));
+    await served.t.app.db.insert(integratorAcquirers).values({ integratorId: other!.id, provider: 'paymongo', webhookId: 'wh_home_test_mode' });
+    try {
+      const live = await owner.get('/console');
+      expect(live.status).toBe(200);
+      expect(live.html).not.toContain('data-testid="console-test-mode"');
+    } finally {
+      await served.t.app.db.delete(integratorAcquirers).where(eq(integratorAcquirers.integratorId, other!.id));
+    }
   });
 
   it('shows staff the same figures, without the owner-only links', async () => {
@@ -78,6 +122,7 @@ describe('console › home', () => {
     expect(home.status).toBe(200);
     expect(textOf(home.html)).toContain('PHP Today ₱500.00 1 payment');
     expect(home.html).not.toContain('href="/console/developers"');
+    expect(home.html).not.toContain('href="/console/links/new"');
   });
 
   it('says so when there were no payments in the window', async () => {

@@ -1,11 +1,11 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { auditLog, outboxEvents, payments, refunds, schedules, webhookAttempts } from '../../../src/db/schema.ts';
+import { auditLog, cardRegistrations, outboxEvents, payments, refunds, schedules, webhookAttempts } from '../../../src/db/schema.ts';
 import { resendEvent } from '../../../src/domain/notifications/events.ts';
-import { CONSOLE_USERS, call, OTHER_TOKEN, useServedApp } from '../../support/app.ts';
+import { CONSOLE_USERS, call, OTHER_TOKEN, TEST_TOKEN, useServedApp } from '../../support/app.ts';
 import { ConsoleClient, textOf } from '../../support/console.ts';
 import { CARDS, createPayment } from '../../support/payments.ts';
-import { scheduleData, signSchedule, testClock } from '../../support/schedules.ts';
+import { ACME_CARD, scheduleData, signSchedule, testClock } from '../../support/schedules.ts';
 
 /**
  * The console's payments, schedules and card registrations: the same domain services as the API
@@ -80,13 +80,61 @@ describe('console › payments list', () => {
     expect(await only('from=2026-03-06')).toEqual([failed.id]);
   });
 
+  it('filters by every status the list shows: succeeded, partially refunded, refunded and failed', async () => {
+    clock.set('2026-03-07T08:00:00Z');
+    const kept = await createPayment(served.t, { customerEmail: 'states@example.com', amount: '300.00' });
+    const partly = await createPayment(served.t, { customerEmail: 'states@example.com', amount: '300.00' });
+    const wholly = await createPayment(served.t, { customerEmail: 'states@example.com', amount: '300.00' });
+    const failed = await createPayment(served.t, { customerEmail: 'states@example.com', card: CARDS.declined });
+    for (const [payment, amount] of [
+      [partly, 100],
+      [wholly, 300],
+    ] as const) {
+      const res = await call(served.server.url, 'POST', '/api/v1/refund', {
+        token: TEST_TOKEN,
+        body: { transaction_id: payment.id, notify_user: false, reason: 'Returned', amount },
+      });
+      expect(res.json.data.status_code).toMatch(/^OK\.0[24]\.00$/);
+    }
+    const owner = await asOwner();
+    const only = async (status: string) => listedIds((await owner.get(`/console/payments?q=states%40example.com&status=${status}`)).html);
+    expect(await only('succeeded')).toEqual([kept.id]);
+    expect(await only('partially_refunded')).toEqual([partly.id]);
+    expect(await only('refunded')).toEqual([wholly.id]);
+    expect(await only('failed')).toEqual([failed.id]);
+    const page = await owner.get('/console/payments?status=refunded');
+    expect(textOf(/<select id="field-status"[\s\S]*?<\/select>/.exec(page.html)![0])).toBe('Any Succeeded Partially refunded Refunded Failed');
+    expect(page.html).toContain('<option value="refunded" selected>Refunded</option>');
+    // The API filters alike, by refund_state.
+    const api = await call(served.server.url, 'GET', '/api/v1/transactions?customer_email=states%40example.com&refund_state=partially_refunded', {
+      token: TEST_TOKEN,
+    });
+    expect(api.json.data.items.map((t: { transaction_id: string }) => t.transaction_id)).toEqual([partly.id]);
+    const wrong = await call(served.server.url, 'GET', '/api/v1/transactions?refund_state=some', { token: TEST_TOKEN });
+    expect(wrong.status).toBe(422);
+  });
+
+  it('offers the integrator’s links to pick from, and keeps a slug typed into the address', async () => {
+    const owner = await asOwner();
+    const page = await owner.get('/console/payments?link=acme-open');
+    const select = /<select id="field-link"[\s\S]*?<\/select>/.exec(page.html)![0];
+    expect(select).toContain('<option value="acme-open" selected>Acme donation (acme-open)</option>');
+    expect(select).toContain('<option value="acme-books">Acme Books (acme-books)</option>');
+    expect(select).not.toContain('other-shop');
+    expect(page.html).not.toMatch(/<input[^>]*name="link"/);
+    const typed = await owner.get('/console/payments?link=no-such-link');
+    expect(typed.status).toBe(200);
+    expect(typed.html).toContain('<option value="no-such-link" selected>no-such-link</option>');
+    expect(textOf(typed.html)).toContain('No payment matches these filters.');
+  });
+
   it('refuses a bad filter with a clear message, never a 5xx', async () => {
     const owner = await asOwner();
     const bad = await owner.get('/console/payments?from=yesterday&status=paid&q=txn_nothex');
     expect(bad.status).toBe(422);
     const text = textOf(bad.html);
     expect(text).toContain('From must be a date such as 2026-03-31');
-    expect(text).toContain('Status must be succeeded or failed');
+    expect(text).toContain('Status must be one of: succeeded, partially refunded, refunded, failed');
     expect(text).toContain('Search is not a transaction id');
     const unknownCursor = await owner.get('/console/payments?after=txn_00000000000000000000000000000000');
     expect(unknownCursor.status).toBe(404);
@@ -136,11 +184,65 @@ describe('console › payments CSV', () => {
     const owner = await asOwner();
     const bad = await owner.get('/console/payments.csv?status=paid');
     expect(bad.status).toBe(422);
-    expect(bad.html).toContain('Status must be succeeded or failed');
+    expect(bad.html).toContain('Status must be one of: succeeded, partially refunded, refunded, failed');
   });
 });
 
 describe('console › a payment’s page', () => {
+  it('resends the receipt to the address it went to, audited, says where, and at most 3 times an hour', async () => {
+    clock.set('2026-03-10T08:00:00Z');
+    const p = await createPayment(served.t, { customerEmail: 'receipt.again@example.com', notifyUser: true });
+    const receiptRow = async () =>
+      (
+        await db()
+          .select()
+          .from(outboxEvents)
+          .where(and(eq(outboxEvents.paymentId, p.id), eq(outboxEvents.type, 'payment.succeeded')))
+      )[0]!;
+    const mailed = () => db().update(outboxEvents).set({ emailState: 'sent', emailSentAt: clock.now() }).where(eq(outboxEvents.paymentId, p.id));
+    const path = `/console/payments/${p.id}`;
+    const owner = await asOwner();
+    // While the first e-mail waits for the mailer there is nothing to resend: no button, and a form sent anyway is refused.
+    expect(textOf((await owner.get(path)).html)).not.toContain('Resend receipt');
+    const waiting = await owner.post(path, { action: 'resend-receipt' });
+    expect(waiting.status).toBe(409);
+    expect(textOf(waiting.html)).toContain('Receipt e-mail is already waiting to be sent');
+    expect(textOf(waiting.html)).toContain('Reference: ER.20.61');
+    for (let i = 1; i <= 3; i++) {
+      await mailed();
+      const res = await owner.post(path, { action: 'resend-receipt' });
+      expect(res.status, textOf(res.html)).toBe(303);
+      const page = await owner.get(res.location!);
+      expect(textOf(page.html)).toContain('The receipt is queued to be e-mailed again to receipt.again@example.com. Reference: OK.20.60');
+      expect(await receiptRow()).toMatchObject({ emailState: 'pending', emailTo: 'receipt.again@example.com', emailNextAt: clock.now() });
+    }
+    expect((await audited('receipt.resent')).filter((e) => e.target === p.id)).toHaveLength(3);
+    // The address bar cannot make the page claim another address.
+    expect(textOf((await owner.get(`${path}?receipt=someone.else%40example.com`)).html)).not.toContain('queued to be e-mailed again');
+    await mailed();
+    const fourth = await owner.post(path, { action: 'resend-receipt' });
+    expect(fourth.status).toBe(429);
+    expect(textOf(fourth.html)).toContain('Too many receipt resends');
+    expect((await receiptRow()).emailState).toBe('sent');
+    // An hour later it may be sent again.
+    clock.set('2026-03-10T09:00:01Z');
+    expect((await (await asOwner()).post(path, { action: 'resend-receipt' })).status).toBe(303);
+  });
+
+  it('refuses to resend a receipt that was never e-mailed, and another integrator’s payment is 404', async () => {
+    const quiet = await createPayment(served.t, { customerEmail: 'quiet@example.com', notifyUser: false });
+    const owner = await asOwner();
+    const res = await owner.post(`/console/payments/${quiet.id}`, { action: 'resend-receipt' });
+    expect(res.status).toBe(409);
+    expect(textOf(res.html)).toContain('Payment has no receipt e-mail');
+    expect(textOf(res.html)).toContain('Reference: ER.20.60');
+    const foreign = await createPayment(served.t, { integrator: 'Other Shop', currency: 'USD' });
+    await db().update(outboxEvents).set({ emailState: 'sent' }).where(eq(outboxEvents.paymentId, foreign.id));
+    const cross = await owner.post(`/console/payments/${foreign.id}`, { action: 'resend-receipt' });
+    expect(cross.status).toBe(404);
+    expect((await audited('receipt.resent')).map((e) => e.target)).not.toContain(foreign.id);
+  });
+
   it('shows the timeline in time order: the payment, each refund, each callback attempt with its status code and time, and the e-mails', async () => {
     clock.set('2026-03-10T09:00:00Z');
     const p = await createPayment(served.t, { amount: '500.00', customerEmail: 'tl@example.com', notifyUser: true });
@@ -445,6 +547,32 @@ describe('console › schedules and card registrations', () => {
     expect(withRun.html).toContain(`href="/console/payments/${ran.json.data.transaction_id}"`);
     const charged = await owner.get(`/console/payments/${ran.json.data.transaction_id}`);
     expect(textOf(charged.html)).toContain(`Schedule ${active}`);
+    // In the payments list, a scheduled charge links to its schedule.
+    const listed = await owner.get(`/console/payments?q=${ran.json.data.transaction_id}`);
+    expect(listed.html).toContain(`href="/console/schedules/${active}"`);
+  });
+
+  it('lists suspended schedules and those failing in a row on Home, never a healthy or cancelled one', async () => {
+    clock.set('2026-03-23T00:00:30Z');
+    const healthy = await createSchedule();
+    const failing = await createSchedule();
+    const suspended = await createSchedule();
+    const cancelled = await createSchedule();
+    await db().update(schedules).set({ consecutiveFailures: 2 }).where(eq(schedules.id, failing));
+    await suspend(suspended);
+    await db().update(schedules).set({ status: 'cancelled', cancelledAt: clock.now(), consecutiveFailures: 1 }).where(eq(schedules.id, cancelled));
+    const owner = await asOwner();
+    const home = await owner.get('/console');
+    const section = /<section[^>]*aria-labelledby="schedules-attention"[\s\S]*?<\/section>/.exec(home.html)![0];
+    const listed = [...section.matchAll(/href="\/console\/schedules\/([^"]+)"/g)].map((m) => m[1]);
+    // Suspended first, then the failing ones.
+    expect(listed.indexOf(suspended)).toBeGreaterThanOrEqual(0);
+    expect(listed.indexOf(suspended)).toBeLessThan(listed.indexOf(failing));
+    expect(listed).not.toContain(healthy);
+    expect(listed).not.toContain(cancelled);
+    const text = textOf(section);
+    expect(text).toContain('Suspended after 3 failed charges in a row');
+    expect(text).toContain('2 failed charges in a row');
   });
 
   it('resumes a suspended schedule from its next occurrence after now, audited; an active one is refused with ER.12.34', async () => {
@@ -466,6 +594,50 @@ describe('console › schedules and card registrations', () => {
     expect(again.status).toBe(409);
     expect(textOf(again.html)).toContain('Schedule is not suspended');
     expect(textOf(again.html)).toContain('Reference: ER.12.34');
+  });
+
+  it('shows a customer’s payments, card registrations and schedules, reached from a payment, and only this merchant’s', async () => {
+    clock.set('2026-03-24T00:00:30Z');
+    await db().update(cardRegistrations).set({ customerEmail: 'Lourdes.Card@Example.com' }).where(eq(cardRegistrations.reference, ACME_CARD));
+    try {
+      const reference = await createSchedule();
+      const theirs = await createPayment(served.t, { customerEmail: 'lourdes.card@example.com', amount: '75.00' });
+      const someoneElse = await createPayment(served.t, { customerEmail: 'not.lourdes@example.com' });
+      const foreign = await createPayment(served.t, { integrator: 'Other Shop', currency: 'USD', customerEmail: 'lourdes.card@example.com' });
+      const owner = await asOwner();
+      const payment = await owner.get(`/console/payments/${theirs.id}`);
+      const href = /href="(\/console\/customer\?email=[^"]+)"/.exec(payment.html)?.[1];
+      expect(href).toBe('/console/customer?email=lourdes.card%40example.com');
+      const page = await owner.get(href!);
+      expect(page.status).toBe(200);
+      expect(listedIds(page.html)).toContain(theirs.id);
+      expect(listedIds(page.html)).not.toContain(someoneElse.id);
+      expect(listedIds(page.html)).not.toContain(foreign.id);
+      const text = textOf(page.html);
+      expect(text).toContain('Card registrations Card registrations of lourdes.card@example.com, newest first Created Card Status Reference');
+      expect(text).toMatch(/Visa ···· 4242 \(expires \d{2}\/\d{4}\) active/);
+      expect(page.html).toContain(`href="/console/schedules/${reference}"`);
+      // Another integrator's owner finds nothing of this merchant's customer.
+      const other = await signedIn(otherOwner);
+      const theirView = await other.get(href!);
+      expect(listedIds(theirView.html)).toEqual([foreign.id]);
+      expect(theirView.html).not.toContain(reference);
+      expect(textOf(theirView.html)).toContain('No card registered with this e-mail.');
+    } finally {
+      await db().update(cardRegistrations).set({ customerEmail: null }).where(eq(cardRegistrations.reference, ACME_CARD));
+    }
+  });
+
+  it('refuses a customer look-up that is not an e-mail address, beside its field', async () => {
+    const owner = await asOwner();
+    const bad = await owner.get(`/console/customer?email=${encodeURIComponent('"><script>alert(1)</script>')}`);
+    expect(bad.status).toBe(422);
+    expect(textOf(bad.html)).toContain('Customer e-mail must be an e-mail address');
+    // Shown back inside its field's value only: the quote cannot close the attribute.
+    expect(bad.html).not.toContain('"><script>alert(1)');
+    expect(bad.html).toContain('value="&quot;><script>alert(1)</script>"');
+    expect((await owner.get('/console/customer')).status).toBe(200);
+    expect((await new ConsoleClient(served.server.url).get('/console/customer?email=a%40b.c')).status).toBe(303);
   });
 
   it('cancels a schedule, audited; it cannot be resumed afterwards', async () => {

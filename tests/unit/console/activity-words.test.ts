@@ -46,6 +46,7 @@ describe('activity in words', () => {
       ['callback_url.changed', '(none)', 'Cleared the default callback URL'],
       ['acquirer.changed', 'paymongo (pk_test_1)', 'Switched payments to PayMongo (public key pk_test_1)'],
       ['event.resent', 'evt_1 (payment.succeeded)', 'Resent the callback “payment succeeded” (evt_1)'],
+      ['receipt.resent', 'txn_1', 'E-mailed the receipt again for txn_1'],
       ['user.invited', 'new@shop.test (owner)', 'Invited new@shop.test as owner'],
       ['integrator.suspended', 'KYC documents expired', 'Suspended the account: KYC documents expired'],
       ['integrator.reactivated', null, 'Reactivated the account'],
@@ -63,7 +64,7 @@ describe('activity in words', () => {
   });
 
   it('groups every action for the filter', () => {
-    expect(actionsOf('refunds')).toEqual(['refund.requested', 'event.resent', 'payment.read_by_support', 'refund_caps.changed']);
+    expect(actionsOf('refunds')).toEqual(['refund.requested', 'event.resent', 'receipt.resent', 'payment.read_by_support', 'refund_caps.changed']);
     expect(actionsOf('schedules')).toEqual(['schedule.cancelled', 'schedule.resumed']);
   });
 
