@@ -55,7 +55,12 @@ describe('scheduler bench', () => {
       // (1 January, 00:00) comes two seconds after the copies are made: the due time is a real
       // occurrence, as next_run_at always is, and lateness is the app's time of recording − due time.
       let shiftMs = 0;
-      const t = await createTestApp({ db: kind, pgliteOnDisk: true, env: { LOG_LEVEL: 'info', PAYLINK_PGLITE_SYNC: process.env.PAYLINK_PGLITE_SYNC ?? 'commit' }, now: () => new Date(Date.now() + shiftMs) });
+      const t = await createTestApp({
+        db: kind,
+        pgliteOnDisk: true,
+        env: { LOG_LEVEL: 'info', PAYLINK_PGLITE_SYNC: process.env.PAYLINK_PGLITE_SYNC ?? 'commit' },
+        now: () => new Date(Date.now() + shiftMs),
+      });
       try {
         await provision(t);
         const app = t.app;
@@ -107,7 +112,11 @@ describe('scheduler bench', () => {
 
     it(`charges ${RATE} schedules falling due every second for ${STEADY_SECONDS} s (${kind})`, async () => {
       const total = RATE * STEADY_SECONDS;
-      const t = await createTestApp({ db: kind, pgliteOnDisk: true, env: { LOG_LEVEL: 'info', PAYLINK_PGLITE_SYNC: process.env.PAYLINK_PGLITE_SYNC ?? 'commit' } });
+      const t = await createTestApp({
+        db: kind,
+        pgliteOnDisk: true,
+        env: { LOG_LEVEL: 'info', PAYLINK_PGLITE_SYNC: process.env.PAYLINK_PGLITE_SYNC ?? 'commit' },
+      });
       try {
         await provision(t);
         const app = t.app;
