@@ -183,7 +183,7 @@ for (const size of SIZES) {
 
       // 6. The operator suspends it with a reason, past the confirm step that says what it does:
       //    the link's page says the merchant cannot take payments now.
-      await operator.getByLabel('Reason').fill('Business permit under review');
+      await operator.locator('#status').getByLabel('Reason').fill('Business permit under review');
       await operator.getByRole('button', { name: 'Suspend…', exact: true }).click();
       await expect(operator.getByRole('heading', { name: 'Suspend Bayanihan Crafts?' })).toBeVisible();
       await expect(operator.getByTestId('confirm-step')).toContainText('Its schedules pause');

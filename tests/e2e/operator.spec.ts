@@ -142,11 +142,11 @@ test('operator › first start: setup link → password → new integrator → i
   await page.goto('/operator');
   await page.getByRole('link', { name: 'Sampaguita Flowers', exact: true }).click();
   await page.getByLabel('Payment id').fill(txn);
-  await page.getByLabel('Reason').fill('short');
+  await page.locator('#support').getByLabel('Reason').fill('short');
   await page.getByRole('button', { name: 'Look up' }).click();
   await expect(page.getByText('say why you need it, at least 10 characters')).toBeVisible();
   await expect(page.getByTestId('support-payment')).toHaveCount(0);
-  await page.getByLabel('Reason').fill('#4521: the customer asks whether the garland was paid');
+  await page.locator('#support').getByLabel('Reason').fill('#4521: the customer asks whether the garland was paid');
   await page.getByRole('button', { name: 'Look up' }).click();
   await expect(page.getByTestId('support-payment')).toContainText('maria.santos@example.com');
   await expect(page.getByTestId('support-payment')).toContainText('₱1,500.00');

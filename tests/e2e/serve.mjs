@@ -75,6 +75,11 @@ seed.integrators.push({
 process.env.PAYLINK_SEED = join(dataDir, 'seed.json');
 writeFileSync(process.env.PAYLINK_SEED, JSON.stringify(seed));
 process.env.PAYLINK_ALLOW_PRIVATE_CALLBACKS = '1';
+// Every journey pays from 127.0.0.1 against the same few links: the per-address and per-link card
+// velocity limits (20 and 300 an hour by default) would refuse the suite's later attempts with
+// ER.03.25. Their own tests run in tests/integration; the per-card decline limit stays as it is.
+process.env.PAYLINK_LIMIT_CARD_ATTEMPTS_PER_IP ??= '2000/3600';
+process.env.PAYLINK_LIMIT_CARD_ATTEMPTS_PER_LINK ??= '2000/3600';
 process.env.LOG_LEVEL ??= 'warn';
 writeFileSync(join(dataDir, 'e2e.txt'), 'paylink end-to-end run\n');
 
