@@ -102,7 +102,7 @@ describe('operator console › suspend', () => {
     for (const reason of ['', '   ', 'x'.repeat(501)]) {
       const res = await c.post(await page(), { action: 'suspend', reason, confirmed: 'yes' });
       expect(res.status).toBe(422);
-      expect(res.html).toContain('id="field-reason-error"');
+      expect(res.html).toContain('id="suspend-reason-error"');
       expect(confirmStepFields(res.html)).toBeUndefined();
     }
     const asked = await c.post(await page(), { action: 'suspend' });
