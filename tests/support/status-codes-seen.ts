@@ -20,6 +20,8 @@ export function recordStatusCode(body: unknown) {
 }
 
 /** Reads the JSON bodies a test server sends (after compression has wrapped the response, so the text is plain). */
+const SUPPORT_REFERENCE = /data-support-reference>Reference: <span translate="no">((?:OK|ER)\.\d{2}\.\d{2})<\/span>/g;
+
 export function recordStatusCodesOf(server: Server) {
   if (!dir) return;
   server.on('request', (_req, res: ServerResponse) => {
@@ -35,7 +37,12 @@ export function recordStatusCodesOf(server: Server) {
     }) as typeof res.write;
     res.end = ((chunk?: unknown, ...rest: unknown[]) => {
       if (typeof chunk !== 'function') keep(chunk);
-      if (String(res.getHeader('content-type') ?? '').startsWith('application/json')) {
+      const type = String(res.getHeader('content-type') ?? '');
+      // A console or operator page says its code in a support reference line (SupportReference.astro).
+      if (type.startsWith('text/html')) {
+        for (const m of Buffer.concat(chunks).toString('utf8').matchAll(SUPPORT_REFERENCE)) recordStatusCode({ data: { status_code: m[1] } });
+      }
+      if (type.startsWith('application/json')) {
         try {
           recordStatusCode(JSON.parse(Buffer.concat(chunks).toString('utf8')));
         } catch {

@@ -7,6 +7,7 @@ import { completeSecondFactor, signIn } from '../../../src/domain/accounts/sessi
 import { newTotpSecret, totpCode } from '../../../src/domain/accounts/totp.ts';
 import { CONSOLE_USERS, useServedApp } from '../../support/app.ts';
 import { ConsoleClient, textOf } from '../../support/console.ts';
+import { recordStatusCode } from '../../support/status-codes-seen.ts';
 
 /** A clock the tests move, so each TOTP code belongs to a step of its own. */
 const clock = { now: new Date('2026-03-02T09:00:00Z') };
@@ -247,5 +248,17 @@ describe('console › an owner resets another user’s two-step sign-in', () => 
     const words = renderConsoleMail(served.t.app, mail!);
     expect(words.text).toContain('paylink’s operator reset your two-step sign-in on the paylink console of Acme Books');
     await expect(resetSecondFactorByOperator(served.t.app, acmeOwner.email, by)).rejects.toMatchObject({ code: 'ER.01.51' });
+    recordStatusCode({ data: { status_code: 'ER.01.51' } });
+  });
+});
+
+describe('recovery codes › with two-step sign-in off', () => {
+  it('refuses to make codes (409) and makes none', async () => {
+    const other = await signedIn(CONSOLE_USERS.otherOwner);
+    const res = await other.post('/console/account', { action: 'recovery-codes', codes_password: CONSOLE_USERS.otherOwner.password });
+    expect(res.status).toBe(409);
+    const user = await userRow(CONSOLE_USERS.otherOwner.email);
+    expect(await served.t.app.db.select().from(consoleRecoveryCodes).where(eq(consoleRecoveryCodes.userId, user.id))).toEqual([]);
+    recordStatusCode({ data: { status_code: 'ER.01.50' } });
   });
 });

@@ -5,6 +5,7 @@ import { reactivateIntegrator, suspendIntegrator } from '../../../src/domain/int
 import { completeSetup, issueSetupLink } from '../../../src/domain/operators/accounts.ts';
 import { call, TEST_TOKEN, useServedApp } from '../../support/app.ts';
 import { ConsoleClient, confirmStepFields, textOf } from '../../support/console.ts';
+import { recordStatusCode } from '../../support/status-codes-seen.ts';
 
 /**
  * Suspend and Reactivate on the operator console's integrator page (src/operator/actions/integrator.ts):
@@ -136,6 +137,7 @@ describe('operator console › suspend', () => {
     const late = await c.post(path, { ...second, confirmed: 'yes' });
     expect(late.status).toBe(409);
     expect(textOf(late.html)).toContain('This integrator is already suspended; nothing changed.');
+    recordStatusCode({ data: { status_code: 'ER.05.20' } });
     const again = await c.post(path, { action: 'suspend', reason: 'Third reason' });
     expect(again.status).toBe(409);
     expect(confirmStepFields(again.html)).toBeUndefined();
@@ -181,6 +183,7 @@ describe('operator console › reactivate', () => {
     const asked = await c.post(await page(), { action: 'reactivate' });
     expect(asked.status).toBe(409);
     expect(textOf(asked.html)).toContain('This integrator is already active; nothing changed.');
+    recordStatusCode({ data: { status_code: 'ER.05.21' } });
     const confirmed = await c.post(await page(), { action: 'reactivate', confirmed: 'yes' });
     expect(confirmed.status).toBe(409);
     expect(await operatorLog()).toEqual([]);
