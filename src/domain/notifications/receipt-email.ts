@@ -80,18 +80,6 @@ export async function resendReceipt(app: DomainContext, integrator: { id: string
 }
 
 export async function receiptEmailOf(db: DbOrTx, payment: { id: string; integratorId: string }): Promise<ReceiptEmail | undefined> {
-  const [row] = await db
-    .select({ to: outboxEvents.emailTo, state: outboxEvents.emailState })
-    .from(outboxEvents)
-    .where(
-      and(
-        eq(outboxEvents.integratorId, payment.integratorId),
-        eq(outboxEvents.paymentId, payment.id),
-        inArray(outboxEvents.type, RECEIPT_EVENTS),
-        isNotNull(outboxEvents.emailTo),
-      ),
-    )
-    .orderBy(asc(outboxEvents.createdAt), asc(outboxEvents.id))
-    .limit(1);
-  return row?.to ? { to: row.to, state: row.state } : undefined;
+  const event = await receiptEvent(db, payment);
+  return event && { to: event.to, state: event.state };
 }
