@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import type { Discount } from '../schemas/link-sale.ts';
+import type { Discount, Item, PaymentSale, Question, TipConfig } from '../schemas/link-sale.ts';
 import type { PaymentMethod } from '../schemas/payment-method.ts';
 
 /**
@@ -165,6 +165,14 @@ export const links = pgTable(
     fields: jsonb('fields').$type<Record<string, FieldMode>>().notNull().default({}),
     /** The methods the page offers, in the merchant's order; null: the integrator's defaults. */
     paymentMethods: jsonb('payment_methods').$type<PaymentMethod[]>(),
+    /** The merchant's own questions (at most 5), asked on the page after the customer's fields. */
+    questions: jsonb('questions').$type<Question[]>().notNull().default([]),
+    /** What the link sells; empty: one amount (amountMinor, or the customer's within min/max). */
+    items: jsonb('items').$type<Item[]>().notNull().default([]),
+    /** The tip the page offers; null: none. */
+    tip: jsonb('tip').$type<TipConfig>(),
+    /** Whether the page takes promotion codes (the merchant's codes that apply to this link). */
+    promotionCodes: boolean('promotion_codes').notNull().default(false),
     callbackUrl: text('callback_url'),
     active: boolean('active').notNull().default(true),
     /**
@@ -215,6 +223,8 @@ export const checkoutSessions = pgTable(
     merchantReferenceId: text('merchant_reference_id'),
     /** Values the integrator sent (system-filled), keyed by dotted field path. */
     systemValues: jsonb('system_values').$type<Record<string, string>>().notNull().default({}),
+    /** Items a dynamic link's integrator sent (the documented extension); null: the link's own. */
+    items: jsonb('items').$type<Item[]>(),
     callbackUrl: text('callback_url'),
     /** A dynamic link's own return addresses (http/https); null: the link's. */
     successUrl: text('success_url'),
@@ -341,6 +351,8 @@ export const payments = pgTable(
     otherReferences: jsonb('other_references').$type<string[]>().notNull().default([]),
     customer: jsonb('customer').$type<Record<string, string>>().notNull().default({}),
     customerEmail: text('customer_email'),
+    /** What the payment bought (items, tip, promotion code, answers to the link's questions); null: one amount, nothing asked. */
+    sale: jsonb('sale').$type<PaymentSale>(),
     callbackUrl: text('callback_url'),
     notifyUser: boolean('notify_user').notNull().default(false),
     /** How the customer paid (src/schemas/payment-method.ts); card brand and last four beside it for cards. */

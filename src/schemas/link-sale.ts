@@ -142,3 +142,19 @@ export const discountSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('fixed'), minor: minorString, currency: z.string().regex(/^[A-Z]{3}$/) }).strict(),
 ]);
 export type Discount = z.infer<typeof discountSchema>;
+
+/** An answer as stored: text, dropdown and date answers as strings, numbers as numbers, checkboxes as booleans. */
+export type Answer = string | number | boolean;
+
+/**
+ * What a payment bought, as stored on it (payments.sale) and carried to the API, events, the console,
+ * the CSV and the receipt: minor units as decimal strings, the lines' names as the merchant wrote them.
+ */
+export interface PaymentSale {
+  lines: { id: string; name: LocalizedText; unit_amount_minor: string; quantity: number; amount_minor: string }[];
+  subtotal_minor: string;
+  discount: { code: string; promotion_id: string; amount_minor: string } | null;
+  tip_minor: string;
+  /** By question id; questions left unanswered are absent. */
+  answers: Record<string, Answer>;
+}
