@@ -1,4 +1,4 @@
-import type { Question } from '../../schemas/link-sale.ts';
+import type { Answer, Question } from '../../schemas/link-sale.ts';
 import { isStorableText } from '../../schemas/text.ts';
 
 /**
@@ -7,7 +7,6 @@ import { isStorableText } from '../../schemas/text.ts';
  * within its bounds, one of a dropdown's options, a ticked box where it is required, a real
  * calendar date. Answers to questions the link does not ask are refused, not dropped.
  */
-export type Answer = string | number | boolean;
 
 export type AnswerRefusalReason =
   | 'unknown_question'
