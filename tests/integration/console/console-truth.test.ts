@@ -164,3 +164,12 @@ describe('events › the customer and every change of a schedule', () => {
     expect((await eventsOf('card_registration.deleted')).find((e) => e.data.reference === reference)?.data.customer).toEqual(customer);
   });
 });
+
+describe('console › the link editor’s hints', () => {
+  it('never says payment pages are English only: they are in English, Filipino and Spanish', async () => {
+    const c = await owner();
+    const page = textOf((await c.get('/console/links/new')).html);
+    expect(page).toContain('Customers can switch on the page');
+    expect(page).not.toMatch(/in English until|later release/i);
+  });
+});
