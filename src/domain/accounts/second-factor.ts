@@ -34,7 +34,7 @@ export async function regenerateRecoveryCodes(
     if (!current?.totpEnabledAt || !current.totpSecretEnc) {
       throw new DomainError('ER.01.50', 'Two-step sign-in is off', {
         httpStatus: 409,
-        messages: { codes_password: ['two-step sign-in is off: recovery codes come with it when you turn it on'] },
+        messages: { '(request)': ['Two-step sign-in is off, so there are no recovery codes to replace. Turn it on below: it comes with new codes.'] },
       });
     }
     const now = app.now();

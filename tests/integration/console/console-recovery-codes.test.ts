@@ -257,6 +257,8 @@ describe('recovery codes › with two-step sign-in off', () => {
     const other = await signedIn(CONSOLE_USERS.otherOwner);
     const res = await other.post('/console/account', { action: 'recovery-codes', codes_password: CONSOLE_USERS.otherOwner.password });
     expect(res.status).toBe(409);
+    // Said where the owner looks: the codes' password field is not drawn while two-step sign-in is off.
+    expect(textOf(res.html)).toContain('Two-step sign-in is off, so there are no recovery codes to replace.');
     const user = await userRow(CONSOLE_USERS.otherOwner.email);
     expect(await served.t.app.db.select().from(consoleRecoveryCodes).where(eq(consoleRecoveryCodes.userId, user.id))).toEqual([]);
     recordStatusCode({ data: { status_code: 'ER.01.50' } });
