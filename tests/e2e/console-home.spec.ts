@@ -109,6 +109,15 @@ test('console › home lists recent and failed payments, offers New link and say
     expect(box.x, tab).toBeGreaterThanOrEqual(0);
     expect(box.x + box.width, tab).toBeLessThanOrEqual(390);
   }
+  // And when the window narrows after the page loaded (a phone turned, a window resized).
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/console/schedules');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(async () => {
+    const box = (await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Schedules' }).boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+  }).toPass({ timeout: 5_000 });
   await shoot(page, 'console-developers-nav');
 });
 
