@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { expectNoAxeViolations } from '../support/axe.ts';
 import { CARD_EXPIRY } from '../support/cards.ts';
 import { holdIsland } from '../support/islands.ts';
 import { SCREENSHOTS, shoot } from '../support/screenshots.ts';
@@ -13,11 +13,6 @@ import { SCREENSHOTS, shoot } from '../support/screenshots.ts';
  * violations), keyboard-only use, same-origin requests only, and a phone screenshot to review.
  */
 const KEY = 'e2e_token_acme_0123456789abcdefghijklmnop';
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 /** Every request the page makes must go to our own origin. */
 function sameOriginOnly(page: Page, origin: string) {

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Page, test } from '@playwright/test';
+import { expectNoAxeViolations } from '../support/axe.ts';
 import { CARD_EXPIRY } from '../support/cards.ts';
 import { scheduleData, signSchedule } from '../support/schedules.ts';
 import { shoot } from '../support/screenshots.ts';
@@ -15,11 +15,6 @@ const OWNER = { email: 'owner@acme.example', password: 'amber valley signal 11' 
 const STAFF = { email: 'staff@acme.example', password: 'cedar window thunder 22' };
 const TOKEN = 'e2e_token_acme_0123456789abcdefghijklmnop';
 const SECRET = 'e2e_secret_acme_0123456789abcdefghijklmnop';
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 async function consolePage(browser: Browser, user: { email: string; password: string }, opts: { javaScript: boolean }) {
   const page = await (await browser.newContext({ javaScriptEnabled: opts.javaScript })).newPage();

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { expectNoAxeViolations } from '../support/axe.ts';
 import { CARD_EXPIRY } from '../support/cards.ts';
 import { shoot } from '../support/screenshots.ts';
 
@@ -14,11 +14,6 @@ import { shoot } from '../support/screenshots.ts';
 const OWNER = { email: 'owner@acme.example', password: 'amber valley signal 11' };
 const STAFF = { email: 'staff@acme.example', password: 'cedar window thunder 22' };
 const KEY = 'e2e_token_acme_0123456789abcdefghijklmnop';
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 async function signIn(page: Page, user: { email: string; password: string }) {
   await page.goto('/console');

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Page, test } from '@playwright/test';
+import { expectNoAxeViolations } from '../support/axe.ts';
 import { CARD_EXPIRY } from '../support/cards.ts';
 import { shoot } from '../support/screenshots.ts';
 
@@ -9,11 +9,6 @@ import { shoot } from '../support/screenshots.ts';
  */
 const OWNER = { email: 'owner@acme.example', password: 'amber valley signal 11' };
 const TOKEN = 'e2e_token_acme_0123456789abcdefghijklmnop';
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 /** A customer pays a dynamic link of acme-books (the sandbox checkout), e-mailed a receipt; the page stays on the receipt. */
 async function payAsCustomer(page: Page, baseURL: string, email: string): Promise<string> {

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Locator, type Page, test } from '@playwright/test';
+import { expectNoAxeViolations } from '../support/axe.ts';
 import { SCREENSHOTS, shoot } from '../support/screenshots.ts';
 
 /**
@@ -9,14 +9,12 @@ import { SCREENSHOTS, shoot } from '../support/screenshots.ts';
  * axe on the list and the editor at 390 px and 1280 px. Users come from tests/e2e/fixtures/seed.json.
  */
 const OWNER = { email: 'owner@acme.example', password: 'amber valley signal 11' };
+/**
+ * The preview frame runs no scripts (sandboxed), so axe checks it from its own page: the payment
+ * page's axe run is in checkout.spec.ts.
+ */
+const PREVIEW_EXCLUDED = { exclude: '.preview-box iframe' };
 const WORDMARK = join(import.meta.dirname, 'fixtures', 'acme-wordmark.svg');
-
-async function expectNoAxeViolations(page: Page) {
-  // The preview frame runs no scripts (sandboxed), so axe checks it from its own page: the
-  // payment page's axe run is in checkout.spec.ts.
-  const results = await new AxeBuilder({ page }).exclude('.preview-box iframe').analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 async function signIn(page: Page) {
   await page.goto('/console');
@@ -40,7 +38,7 @@ test('console links › an owner creates a link, watches the preview follow the 
   await expect(page.getByRole('heading', { name: 'Payment links' })).toBeVisible();
   await expect(page.getByRole('row', { name: /Pottery workshop/ })).toContainText('₱1,500.00');
   await expect(page.getByRole('row', { name: /Tip jar/ })).toContainText('Open, ₱20.00–₱5,000.00');
-  await expectNoAxeViolations(page);
+  await expectNoAxeViolations(page, PREVIEW_EXCLUDED);
   await shoot(page, 'console-links', PREVIEW_SETTLES);
 
   await page.getByRole('link', { name: 'New link' }).click();
@@ -60,14 +58,14 @@ test('console links › an owner creates a link, watches the preview follow the 
   await expect(preview(page).getByRole('heading', { name: 'Yoga class on Sunday' })).toBeVisible();
   await expect(preview(page).getByLabel('Phone')).toBeVisible();
   expect((await request.get('/pay/yoga-class')).status()).toBe(404);
-  await expectNoAxeViolations(page);
+  await expectNoAxeViolations(page, PREVIEW_EXCLUDED);
 
   await page.getByRole('button', { name: 'Create link' }).click();
   await expect(page).toHaveURL(/\/console\/links\/yoga-class\?created=1$/);
   await expect(page.getByRole('status').filter({ hasText: 'The link is created.' })).toBeVisible();
   await expect(page.locator('.copy-link code')).toHaveText(/\/pay\/yoga-class$/);
   await expect(page.getByRole('button', { name: 'Copy link' })).toBeVisible();
-  await expectNoAxeViolations(page);
+  await expectNoAxeViolations(page, PREVIEW_EXCLUDED);
 
   const customer = await page.context().newPage();
   await customer.goto('/pay/yoga-class');
@@ -83,7 +81,7 @@ test('console links › an owner edits by keyboard alone: the preview changes be
   await page.getByRole('link', { name: 'Yoga class on Sunday' }).click();
   await expect(page.getByRole('heading', { name: 'Yoga class on Sunday' })).toBeVisible();
   await expect(preview(page).getByRole('heading', { name: 'Yoga class on Sunday' })).toBeVisible();
-  await expectNoAxeViolations(page);
+  await expectNoAxeViolations(page, PREVIEW_EXCLUDED);
   await shoot(page, 'console-link-editor', PREVIEW_SETTLES);
 
   const title = page.getByLabel('Title', { exact: true });
@@ -126,7 +124,7 @@ test('console links › a refused save shows each problem beside its field, keep
   const box = (await thumb.boundingBox())!;
   expect(box.height).toBeCloseTo(48, 0);
   expect(box.width).toBeGreaterThan(box.height * 2);
-  await expectNoAxeViolations(page);
+  await expectNoAxeViolations(page, PREVIEW_EXCLUDED);
   // Correcting the one field saves the link with that logo, without choosing the file again.
   await page.getByLabel('Most payments').fill('');
   await page.getByRole('button', { name: 'Create link' }).click();
@@ -253,7 +251,7 @@ test('console links › at 390 px one column: no sideways scroll, the field tabl
   expect(bar.y + bar.height).toBeCloseTo(844, -1);
   await page.getByRole('region', { name: 'Save' }).getByRole('link', { name: 'Preview' }).click();
   await expect(page.getByRole('heading', { name: 'Preview' })).toBeInViewport();
-  await expectNoAxeViolations(page);
+  await expectNoAxeViolations(page, PREVIEW_EXCLUDED);
   await shoot(page, 'console-link-editor-phone', PREVIEW_SETTLES);
 });
 

@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { expectNoAxeViolations } from '../support/axe.ts';
 import { CARD_EXPIRY } from '../support/cards.ts';
 import { scheduleData, signSchedule } from '../support/schedules.ts';
 import { shoot } from '../support/screenshots.ts';
@@ -14,11 +14,6 @@ import { shoot } from '../support/screenshots.ts';
 const OWNER = { email: 'owner@acme.example', password: 'amber valley signal 11' };
 const TOKEN = 'e2e_token_acme_0123456789abcdefghijklmnop';
 const SECRET = 'e2e_secret_acme_0123456789abcdefghijklmnop';
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 /** A receiver for the payment's callbacks: answers 200 and counts what it got. */
 async function callbackReceiver() {

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { expectNoAxeViolations } from '../support/axe.ts';
 import { scheduleData, signSchedule } from '../support/schedules.ts';
 import { shoot } from '../support/screenshots.ts';
 
@@ -23,11 +23,6 @@ const CODES: [string, RegExp][] = [
   ['an HTTP path', /\b(?:GET|POST|PUT|PATCH|DELETE) \/[\w{}/.-]*/],
   ['an ISO format name', /\bISO \d{4}\b/],
 ];
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 async function signIn(page: Page, user: { email: string; password: string }) {
   await page.goto('/console/sign-in');

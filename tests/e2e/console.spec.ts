@@ -1,6 +1,6 @@
-import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import { totpCode } from '../../src/domain/accounts/totp.ts';
+import { expectNoAxeViolations } from '../support/axe.ts';
 import { shoot } from '../support/screenshots.ts';
 
 /**
@@ -13,11 +13,6 @@ const STAFF = { email: 'staff@acme.example', password: 'cedar window thunder 22'
 const LOCKED = { email: 'locked@acme.example', password: 'granite puzzle harbor 33' };
 const TOTP_OWNER = { email: 'totp@acme.example', password: 'violet engine meadow 44' };
 const OTHER = { email: 'owner@other.example', password: 'orbit pebble canyon 55' };
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 async function signIn(page: Page, user: { email: string; password: string }) {
   await page.goto('/console');

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { type Browser, expect, type Page, test } from '@playwright/test';
 import pg from 'pg';
+import { expectNoAxeViolations } from '../support/axe.ts';
 import { CARD_EXPIRY } from '../support/cards.ts';
 import { type PaylinkProcess, startPaylink } from '../support/process.ts';
 
@@ -29,11 +29,6 @@ const SIZES = [
   { width: 1280, height: 800 },
 ] as const;
 const DOCS = join(process.cwd(), 'docs', 'operator');
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 /** What runs past the right edge of the screen (outside a box that scrolls or clips it): a long id, a command. */
 function pastTheEdge(page: Page): Promise<string[]> {

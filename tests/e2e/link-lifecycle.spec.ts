@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { expectNoAxeViolations } from '../support/axe.ts';
 import { CARD_EXPIRY } from '../support/cards.ts';
 import { shoot } from '../support/screenshots.ts';
 
@@ -8,11 +8,6 @@ import { shoot } from '../support/screenshots.ts';
  * (1280×800) sizes: the Test mode badge on the form, the cancel and "Return to" links, the
  * single-use link once paid, an expired link. Screenshots go to .tmp/e2e-results/screenshots/.
  */
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 test('single-use link › badge and cancel link on the form, "Return to" on the receipt, then "already paid"', async ({ page }) => {
   const errors: string[] = [];

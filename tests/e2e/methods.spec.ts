@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { expectNoAxeViolations } from '../support/axe.ts';
 
 /**
  * Paying by the methods of issue 32 on the sandbox, as customers see them, in English, Filipino and Spanish,
@@ -15,11 +15,6 @@ const sizes = [
   { width: 390, height: 844 },
   { width: 1280, height: 800 },
 ] as const;
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 /** Both sizes into docs/checkout/<name>-<width>.png, with axe checked at each. */
 async function shoot(page: Page, name: string) {

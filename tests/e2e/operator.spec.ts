@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { expectNoAxeViolations } from '../support/axe.ts';
 import { CARD_EXPIRY } from '../support/cards.ts';
 import { shoot } from '../support/screenshots.ts';
 
@@ -13,11 +13,6 @@ import { shoot } from '../support/screenshots.ts';
  */
 const OPERATOR = { email: 'support@paylink.example', password: 'harbor lantern orchid 66' };
 const OWNER = { email: 'owner@sampaguita.example', password: 'jasmine garland morning 77' };
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 /** The setup link the running server printed in its start banner (tests/e2e/serve.mjs keeps it). */
 function bannerSetupLink(): string {

@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { expectNoAxeViolations } from '../support/axe.ts';
 import { shoot } from '../support/screenshots.ts';
 
 /**
@@ -27,11 +27,6 @@ async function startMethod(baseURL: string, method: string): Promise<{ token: st
 
 const status = async (baseURL: string, token: string) =>
   ((await (await fetch(`${baseURL}/checkout/${token}/status`)).json()) as { data: Record<string, string> }).data;
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 test('sandbox › a QR Ph code opens the scan page; Approve pays the checkout', async ({ page, baseURL }) => {
   const { token, data } = await startMethod(baseURL!, 'qrph');
