@@ -1,12 +1,24 @@
-import { busyPage, clearSessionCookie, readPreSessionForm, requestOrigin, sessionToken, setSessionCookie } from '../../api/console.ts';
+import {
+  busyPage,
+  type ConsoleRequestContext,
+  clearSessionCookie,
+  readPreSessionForm,
+  requestOrigin,
+  sessionToken,
+  setSessionCookie,
+} from '../../api/console.ts';
 import { consoleRefusal } from '../../api/console-forms.ts';
+import type { RequestOrigin } from '../../domain/accounts/sessions.ts';
 import { completeSecondFactor, signIn } from '../../domain/accounts/sessions.ts';
+import type { DomainContext } from '../../domain/context.ts';
 import { DomainError, type Messages } from '../../domain/errors.ts';
 import type { ConsoleAstro } from '../entry.ts';
 
 /**
- * The sign-in pages' forms. They come before any session, so they do not go through the
- * console's entry: their forms carry the pre-session token (double submit) instead.
+ * The sign-in pages' forms, for the console's accounts and for the operator's (src/operator/actions/
+ * sign-in.ts) alike: the busy refusal before any work, the per-address failure limit, one answer for
+ * every refused password. They come before any session, so they do not go through the console's
+ * entry: their forms carry the pre-session token (double submit) instead.
  */
 export interface PreSessionAstro extends Omit<ConsoleAstro, 'response'> {
   response: { status?: number; readonly headers: Headers };
@@ -18,6 +30,33 @@ export interface SignInOutcome {
   email: string;
 }
 
+type Outcome = { kind: 'signed-in'; token: string } | { kind: 'second-factor'; token: string } | { kind: 'refused' } | { kind: 'locked'; until: Date };
+
+/** One kind of account's sign-in: where its pages are, its session cookie and its two steps. */
+export interface SignInDoor {
+  /** `/console` or `/operator`: the sign-in pages are `${base}/sign-in` and `${base}/sign-in/code`. */
+  base: string;
+  /** Said after a refused password: who learns of a lock. */
+  refusedPassword: string;
+  token(ctx: ConsoleRequestContext): string | undefined;
+  setCookie(ctx: ConsoleRequestContext, token: string): void;
+  clearCookie(ctx: ConsoleRequestContext): void;
+  password(app: DomainContext, input: { email: string; password: string }, from: RequestOrigin): Promise<Outcome>;
+  code(app: DomainContext, pending: string, code: string, from: RequestOrigin): Promise<Outcome>;
+}
+
+/** The merchants' console. A locked account answers as a wrong password does: only its owner learns of the lock (by e-mail). */
+export const consoleDoor: SignInDoor = {
+  base: '/console',
+  refusedPassword:
+    'The email or password is not right. Check both and try again. After many failed sign-ins an account is locked for a while; its owner gets an e-mail.',
+  token: sessionToken,
+  setCookie: setSessionCookie,
+  clearCookie: clearSessionCookie,
+  password: signIn,
+  code: completeSecondFactor,
+};
+
 /** A refusal said in one sentence above the form, with the wait when it has one. */
 function refuse(astro: PreSessionAstro, error: unknown): Messages {
   const refused = consoleRefusal(error);
@@ -27,7 +66,7 @@ function refuse(astro: PreSessionAstro, error: unknown): Messages {
 }
 
 /** Email and password: signed in (or on to the code), else the refusal; `next` is already safe. */
-export async function signInWithPassword(astro: PreSessionAstro, next: string): Promise<SignInOutcome | Response> {
+export async function signInWithPassword(astro: PreSessionAstro, next: string, door: SignInDoor = consoleDoor): Promise<SignInOutcome | Response> {
   const app = astro.locals.paylink;
   try {
     app.passwords.assertRoom();
@@ -48,22 +87,14 @@ export async function signInWithPassword(astro: PreSessionAstro, next: string): 
   try {
     await app.rateLimits.beginSignIn(ip);
     counted = true;
-    const outcome = await signIn(app, { email, password }, requestOrigin(astro));
+    const outcome = await door.password(app, { email, password }, requestOrigin(astro));
     if (outcome.kind === 'signed-in' || outcome.kind === 'second-factor') {
       await app.rateLimits.signInDidNotFail(ip);
-      setSessionCookie(astro, outcome.token);
-      return astro.redirect(outcome.kind === 'signed-in' ? next : `/console/sign-in/code?next=${encodeURIComponent(next)}`, 303);
+      door.setCookie(astro, outcome.token);
+      return astro.redirect(outcome.kind === 'signed-in' ? next : `${door.base}/sign-in/code?next=${encodeURIComponent(next)}`, 303);
     }
-    // A locked account answers as a wrong password does: only its owner learns of the lock (by e-mail).
     astro.response.status = 401;
-    return {
-      email,
-      messages: {
-        '(request)': [
-          'The email or password is not right. Check both and try again. After many failed sign-ins an account is locked for a while; its owner gets an e-mail.',
-        ],
-      },
-    };
+    return { email, messages: { '(request)': [door.refusedPassword] } };
   } catch (error) {
     // Refused before any password was checked (too busy): not a failed sign-in.
     if (counted) await app.rateLimits.signInDidNotFail(ip);
@@ -72,27 +103,27 @@ export async function signInWithPassword(astro: PreSessionAstro, next: string): 
 }
 
 /** The code from the authenticator app, for the session waiting on its second step. */
-export async function signInWithCode(astro: PreSessionAstro, next: string): Promise<SignInOutcome | Response> {
+export async function signInWithCode(astro: PreSessionAstro, next: string, door: SignInDoor = consoleDoor): Promise<SignInOutcome | Response> {
   const app = astro.locals.paylink;
-  const pending = sessionToken(astro);
-  if (!pending) return astro.redirect('/console/sign-in', 303);
+  const pending = door.token(astro);
+  if (!pending) return astro.redirect(`${door.base}/sign-in`, 303);
   const form = await readPreSessionForm(astro);
   if (form instanceof Response) return form;
   const ip = astro.locals.clientIp ?? 'unknown';
   try {
     await app.rateLimits.beginSignIn(ip);
-    const outcome = await completeSecondFactor(app, pending, form.field('code'), requestOrigin(astro));
+    const outcome = await door.code(app, pending, form.field('code'), requestOrigin(astro));
     if (outcome.kind === 'signed-in') {
       await app.rateLimits.signInDidNotFail(ip);
-      setSessionCookie(astro, outcome.token);
+      door.setCookie(astro, outcome.token);
       return astro.redirect(next, 303);
     }
     if (outcome.kind === 'refused') {
-      clearSessionCookie(astro);
-      return astro.redirect('/console/sign-in', 303);
+      door.clearCookie(astro);
+      return astro.redirect(`${door.base}/sign-in`, 303);
     }
     if (outcome.kind === 'locked') {
-      clearSessionCookie(astro);
+      door.clearCookie(astro);
       astro.response.status = 423;
       return {
         email: '',
