@@ -114,7 +114,7 @@ describe('payment sale › console', () => {
     const page = await c.get(`/console/payments/${p.id}`);
     expect(page.status).toBe(200);
     const text = textOf(page.html);
-    expect(text).toContain('What was bought');
+    expect(page.html).toMatch(/<h2[^>]*>Order<\/h2>/);
     expect(text).toContain('Yoga class pass 2 × ₱150.00 ₱300.00');
     expect(text).toContain('Mat rental 1 × ₱50.00 ₱50.00');
     expect(text).toContain('Subtotal ₱350.00');

@@ -201,7 +201,7 @@ function linesHtml(heading: string, lines: ReturnType<typeof saleRows>): string 
   const rows = lines.map((l) => {
     const weight = l.total ? 'font-weight:700;border-bottom:0' : '';
     const detail = l.detail ? `<br><span style="color:#57606a;font-size:13px">${h(l.detail)}</span>` : '';
-    return `<tr><th scope="row" style="text-align:left;font-weight:400;${cell};overflow-wrap:anywhere;${weight}">${h(l.label)}${detail}</th><td style="text-align:right;white-space:nowrap;padding-left:12px;font-variant-numeric:tabular-nums;${cell};${weight}">${h(l.amount)}</td></tr>`;
+    return `<tr><th scope="row" style="text-align:left;font-weight:400;${cell};overflow-wrap:anywhere;${weight}">${h(l.label)}${detail}</th><td style="text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums;${cell};padding-left:12px;${weight}">${h(l.amount)}</td></tr>`;
   });
   return `<h2 style="font-size:16px;margin:0 0 4px">${h(heading)}</h2>\n<table role="presentation" style="border-collapse:collapse;width:100%;margin:0 0 20px">\n${rows.join('\n')}\n</table>`;
 }
