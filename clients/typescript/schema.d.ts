@@ -822,6 +822,40 @@ export interface components {
             /** @description When it failed. */
             failed_at: string | null;
         };
+        Sale: {
+            /** @description The items bought; empty when the link sells one amount. */
+            lines: {
+                /** @description The item’s id on the link. */
+                id: string;
+                /** @description The item’s name as the merchant wrote it: English, with Filipino and Spanish where written. */
+                name: {
+                    en: string;
+                    fil?: string;
+                    es?: string;
+                };
+                /** @description Price of one, decimal string. */
+                unit_amount: string;
+                /** @description How many were bought. */
+                quantity: number;
+                /** @description unit_amount × quantity. */
+                amount: string;
+            }[];
+            /** @description What was bought, before the discount and the tip. */
+            subtotal: string;
+            /** @description The promotion code used; null when none. */
+            discount: {
+                /** @description The promotion code, as the merchant wrote it. */
+                code: string;
+                /** @description What the code took off. */
+                amount: string;
+            } | null;
+            /** @description The tip; "0.00" when none. */
+            tip: string;
+            /** @description Answers to the link’s questions, by question id: text, dropdown values and dates (YYYY-MM-DD) as strings, numbers as numbers, checkboxes as booleans; an unanswered question is absent. */
+            answers: {
+                [key: string]: string | number | boolean;
+            };
+        };
         Schedule: {
             reference: string;
             /** @enum {string} */
@@ -959,6 +993,8 @@ export interface components {
             refunded_at: string | null;
             /** @description Its refunds, oldest first. */
             refunds: components["schemas"]["Refund"][];
+            /** @description What the payment bought (items, promotion code, tip, answers to the link’s questions); null for a payment of one amount with nothing asked. `amount` is the total: subtotal − discount + tip. */
+            sale: components["schemas"]["Sale"] | null;
         };
     };
     responses: never;

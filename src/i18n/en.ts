@@ -194,6 +194,12 @@ export const en = {
   'receipt.emailed': 'A copy of this receipt was e-mailed to {email}.',
   'receipt.email_failed': 'We could not e-mail this receipt to {email}. Print it or save it as a PDF to keep it.',
   'receipt.print': 'Print or save as PDF',
+  'receipt.items': 'What you bought',
+  'receipt.line': '{quantity} × {unit}',
+  'receipt.subtotal': 'Subtotal',
+  'receipt.discount': 'Discount ({code})',
+  'receipt.tip': 'Tip',
+  'receipt.total': 'Total',
 
   // Hosted card registration
   'register.title': 'Save your card',

@@ -188,6 +188,12 @@ export const es: Catalogue = {
   'receipt.emailed': 'Se envió una copia de este recibo a {email}.',
   'receipt.email_failed': 'No pudimos enviar este recibo a {email}. Imprímelo o guárdalo como PDF para conservarlo.',
   'receipt.print': 'Imprimir o guardar como PDF',
+  'receipt.items': 'Lo que compraste',
+  'receipt.line': '{quantity} × {unit}',
+  'receipt.subtotal': 'Subtotal',
+  'receipt.discount': 'Descuento ({code})',
+  'receipt.tip': 'Propina',
+  'receipt.total': 'Total',
 
   'register.title': 'Guarda tu tarjeta',
   'register.intro': '{merchant} cargará a esta tarjeta los pagos programados que acordaste. Ahora no se cobra nada.',

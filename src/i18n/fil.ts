@@ -192,6 +192,12 @@ export const fil: Catalogue = {
   'receipt.emailed': 'Naipadala ang kopya ng resibong ito sa {email}.',
   'receipt.email_failed': 'Hindi namin naipadala ang resibong ito sa {email}. I-print ito o i-save bilang PDF para maitago.',
   'receipt.print': 'I-print o i-save bilang PDF',
+  'receipt.items': 'Mga binili mo',
+  'receipt.line': '{quantity} × {unit}',
+  'receipt.subtotal': 'Subtotal',
+  'receipt.discount': 'Diskuwento ({code})',
+  'receipt.tip': 'Tip',
+  'receipt.total': 'Kabuuan',
 
   'register.title': 'I-save ang iyong card',
   'register.intro': 'Sisingilin ng {merchant} ang card na ito para sa mga naka-schedule na bayad na pinagkasunduan ninyo. Walang sisingilin ngayon.',

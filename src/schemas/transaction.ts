@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { customerViewSchema } from './customer.ts';
+import { localizedTextSchema } from './link-sale.ts';
 import { emailFilter, listQuerySchema, pageSchema, referenceFilter } from './pagination.ts';
 import { paymentMethodSchema, paymentMethods } from './payment-method.ts';
 
@@ -55,6 +56,39 @@ export const refundViewSchema = z
   .meta({ id: 'Refund' });
 export type RefundView = z.infer<typeof refundViewSchema>;
 
+/** What a payment bought, when its link sold items, took a tip or a promotion code, or asked questions. */
+export const saleViewSchema = z
+  .object({
+    lines: z
+      .array(
+        z
+          .object({
+            id: z.string().describe('The item’s id on the link.'),
+            name: localizedTextSchema(120).describe('The item’s name as the merchant wrote it: English, with Filipino and Spanish where written.'),
+            unit_amount: decimal.describe('Price of one, decimal string.'),
+            quantity: z.number().int().describe('How many were bought.'),
+            amount: decimal.describe('unit_amount × quantity.'),
+          })
+          .strict(),
+      )
+      .describe('The items bought; empty when the link sells one amount.'),
+    subtotal: decimal.describe('What was bought, before the discount and the tip.'),
+    discount: z
+      .object({ code: z.string().describe('The promotion code, as the merchant wrote it.'), amount: decimal.describe('What the code took off.') })
+      .strict()
+      .nullable()
+      .describe('The promotion code used; null when none.'),
+    tip: decimal.describe('The tip; "0.00" when none.'),
+    answers: z
+      .record(z.string(), z.union([z.string(), z.number(), z.boolean()]))
+      .describe(
+        'Answers to the link’s questions, by question id: text, dropdown values and dates (YYYY-MM-DD) as strings, numbers as numbers, checkboxes as booleans; an unanswered question is absent.',
+      ),
+  })
+  .strict()
+  .meta({ id: 'Sale' });
+export type SaleView = z.infer<typeof saleViewSchema>;
+
 export const transactionViewSchema = z
   .object({
     transaction_id: z.string().describe('The transaction id (txn_…), the spec’s transaction_id.'),
@@ -81,6 +115,11 @@ export const transactionViewSchema = z
     failed_at: isoTime.nullable().describe('When it failed.'),
     refunded_at: isoTime.nullable().describe('When it became wholly refunded.'),
     refunds: z.array(refundViewSchema).describe('Its refunds, oldest first.'),
+    sale: saleViewSchema
+      .nullable()
+      .describe(
+        'What the payment bought (items, promotion code, tip, answers to the link’s questions); null for a payment of one amount with nothing asked. `amount` is the total: subtotal − discount + tip.',
+      ),
   })
   .strict()
   .meta({ id: 'Transaction' });

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { integrators, links } from '../../src/db/schema.ts';
 import { parseAmount } from '../../src/domain/money.ts';
 import { type Payment, recordCharge } from '../../src/domain/payments/record.ts';
+import type { PaymentSale } from '../../src/schemas/link-sale.ts';
 import type { PaymentMethod } from '../../src/schemas/payment-method.ts';
 import { sandboxOf, type TestApp } from './app.ts';
 import { CARD_EXP } from './cards.ts';
@@ -38,6 +39,8 @@ export interface CreatePaymentOptions {
    * it reach the sandbox's ledger like any other.
    */
   method?: PaymentMethod;
+  /** What it bought (items, tip, promotion code, answers), as the payment page records it. */
+  sale?: PaymentSale;
 }
 
 /**
@@ -79,6 +82,7 @@ export async function createPayment(t: TestApp, opts: CreatePaymentOptions = {})
       description: 'Test order',
       linkId: link?.id ?? null,
       customer: opts.customer,
+      sale: opts.sale,
       now: app.now(),
     }),
   );

@@ -492,6 +492,7 @@ export const operations: Operation[] = [
             failed_at: null,
             refunded_at: null,
             refunds: [],
+            sale: null,
           },
         ],
         has_more: false,

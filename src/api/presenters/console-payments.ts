@@ -4,6 +4,7 @@ import type { EventWithAttempts } from '../../domain/notifications/events.ts';
 import type { TransactionRecord } from '../../domain/payments/query.ts';
 import { refundableMinor } from '../../domain/refunds/rules.ts';
 import { cardBrandName } from '../../schemas/card-rules.ts';
+import type { Answer, Question } from '../../schemas/link-sale.ts';
 import { type PaymentMethod, paymentMethodNames } from '../../schemas/payment-method.ts';
 import { customerView } from './customers.ts';
 import { refundStateOf, transactionView } from './transactions.ts';
@@ -188,6 +189,49 @@ export function paymentTimeline(record: TransactionRecord, events: EventWithAtte
     .map(({ e }) => e);
 }
 
+/** What a payment bought, as the console's payment page shows it: English names, formatted amounts, answers under their questions' labels. */
+export interface ConsoleSale {
+  lines: { name: string; detail: string; amount: string }[];
+  subtotal: string;
+  discount: { code: string; amount: string } | null;
+  tip: string | null;
+  /** In the link's question order; a question since removed from the link is named by its id. */
+  answers: { id: string; label: string; value: string; removed: boolean }[];
+}
+
+/** An answer in words: a dropdown's option label (its value when the option is gone), a ticked box as Yes or No. */
+function answerWords(question: Question | undefined, answer: Answer): string {
+  if (typeof answer === 'boolean') return answer ? 'Yes' : 'No';
+  if (question?.type === 'dropdown') return question.options.find((o) => o.value === answer)?.label.en ?? String(answer);
+  return String(answer);
+}
+
+/** Answers in the link's question order, then those to questions since removed (by id): the database keeps no order of its own. */
+function inQuestionOrder<T>(answers: Record<string, T>, questions: readonly Question[]): Record<string, T> {
+  const asked = questions.filter((q) => Object.hasOwn(answers, q.id)).map((q) => q.id);
+  const removed = Object.keys(answers)
+    .filter((id) => !questions.some((q) => q.id === id))
+    .sort();
+  return Object.fromEntries([...asked, ...removed].map((id) => [id, answers[id]!]));
+}
+
+export function consoleSale(record: Pick<TransactionRecord, 'payment' | 'linkQuestions'>): ConsoleSale | null {
+  const { sale, currency } = record.payment;
+  if (!sale) return null;
+  const money = (minor: string) => formatMoney(BigInt(minor), currency);
+  const questions = record.linkQuestions;
+  return {
+    lines: sale.lines.map((l) => ({ name: l.name.en, detail: `${l.quantity} × ${money(l.unit_amount_minor)}`, amount: money(l.amount_minor) })),
+    subtotal: money(sale.subtotal_minor),
+    discount: sale.discount ? { code: sale.discount.code, amount: `−${money(sale.discount.amount_minor)}` } : null,
+    tip: BigInt(sale.tip_minor) > 0n ? money(sale.tip_minor) : null,
+    answers: Object.entries(inQuestionOrder(sale.answers, questions)).map(([id, answer]) => {
+      const question = questions.find((q) => q.id === id);
+      return { id, label: question?.label.en ?? id, value: answerWords(question, answer), removed: !question };
+    }),
+  };
+}
+
 /** What a new refund may still return, formatted, or null when the payment cannot be refunded. */
 export function refundableLabel(record: TransactionRecord): string | null {
   const p = record.payment;
@@ -219,6 +263,12 @@ const CSV_COLUMNS = [
   'status_label',
   'customer_mobile',
   'link_title',
+  'items',
+  'subtotal',
+  'discount_code',
+  'discount',
+  'tip',
+  'answers',
 ] as const;
 
 /**
@@ -258,6 +308,13 @@ export function csvRow(record: TransactionRecord): string {
     status_label: paymentStatusLabel(record.payment),
     customer_mobile: customer?.mobile ?? null,
     link_title: record.linkTitle,
+    // What was bought, empty for a payment of one amount: the items in words, amounts as the amount column, answers as JSON by question id.
+    items: v.sale?.lines.map((l) => `${l.quantity} × ${l.name.en} @ ${l.unit_amount}`).join('; ') ?? null,
+    subtotal: v.sale?.subtotal ?? null,
+    discount_code: v.sale?.discount?.code ?? null,
+    discount: v.sale?.discount?.amount ?? null,
+    tip: v.sale?.tip ?? null,
+    answers: v.sale && Object.keys(v.sale.answers).length > 0 ? JSON.stringify(inQuestionOrder(v.sale.answers, record.linkQuestions)) : null,
   };
   return `${CSV_COLUMNS.map((c) => csvField(cells[c])).join(',')}\r\n`;
 }

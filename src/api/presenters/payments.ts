@@ -1,8 +1,9 @@
 import type { Payment } from '../../db/schema.ts';
 import { formatDecimal } from '../../domain/money.ts';
 import { customerView } from './customers.ts';
+import { saleView } from './sale.ts';
 
-/** A payment as its events carry it (payment.* and schedule.charge_*). */
+/** A payment as its events carry it (payment.* and schedule.charge_*); `sale` is null when it bought one amount and answered nothing. */
 export function paymentEventData(payment: Payment): Record<string, unknown> {
   return {
     transaction_id: payment.id,
@@ -19,5 +20,6 @@ export function paymentEventData(payment: Payment): Record<string, unknown> {
     failure_message: payment.failureMessage,
     callback_url: payment.callbackUrl,
     notify_user: payment.notifyUser,
+    sale: saleView(payment.sale, payment.currency),
   };
 }

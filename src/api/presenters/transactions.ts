@@ -7,6 +7,7 @@ import type { PageView } from '../../schemas/pagination.ts';
 import type { RefundListItem, RefundView, TransactionRefundState, TransactionView } from '../../schemas/transaction.ts';
 import { customerView } from './customers.ts';
 import { pageView } from './pagination.ts';
+import { saleView } from './sale.ts';
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -61,6 +62,7 @@ export function transactionView({ payment: p, refunds, ...origin }: TransactionR
     failed_at: iso(p.failedAt),
     refunded_at: iso(p.refundedAt),
     refunds: refunds.map(refundView),
+    sale: saleView(p.sale, p.currency),
   };
 }
 

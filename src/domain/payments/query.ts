@@ -1,15 +1,20 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '../../db/client.ts';
 import { cardRegistrations, type Integrator, links, type Payment, payments, type Refund, refunds, scheduleRuns } from '../../db/schema.ts';
+import type { Question } from '../../schemas/link-sale.ts';
 import type { RefundsQuery, TransactionsQuery } from '../../schemas/transaction.ts';
 import type { DomainContext } from '../context.ts';
 import { notFound } from '../errors.ts';
 import { keysetPage, type Page } from '../pagination.ts';
 
-/** Where a payment came from, for its view: the link's slug and title (what was bought), the schedule, the card's expiry. */
+/**
+ * Where a payment came from, for its view: the link's slug, title (what was bought) and questions
+ * (the labels of a sale's answers), the schedule, the card's expiry.
+ */
 export interface PaymentOrigin {
   linkSlug: string | null;
   linkTitle: string | null;
+  linkQuestions: Question[];
   scheduleReference: string | null;
   cardExpiry: { month: number | null; year: number | null } | null;
 }
@@ -26,7 +31,9 @@ async function originsOf(db: DbOrTx, rows: Payment[]): Promise<Map<string, Payme
   const runIds = [...new Set(rows.flatMap((p) => (p.scheduleRunId ? [p.scheduleRunId] : [])))];
   const cardRefs = [...new Set(rows.flatMap((p) => (p.cardRegistrationReference ? [p.cardRegistrationReference] : [])))];
   const [slugs, runs, cards] = [
-    linkIds.length ? await db.select({ id: links.id, slug: links.slug, title: links.title }).from(links).where(inArray(links.id, linkIds)) : [],
+    linkIds.length
+      ? await db.select({ id: links.id, slug: links.slug, title: links.title, questions: links.questions }).from(links).where(inArray(links.id, linkIds))
+      : [],
     runIds.length
       ? await db.select({ id: scheduleRuns.id, scheduleId: scheduleRuns.scheduleId }).from(scheduleRuns).where(inArray(scheduleRuns.id, runIds))
       : [],
@@ -46,6 +53,7 @@ async function originsOf(db: DbOrTx, rows: Payment[]): Promise<Map<string, Payme
       {
         linkSlug: p.linkId ? (linkById.get(p.linkId)?.slug ?? null) : null,
         linkTitle: p.linkId ? (linkById.get(p.linkId)?.title ?? null) : null,
+        linkQuestions: p.linkId ? (linkById.get(p.linkId)?.questions ?? []) : [],
         scheduleReference: p.scheduleRunId ? (scheduleByRun.get(p.scheduleRunId) ?? null) : null,
         cardExpiry: p.cardRegistrationReference ? (expiryByCard.get(p.cardRegistrationReference) ?? null) : null,
       },
@@ -53,7 +61,7 @@ async function originsOf(db: DbOrTx, rows: Payment[]): Promise<Map<string, Payme
   );
 }
 
-const noOrigin: PaymentOrigin = { linkSlug: null, linkTitle: null, scheduleReference: null, cardExpiry: null };
+const noOrigin: PaymentOrigin = { linkSlug: null, linkTitle: null, linkQuestions: [], scheduleReference: null, cardExpiry: null };
 
 /**
  * One of the integrator's transactions with its refunds (GET /transactions/{transaction_id}).

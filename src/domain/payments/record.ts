@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import type { Payment } from '../../db/schema.ts';
 import { outboxEvents, payments } from '../../db/schema.ts';
 import { insertRows } from '../../db/statements.ts';
+import type { PaymentSale } from '../../schemas/link-sale.ts';
 import type { DomainContext } from '../context.ts';
 import { theRow } from '../errors.ts';
 import { type CheckoutContext, type DomainEvent, defaultCallbackUrls, presentedEvent, type ScheduleRunContext } from '../notifications/domain-events.ts';
@@ -34,6 +35,8 @@ export interface RecordChargeInput {
   customerEmail?: string | null;
   callbackUrl?: string | null;
   notifyUser?: boolean;
+  /** What the payment bought (items, tip, promotion code, answers); its events and receipt carry it. */
+  sale?: PaymentSale | null;
   /** A checkout attempt: the event is payment.*, with the link and attempt. */
   checkout?: CheckoutContext;
   /** A scheduled charge: the event is schedule.charge_*, with the run. */
@@ -71,6 +74,7 @@ export async function recordCharges(app: Pick<DomainContext, 'presentEvent'>, tx
       customerEmail: input.customerEmail ?? null,
       callbackUrl: input.callbackUrl ?? null,
       notifyUser: input.notifyUser ?? false,
+      sale: input.sale ?? null,
       paymentMethod: input.result.method ?? ('card' as const),
       paymentBank: input.result.bank ?? null,
       cardBrand: input.result.brand ?? null,

@@ -41,6 +41,7 @@ describe('transactions', () => {
       failed_at: null,
       refunded_at: null,
       refunds: [],
+      sale: null,
     });
   });
 

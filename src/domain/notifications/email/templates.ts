@@ -3,6 +3,7 @@ import { DEFAULT_LOCALE, intlLocale, type Locale, type MessageKey, translator } 
 import { cardBrandName } from '../../../schemas/card-rules.ts';
 import { paymentMethods } from '../../../schemas/payment-method.ts';
 import { formatMoney, parseAmount } from '../../money.ts';
+import { saleSummary } from '../../payments/sale-summary.ts';
 import type { EmailView } from './view.ts';
 
 /**
@@ -88,6 +89,25 @@ const payUrl = (view: EmailView): string | undefined => {
   return url && /^https?:\/\/[^\s"'<>]+\/checkout\/[A-Za-z0-9_-]{43}$/.test(url) ? url : undefined;
 };
 
+/** The events whose e-mail is the payment's receipt: they list what was bought. */
+const RECEIPTS = new Set(['payment.succeeded', 'schedule.charge_succeeded']);
+
+/** A receipt's lines ("2 × ₱150.00", then discount, tip and total) as label and amount pairs; none when the payment bought one amount. */
+function saleRows(type: string, view: EmailView, locale: Locale, total: string): Array<{ label: string; detail?: string; amount: string; total?: boolean }> {
+  const currency = str(view.currency);
+  if (!RECEIPTS.has(type) || !view.sale || !currency) return [];
+  const tr = translator(locale);
+  const sale = saleSummary(view.sale, currency, locale);
+  if (sale.lines.length === 0 && !sale.discount && !sale.tip) return [];
+  return [
+    ...sale.lines.map((l) => ({ label: l.name, detail: tr('receipt.line', { quantity: l.quantity, unit: l.unit }), amount: l.amount })),
+    ...(sale.subtotal ? [{ label: tr('receipt.subtotal'), amount: sale.subtotal }] : []),
+    ...(sale.discount ? [{ label: tr('receipt.discount', { code: sale.discount.code }), amount: sale.discount.amount }] : []),
+    ...(sale.tip ? [{ label: tr('receipt.tip'), amount: sale.tip }] : []),
+    { label: tr('receipt.total'), amount: total, total: true },
+  ];
+}
+
 /** A brand colour safe to put in a style attribute (#rrggbb), else paylink's blue. */
 const accent = (color: string | null | undefined) => (color && /^#[0-9a-fA-F]{6}$/.test(color) ? color : '#1d4ed8');
 
@@ -129,10 +149,26 @@ export function renderEmail(opts: { type: string; view: EmailView; createdAt: Da
   ];
   const shown = rows.filter((r): r is [string, string] => r[1] !== undefined);
   const width = Math.max(...shown.map(([k]) => k.length));
+  const lines = saleRows(opts.type, view, locale, amount);
+  const linesText = lines.length
+    ? [tr('receipt.items'), ...lines.map((l) => (l.detail ? `${l.label}: ${l.detail} = ${l.amount}` : `${l.label}: ${l.amount}`)), '']
+    : [];
   // An e-mail with no transaction yet (a payment link) names what to quote instead.
   const questions = tr(!str(view.transactionId) && str(view.scheduleReference) ? 'email.questions_schedule' : 'email.questions', { merchant: merchant.name });
   const payText = link ? ['', tr('email.pay_link_text', { url: link }), ''] : [''];
-  const text = [merchant.name, '', heading, '', intro, ...payText, ...shown.map(([k, v]) => `${`${k}:`.padEnd(width + 2)}${v}`), '', questions, ''].join('\n');
+  const text = [
+    merchant.name,
+    '',
+    heading,
+    '',
+    intro,
+    ...payText,
+    ...linesText,
+    ...shown.map(([k, v]) => `${`${k}:`.padEnd(width + 2)}${v}`),
+    '',
+    questions,
+    '',
+  ].join('\n');
   const h = escapeHtml;
   const color = accent(merchant.color);
   const logo = merchant.logo
@@ -145,7 +181,7 @@ export function renderEmail(opts: { type: string; view: EmailView; createdAt: Da
 ${logo}
 <h1 style="font-size:22px;margin:0 0 8px">${h(heading)}</h1>
 <p style="margin:0 0 16px;line-height:1.5">${h(intro)}</p>
-${link ? `<p style="margin:0 0 20px"><a href="${h(link)}" style="display:inline-block;background:${color};color:#fff;text-decoration:none;font-weight:600;padding:12px 20px;border-radius:6px">${h(tr('email.pay_button', { amount }))}</a></p>\n<p style="margin:0 0 16px;color:#57606a;font-size:13px;word-break:break-all">${h(tr('email.pay_link_text', { url: link }))}</p>\n` : ''}<table role="presentation" style="border-collapse:collapse;width:100%">
+${lines.length ? `${linesHtml(tr('receipt.items'), lines)}\n` : ''}${link ? `<p style="margin:0 0 20px"><a href="${h(link)}" style="display:inline-block;background:${color};color:#fff;text-decoration:none;font-weight:600;padding:12px 20px;border-radius:6px">${h(tr('email.pay_button', { amount }))}</a></p>\n<p style="margin:0 0 16px;color:#57606a;font-size:13px;word-break:break-all">${h(tr('email.pay_link_text', { url: link }))}</p>\n` : ''}<table role="presentation" style="border-collapse:collapse;width:100%">
 ${shown.map(([k, v]) => `<tr><th scope="row" style="text-align:left;font-weight:500;color:#57606a;padding:6px 12px 6px 0;vertical-align:top">${h(k)}</th><td style="padding:6px 0;font-variant-numeric:tabular-nums;overflow-wrap:anywhere">${h(v)}</td></tr>`).join('\n')}
 </table>
 <p style="margin:16px 0 0;color:#57606a;font-size:13px">${h(questions)}</p>
@@ -156,6 +192,18 @@ ${shown.map(([k, v]) => `<tr><th scope="row" style="text-align:left;font-weight:
     ? [{ filename: `logo.${extensionFor(merchant.logo.contentType)}`, content: merchant.logo.bytes, contentType: merchant.logo.contentType, cid: LOGO_CID }]
     : [];
   return { subject, text, html, attachments };
+}
+
+/** The receipt's lines as an HTML table: names left, amounts right; the total in bold. */
+function linesHtml(heading: string, lines: ReturnType<typeof saleRows>): string {
+  const h = escapeHtml;
+  const cell = 'padding:6px 0;border-bottom:1px solid #e5e7eb;vertical-align:top';
+  const rows = lines.map((l) => {
+    const weight = l.total ? 'font-weight:700;border-bottom:0' : '';
+    const detail = l.detail ? `<br><span style="color:#57606a;font-size:13px">${h(l.detail)}</span>` : '';
+    return `<tr><th scope="row" style="text-align:left;font-weight:400;${cell};overflow-wrap:anywhere;${weight}">${h(l.label)}${detail}</th><td style="text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums;${cell};padding-left:12px;${weight}">${h(l.amount)}</td></tr>`;
+  });
+  return `<h2 style="font-size:16px;margin:0 0 4px">${h(heading)}</h2>\n<table role="presentation" style="border-collapse:collapse;width:100%;margin:0 0 20px">\n${rows.join('\n')}\n</table>`;
 }
 
 function extensionFor(contentType: string): string {

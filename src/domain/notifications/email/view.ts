@@ -44,6 +44,7 @@ export function emailViewOf(event: DomainEvent): EmailView {
         merchantReferenceId: p.merchantReferenceId,
         description: p.description,
         failureMessage: p.failureMessage,
+        sale: p.sale,
       };
     }
     case 'refund.succeeded':
