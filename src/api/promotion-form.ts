@@ -74,7 +74,7 @@ export function readPromotionForm(form: FormData): PromotionFormValues {
     discount_kind: text('discount_kind') === 'fixed' ? 'fixed' : 'percent',
     percent: text('percent'),
     amount: text('amount'),
-    currency: text('currency') || 'PHP',
+    currency: text('currency').toUpperCase() || 'PHP',
     links_scope: text('links_scope') === 'chosen' ? 'chosen' : 'all',
     // The confirm step carries the chosen links as one comma-separated field.
     link_ids: form.getAll('link_ids').flatMap((v) => (typeof v === 'string' ? v.split(',').filter(Boolean) : [])),

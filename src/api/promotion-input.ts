@@ -24,7 +24,7 @@ export function promotionCreateOf(body: PromotionCreateBody): PromotionCreate {
     } catch (error) {
       if (!(error instanceof MoneyError)) throw error;
       const field = /currency/.test(error.message) ? 'discount.currency' : 'discount.amount';
-      messages[field] = [field === 'discount.currency' ? 'is not a supported ISO 4217 currency code' : error.message];
+      messages[field] = [field === 'discount.currency' ? 'is not a currency paylink takes (a three-letter code such as PHP)' : error.message];
     }
   }
   if (Object.keys(messages).length > 0 || !discount) throw invalidFields(messages);

@@ -63,7 +63,7 @@ export const promotionDiscountWireSchema = z.discriminatedUnion(
           .describe('Amount off, a decimal in `currency`, e.g. "50.00" (a JSON number is accepted).'),
         currency: z
           .string()
-          .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as PHP')
+          .regex(/^[A-Z]{3}$/, 'must be a three-letter currency code such as PHP')
           .describe('ISO 4217 code; the code applies only to links in this currency.'),
       })
       .strict(),

@@ -73,8 +73,8 @@ function saveConfirmation(current: PromotionRow, patch: PromotionPatch, values: 
   return {
     title: `Save the changes to ${current.code}?`,
     consequences: [
-      `It applies on ${links}, ${windowInWords(after) === 'Always' ? 'at any time' : windowInWords(after)} (Philippine time).`,
-      `Redeemed: ${redeemedInWords(after)}.`,
+      `It applies on ${links}, ${windowInWords(after) === 'Always' ? 'at any time' : `${windowInWords(after)} (Philippine time)`}.`,
+      after.maxRedemptions === null ? `No limit on uses (${after.redeemed} so far).` : `At most ${after.maxRedemptions} uses (${after.redeemed} so far).`,
       'Payments already made keep their discount; the change applies to the next customer who types the code.',
     ],
     action: 'save',

@@ -12,7 +12,7 @@ import { normalizeCode, type Promotion } from './rules.ts';
 export async function createPromotion(app: DomainContext, integratorId: string, input: PromotionCreate, hook?: PromotionHook): Promise<PromotionRow> {
   if (input.discount.kind === 'fixed' && !isCurrency(input.discount.currency)) {
     throw new DomainError('ER.02.30', 'Invalid client request due to invalid parameters', {
-      messages: { 'discount.currency': ['is not a supported ISO 4217 currency code'] },
+      messages: { 'discount.currency': ['is not a currency paylink takes (a three-letter code such as PHP)'] },
       httpStatus: 422,
     });
   }

@@ -99,7 +99,7 @@ describe('console › promotion codes', () => {
     ['code', { code: 'x' }, 'Code must be 3 to 32'],
     ['percent', { percent: '150' }, 'Percent off'],
     ['amount', { discount_kind: 'fixed', amount: '5.555' }, 'Amount off PHP allows at most 2 decimal places'],
-    ['currency', { discount_kind: 'fixed', amount: '5', currency: 'XYZ' }, 'Currency is not a supported ISO 4217 currency code'],
+    ['currency', { discount_kind: 'fixed', amount: '5', currency: 'XYZ' }, 'Currency is not a currency paylink takes'],
     ['link_ids', { links_scope: 'chosen' }, 'Links must name at least one link'],
     ['valid_from', { valid_from: 'soon' }, 'Valid from must be a date and time'],
     ['valid_until', { valid_from: '2027-01-02T00:00', valid_until: '2027-01-01T00:00' }, 'Valid until must be after valid_from'],
