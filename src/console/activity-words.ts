@@ -12,7 +12,7 @@ import { formatMoney, parseAmount } from '../domain/money.ts';
 export const activityGroups = {
   'sign-in': 'Sign-ins and sign-outs',
   refunds: 'Refunds and callbacks',
-  links: 'Payment links',
+  links: 'Payment links and promotion codes',
   schedules: 'Schedules',
   users: 'Users and two-step sign-in',
   developers: 'Credentials and settings',

@@ -31,7 +31,7 @@ const instant = z.iso
   .datetime({ offset: true, error: 'must be an ISO 8601 date and time with a UTC offset, such as 2027-01-31T23:59:59+08:00' })
   .refine((v) => inStorableRange(Date.parse(v)), 'must be between the years 1970 and 9999');
 const linkIds = z
-  .array(z.string().min(1).max(64), { error: 'must be a list of link ids (lnk_…)' })
+  .array(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'must be a link id such as lnk_…'), { error: 'must be a list of link ids (lnk_…)' })
   .min(1, 'must name at least one link (leave it out, or null, for every link)')
   .max(100, 'must name at most 100 links');
 const maxRedemptions = z

@@ -26,10 +26,13 @@ export interface PromotionPatch {
 /** Called in the change's transaction with the row before and after (the console audits here). */
 export type PromotionHook = (tx: Tx, after: PromotionRow, before: PromotionRow | undefined) => Promise<void>;
 
+/** Promotion ids are `promo_` and hex: anything else names nothing, without asking the database. */
+const PROMOTION_ID = /^promo_[0-9a-f]{1,64}$/;
+
 export function listPromotions(db: DbOrTx, integrator: { id: string }, query: PromotionsQuery): Promise<Page<PromotionRow>> {
   return keysetPage(
     db,
-    { table: promotions, id: promotions.id, createdAt: promotions.createdAt, scope: eq(promotions.integratorId, integrator.id) },
+    { table: promotions, id: promotions.id, createdAt: promotions.createdAt, scope: eq(promotions.integratorId, integrator.id), idPattern: PROMOTION_ID },
     [query.active !== undefined ? eq(promotions.active, query.active === 'true') : undefined],
     query,
   );
@@ -37,6 +40,7 @@ export function listPromotions(db: DbOrTx, integrator: { id: string }, query: Pr
 
 /** One of the integrator's promotions; another integrator's does not exist. */
 export async function getPromotion(db: DbOrTx, integrator: { id: string }, id: string): Promise<PromotionRow> {
+  if (!PROMOTION_ID.test(id)) throw notFound('id', 'Promotion code');
   const [row] = await db
     .select()
     .from(promotions)
@@ -84,6 +88,7 @@ export async function updatePromotion(
   patch: PromotionPatch,
   hook?: PromotionHook,
 ): Promise<PromotionRow> {
+  if (!PROMOTION_ID.test(id)) throw notFound('id', 'Promotion code');
   return app.db.transaction(async (tx) => {
     const [before] = await tx
       .select()

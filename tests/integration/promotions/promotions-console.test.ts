@@ -113,6 +113,15 @@ describe('console › promotion codes', () => {
     expect(await rowOf('FRESH1')).toBeUndefined();
   });
 
+  it('answers text the database cannot store (a NUL) as a refusal or not found, never a failure', async () => {
+    const c = await signedIn(acmeOwner);
+    const res = await c.post('/console/promotions/new', newForm({ code: 'NULLINK', links_scope: 'chosen', link_ids: 'lnk_\u0000' }));
+    expect(res.status).toBe(422);
+    expect(await rowOf('NULLINK')).toBeUndefined();
+    expect((await c.get('/console/promotions/promo_%00')).status).toBe(404);
+    expect((await c.get('/console/promotions?starting_after=%00')).status).toBeLessThan(500);
+  });
+
   it('saves a change after its confirm step, audited, and refuses a maximum below what is redeemed (ER.06.20)', async () => {
     const c = await signedIn(acmeOwner);
     const promo = (await rowOf('LAUNCH10'))!;
