@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { promotions } from '../../../src/db/schema.ts';
+import { integrators, promotions } from '../../../src/db/schema.ts';
+import { reactivateIntegrator, suspendIntegrator } from '../../../src/domain/integrators/suspension.ts';
 import { redeemPromotion } from '../../../src/domain/promotions/redemptions.ts';
 import { call, OTHER_TOKEN, useServedApp } from '../../support/app.ts';
 
@@ -175,5 +176,24 @@ describe('promotions › by API', () => {
     expect((await api('PATCH', `/api/v1/promotions/${id}`, { active: false }, { token: OTHER_TOKEN })).status).toBe(404);
     expect((await api('GET', '/api/v1/promotions/promo_missing')).json.data.status_code).toBe('ER.02.30');
     expect((await api('GET', `/api/v1/promotions/${id}`)).json.data.promotion.active).toBe(true);
+  });
+
+  it('while the integrator is suspended, refuses a new code (ER.01.40) but still lets it change or stop one', async () => {
+    const shell = {
+      operator: { id: null, email: 'admin command (test)', ip: null, userAgent: 'paylink shell' },
+      activity: { integratorId: null, userId: null, email: 'admin command (test)', ip: null, userAgent: 'npm run admin' },
+    };
+    const [acme] = await served.t.app.db.select().from(integrators).where(eq(integrators.email, 'billing@acme.example'));
+    const { id } = (await api('POST', '/api/v1/promotions', { code: 'BEFORESUSPEND', discount: { kind: 'percent', percent: 10 } })).json.data.promotion;
+    await suspendIntegrator(served.t.app, acme!.id, 'KYC review', shell);
+    try {
+      const refused = await api('POST', '/api/v1/promotions', { code: 'DURINGSUSPEND', discount: { kind: 'percent', percent: 10 } });
+      expect(refused.status).toBe(403);
+      expect(refused.json.data.status_code).toBe('ER.01.40');
+      expect((await api('PATCH', `/api/v1/promotions/${id}`, { active: false })).json.data.promotion.active).toBe(false);
+      expect((await api('GET', '/api/v1/promotions')).status).toBe(200);
+    } finally {
+      await reactivateIntegrator(served.t.app, acme!.id, shell);
+    }
   });
 });
