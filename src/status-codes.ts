@@ -85,6 +85,16 @@ export const catalogue = {
     description: 'Payment successful',
     when: 'A checkout card payment succeeded; `data.transaction_id` is the transaction and `data.redirect_url` its receipt.',
   },
+  'OK.06.00': {
+    http: 200,
+    description: 'Promotion code created',
+    when: 'POST /promotions made the code; `data.promotion` is it. Customers can use it from `valid_from` on links that take codes.',
+  },
+  'OK.06.01': {
+    http: 200,
+    description: 'Promotion code changed',
+    when: 'PATCH /promotions/{id} changed its window, maximum, links or state (`active: false` deactivates it); `data.promotion` is it now.',
+  },
 
   // Client errors (request shape, authentication, protocol)
   'ER.01.00': {
@@ -347,6 +357,11 @@ export const catalogue = {
     http: 409,
     description: 'The promotion code was used by this customer',
     when: 'The code may be used once per customer e-mail address, and this address holds a redemption of it. Nothing was charged or redeemed.',
+  },
+  'ER.06.20': {
+    http: 409,
+    description: 'The maximum is below the redemptions made',
+    when: 'A promotion code’s maximum redemptions was set below the number it has redeemed. Nothing changed; set it at or above `redeemed`, or deactivate the code to stop further use.',
   },
 
   // Card registrations and schedules

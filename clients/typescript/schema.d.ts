@@ -464,6 +464,54 @@ export interface paths {
         patch: operations["updateLink"];
         trace?: never;
     };
+    "/api/v1/promotions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your promotion codes, newest first
+         * @description Filter by `active` (`true` or `false`). Paged like every list: `starting_after` / `ending_before` with the page’s cursors, `limit` 1–100 (default 20), `created_gte` / `created_lt`. `redeemed` counts the redemptions held now.
+         */
+        get: operations["listPromotions"];
+        put?: never;
+        /**
+         * Create a promotion code
+         * @description A percentage off (1–100) or a fixed amount off in one currency (a decimal, e.g. "50.00"; it applies only to links in that currency), for every link or the links named in `link_ids`, within `valid_from` (inclusive) and `valid_until` (exclusive), at most `max_redemptions` times, optionally once per customer e-mail. Codes are compared without case: one you already have is 409 ER.06.00. Every bad field is named at once (422) and nothing is made.
+         */
+        post: operations["createPromotion"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/promotions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of your promotion codes
+         * @description Its discount, links, window, maximum and how many times it is redeemed now. Another integrator’s code is 404, like one that does not exist.
+         */
+        get: operations["getPromotion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a promotion code
+         * @description Only the settings given change; `null` clears one (every link, no limit, no start or end). `active: false` deactivates the code, `true` reactivates it. The code and its discount never change: make a new code instead. A maximum below `redeemed` is 409 ER.06.20 and changes nothing.
+         */
+        patch: operations["updatePromotion"];
+        trace?: never;
+    };
     "/api/v1/events/{id}/resend": {
         parameters: {
             query?: never;
@@ -7541,6 +7589,1087 @@ export interface operations {
                         data: {
                             /** @enum {string} */
                             status_code: "ER.02.30" | "ER.02.34";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.33` Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 413;
+                        /** @constant */
+                        message: "Payload Too Large";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.33";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.32` Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 415;
+                        /** @constant */
+                        message: "Unsupported Media Type";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.32";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 422;
+                        /** @constant */
+                        message: "Unprocessable Entity";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.02` Too many failed authentication attempts; `ER.02.43` Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 429;
+                        /** @constant */
+                        message: "Too Many Requests";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.01.02" | "ER.02.43";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.99.00` Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 500;
+                        /** @constant */
+                        message: "Internal Server Error";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.99.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+        };
+    };
+    listPromotions: {
+        parameters: {
+            query?: {
+                /** @description How many items to return. */
+                limit?: number;
+                /** @description An object id from a previous page (its next_cursor): the page of objects older than it. */
+                starting_after?: string;
+                /** @description An object id from a previous page (its previous_cursor): the page of objects newer than it. */
+                ending_before?: string;
+                /** @description Only objects created at or after this instant (ISO 8601). */
+                created_gte?: string;
+                /** @description Only objects created before this instant (ISO 8601). */
+                created_lt?: string;
+                /** @description Only active (true) or inactive (false) codes. */
+                active?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `OK.00.00` Request successful */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 200;
+                        /** @constant */
+                        message: "OK";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @description The objects, newest first. */
+                            items: {
+                                /** @description The promotion id (promo_…). */
+                                id: string;
+                                /** @description The code, in upper case. */
+                                code: string;
+                                discount: {
+                                    /** @constant */
+                                    kind: "percent";
+                                    percent: number;
+                                } | {
+                                    /** @constant */
+                                    kind: "fixed";
+                                    /** @description Decimal string. */
+                                    amount: string;
+                                    currency: string;
+                                };
+                                /** @description The links it applies to; null: every link. */
+                                link_ids: string[] | null;
+                                valid_from: string | null;
+                                valid_until: string | null;
+                                max_redemptions: number | null;
+                                /** @description Redemptions held now (a payment that ended unpaid gives its place back). */
+                                redeemed: number;
+                                once_per_email: boolean;
+                                active: boolean;
+                                created_at: string;
+                                updated_at: string;
+                            }[];
+                            /** @description Whether more objects exist in the direction being paged (older for starting_after or no cursor; newer for ending_before). */
+                            has_more: boolean;
+                            /** @description Pass as starting_after for the next (older) page; null when there is none. */
+                            next_cursor: string | null;
+                            /** @description Pass as ending_before for the previous (newer) page; null when there is none. */
+                            previous_cursor: string | null;
+                            /** @constant */
+                            status_code: "OK.00.00";
+                            status_description: string;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.00` Authentication failed: missing or unknown Authorization token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 401;
+                        /** @constant */
+                        message: "Unauthorized";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 404;
+                        /** @constant */
+                        message: "Not Found";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 422;
+                        /** @constant */
+                        message: "Unprocessable Entity";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.02` Too many failed authentication attempts; `ER.02.43` Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 429;
+                        /** @constant */
+                        message: "Too Many Requests";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.01.02" | "ER.02.43";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.99.00` Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 500;
+                        /** @constant */
+                        message: "Internal Server Error";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.99.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+        };
+    };
+    createPromotion: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any 1–255 characters: the same key with the same request within 24 h replays the first response (`Idempotent-Replayed: true`). */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description 3–32 letters, digits, - or _; stored in upper case and compared without case. */
+                    code: string;
+                    discount: {
+                        /** @constant */
+                        kind: "percent";
+                        /** @description Percent off, 1–100. */
+                        percent: number;
+                    } | {
+                        /** @constant */
+                        kind: "fixed";
+                        /** @description Amount off, a decimal in `currency`, e.g. "50.00" (a JSON number is accepted). */
+                        amount: string | number;
+                        /** @description ISO 4217 code; the code applies only to links in this currency. */
+                        currency: string;
+                    };
+                    /** @description The links (ids, lnk_…) it applies to; absent or null: every link. */
+                    link_ids?: string[] | null;
+                    /** @description From when it applies (inclusive). */
+                    valid_from?: string | null;
+                    /** @description Until when it applies (exclusive). */
+                    valid_until?: string | null;
+                    /** @description Most payments that may use it; absent or null: no limit. */
+                    max_redemptions?: number | null;
+                    /**
+                     * @description Each customer e-mail address may use it once.
+                     * @default false
+                     */
+                    once_per_email?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description `OK.06.00` Promotion code created */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 200;
+                        /** @constant */
+                        message: "OK";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            promotion: {
+                                /** @description The promotion id (promo_…). */
+                                id: string;
+                                /** @description The code, in upper case. */
+                                code: string;
+                                discount: {
+                                    /** @constant */
+                                    kind: "percent";
+                                    percent: number;
+                                } | {
+                                    /** @constant */
+                                    kind: "fixed";
+                                    /** @description Decimal string. */
+                                    amount: string;
+                                    currency: string;
+                                };
+                                /** @description The links it applies to; null: every link. */
+                                link_ids: string[] | null;
+                                valid_from: string | null;
+                                valid_until: string | null;
+                                max_redemptions: number | null;
+                                /** @description Redemptions held now (a payment that ended unpaid gives its place back). */
+                                redeemed: number;
+                                once_per_email: boolean;
+                                active: boolean;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            /** @constant */
+                            status_code: "OK.06.00";
+                            status_description: string;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.31` Malformed JSON body; `ER.02.42` Invalid idempotency key */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 400;
+                        /** @constant */
+                        message: "Bad Request";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.02.31" | "ER.02.42";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.00` Authentication failed: missing or unknown Authorization token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 401;
+                        /** @constant */
+                        message: "Unauthorized";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.41` Idempotent request still in progress; `ER.06.00` A promotion code with this code exists */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 409;
+                        /** @constant */
+                        message: "Conflict";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.02.41" | "ER.06.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.33` Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 413;
+                        /** @constant */
+                        message: "Payload Too Large";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.33";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.32` Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 415;
+                        /** @constant */
+                        message: "Unsupported Media Type";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.32";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.02.40` Idempotency key reused with a different request */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 422;
+                        /** @constant */
+                        message: "Unprocessable Entity";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.02.30" | "ER.02.40";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.02` Too many failed authentication attempts; `ER.02.43` Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 429;
+                        /** @constant */
+                        message: "Too Many Requests";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.01.02" | "ER.02.43";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.99.00` Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 500;
+                        /** @constant */
+                        message: "Internal Server Error";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.99.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+        };
+    };
+    getPromotion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The promotion id (promo_…). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description `OK.00.00` Request successful */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 200;
+                        /** @constant */
+                        message: "OK";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            promotion: {
+                                /** @description The promotion id (promo_…). */
+                                id: string;
+                                /** @description The code, in upper case. */
+                                code: string;
+                                discount: {
+                                    /** @constant */
+                                    kind: "percent";
+                                    percent: number;
+                                } | {
+                                    /** @constant */
+                                    kind: "fixed";
+                                    /** @description Decimal string. */
+                                    amount: string;
+                                    currency: string;
+                                };
+                                /** @description The links it applies to; null: every link. */
+                                link_ids: string[] | null;
+                                valid_from: string | null;
+                                valid_until: string | null;
+                                max_redemptions: number | null;
+                                /** @description Redemptions held now (a payment that ended unpaid gives its place back). */
+                                redeemed: number;
+                                once_per_email: boolean;
+                                active: boolean;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            /** @constant */
+                            status_code: "OK.00.00";
+                            status_description: string;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.00` Authentication failed: missing or unknown Authorization token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 401;
+                        /** @constant */
+                        message: "Unauthorized";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.02.34` Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 404;
+                        /** @constant */
+                        message: "Not Found";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.02.30" | "ER.02.34";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.02` Too many failed authentication attempts; `ER.02.43` Too many requests */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 429;
+                        /** @constant */
+                        message: "Too Many Requests";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.01.02" | "ER.02.43";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.99.00` Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 500;
+                        /** @constant */
+                        message: "Internal Server Error";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.99.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+        };
+    };
+    updatePromotion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The promotion id (promo_…). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The links it applies to; null: every link. */
+                    link_ids?: string[] | null;
+                    valid_from?: string | null;
+                    valid_until?: string | null;
+                    /** @description Never below `redeemed` (409 ER.06.20); null: no limit. */
+                    max_redemptions?: number | null;
+                    /** @description false deactivates it (customers typing it are refused), true reactivates it. */
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description `OK.06.01` Promotion code changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 200;
+                        /** @constant */
+                        message: "OK";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            promotion: {
+                                /** @description The promotion id (promo_…). */
+                                id: string;
+                                /** @description The code, in upper case. */
+                                code: string;
+                                discount: {
+                                    /** @constant */
+                                    kind: "percent";
+                                    percent: number;
+                                } | {
+                                    /** @constant */
+                                    kind: "fixed";
+                                    /** @description Decimal string. */
+                                    amount: string;
+                                    currency: string;
+                                };
+                                /** @description The links it applies to; null: every link. */
+                                link_ids: string[] | null;
+                                valid_from: string | null;
+                                valid_until: string | null;
+                                max_redemptions: number | null;
+                                /** @description Redemptions held now (a payment that ended unpaid gives its place back). */
+                                redeemed: number;
+                                once_per_email: boolean;
+                                active: boolean;
+                                created_at: string;
+                                updated_at: string;
+                            };
+                            /** @constant */
+                            status_code: "OK.06.01";
+                            status_description: string;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.31` Malformed JSON body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 400;
+                        /** @constant */
+                        message: "Bad Request";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.31";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.00` Authentication failed: missing or unknown Authorization token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 401;
+                        /** @constant */
+                        message: "Unauthorized";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.01.30` This key can only create payment links */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.01.30";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.02.34` Resource not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 404;
+                        /** @constant */
+                        message: "Not Found";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.02.30" | "ER.02.34";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.06.20` The maximum is below the redemptions made */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 409;
+                        /** @constant */
+                        message: "Conflict";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.06.20";
                             status_description: string;
                         } & {
                             [key: string]: unknown;

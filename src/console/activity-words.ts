@@ -12,7 +12,7 @@ import { formatMoney, parseAmount } from '../domain/money.ts';
 export const activityGroups = {
   'sign-in': 'Sign-ins and sign-outs',
   refunds: 'Refunds and callbacks',
-  links: 'Payment links',
+  links: 'Payment links and promotion codes',
   schedules: 'Schedules',
   users: 'Users and two-step sign-in',
   developers: 'Credentials and settings',
@@ -63,6 +63,9 @@ const words: Record<AuditAction, ActionWords> = {
   'user.second_factor_reset': { group: 'users', say: withTarget('Reset the two-step sign-in of', 'Reset a user’s two-step sign-in') },
   'link.created': { group: 'links', say: withTarget('Created the payment link', 'Created a payment link') },
   'link.updated': { group: 'links', say: withTarget('Changed the payment link', 'Changed a payment link') },
+  'promotion.created': { group: 'links', say: withTarget('Created the promotion code', 'Created a promotion code') },
+  'promotion.updated': { group: 'links', say: withTarget('Changed the promotion code', 'Changed a promotion code') },
+  'promotion.deactivated': { group: 'links', say: withTarget('Deactivated the promotion code', 'Deactivated a promotion code') },
   'refund.requested': { group: 'refunds', say: (t) => refundWords(t) },
   'event.resent': { group: 'refunds', say: (t) => resentWords(t) },
   'receipt.resent': { group: 'refunds', say: withTarget('E-mailed the receipt again for', 'E-mailed a receipt again') },

@@ -42,6 +42,7 @@ export interface OpenApiResponse {
 
 const TAGS: Record<Operation['tag'], string> = {
   'Payment links': 'Static and dynamic payment links (docs/payment-links.md).',
+  'Promotion codes': 'Codes customers type on a payment page for a discount (docs/promotions.md).',
   Refunds: 'FULL and PARTIAL refunds of a payment (docs/refunds.md).',
   Transactions: 'Payments and their refunds, for reconciliation.',
   'Card registrations': 'Cards a customer registers on a hosted page, for schedules (docs/schedules.md).',

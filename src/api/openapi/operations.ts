@@ -16,6 +16,13 @@ import { dynamicLinkReplySchema } from '../../schemas/envelope.ts';
 import { eventPageSchema, eventsQuerySchema, legacyEventPageSchema, testEventViewSchema, webhookSecretRotatedSchema } from '../../schemas/events.ts';
 import { eventResendViewSchema, integratorReplySchema, integratorUpdateSchema } from '../../schemas/integrator.ts';
 import { linkCreateSchema, linkPageSchema, linkReplySchema, linksQuerySchema, linkUpdateSchema } from '../../schemas/link.ts';
+import {
+  promotionCreateBodySchema,
+  promotionPageSchema,
+  promotionReplySchema,
+  promotionsQuerySchema,
+  promotionUpdateBodySchema,
+} from '../../schemas/promotion.ts';
 import { providerStartBodySchema, providerStartSchemas, providerWebhookReplySchema } from '../../schemas/provider.ts';
 import { refundDeclinedSchema, refundReplySchema, refundRequestSchema } from '../../schemas/refund.ts';
 import {
@@ -65,7 +72,17 @@ export interface Operation {
   /** OpenAPI path: `/api/v1/transactions/{transaction_id}`. */
   path: string;
   operationId: string;
-  tag: 'Payment links' | 'Refunds' | 'Transactions' | 'Card registrations' | 'Schedules' | 'Events and callbacks' | 'Account' | 'Payment pages' | 'Meta';
+  tag:
+    | 'Payment links'
+    | 'Promotion codes'
+    | 'Refunds'
+    | 'Transactions'
+    | 'Card registrations'
+    | 'Schedules'
+    | 'Events and callbacks'
+    | 'Account'
+    | 'Payment pages'
+    | 'Meta';
   summary: string;
   description: string;
   auth: Auth;
@@ -592,6 +609,72 @@ export const operations: Operation[] = [
     body: linkUpdateSchema,
     codes: { 'OK.00.00': { data: linkReplySchema }, 'ER.02.30': { http: 404, alsoHttp: [422] } },
     requestExamples: { deactivate: { summary: 'Stop taking payments', value: { active: false } } },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/promotions',
+    operationId: 'listPromotions',
+    tag: 'Promotion codes',
+    summary: 'Your promotion codes, newest first',
+    description:
+      'Filter by `active` (`true` or `false`). Paged like every list: `starting_after` / `ending_before` with the page’s cursors, `limit` 1–100 (default 20), `created_gte` / `created_lt`. `redeemed` counts the redemptions held now.',
+    auth: 'token',
+    query: promotionsQuerySchema,
+    codes: { 'OK.00.00': { data: promotionPageSchema }, 'ER.02.30': notFound },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/promotions',
+    operationId: 'createPromotion',
+    tag: 'Promotion codes',
+    summary: 'Create a promotion code',
+    description:
+      'A percentage off (1–100) or a fixed amount off in one currency (a decimal, e.g. "50.00"; it applies only to links in that currency), for every link or the links named in `link_ids`, within `valid_from` (inclusive) and `valid_until` (exclusive), at most `max_redemptions` times, optionally once per customer e-mail. Codes are compared without case: one you already have is 409 ER.06.00. Every bad field is named at once (422) and nothing is made.',
+    auth: 'token',
+    body: promotionCreateBodySchema,
+    codes: { 'OK.06.00': { data: promotionReplySchema }, 'ER.02.30': {}, 'ER.06.00': {} },
+    requestExamples: {
+      percent: { summary: '10 % off every link, 100 times', value: { code: 'LAUNCH10', discount: { kind: 'percent', percent: 10 }, max_redemptions: 100 } },
+      fixed: {
+        summary: '₱50.00 off one link, once per customer, in December',
+        value: {
+          code: 'XMAS50',
+          discount: { kind: 'fixed', amount: '50.00', currency: 'PHP' },
+          link_ids: ['lnk_0123456789abcdef0123456789abcdef'],
+          valid_from: '2026-12-01T00:00:00+08:00',
+          valid_until: '2027-01-01T00:00:00+08:00',
+          once_per_email: true,
+        },
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/v1/promotions/{id}',
+    operationId: 'getPromotion',
+    tag: 'Promotion codes',
+    summary: 'One of your promotion codes',
+    description: 'Its discount, links, window, maximum and how many times it is redeemed now. Another integrator’s code is 404, like one that does not exist.',
+    auth: 'token',
+    pathParams: z.object({ id: z.string().meta({ description: 'The promotion id (promo_…).' }) }),
+    codes: { 'OK.00.00': { data: promotionReplySchema }, 'ER.02.30': notFound },
+  },
+  {
+    method: 'patch',
+    path: '/api/v1/promotions/{id}',
+    operationId: 'updatePromotion',
+    tag: 'Promotion codes',
+    summary: 'Change a promotion code',
+    description:
+      'Only the settings given change; `null` clears one (every link, no limit, no start or end). `active: false` deactivates the code, `true` reactivates it. The code and its discount never change: make a new code instead. A maximum below `redeemed` is 409 ER.06.20 and changes nothing.',
+    auth: 'token',
+    pathParams: z.object({ id: z.string().meta({ description: 'The promotion id (promo_…).' }) }),
+    body: promotionUpdateBodySchema,
+    codes: { 'OK.06.01': { data: promotionReplySchema }, 'ER.02.30': { http: 404, alsoHttp: [422] }, 'ER.06.20': {} },
+    requestExamples: {
+      deactivate: { summary: 'Stop the code', value: { active: false } },
+      raise: { summary: 'Allow 200 in all', value: { max_redemptions: 200 } },
+    },
   },
   {
     method: 'post',

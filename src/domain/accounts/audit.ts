@@ -29,6 +29,10 @@ export type AuditAction =
   | 'user.second_factor_reset'
   | 'link.created'
   | 'link.updated'
+  /** Promotion codes (target: the code). */
+  | 'promotion.created'
+  | 'promotion.updated'
+  | 'promotion.deactivated'
   | 'refund.requested'
   | 'refund_caps.changed'
   | 'event.resent'

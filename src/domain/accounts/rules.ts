@@ -61,4 +61,10 @@ export const canManageAccount = (role: ConsoleRole) => role === 'owner';
  */
 export const canEditLinks = (role: ConsoleRole) => role === 'owner';
 
+/**
+ * Promotion codes lower what customers pay, as a link's amount sets it: every role sees them (to
+ * tell a customer which code applies); only owners create, change or deactivate them.
+ */
+export const canManagePromotions = (role: ConsoleRole) => role === 'owner';
+
 export const normaliseEmail = (email: string) => email.trim().toLowerCase();

@@ -43,6 +43,7 @@ const registration = renewable(async () => {
 
 let transactionId = '';
 let validPayload = '';
+let promotionId = '';
 
 beforeAll(async () => {
   await Promise.all([checkout.renew(), ticket.renew(), registration.renew()]);
@@ -50,6 +51,8 @@ beforeAll(async () => {
   transactionId = paid.json.data.transaction_id;
   await checkout.renew();
   validPayload = await signSchedule(scheduleData());
+  const promo = await call(served.server.url, 'POST', '/api/v1/promotions', { body: { code: 'FUZZ10', discount: { kind: 'percent', percent: 10 } } });
+  promotionId = promo.json.data.promotion.id;
 });
 
 async function send(method: string, path: string, body: FuzzBody, headers: Record<string, string>) {
@@ -120,6 +123,25 @@ const targets: Target[] = [
       callback_url: 'https://hooks.acme.example/paylink',
       return_url: 'https://acme.example/done',
     }),
+  },
+  {
+    name: 'POST /api/v1/promotions',
+    method: 'POST',
+    path: () => '/api/v1/promotions',
+    headers: auth,
+    valid: () => ({
+      code: 'SPRING50',
+      discount: { kind: 'fixed', amount: '50.00', currency: 'PHP' },
+      valid_until: '2030-01-01T00:00:00+08:00',
+      max_redemptions: 10,
+    }),
+  },
+  {
+    name: 'PATCH /api/v1/promotions/{id}',
+    method: 'PATCH',
+    path: () => `/api/v1/promotions/${promotionId}`,
+    headers: auth,
+    valid: () => ({ valid_from: '2027-01-01T00:00:00Z', max_redemptions: 5, link_ids: null, active: true }),
   },
   {
     name: 'POST /pay/{slug} (dynamic link)',

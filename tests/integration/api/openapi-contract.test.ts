@@ -204,6 +204,22 @@ describe('openapi › contract: real responses match the document', () => {
     expect((await contract('PATCH', '/api/v1/links/no-such-link', { body: { title: 'X' } })).status).toBe(404);
   });
 
+  it('promotion codes by API: create, a taken code, list, read, change, unknown and invalid', async () => {
+    const created = await contract('POST', '/api/v1/promotions', {
+      body: { code: 'contract10', discount: { kind: 'fixed', amount: '50.00', currency: 'PHP' }, max_redemptions: 5 },
+    });
+    expect(created.json.data.promotion.code, created.text).toBe('CONTRACT10');
+    const { id } = created.json.data.promotion;
+    expect((await contract('POST', '/api/v1/promotions', { body: { code: 'CONTRACT10', discount: { kind: 'percent', percent: 10 } } })).status).toBe(409);
+    expect((await contract('POST', '/api/v1/promotions', { body: { code: 'x', discount: { kind: 'percent', percent: 101 } } })).status).toBe(422);
+    expect((await contract('GET', '/api/v1/promotions')).json.data.items[0].id).toBe(id);
+    expect((await contract('GET', `/api/v1/promotions/${id}`)).json.data.promotion.discount.amount).toBe('50.00');
+    expect((await contract('GET', '/api/v1/promotions/promo_missing')).status).toBe(404);
+    expect((await contract('PATCH', `/api/v1/promotions/${id}`, { body: { active: false, max_redemptions: 1 } })).json.data.promotion.active).toBe(false);
+    expect((await contract('PATCH', `/api/v1/promotions/${id}`, { body: { max_redemptions: 'many' } })).status).toBe(422);
+    expect((await contract('PATCH', '/api/v1/promotions/promo_missing', { body: { active: true } })).status).toBe(404);
+  });
+
   it('webhook tools: the default callback URL and an event delivered again', async () => {
     expect((await contract('PATCH', '/api/v1/integrator', { body: { default_callback_url: 'ftp://shop.example.com' } })).status).toBe(422);
     const set = await contract('PATCH', '/api/v1/integrator', { body: { default_callback_url: 'https://shop.example.com/paylink' } });
