@@ -1,5 +1,5 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { expectNoAxeViolations } from '../support/axe.ts';
 import { shoot } from '../support/screenshots.ts';
 
 /**
@@ -9,11 +9,6 @@ import { shoot } from '../support/screenshots.ts';
  * 1280 px. Users come from tests/e2e/fixtures/seed.json.
  */
 const OWNER = { email: 'owner@acme.example', password: 'amber valley signal 11' };
-
-async function expectNoAxeViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
-}
 
 async function signIn(page: Page) {
   await page.goto('/console');
