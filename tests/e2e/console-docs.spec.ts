@@ -72,6 +72,8 @@ test('console › every page, loaded at phone and desktop width, into docs/conso
     ['schedules', '/console/schedules'],
     ['schedule', `/console/schedules/${reference}`],
     ['card-registrations', '/console/card-registrations'],
+    ['promotions', '/console/promotions'],
+    ['promotion-new', '/console/promotions/new'],
     ['users', '/console/users'],
     ['user', userPath!],
     ['activity', '/console/activity'],
