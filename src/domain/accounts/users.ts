@@ -7,6 +7,7 @@ import { DomainError, invalidFields, notFound } from '../errors.ts';
 import { type Actor, recordAudit } from './audit.ts';
 import { inviteMailStates, queueAddressTakenMail, queueInviteMail } from './mail.ts';
 import { passwordProblems } from './passwords.ts';
+import { assertNewPassword, type IdentityProof, proofRefusal } from './proof.ts';
 import { dropRecoveryCodes, storeNewRecoveryCodes } from './recovery-code-store.ts';
 import { afterFailedSignIn, canManageAccount, isLocked, normaliseEmail } from './rules.ts';
 import { accountLocked, type ConsoleIdentity, endSessionsOf, type RequestOrigin } from './sessions.ts';
@@ -239,12 +240,7 @@ export async function removeUser(app: DomainContext, identity: ConsoleIdentity, 
  * session cannot guess the password behind it without limit: the attempt that locks the account
  * also ends every session of it (the one in use too). A locked account checks nothing.
  */
-export async function confirmIdentity(
-  app: DomainContext,
-  identity: ConsoleIdentity,
-  proof: { password: string; passwordField: string; code?: string; codeField?: string },
-  from: RequestOrigin,
-): Promise<ConsoleUser> {
+export async function confirmIdentity(app: DomainContext, identity: ConsoleIdentity, proof: IdentityProof, from: RequestOrigin): Promise<ConsoleUser> {
   app.passwords.assertRoom();
   const [before] = await app.db.select().from(consoleUsers).where(eq(consoleUsers.id, identity.user.id));
   if (!before) throw notFound('(request)', 'Your account');
@@ -273,17 +269,7 @@ export async function confirmIdentity(
     return { kind: 'wrong' as const, passwordRight };
   });
   if (outcome.kind === 'confirmed') return outcome.user;
-  if (outcome.kind === 'locked') {
-    throw new DomainError('ER.01.05', 'Account locked', {
-      messages: {
-        [proof.passwordField]: [
-          `too many wrong passwords or codes: your account is locked until ${outcome.until.toISOString().slice(11, 16)} UTC and every session of it is signed out`,
-        ],
-      },
-    });
-  }
-  if (!outcome.passwordRight) throw invalidFields({ [proof.passwordField]: ['is not your current password'] });
-  throw invalidFields({ [proof.codeField ?? 'code']: ['is not the current code from your authenticator app'] });
+  throw proofRefusal(outcome, proof);
 }
 
 /** Every user changes their own password with the current one; their other sessions end. */
@@ -293,10 +279,7 @@ export async function changePassword(
   input: { current: string; password: string; confirm: string },
   from: RequestOrigin,
 ): Promise<void> {
-  const problems = await passwordProblems(input.password, identity.user.email);
-  if (problems.length > 0) throw invalidFields({ password: problems });
-  if (input.password === input.current) throw invalidFields({ password: ['must differ from your current password'] });
-  if (input.password !== input.confirm) throw invalidFields({ confirm: ['does not match the new password'] });
+  await assertNewPassword(input, identity.user.email);
   const user = await confirmIdentity(app, identity, { password: input.current, passwordField: 'current' }, from);
   const hash = await app.passwords.hash(input.password);
   await app.db.transaction(async (tx) => {

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { type Operator, operatorSessions, operators } from '../../db/schema.ts';
-import { passwordProblems } from '../accounts/passwords.ts';
+import { assertNewPassword, type IdentityProof, proofRefusal } from '../accounts/proof.ts';
 import { afterFailedSignIn, isLocked } from '../accounts/rules.ts';
 import type { RequestOrigin } from '../accounts/sessions.ts';
 import { enrolmentView, newTotpSecret, verifyTotp } from '../accounts/totp.ts';
@@ -16,12 +16,7 @@ import { dropOperatorRecoveryCodes, operatorRecoveryCodesLeft, storeOperatorReco
  * (and a code) is asked again, and wrong ones count towards the same lockout; the attempt that
  * locks the account ends every session of it.
  */
-async function confirmOperator(
-  app: DomainContext,
-  identity: OperatorIdentity,
-  proof: { password: string; passwordField: string; code?: string; codeField?: string },
-  from: RequestOrigin,
-): Promise<Operator> {
+async function confirmOperator(app: DomainContext, identity: OperatorIdentity, proof: IdentityProof, from: RequestOrigin): Promise<Operator> {
   app.passwords.assertRoom();
   const [before] = await app.db.select().from(operators).where(eq(operators.id, identity.operator.id));
   if (!before) throw invalidFields({ [proof.passwordField]: ['your account no longer exists'] });
@@ -50,17 +45,7 @@ async function confirmOperator(
     return { kind: 'wrong' as const, passwordRight };
   });
   if (outcome.kind === 'confirmed') return outcome.operator;
-  if (outcome.kind === 'locked') {
-    throw new DomainError('ER.01.05', 'Account locked', {
-      messages: {
-        [proof.passwordField]: [
-          `too many wrong passwords or codes: your account is locked until ${outcome.until.toISOString().slice(11, 16)} UTC and every session of it is signed out`,
-        ],
-      },
-    });
-  }
-  if (!outcome.passwordRight) throw invalidFields({ [proof.passwordField]: ['is not your current password'] });
-  throw invalidFields({ [proof.codeField ?? 'code']: ['is not the current code from your authenticator app'] });
+  throw proofRefusal(outcome, proof);
 }
 
 /** A new password with the current one; the operator's other sessions end. */
@@ -70,10 +55,7 @@ export async function changeOperatorPassword(
   input: { current: string; password: string; confirm: string },
   from: RequestOrigin,
 ): Promise<void> {
-  const problems = await passwordProblems(input.password, identity.operator.email);
-  if (problems.length > 0) throw invalidFields({ password: problems });
-  if (input.password === input.current) throw invalidFields({ password: ['must differ from your current password'] });
-  if (input.password !== input.confirm) throw invalidFields({ confirm: ['does not match the new password'] });
+  await assertNewPassword(input, identity.operator.email);
   const operator = await confirmOperator(app, identity, { password: input.current, passwordField: 'current' }, from);
   const hash = await app.passwords.hash(input.password);
   await app.db.transaction(async (tx) => {
