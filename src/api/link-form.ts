@@ -2,6 +2,7 @@ import { invalidFields, withFieldNames } from '../domain/errors.ts';
 import type { LinkPatch, LinkSettings, NewLink } from '../domain/links/editor.ts';
 import { fieldLabel, fieldMode } from '../domain/links/form.ts';
 import { MAX_LOGO_BYTES } from '../domain/links/logos.ts';
+import { NO_SALE } from '../domain/links/editor-sale.ts';
 import type { Link } from '../domain/links/service.ts';
 import { DEFAULT_BRAND_COLOR } from '../domain/links/theme.ts';
 import { formatDecimal } from '../domain/money.ts';
@@ -300,6 +301,7 @@ export function linkDraftSettings(posted: PostedLinkForm): LinkSettings {
     locale: s.locale,
     // The preview shows the known methods of the choice as typed; saving refuses the rest.
     paymentMethods: s.payment_methods === null ? null : s.payment_methods.filter(isPaymentMethod),
+    ...NO_SALE,
   };
 }
 
