@@ -94,10 +94,24 @@ function expiryInBrowserZone(form: HTMLFormElement) {
   if (zoneName) zoneName.textContent = `${zone} (${offsetText(new Date())})`;
 }
 
+/** Each question shows only the inputs of its type (all of them show without JavaScript). */
+function questionInputsByType(form: HTMLFormElement) {
+  for (const select of Array.from(form.querySelectorAll<HTMLSelectElement>('select[data-question-type]'))) {
+    const slot = select.closest('.sale-slot');
+    if (!slot) continue;
+    const show = () => {
+      for (const part of Array.from(slot.querySelectorAll<HTMLElement>('[data-for-type]'))) part.hidden = part.dataset.forType !== select.value;
+    };
+    select.addEventListener('change', show);
+    show();
+  }
+}
+
 export function enhanceLinkEditor(form: HTMLFormElement) {
   form.dataset.enhanced = '';
   expiryInBrowserZone(form);
   trackUnsaved(form);
   slugFollowsTitle(form);
   colourInStep(form);
+  questionInputsByType(form);
 }
