@@ -27,6 +27,11 @@ export interface QuestionFormValues {
   max: string;
   /** A dropdown's options, one label per line (English). */
   options: string;
+  /**
+   * The saved options as JSON (value and every language), carried in the form so a line kept as it
+   * was keeps its value (answers are stored by it) and the translations the API gave it.
+   */
+  saved_options: string;
   terms_url: string;
 }
 
@@ -67,6 +72,7 @@ export function saleForm(s: SaleSettings): SaleFormValues {
       min: q.type === 'number' && q.min !== undefined ? String(q.min) : '',
       max: q.type === 'number' && q.max !== undefined ? String(q.max) : '',
       options: q.type === 'dropdown' ? q.options.map((o) => o.label.en).join('\n') : '',
+      saved_options: q.type === 'dropdown' ? JSON.stringify(q.options) : '',
       terms_url: q.type === 'checkbox' ? (q.terms_url ?? '') : '',
     })),
     items: s.items.map((i) => ({
@@ -110,6 +116,7 @@ export function readSaleForm(form: FormData): SaleFormValues {
         min: at('min'),
         max: at('max'),
         options: at('options'),
+        saved_options: at('saved_options'),
         terms_url: at('terms_url'),
       };
     })
@@ -148,6 +155,27 @@ function idFrom(label: string, fallback: string, taken: Set<string>): string {
   return id;
 }
 
+/** A saved option, as far as the posted JSON holds one (it is checked again on save like any option). */
+interface SavedOption {
+  value: string;
+  label: { en: string };
+}
+const isSavedOption = (o: unknown): o is SavedOption =>
+  typeof o === 'object' && o !== null && typeof (o as SavedOption).value === 'string' && typeof (o as SavedOption).label?.en === 'string';
+
+/** The dropdown's lines as options: a line as saved keeps its option; a new line gets a value made from it. */
+function dropdownOptions(lines: string[], savedJson: string) {
+  let saved: SavedOption[] = [];
+  try {
+    const parsed: unknown = JSON.parse(savedJson || '[]');
+    if (Array.isArray(parsed)) saved = parsed.filter(isSavedOption);
+  } catch {
+    // A mangled carry-over only loses the old values: the lines become new options.
+  }
+  const values = new Set(saved.map((o) => o.value));
+  return lines.map((line, i) => saved.find((o) => o.label.en === line) ?? { value: idFrom(line, `option_${i + 1}`, values), label: { en: line } });
+}
+
 /** Whole numbers as numbers, anything else as typed (the schema names it); '' absent. */
 const whole = (v: string) => (v === '' ? undefined : /^-?\d{1,10}$/.test(v) ? Number(v) : v);
 const localized = (t: Texts) => Object.fromEntries(LOCALES.filter((l) => l === 'en' || t[l] !== '').map((l) => [l, t[l]]));
@@ -161,7 +189,6 @@ export function saleSettingsOfForm(v: SaleFormValues, withItems: boolean) {
       .split('\n')
       .map((o) => o.trim())
       .filter(Boolean);
-    const optionIds = new Set<string>();
     return {
       id: q.id || idFrom(q.label.en, `question_${n + 1}`, questionIds),
       type: q.type,
@@ -170,7 +197,7 @@ export function saleSettingsOfForm(v: SaleFormValues, withItems: boolean) {
       required: q.required,
       ...(q.type === 'text' && q.max_length !== '' ? { max_length: whole(q.max_length) } : {}),
       ...(q.type === 'number' ? { min: whole(q.min), max: whole(q.max) } : {}),
-      ...(q.type === 'dropdown' ? { options: options.map((label, i) => ({ value: idFrom(label, `option_${i + 1}`, optionIds), label: { en: label } })) } : {}),
+      ...(q.type === 'dropdown' ? { options: dropdownOptions(options, q.saved_options) } : {}),
       ...(q.type === 'checkbox' && q.terms_url !== '' ? { terms_url: q.terms_url } : {}),
     };
   });

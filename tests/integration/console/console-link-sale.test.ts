@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { links } from '../../../src/db/schema.ts';
-import { CONSOLE_USERS, useServedApp } from '../../support/app.ts';
+import { CONSOLE_USERS, TEST_TOKEN, useServedApp } from '../../support/app.ts';
 import { ConsoleClient, textOf } from '../../support/console.ts';
 
 /** The console's link editor for what a link sells: items, questions, a tip and codes, saved through the API's rules, and previewed. */
@@ -105,6 +105,59 @@ describe('console › link editor › selling items', () => {
     expect(changed.items.map((i) => i.unit_amount_minor)).toEqual(['16000', '3550']);
     expect(changed.tip).toBeNull();
     expect(changed.questions[0]!.id).toBe('which_class');
+  });
+
+  it('keeps a dropdown option’s value and translations from the API when the console saves the link again', async () => {
+    const api = await fetch(`${served.server.url}/api/v1/links`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        slug: 'api-made',
+        title: 'Made by API',
+        currency: 'PHP',
+        amount: '100.00',
+        questions: [
+          {
+            id: 'size',
+            type: 'dropdown',
+            label: { en: 'Size' },
+            options: [
+              { value: 's', label: { en: 'Small', fil: 'Maliit' } },
+              { value: 'l', label: { en: 'Large' } },
+            ],
+          },
+        ],
+      }),
+    });
+    expect(api.status).toBe(200);
+    const c = await owner();
+    const editor = await c.get('/console/links/api-made');
+    const saved = /name="questions\.0\.saved_options" value="([^"]*)"/
+      .exec(editor.html)?.[1]
+      ?.replace(/&quot;/g, '"')
+      .replace(/&#34;/g, '"');
+    expect(saved).toBeDefined();
+    const res = await c.post(
+      '/console/links/api-made',
+      form({
+        amount_mode: 'fixed',
+        amount: '100.00',
+        'questions.0.id': 'size',
+        'questions.0.type': 'dropdown',
+        'questions.0.label.en': 'Size',
+        'questions.0.label.fil': '',
+        'questions.0.required': '',
+        'questions.0.options': 'Small\nLarge\nExtra large',
+        'questions.0.saved_options': saved!,
+      }),
+    );
+    expect(res.status, textOf(res.html)).toBe(200);
+    const question = (await row('api-made'))!.questions[0]!;
+    expect(question.type === 'dropdown' && question.options).toEqual([
+      { value: 's', label: { en: 'Small', fil: 'Maliit' } },
+      { value: 'l', label: { en: 'Large' } },
+      { value: 'extra_large', label: { en: 'Extra large' } },
+    ]);
   });
 
   it('refuses a bad price and a bad tip beside their inputs, and writes nothing', async () => {
