@@ -817,10 +817,138 @@ export interface components {
             locale: string | null;
             /** @description The payment methods its page offers, in this order; null: the integrator’s `default_payment_methods`. */
             payment_methods: ("card" | "qrph" | "gcash" | "paymaya" | "grab_pay" | "shopeepay" | "dob" | "brankas" | "billease")[] | null;
+            /** @description The merchant’s own questions the page asks (at most 5). */
+            questions: ({
+                id: string;
+                label: {
+                    en: string;
+                    fil?: string;
+                    es?: string;
+                };
+                help?: {
+                    en: string;
+                    fil?: string;
+                    es?: string;
+                };
+                /** @default false */
+                required: boolean;
+                /** @constant */
+                type: "text";
+                /** @default 200 */
+                max_length: number;
+            } | {
+                id: string;
+                label: {
+                    en: string;
+                    fil?: string;
+                    es?: string;
+                };
+                help?: {
+                    en: string;
+                    fil?: string;
+                    es?: string;
+                };
+                /** @default false */
+                required: boolean;
+                /** @constant */
+                type: "number";
+                min?: number;
+                max?: number;
+            } | {
+                id: string;
+                label: {
+                    en: string;
+                    fil?: string;
+                    es?: string;
+                };
+                help?: {
+                    en: string;
+                    fil?: string;
+                    es?: string;
+                };
+                /** @default false */
+                required: boolean;
+                /** @constant */
+                type: "dropdown";
+                options: {
+                    value: string;
+                    label: {
+                        en: string;
+                        fil?: string;
+                        es?: string;
+                    };
+                }[];
+            } | {
+                id: string;
+                label: {
+                    en: string;
+                    fil?: string;
+                    es?: string;
+                };
+                help?: {
+                    en: string;
+                    fil?: string;
+                    es?: string;
+                };
+                /** @default false */
+                required: boolean;
+                /** @constant */
+                type: "checkbox";
+                /** Format: uri */
+                terms_url?: string;
+            } | {
+                id: string;
+                label: {
+                    en: string;
+                    fil?: string;
+                    es?: string;
+                };
+                help?: {
+                    en: string;
+                    fil?: string;
+                    es?: string;
+                };
+                /** @default false */
+                required: boolean;
+                /** @constant */
+                type: "date";
+            })[];
+            /** @description What the link sells; empty: it takes one amount (`amount`, or what the customer enters). */
+            items: components["schemas"]["LinkItem"][];
+            /** @description The tip the page offers: preset percentages or amounts (decimal strings), and whether any amount may be typed; null: none. */
+            tip: {
+                presets: {
+                    /** @constant */
+                    kind: "percent";
+                    values: number[];
+                } | {
+                    /** @constant */
+                    kind: "amount";
+                    values: string[];
+                };
+                custom: boolean;
+            } | null;
+            /** @description Whether the page takes promotion codes. */
+            promotion_codes: boolean;
             /** @description When it was created. */
             created_at: string;
             /** @description When it was last changed. */
             updated_at: string;
+        };
+        LinkItem: {
+            id: string;
+            name: {
+                en: string;
+                fil?: string;
+                es?: string;
+            };
+            /** @description The unit price, decimal string in the link’s currency. */
+            unit_amount: string;
+            quantity: {
+                min: number;
+                max: number;
+                default: number;
+            };
         };
         /**
          * @description Per-field messages (dotted field path → list of messages) on errors; a plain sentence for ER.99.00.
@@ -1100,6 +1228,32 @@ export interface operations {
                         /** @description Extension: where the form’s cancel link goes; overrides the link’s. */
                         cancel_url?: string;
                     };
+                    /** @description Extension: what this checkout sells, in place of the link’s own items or amount: each with an id, a name, a `unit_amount` (decimal in `payment.currency`, such as "150.00") and a quantity range. Not together with `payment.amount`. */
+                    items?: {
+                        id: string;
+                        name: {
+                            en: string;
+                            fil?: string;
+                            es?: string;
+                        };
+                        /**
+                         * @default {
+                         *       "min": 1,
+                         *       "max": 1,
+                         *       "default": 1
+                         *     }
+                         */
+                        quantity?: {
+                            /** @default 1 */
+                            min?: number;
+                            /** @default 1 */
+                            max?: number;
+                            /** @default 1 */
+                            default?: number;
+                        };
+                        /** @description The unit price, a decimal amount in the link’s currency such as "150.00". */
+                        unit_amount: string | number;
+                    }[];
                 };
             };
         };
@@ -6994,6 +7148,144 @@ export interface operations {
                     locale?: ("en" | "fil" | "es") | null;
                     /** @description The payment methods its page offers, in the order of preference (card, qrph, gcash, paymaya, grab_pay, shopeepay, dob, brankas, billease); each must be one the merchant’s acquirer takes. null: the integrator’s `default_payment_methods`. An empty list is refused (ER.03.13). */
                     payment_methods?: ("card" | "qrph" | "gcash" | "paymaya" | "grab_pay" | "shopeepay" | "dob" | "brankas" | "billease")[] | null;
+                    /** @description Up to 5 questions of the merchant’s own (text, number, dropdown, checkbox, date), each with a label and optional help in en, fil and es; [] asks none. */
+                    questions?: ({
+                        id: string;
+                        label: {
+                            en: string;
+                            fil?: string;
+                            es?: string;
+                        };
+                        help?: {
+                            en: string;
+                            fil?: string;
+                            es?: string;
+                        };
+                        /** @default false */
+                        required?: boolean;
+                        /** @constant */
+                        type: "text";
+                        /** @default 200 */
+                        max_length?: number;
+                    } | {
+                        id: string;
+                        label: {
+                            en: string;
+                            fil?: string;
+                            es?: string;
+                        };
+                        help?: {
+                            en: string;
+                            fil?: string;
+                            es?: string;
+                        };
+                        /** @default false */
+                        required?: boolean;
+                        /** @constant */
+                        type: "number";
+                        min?: number;
+                        max?: number;
+                    } | {
+                        id: string;
+                        label: {
+                            en: string;
+                            fil?: string;
+                            es?: string;
+                        };
+                        help?: {
+                            en: string;
+                            fil?: string;
+                            es?: string;
+                        };
+                        /** @default false */
+                        required?: boolean;
+                        /** @constant */
+                        type: "dropdown";
+                        options: {
+                            value: string;
+                            label: {
+                                en: string;
+                                fil?: string;
+                                es?: string;
+                            };
+                        }[];
+                    } | {
+                        id: string;
+                        label: {
+                            en: string;
+                            fil?: string;
+                            es?: string;
+                        };
+                        help?: {
+                            en: string;
+                            fil?: string;
+                            es?: string;
+                        };
+                        /** @default false */
+                        required?: boolean;
+                        /** @constant */
+                        type: "checkbox";
+                        /** Format: uri */
+                        terms_url?: string;
+                    } | {
+                        id: string;
+                        label: {
+                            en: string;
+                            fil?: string;
+                            es?: string;
+                        };
+                        help?: {
+                            en: string;
+                            fil?: string;
+                            es?: string;
+                        };
+                        /** @default false */
+                        required?: boolean;
+                        /** @constant */
+                        type: "date";
+                    })[];
+                    /** @description What the link sells: up to 20 items, each with a name, a `unit_amount` (decimal in the link’s currency, such as "150.00") and a quantity range; the total is computed on the server. A link with items has no `amount`, `min_amount` or `max_amount`; [] sells one amount. */
+                    items?: {
+                        id: string;
+                        name: {
+                            en: string;
+                            fil?: string;
+                            es?: string;
+                        };
+                        /**
+                         * @default {
+                         *       "min": 1,
+                         *       "max": 1,
+                         *       "default": 1
+                         *     }
+                         */
+                        quantity?: {
+                            /** @default 1 */
+                            min?: number;
+                            /** @default 1 */
+                            max?: number;
+                            /** @default 1 */
+                            default?: number;
+                        };
+                        /** @description The unit price, a decimal amount in the link’s currency such as "150.00". */
+                        unit_amount: string | number;
+                    }[];
+                    /** @description A tip: preset percentages (of what is bought after any discount) or preset amounts (decimals), and whether any amount may be typed (`custom`); null: none. */
+                    tip?: {
+                        presets: {
+                            /** @constant */
+                            kind: "percent";
+                            values: number[];
+                        } | {
+                            /** @constant */
+                            kind: "amount";
+                            values: (string | number)[];
+                        };
+                        /** @default true */
+                        custom?: boolean;
+                    } | null;
+                    /** @description Whether the page has a field for a promotion code. */
+                    promotion_codes?: boolean;
                 };
             };
         };
@@ -7469,6 +7761,144 @@ export interface operations {
                     locale?: ("en" | "fil" | "es") | null;
                     /** @description The payment methods its page offers, in the order of preference (card, qrph, gcash, paymaya, grab_pay, shopeepay, dob, brankas, billease); each must be one the merchant’s acquirer takes. null: the integrator’s `default_payment_methods`. An empty list is refused (ER.03.13). */
                     payment_methods?: ("card" | "qrph" | "gcash" | "paymaya" | "grab_pay" | "shopeepay" | "dob" | "brankas" | "billease")[] | null;
+                    /** @description Up to 5 questions of the merchant’s own (text, number, dropdown, checkbox, date), each with a label and optional help in en, fil and es; [] asks none. */
+                    questions?: ({
+                        id: string;
+                        label: {
+                            en: string;
+                            fil?: string;
+                            es?: string;
+                        };
+                        help?: {
+                            en: string;
+                            fil?: string;
+                            es?: string;
+                        };
+                        /** @default false */
+                        required?: boolean;
+                        /** @constant */
+                        type: "text";
+                        /** @default 200 */
+                        max_length?: number;
+                    } | {
+                        id: string;
+                        label: {
+                            en: string;
+                            fil?: string;
+                            es?: string;
+                        };
+                        help?: {
+                            en: string;
+                            fil?: string;
+                            es?: string;
+                        };
+                        /** @default false */
+                        required?: boolean;
+                        /** @constant */
+                        type: "number";
+                        min?: number;
+                        max?: number;
+                    } | {
+                        id: string;
+                        label: {
+                            en: string;
+                            fil?: string;
+                            es?: string;
+                        };
+                        help?: {
+                            en: string;
+                            fil?: string;
+                            es?: string;
+                        };
+                        /** @default false */
+                        required?: boolean;
+                        /** @constant */
+                        type: "dropdown";
+                        options: {
+                            value: string;
+                            label: {
+                                en: string;
+                                fil?: string;
+                                es?: string;
+                            };
+                        }[];
+                    } | {
+                        id: string;
+                        label: {
+                            en: string;
+                            fil?: string;
+                            es?: string;
+                        };
+                        help?: {
+                            en: string;
+                            fil?: string;
+                            es?: string;
+                        };
+                        /** @default false */
+                        required?: boolean;
+                        /** @constant */
+                        type: "checkbox";
+                        /** Format: uri */
+                        terms_url?: string;
+                    } | {
+                        id: string;
+                        label: {
+                            en: string;
+                            fil?: string;
+                            es?: string;
+                        };
+                        help?: {
+                            en: string;
+                            fil?: string;
+                            es?: string;
+                        };
+                        /** @default false */
+                        required?: boolean;
+                        /** @constant */
+                        type: "date";
+                    })[];
+                    /** @description What the link sells: up to 20 items, each with a name, a `unit_amount` (decimal in the link’s currency, such as "150.00") and a quantity range; the total is computed on the server. A link with items has no `amount`, `min_amount` or `max_amount`; [] sells one amount. */
+                    items?: {
+                        id: string;
+                        name: {
+                            en: string;
+                            fil?: string;
+                            es?: string;
+                        };
+                        /**
+                         * @default {
+                         *       "min": 1,
+                         *       "max": 1,
+                         *       "default": 1
+                         *     }
+                         */
+                        quantity?: {
+                            /** @default 1 */
+                            min?: number;
+                            /** @default 1 */
+                            max?: number;
+                            /** @default 1 */
+                            default?: number;
+                        };
+                        /** @description The unit price, a decimal amount in the link’s currency such as "150.00". */
+                        unit_amount: string | number;
+                    }[];
+                    /** @description A tip: preset percentages (of what is bought after any discount) or preset amounts (decimals), and whether any amount may be typed (`custom`); null: none. */
+                    tip?: {
+                        presets: {
+                            /** @constant */
+                            kind: "percent";
+                            values: number[];
+                        } | {
+                            /** @constant */
+                            kind: "amount";
+                            values: (string | number)[];
+                        };
+                        /** @default true */
+                        custom?: boolean;
+                    } | null;
+                    /** @description Whether the page has a field for a promotion code. */
+                    promotion_codes?: boolean;
                 };
             };
         };

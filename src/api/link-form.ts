@@ -1,5 +1,6 @@
 import { invalidFields, withFieldNames } from '../domain/errors.ts';
 import type { LinkPatch, LinkSettings, NewLink } from '../domain/links/editor.ts';
+import { type SaleSettings, saleSettingsOf } from '../domain/links/editor-sale.ts';
 import { fieldLabel, fieldMode } from '../domain/links/form.ts';
 import { MAX_LOGO_BYTES } from '../domain/links/logos.ts';
 import type { Link } from '../domain/links/service.ts';
@@ -10,6 +11,7 @@ import { linkCreateSchema, linkUpdateSchema, linkWireField } from '../schemas/li
 import { emptyMessages, parseWith } from '../schemas/parse.ts';
 import { type PaymentMethod, paymentMethods } from '../schemas/payment-method.ts';
 import { hexColour } from '../schemas/slug.ts';
+import { emptySaleForm, readSaleForm, type SaleFormValues, saleForm, saleFormField, saleSettingsOfForm } from './link-form-sale.ts';
 import { linkPatchOf, newLinkOf } from './link-input.ts';
 import { isTimeZone, zonedTimeToUtc } from './zoned-time.ts';
 
@@ -20,11 +22,12 @@ import { isTimeZone, zonedTimeToUtc } from './zoned-time.ts';
  * fields (`title`, `min_amount`, …; `label.{path}` and `mode.{path}` for the field table), so
  * a refusal's field name is the input it belongs to.
  */
-export interface LinkFormValues {
+export interface LinkFormValues extends SaleFormValues {
   slug: string;
   title: string;
   description: string;
-  amount_mode: 'fixed' | 'open';
+  /** `items`: the link sells the items of the form's Items section, and has no single amount. */
+  amount_mode: 'fixed' | 'open' | 'items';
   amount: string;
   min_amount: string;
   max_amount: string;
@@ -56,7 +59,8 @@ export const formFieldOf = (key: string) =>
   key
     .replace(/^labels\./, 'label.')
     .replace(/^fields\./, 'mode.')
-    .replace(/^payment_methods\.\d+$/, 'payment_methods');
+    .replace(/^payment_methods\.\d+$/, 'payment_methods')
+    .replace(/^(items|questions|tip)\..*$/, saleFormField);
 
 const allPaths = <T>(value: (path: FieldPath) => T) => Object.fromEntries(fieldPaths.map((p) => [p, value(p)])) as Record<FieldPath, T>;
 
@@ -90,6 +94,7 @@ export function newLinkForm(agreed: Partial<Record<FieldPath, FieldMode>> = {}):
     locale: '',
     methods_mode: 'default',
     payment_methods: [],
+    ...emptySaleForm(),
   };
 }
 
@@ -100,7 +105,7 @@ export function linkForm(link: Link): LinkFormValues {
     slug: link.slug,
     title: link.title,
     description: link.description ?? '',
-    amount_mode: link.amountMinor === null ? 'open' : 'fixed',
+    amount_mode: link.items.length > 0 ? 'items' : link.amountMinor === null ? 'open' : 'fixed',
     amount: money(link.amountMinor),
     min_amount: money(link.minAmountMinor),
     max_amount: money(link.maxAmountMinor),
@@ -120,6 +125,7 @@ export function linkForm(link: Link): LinkFormValues {
     locale: link.locale ?? '',
     methods_mode: link.paymentMethods === null ? 'default' : 'chosen',
     payment_methods: link.paymentMethods ?? [],
+    ...saleForm(saleSettingsOf(link)),
   };
 }
 
@@ -142,7 +148,7 @@ export async function readLinkForm(form: FormData): Promise<PostedLinkForm> {
     slug: text('slug'),
     title: text('title'),
     description: text('description'),
-    amount_mode: text('amount_mode') === 'open' ? 'open' : 'fixed',
+    amount_mode: text('amount_mode') === 'open' ? 'open' : text('amount_mode') === 'items' ? 'items' : 'fixed',
     amount: text('amount'),
     min_amount: text('min_amount'),
     max_amount: text('max_amount'),
@@ -162,6 +168,7 @@ export async function readLinkForm(form: FormData): Promise<PostedLinkForm> {
     locale: text('locale'),
     methods_mode: text('methods_mode') === 'chosen' ? 'chosen' : 'default',
     payment_methods: postedMethods(form),
+    ...readSaleForm(form),
   };
   const messages = emptyMessages();
   const expiry = expiryOf(values.expires_at, values.time_zone);
@@ -224,11 +231,12 @@ const orNull = (v: string) => (v === '' ? null : v);
 /** The settings every save sends: the whole form (a save replaces every setting but the logo when none is chosen). */
 function settingsOf(v: LinkFormValues) {
   const open = v.amount_mode === 'open';
+  const items = v.amount_mode === 'items';
   return {
     title: v.title,
     description: orNull(v.description),
     currency: v.currency,
-    amount: open ? null : orNull(v.amount),
+    amount: open || items ? null : orNull(v.amount),
     min_amount: open ? orNull(v.min_amount) : null,
     max_amount: open ? orNull(v.max_amount) : null,
     brand_color: orNull(v.brand_color),
@@ -243,6 +251,7 @@ function settingsOf(v: LinkFormValues) {
     cancel_url: orNull(v.cancel_url),
     locale: orNull(v.locale),
     payment_methods: v.methods_mode === 'chosen' ? v.payment_methods : null,
+    ...saleSettingsOfForm(v, items),
   };
 }
 
@@ -250,6 +259,9 @@ function checked<T>(result: { ok: true; value: T } | { ok: false; messages: Reco
   const messages = { ...(result.ok ? {} : result.messages), ...posted.messages };
   if (posted.values.amount_mode === 'fixed' && posted.values.amount === '') {
     messages.amount = ['must be given for a fixed amount (or choose “The customer enters the amount”)'];
+  }
+  if (posted.values.amount_mode === 'items' && posted.values.items.length === 0) {
+    messages.items = ['must hold at least one item with a name and a price (or choose another way to set the amount)'];
   }
   if (Object.keys(messages).length > 0 || !result.ok) throw invalidFields(messages);
   return result.value;
@@ -300,6 +312,11 @@ export function linkDraftSettings(posted: PostedLinkForm): LinkSettings {
     locale: s.locale,
     // The preview shows the known methods of the choice as typed; saving refuses the rest.
     paymentMethods: s.payment_methods === null ? null : s.payment_methods.filter(isPaymentMethod),
+    // Checked part by part in the preview (src/domain/links/editor-sale.ts draftSale).
+    questions: s.questions as SaleSettings['questions'],
+    items: s.items as SaleSettings['items'],
+    tip: s.tip as SaleSettings['tip'],
+    promotionCodes: s.promotion_codes,
   };
 }
 

@@ -27,6 +27,10 @@ export function linkPatchOf(body: LinkUpdate): LinkPatch {
     cancelUrl: body.cancel_url,
     locale: body.locale,
     paymentMethods: body.payment_methods,
+    questions: body.questions,
+    items: body.items,
+    tip: body.tip,
+    promotionCodes: body.promotion_codes,
   };
   return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as LinkPatch;
 }

@@ -94,10 +94,32 @@ function expiryInBrowserZone(form: HTMLFormElement) {
   if (zoneName) zoneName.textContent = `${zone} (${offsetText(new Date())})`;
 }
 
+/**
+ * Each question shows only the inputs of its type (all of them show without JavaScript), and its
+ * heading follows its English text, so a closed question still says what it asks.
+ */
+function questionInputsByType(form: HTMLFormElement) {
+  for (const select of Array.from(form.querySelectorAll<HTMLSelectElement>('select[data-question-type]'))) {
+    const slot = select.closest('.sale-slot');
+    if (!slot) continue;
+    const summary = slot.querySelector<HTMLElement>('summary[data-prefix]');
+    const label = slot.querySelector<HTMLInputElement>('input[name$=".label.en"]');
+    const show = () => {
+      for (const part of Array.from(slot.querySelectorAll<HTMLElement>('[data-for-type]'))) part.hidden = part.dataset.forType !== select.value;
+      const asks = select.value === '' ? 'not asked' : label?.value.trim() || (select.selectedOptions[0]?.textContent ?? '');
+      if (summary) summary.textContent = `${summary.dataset.prefix ?? ''}${asks}`;
+    };
+    slot.addEventListener('input', show);
+    slot.addEventListener('change', show);
+    show();
+  }
+}
+
 export function enhanceLinkEditor(form: HTMLFormElement) {
   form.dataset.enhanced = '';
   expiryInBrowserZone(form);
   trackUnsaved(form);
   slugFollowsTitle(form);
   colourInStep(form);
+  questionInputsByType(form);
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { httpUrlSchema } from './callback.ts';
 import { customerFieldSchemas } from './checkout.ts';
+import { itemsInputSchema } from './link-sale.ts';
 
 /**
  * The dynamic payment link request (spec §2.4). Lenient where the spec's samples are
@@ -78,6 +79,12 @@ export const dynamicLinkBodySchema = z
       })
       .strict()
       .optional(),
+    // paylink's extension of spec §2.4: what this checkout sells, in place of the link's items or amount.
+    items: itemsInputSchema
+      .optional()
+      .describe(
+        'Extension: what this checkout sells, in place of the link’s own items or amount: each with an id, a name, a `unit_amount` (decimal in `payment.currency`, such as "150.00") and a quantity range. Not together with `payment.amount`.',
+      ),
   })
   .strict();
 

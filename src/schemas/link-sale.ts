@@ -80,23 +80,26 @@ export const questionsSchema = z
   .max(MAX_QUESTIONS, `at most ${MAX_QUESTIONS} questions`)
   .refine((qs) => new Set(qs.map((q) => q.id)).size === qs.length, 'question ids must be unique');
 
-export const itemSchema = z
+const itemQuantitySchema = z
   .object({
-    id: key,
-    name: localizedTextSchema(120),
-    unit_amount_minor: minorString,
-    /** An image of the item: an asset id from the link's uploads (as the logo). */
-    image: z.string().max(200).optional(),
-    quantity: z
-      .object({
-        min: z.number().int().min(0).max(MAX_QUANTITY).default(1),
-        max: z.number().int().min(1).max(MAX_QUANTITY).default(1),
-        default: z.number().int().min(0).max(MAX_QUANTITY).default(1),
-      })
-      .strict()
-      .refine((q) => q.min <= q.max && q.default >= q.min && q.default <= q.max, 'quantity needs min ≤ default ≤ max')
-      .default({ min: 1, max: 1, default: 1 }),
+    min: z.number().int().min(0).max(MAX_QUANTITY).default(1),
+    max: z.number().int().min(1).max(MAX_QUANTITY).default(1),
+    default: z.number().int().min(0).max(MAX_QUANTITY).default(1),
   })
+  .strict()
+  .refine((q) => q.min <= q.max && q.default >= q.min && q.default <= q.max, 'quantity needs min ≤ default ≤ max')
+  .default({ min: 1, max: 1, default: 1 });
+
+const itemFields = {
+  id: key,
+  name: localizedTextSchema(120),
+  /** An image of the item: an asset id from the link's uploads (as the logo). */
+  image: z.string().max(200).optional(),
+  quantity: itemQuantitySchema,
+};
+
+export const itemSchema = z
+  .object({ ...itemFields, unit_amount_minor: minorString })
   .strict()
   // A regex, not BigInt(): zod runs an object's refinement even when a field's own check failed.
   .refine((i) => /[1-9]/.test(i.unit_amount_minor), { message: 'must be greater than zero', path: ['unit_amount_minor'] });
@@ -104,6 +107,31 @@ export type Item = z.infer<typeof itemSchema>;
 
 export const itemsSchema = z
   .array(itemSchema)
+  .max(MAX_ITEMS, `at most ${MAX_ITEMS} items`)
+  .refine((items) => new Set(items.map((i) => i.id)).size === items.length, 'item ids must be unique');
+
+/**
+ * A decimal amount in the link's currency as the doors take it ("150.00"; a JSON number is
+ * accepted, as for a link's amount): the links editor turns it into minor units.
+ */
+export const decimalInputSchema = z.union([z.string().trim().max(32), z.number()], { error: 'must be a decimal amount such as "150.00"' }).transform(String);
+
+/**
+ * An item as the API, the console and the seed give it: its unit price as a decimal in the link's
+ * currency. No image yet: the doors take none until item images are uploaded as the logo is.
+ */
+export const itemInputSchema = z
+  .object({
+    id: itemFields.id,
+    name: itemFields.name,
+    quantity: itemFields.quantity,
+    unit_amount: decimalInputSchema.describe('The unit price, a decimal amount in the link’s currency such as "150.00".'),
+  })
+  .strict();
+export type ItemInput = z.input<typeof itemInputSchema>;
+
+export const itemsInputSchema = z
+  .array(itemInputSchema)
   .max(MAX_ITEMS, `at most ${MAX_ITEMS} items`)
   .refine((items) => new Set(items.map((i) => i.id)).size === items.length, 'item ids must be unique');
 
@@ -118,6 +146,18 @@ export const tipSchema = z
   })
   .strict();
 export type TipConfig = z.infer<typeof tipSchema>;
+
+/** Tip choices as the doors give them: preset amounts as decimals in the link's currency ("20.00"). */
+export const tipInputSchema = z
+  .object({
+    presets: z.discriminatedUnion('kind', [
+      tipSchema.shape.presets.options[0],
+      z.object({ kind: z.literal('amount'), values: z.array(decimalInputSchema).min(1).max(MAX_TIP_PRESETS) }).strict(),
+    ]),
+    custom: z.boolean().default(true),
+  })
+  .strict();
+export type TipInput = z.input<typeof tipInputSchema>;
 
 /** What the customer chose for a tip. */
 export const tipChoiceSchema = z.discriminatedUnion('kind', [

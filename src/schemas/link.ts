@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { httpUrlSchema } from './callback.ts';
 import { fieldModes, fieldPaths } from './fields.ts';
+import { itemsInputSchema, localizedTextSchema, questionSchema, questionsSchema, tipInputSchema } from './link-sale.ts';
 import { locales } from './locales.ts';
 import { inStorableRange, listQuerySchema, pageSchema } from './pagination.ts';
 import { paymentMethods } from './payment-method.ts';
@@ -60,6 +61,32 @@ export const linkViewSchema = z
       .array(z.enum(paymentMethods))
       .nullable()
       .describe('The payment methods its page offers, in this order; null: the integrator’s `default_payment_methods`.'),
+    questions: z.array(questionSchema).describe('The merchant’s own questions the page asks (at most 5).'),
+    items: z
+      .array(
+        z
+          .object({
+            id: z.string(),
+            name: localizedTextSchema(120),
+            unit_amount: z.string().describe('The unit price, decimal string in the link’s currency.'),
+            quantity: z.object({ min: z.number().int(), max: z.number().int(), default: z.number().int() }).strict(),
+          })
+          .strict()
+          .meta({ id: 'LinkItem' }),
+      )
+      .describe('What the link sells; empty: it takes one amount (`amount`, or what the customer enters).'),
+    tip: z
+      .object({
+        presets: z.discriminatedUnion('kind', [
+          z.object({ kind: z.literal('percent'), values: z.array(z.number().int()) }).strict(),
+          z.object({ kind: z.literal('amount'), values: z.array(z.string()) }).strict(),
+        ]),
+        custom: z.boolean(),
+      })
+      .strict()
+      .nullable()
+      .describe('The tip the page offers: preset percentages or amounts (decimal strings), and whether any amount may be typed; null: none.'),
+    promotion_codes: z.boolean().describe('Whether the page takes promotion codes.'),
     created_at: z.string().describe('When it was created.'),
     updated_at: z.string().describe('When it was last changed.'),
   })
@@ -153,6 +180,18 @@ const settings = {
     .describe(
       'The payment methods its page offers, in the order of preference (card, qrph, gcash, paymaya, grab_pay, shopeepay, dob, brankas, billease); each must be one the merchant’s acquirer takes. null: the integrator’s `default_payment_methods`. An empty list is refused (ER.03.13).',
     ),
+  questions: questionsSchema.describe(
+    'Up to 5 questions of the merchant’s own (text, number, dropdown, checkbox, date), each with a label and optional help in en, fil and es; [] asks none.',
+  ),
+  items: itemsInputSchema.describe(
+    'What the link sells: up to 20 items, each with a name, a `unit_amount` (decimal in the link’s currency, such as "150.00") and a quantity range; the total is computed on the server. A link with items has no `amount`, `min_amount` or `max_amount`; [] sells one amount.',
+  ),
+  tip: tipInputSchema
+    .nullable()
+    .describe(
+      'A tip: preset percentages (of what is bought after any discount) or preset amounts (decimals), and whether any amount may be typed (`custom`); null: none.',
+    ),
+  promotion_codes: z.boolean({ error: 'must be true or false' }).describe('Whether the page has a field for a promotion code.'),
 };
 
 export const linkCreateSchema = z
@@ -182,6 +221,10 @@ export const linkCreateSchema = z
     cancel_url: true,
     locale: true,
     payment_methods: true,
+    questions: true,
+    items: true,
+    tip: true,
+    promotion_codes: true,
   })
   .strict();
 export type LinkCreate = z.infer<typeof linkCreateSchema>;

@@ -3,6 +3,7 @@ import { acquirerInputSchema } from './acquirer.ts';
 import { fieldModes, fieldPaths } from './fields.ts';
 import { paymentMethodIdsSchema } from './link.ts';
 import { LINK_KEY_PREFIX, linkKeySchema } from './link-key.ts';
+import { itemsInputSchema, questionsSchema, tipInputSchema } from './link-sale.ts';
 import { locales } from './locales.ts';
 
 /** PAYLINK_SEED: integrators, their links and sandbox cards (docs/provisioning.md). */
@@ -35,6 +36,11 @@ export const seedLinkSchema = z
     locale: z.enum(locales, { error: `must be one of ${locales.join(', ')}` }).optional(),
     /** Absent: the integrator's default methods. */
     payment_methods: paymentMethodIdsSchema(0).optional(),
+    /** What the link sells beyond one amount, as the links API takes it (prices as decimals); absent, not defaulted, so older entries keep their hash. */
+    questions: questionsSchema.optional(),
+    items: itemsInputSchema.optional(),
+    tip: tipInputSchema.optional(),
+    promotion_codes: z.boolean().optional(),
   })
   .strict();
 

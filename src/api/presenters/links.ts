@@ -1,4 +1,5 @@
 import type { Link } from '../../db/schema.ts';
+import { saleSettingsOf } from '../../domain/links/editor-sale.ts';
 import { isDynamicOnly } from '../../domain/links/form.ts';
 import { logoUrl } from '../../domain/links/service.ts';
 import { formatDecimal } from '../../domain/money.ts';
@@ -13,6 +14,7 @@ const iso = (d: Date | null) => (d ? d.toISOString() : null);
 export function linkView(link: Link, origin: string): LinkView {
   const money = (minor: bigint | null) => (minor === null ? null : formatDecimal(minor, link.currency));
   const logo = logoUrl(link.logoAssetId);
+  const sale = saleSettingsOf(link);
   return {
     id: link.id,
     slug: link.slug,
@@ -36,6 +38,10 @@ export function linkView(link: Link, origin: string): LinkView {
     cancel_url: link.cancelUrl,
     locale: link.locale,
     payment_methods: link.paymentMethods,
+    questions: sale.questions,
+    items: sale.items,
+    tip: sale.tip,
+    promotion_codes: sale.promotionCodes,
     created_at: link.createdAt.toISOString(),
     updated_at: link.updatedAt.toISOString(),
   };

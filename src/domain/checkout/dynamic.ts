@@ -1,10 +1,13 @@
 import type { DynamicLinkBody } from '../../schemas/dynamic-link.ts';
 import { type FieldPath, fieldPaths } from '../../schemas/fields.ts';
+import { linkWireField } from '../../schemas/link.ts';
+import type { Item } from '../../schemas/link-sale.ts';
 import { emptyMessages } from '../../schemas/parse.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError, invalidFields, type Messages } from '../errors.ts';
 import { isLinkKeyShaped } from '../integrators/link-keys.ts';
 import { acquirerMisfits } from '../links/acquirer-fit.ts';
+import { NO_SALE, saleValues } from '../links/editor-sale.ts';
 import { fieldMode } from '../links/form.ts';
 import { requirePayable } from '../links/lifecycle.ts';
 import { findActiveLink, type LinkWithMerchant } from '../links/service.ts';
@@ -81,6 +84,7 @@ export async function createDynamicLink(
   const currency = body.payment?.currency ?? l.currency;
   if (!isCurrency(currency)) (messages['payment.currency'] ??= []).push(`${currency} is not a supported ISO 4217 currency code`);
   let amountMinor: bigint | null = null;
+  const sellsItems = body.items !== undefined && body.items.length > 0;
   if (body.payment?.amount !== undefined && isCurrency(currency)) {
     try {
       amountMinor = parseAmount(body.payment.amount, currency).minor;
@@ -90,11 +94,19 @@ export async function createDynamicLink(
       if (!(error instanceof MoneyError)) throw error;
       (messages['payment.amount'] ??= []).push(error.message);
     }
-  } else if (body.payment?.amount === undefined) {
+  } else if (body.payment?.amount === undefined && !sellsItems) {
     if (currency !== l.currency && l.amountMinor !== null) {
       (messages['payment.amount'] ??= []).push(`is required when payment.currency (${currency}) differs from the link's currency (${l.currency})`);
     }
     amountMinor = currency === l.currency ? l.amountMinor : null;
+  }
+  // Items sent replace the link's own items or amount; the total is then the page's to compute.
+  let items: Item[] | null = null;
+  if (sellsItems) {
+    if (body.payment?.amount !== undefined) (messages['payment.amount'] ??= []).push('must not be sent together with items: the total is the sum of the items');
+    const problem = (field: string, message: string) => (messages[linkWireField(field)] ??= []).push(message);
+    items = saleValues({ ...NO_SALE, items: body.items ?? [] }, isCurrency(currency) ? currency : null, problem).items;
+    amountMinor = null;
   }
   if (Object.keys(messages).length === 0) {
     // A checkout the merchant's acquirer could not take is refused now, not when the customer pays.
@@ -116,6 +128,7 @@ export async function createDynamicLink(
     description: body.payment?.description ?? l.description ?? l.title,
     merchantReferenceId: body.payment?.merchant_reference_id ?? null,
     systemValues,
+    items,
     callbackUrl: body.route?.callback_url ?? l.callbackUrl,
     successUrl: body.route?.success_url ?? null,
     cancelUrl: body.route?.cancel_url ?? null,

@@ -3,6 +3,7 @@ import { newId, newUrlToken, sha256Hex } from '../../crypto.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { CheckoutSession, Payment } from '../../db/schema.ts';
 import { checkoutSessions, payments } from '../../db/schema.ts';
+import type { Item } from '../../schemas/link-sale.ts';
 import type { DomainContext } from '../context.ts';
 import { linkAvailability } from '../links/lifecycle.ts';
 import type { LinkWithMerchant } from '../links/service.ts';
@@ -91,6 +92,8 @@ export interface NewSession {
   description: string | null;
   merchantReferenceId?: string | null;
   systemValues?: Record<string, string>;
+  /** Items a dynamic link's integrator sent; absent: the link's own. */
+  items?: Item[] | null;
   callbackUrl?: string | null;
   successUrl?: string | null;
   cancelUrl?: string | null;
@@ -118,6 +121,7 @@ export async function insertSession(app: DomainContext, db: DbOrTx, token: strin
       description: values.description,
       merchantReferenceId: values.merchantReferenceId ?? null,
       systemValues: values.systemValues ?? {},
+      items: values.items ?? null,
       callbackUrl: values.callbackUrl ?? null,
       successUrl: values.successUrl ?? null,
       cancelUrl: values.cancelUrl ?? null,

@@ -11,6 +11,7 @@ import { DomainError, invalidFields, type Messages, notFound, theRow } from '../
 import { formatDecimal, isCurrency, MoneyError, parseAmount } from '../money.ts';
 import { callbackUrlProblem } from '../notifications/callback-url.ts';
 import { acquirerMisfits, acquirerName, type LinkAcquirer } from './acquirer-fit.ts';
+import { NO_SALE, type SaleSettings, saleSettingsOf, saleValues } from './editor-sale.ts';
 import { readLogoSource, validateLogo } from './logos.ts';
 import { allowedMethods, defaultMethodsOf, methodsMisfit } from './payment-methods.ts';
 
@@ -24,7 +25,7 @@ import { allowedMethods, defaultMethodsOf, methodsMisfit } from './payment-metho
  * fields (the API's `min_amount`, the console's inputs, the seed's keys). Payment pages read
  * links from the database on every view, so a change shows on /pay/{slug} at once.
  */
-export interface LinkSettings {
+export interface LinkSettings extends SaleSettings {
   title: string;
   description: string | null;
   currency: string;
@@ -100,6 +101,11 @@ export async function linkValues(
     problem(s.minAmount !== null ? 'minAmount' : 'maxAmount', 'applies only to a link without a fixed amount');
   }
   if (minAmountMinor !== null && maxAmountMinor !== null && minAmountMinor > maxAmountMinor) problem('minAmount', 'must not be above {maxAmount}');
+  const sale = saleValues(s, currencyOk ? s.currency : null, problem);
+  if (s.items.length > 0)
+    for (const field of ['amount', 'minAmount', 'maxAmount'] as const)
+      if (s[field] !== null)
+        problem(field, 'a link that sells items has no single amount: its total is the sum of its items (remove the amount, or the items)');
   const money = { currency: s.currency, amountMinor, minAmountMinor, maxAmountMinor };
   const moneyChanged =
     !current ||
@@ -160,6 +166,7 @@ export async function linkValues(
     cancelUrl: s.cancelUrl,
     locale: s.locale,
     paymentMethods: s.paymentMethods,
+    ...sale,
     updatedAt: app.now(),
   };
 }
@@ -186,6 +193,7 @@ function settingsOf(link: Link): LinkSettings {
     cancelUrl: link.cancelUrl,
     locale: link.locale,
     paymentMethods: link.paymentMethods,
+    ...saleSettingsOf(link),
   };
 }
 
@@ -268,6 +276,7 @@ const DEFAULT_SETTINGS: Omit<LinkSettings, 'title' | 'currency'> = {
   cancelUrl: null,
   locale: null,
   paymentMethods: null,
+  ...NO_SALE,
 };
 
 const withoutUndefined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
@@ -287,6 +296,9 @@ export async function updateLink(app: DomainContext, integrator: { id: string },
     if (patch.amount != null && patch.minAmount === undefined) merged.minAmount = null;
     if (patch.amount != null && patch.maxAmount === undefined) merged.maxAmount = null;
     if ((patch.minAmount != null || patch.maxAmount != null) && patch.amount === undefined) merged.amount = null;
+    // Items given now replace a single amount or range; an amount given to a link with items is refused.
+    if (patch.items !== undefined && patch.items.length > 0)
+      for (const field of ['amount', 'minAmount', 'maxAmount'] as const) if (patch[field] === undefined) merged[field] = null;
     const values = await linkValues(app, tx, integrator.id, merged, acquirer, current);
     const [updated] = await tx.update(links).set(values).where(eq(links.id, current.id)).returning();
     const link = theRow(updated ? [updated] : [], 'the updated link');

@@ -4,6 +4,7 @@ import type { PaymentMethod } from '../../schemas/payment-method.ts';
 import type { DomainContext } from '../context.ts';
 import { isCurrency, MoneyError, parseAmount } from '../money.ts';
 import type { LinkSettings } from './editor.ts';
+import { draftSale } from './editor-sale.ts';
 import { readLogoSource, validateLogo } from './logos.ts';
 import { allowedMethods, defaultMethodsOf } from './payment-methods.ts';
 import { logoUrl } from './service.ts';
@@ -76,10 +77,7 @@ export async function draftLink(app: DomainContext, integratorId: string, s: Lin
     labels,
     fields,
     paymentMethods: s.paymentMethods,
-    questions: current?.questions ?? [],
-    items: current?.items ?? [],
-    tip: current?.tip ?? null,
-    promotionCodes: current?.promotionCodes ?? false,
+    ...draftSale(s, currency),
     callbackUrl: s.callbackUrl,
     active: s.active,
     system: false,

@@ -166,6 +166,10 @@ describe('link editor form › a saved link and the preview', () => {
       successUrl: null,
       cancelUrl: null,
       locale: 'fil',
+      questions: [],
+      items: [],
+      tip: null,
+      promotionCodes: false,
     } as unknown as Link;
     const values = linkForm(link);
     expect(values).toMatchObject({
@@ -180,6 +184,51 @@ describe('link editor form › a saved link and the preview', () => {
     for (const [k, v] of Object.entries({ ...values, active: 'on' })) if (typeof v === 'string') f.set(k, v);
     const input = linkUpdateInput(await readLinkForm(f));
     expect(input).toMatchObject({ minAmount: '20.00', maxPayments: 3, locale: 'fil', expiresAt: '2027-01-31T15:59:59.000Z' });
+  });
+
+  it('reads a saved link’s items, question, tip and codes back into the same settings', async () => {
+    const link = {
+      slug: 'yoga',
+      title: 'Yoga',
+      description: null,
+      currency: 'PHP',
+      amountMinor: null,
+      minAmountMinor: null,
+      maxAmountMinor: null,
+      brandColor: null,
+      labels: {},
+      fields: {},
+      callbackUrl: null,
+      active: true,
+      expiresAt: null,
+      maxPayments: null,
+      successUrl: null,
+      cancelUrl: null,
+      locale: null,
+      questions: [{ id: 'student', type: 'number', label: { en: 'Student number', es: 'Número' }, required: true, min: 1 }],
+      items: [{ id: 'pass', name: { en: 'Pass' }, unit_amount_minor: '15000', quantity: { min: 1, max: 5, default: 1 } }],
+      tip: { presets: { kind: 'amount', values: ['2000', '5000'] }, custom: false },
+      promotionCodes: true,
+    } as unknown as Link;
+    const values = linkForm(link);
+    expect(values).toMatchObject({ amount_mode: 'items', tip_kind: 'amount', tip_values: '20.00, 50.00', tip_custom: false, promotion_codes: true });
+    const f = new FormData();
+    const flat = (prefix: string, v: unknown): [string, string][] =>
+      typeof v === 'object' && v !== null ? Object.entries(v).flatMap(([k, x]) => flat(`${prefix}.${k}`, x)) : [[prefix, String(v)]];
+    for (const [k, v] of Object.entries({ ...values, active: 'on' })) if (typeof v === 'string') f.set(k, v);
+    // As a browser posts them: a ticked box as "on", an unticked one not at all.
+    for (const [k, v] of [...flat('items', values.items), ...flat('questions', values.questions)]) if (v !== 'false') f.set(k, v === 'true' ? 'on' : v);
+    f.set('tip.kind', values.tip_kind);
+    f.set('tip.values', values.tip_values);
+    f.set('promotion_codes', 'on');
+    const input = linkUpdateInput(await readLinkForm(f));
+    expect(input).toMatchObject({
+      amount: null,
+      items: [{ id: 'pass', name: { en: 'Pass' }, unit_amount: '150.00', quantity: { min: 1, max: 5, default: 1 } }],
+      questions: [{ id: 'student', type: 'number', label: { en: 'Student number', es: 'Número' }, required: true, min: 1 }],
+      tip: { presets: { kind: 'amount', values: ['20.00', '50.00'] }, custom: false },
+      promotionCodes: true,
+    });
   });
 
   it('hands the preview the form as typed, a number it cannot read left out', async () => {

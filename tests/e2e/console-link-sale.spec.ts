@@ -1,0 +1,85 @@
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, type Page, test } from '@playwright/test';
+import { SCREENSHOTS, shoot } from '../support/screenshots.ts';
+
+/**
+ * A link that sells items, asks a question, offers a tip and takes codes, built in the console
+ * editor in Chromium: the preview follows each step before anything is saved, and the saved link
+ * reads back through the API. Users come from tests/e2e/fixtures/seed.json.
+ */
+const OWNER = { email: 'owner@acme.example', password: 'amber valley signal 11' };
+const ACME_TOKEN = 'e2e_token_acme_0123456789abcdefghijklmnop';
+
+async function signIn(page: Page) {
+  await page.goto('/console');
+  await page.getByLabel('Email').fill(OWNER.email);
+  await page.getByLabel('Password').fill(OWNER.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/console$/);
+}
+
+const preview = (page: Page) => page.locator('.preview-box iframe:not(.loading)').last().contentFrame();
+
+test('console link sale › an owner builds a link with a question, two items, a tip and codes, the preview following', async ({ page }) => {
+  test.slow();
+  await signIn(page);
+  await page.goto('/console/links/new');
+  await page.getByLabel('Title', { exact: true }).fill('Sunrise yoga');
+  await page.getByLabel('Address (slug)').fill('sunrise-yoga');
+  await page.getByLabel('The customer chooses items').check();
+
+  const item1 = page.getByTestId('item-0');
+  await item1.getByLabel('Name (English)').fill('Class pass');
+  await item1.getByLabel('Name (Filipino)').fill('Pases sa klase');
+  await item1.getByLabel('Price').fill('150.00');
+  await item1.getByLabel('Most').fill('10');
+  await item1.getByLabel('Starts at').fill('2');
+  const item2 = page.getByTestId('item-1');
+  await item2.getByLabel('Name (English)').fill('Mat rental');
+  await item2.getByLabel('Price').fill('35.50');
+  await expect(preview(page).getByTestId('sale-lines')).toContainText('Class pass');
+  await expect(preview(page).getByTestId('sale-lines')).toContainText('Mat rental');
+  await expect(preview(page).getByTestId('sale-total')).toHaveText('₱335.50');
+
+  const question = page.getByTestId('question-0');
+  await question.getByText('Question 1: not asked').click();
+  await question.getByLabel('Type').selectOption('dropdown');
+  await expect(question.getByLabel('Longest answer (characters)')).toBeHidden();
+  await question.getByLabel('Question (English)').fill('Which class?');
+  await question.getByLabel('Question (Filipino)').fill('Aling klase?');
+  await question.getByLabel('Choices').fill('Morning flow\nEvening stretch');
+  await question.getByLabel('Required').check();
+  await expect(question.getByLabel('Least number')).toBeHidden();
+  await expect(question.locator('summary')).toHaveText('Question 1: Which class?');
+  await expect(preview(page).getByTestId('sale-question')).toContainText('Which class?');
+
+  await page.getByLabel('Tip', { exact: true }).selectOption('percent');
+  await page.getByLabel('Tip presets').fill('10, 15, 20');
+  await page.getByLabel('Takes promotion codes').check();
+  await expect(preview(page).getByTestId('sale-tip')).toContainText('15%');
+  await expect(preview(page).getByTestId('sale-code')).toBeVisible();
+
+  const results = await new AxeBuilder({ page }).exclude('.preview-box iframe').analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  await shoot(page, 'console-link-sale', { settleMs: 400 });
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    for (const part of ['items', 'questions', 'extras'])
+      await page.locator(`#sale-${part}`).screenshot({ path: join(SCREENSHOTS, `console-link-sale-${part}-${width}.png`) });
+    await page.locator('.preview-box').screenshot({ path: join(SCREENSHOTS, `console-link-sale-preview-${width}.png`) });
+  }
+
+  await page.getByRole('button', { name: 'Create link' }).click();
+  await expect(page).toHaveURL(/\/console\/links\/sunrise-yoga\?created=1$/);
+  await expect(page.getByTestId('item-0').getByLabel('Price')).toHaveValue('150.00');
+  const res = await page.request.get('/api/v1/links/sunrise-yoga', { headers: { authorization: `Bearer ${ACME_TOKEN}` } });
+  const link = (await res.json()).data.link;
+  expect(link.items).toEqual([
+    { id: 'class_pass', name: { en: 'Class pass', fil: 'Pases sa klase' }, unit_amount: '150.00', quantity: { min: 1, max: 10, default: 2 } },
+    { id: 'mat_rental', name: { en: 'Mat rental' }, unit_amount: '35.50', quantity: { min: 1, max: 1, default: 1 } },
+  ]);
+  expect(link.questions[0]).toMatchObject({ id: 'which_class', type: 'dropdown', required: true, label: { en: 'Which class?', fil: 'Aling klase?' } });
+  expect(link.tip).toEqual({ presets: { kind: 'percent', values: [10, 15, 20] }, custom: true });
+  expect(link.promotion_codes).toBe(true);
+});
