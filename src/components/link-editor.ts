@@ -23,8 +23,9 @@ function slugFollowsTitle(form: HTMLFormElement) {
   const title = input(form, 'title');
   const slug = input(form, 'slug');
   if (!title || !slug) return;
-  // Typed by hand (or kept from a refused try): it stays; emptied: it follows the title again.
-  let byHand = slug.value !== '' && slug.value !== slugFromTitle(title.value);
+  // Typed by hand (before this script ran too, or kept from a refused try): it stays; emptied: it
+  // follows the title again.
+  let byHand = slug.value !== '' && (slug.value !== slug.defaultValue || slug.value !== slugFromTitle(title.value));
   // A title typed before this script ran still gives the address.
   if (!byHand) slug.value = slugFromTitle(title.value);
   slug.addEventListener('input', () => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { expectNoAxeViolations } from '../support/axe.ts';
 import { CARD_EXPIRY } from '../support/cards.ts';
+import { ACME_OWNER, ACME_SECRET, ACME_TOKEN, signInOwner } from '../support/e2e-console.ts';
 import { scheduleData, signSchedule } from '../support/schedules.ts';
 
 /**
@@ -10,9 +11,6 @@ import { scheduleData, signSchedule } from '../support/schedules.ts';
  * 1280 px (not resized after loading, which shows what a phone never sees), full length, axe-clean
  * at both widths. A run rewrites them; they are looked at before a change that moves a screen lands.
  */
-const OWNER = { email: 'owner@acme.example', password: 'amber valley signal 11' };
-const TOKEN = 'e2e_token_acme_0123456789abcdefghijklmnop';
-const SECRET = 'e2e_secret_acme_0123456789abcdefghijklmnop';
 const DOCS = join(process.cwd(), 'docs', 'console');
 const SIZES = [
   { width: 390, height: 844 },
@@ -28,7 +26,7 @@ test('console › every page, loaded at phone and desktop width, into docs/conso
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
-      key: TOKEN,
+      key: ACME_TOKEN,
       customer: { first_name: 'Ligaya', last_name: 'Dimaculangan', contact: { email: 'ligaya@example.com', mobile: '+639175550123' } },
       route: { notify_user: true },
     }),
@@ -45,21 +43,17 @@ test('console › every page, loaded at phone and desktop width, into docs/conso
   const txn = (await customer.getByTestId('transaction-id').textContent())!.trim();
   const schedule = await fetch(`${baseURL}/api/v1/schedule`, {
     method: 'POST',
-    headers: { authorization: TOKEN, 'content-type': 'application/json' },
-    body: JSON.stringify({ payload: await signSchedule(scheduleData({ route: { notify_user: false } }), { secret: SECRET, iat: new Date() }) }),
+    headers: { authorization: ACME_TOKEN, 'content-type': 'application/json' },
+    body: JSON.stringify({ payload: await signSchedule(scheduleData({ route: { notify_user: false } }), { secret: ACME_SECRET, iat: new Date() }) }),
   });
   const reference = ((await schedule.json()) as { data: { reference: string } }).data.reference;
   expect(reference).toMatch(/^sch_/);
 
   const context = await browser.newContext();
   const page = await context.newPage();
-  await page.goto('/console/sign-in');
-  await page.getByLabel('Email').fill(OWNER.email);
-  await page.getByLabel('Password').fill(OWNER.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/console$/);
+  await signInOwner(page);
   await page.goto('/console/users');
-  const userPath = await page.getByRole('link', { name: OWNER.email }).getAttribute('href');
+  const userPath = await page.getByRole('link', { name: ACME_OWNER.email }).getAttribute('href');
 
   const pages: Array<[string, string]> = [
     ['home', '/console'],

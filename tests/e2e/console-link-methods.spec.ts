@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { ACME_TOKEN, signInOwner } from '../support/e2e-console.ts';
 import { SCREENSHOTS, shoot } from '../support/screenshots.ts';
 
 /**
@@ -8,16 +9,6 @@ import { SCREENSHOTS, shoot } from '../support/screenshots.ts';
  * name, ticked and numbered into the merchant's order, the preview naming them before anything is
  * saved, and the same with JavaScript off. Users come from tests/e2e/fixtures/seed.json.
  */
-const OWNER = { email: 'owner@acme.example', password: 'amber valley signal 11' };
-const ACME_TOKEN = 'e2e_token_acme_0123456789abcdefghijklmnop';
-
-async function signIn(page: Page) {
-  await page.goto('/console');
-  await page.getByLabel('Email').fill(OWNER.email);
-  await page.getByLabel('Password').fill(OWNER.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/console$/);
-}
 
 const preview = (page: Page) => page.locator('.preview-box iframe:not(.loading)').last().contentFrame();
 const methods = (page: Page) => page.getByRole('group', { name: 'Payment methods' });
@@ -25,7 +16,7 @@ const methods = (page: Page) => page.getByRole('group', { name: 'Payment methods
 test('console link methods › an owner picks GCash then Card, sees them in that order in the preview, and saves them', async ({ page }) => {
   // Two full-length screenshots and two of the fieldset, at two widths each: slow on a busy machine.
   test.slow();
-  await signIn(page);
+  await signInOwner(page);
   await page.goto('/console/links/new');
   await page.getByLabel('Title', { exact: true }).fill('Night market stall');
   await page.getByLabel('Address (slug)').fill('night-market');
@@ -62,7 +53,7 @@ test('console link methods › an owner picks GCash then Card, sees them in that
 test('console link methods › without JavaScript the choice and its order still save, and “Update preview” names them', async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
-  await signIn(page);
+  await signInOwner(page);
   await page.goto('/console/links/new');
   await page.getByLabel('Title', { exact: true }).fill('Rice delivery');
   await page.getByLabel('Address (slug)').fill('rice-delivery');
@@ -85,7 +76,7 @@ test('console link methods › without JavaScript the choice and its order still
 });
 
 test('console link methods › the Developers page sets the account’s default methods, which a new link’s editor offers', async ({ page }) => {
-  await signIn(page);
+  await signInOwner(page);
   await page.goto('/console/developers');
   const group = methods(page);
   await expect(group.getByLabel(/Every method Sandbox \(test mode\) takes/)).toBeChecked();

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { ACME_TOKEN, signInOwner } from '../support/e2e-console.ts';
 import { SCREENSHOTS, shoot } from '../support/screenshots.ts';
 
 /**
@@ -8,22 +9,12 @@ import { SCREENSHOTS, shoot } from '../support/screenshots.ts';
  * editor in Chromium: the preview follows each step before anything is saved, and the saved link
  * reads back through the API. Users come from tests/e2e/fixtures/seed.json.
  */
-const OWNER = { email: 'owner@acme.example', password: 'amber valley signal 11' };
-const ACME_TOKEN = 'e2e_token_acme_0123456789abcdefghijklmnop';
-
-async function signIn(page: Page) {
-  await page.goto('/console');
-  await page.getByLabel('Email').fill(OWNER.email);
-  await page.getByLabel('Password').fill(OWNER.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/console$/);
-}
 
 const preview = (page: Page) => page.locator('.preview-box iframe:not(.loading)').last().contentFrame();
 
 test('console link sale › an owner builds a link with a question, two items, a tip and codes, the preview following', async ({ page }) => {
   test.slow();
-  await signIn(page);
+  await signInOwner(page);
   await page.goto('/console/links/new');
   await page.getByLabel('Title', { exact: true }).fill('Sunrise yoga');
   await page.getByLabel('Address (slug)').fill('sunrise-yoga');

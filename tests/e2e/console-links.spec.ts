@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { expect, type Locator, type Page, test } from '@playwright/test';
 import { expectNoAxeViolations } from '../support/axe.ts';
+import { signInOwner } from '../support/e2e-console.ts';
 import { SCREENSHOTS, shoot } from '../support/screenshots.ts';
 
 /**
@@ -8,21 +9,12 @@ import { SCREENSHOTS, shoot } from '../support/screenshots.ts';
  * typing before anything is saved, saving, the change on /pay/{slug}, an edit by keyboard, and
  * axe on the list and the editor at 390 px and 1280 px. Users come from tests/e2e/fixtures/seed.json.
  */
-const OWNER = { email: 'owner@acme.example', password: 'amber valley signal 11' };
 /**
  * The preview frame runs no scripts (sandboxed), so axe checks it from its own page: the payment
  * page's axe run is in checkout.spec.ts.
  */
 const PREVIEW_EXCLUDED = { exclude: '.preview-box iframe' };
 const WORDMARK = join(import.meta.dirname, 'fixtures', 'acme-wordmark.svg');
-
-async function signIn(page: Page) {
-  await page.goto('/console');
-  await page.getByLabel('Email').fill(OWNER.email);
-  await page.getByLabel('Password').fill(OWNER.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/console$/);
-}
 
 /** Screenshots wait after each resize: the preview frame follows the new width. */
 const PREVIEW_SETTLES = { settleMs: 400 };
@@ -33,7 +25,7 @@ const preview = (page: Page) => page.locator('.preview-box iframe:not(.loading)'
 test('console links › an owner creates a link, watches the preview follow the typing before saving, and the page goes live', async ({ page, request }) => {
   // Four axe runs over the whole editor (its payment methods included) and two screenshots: slow on a busy machine.
   test.slow();
-  await signIn(page);
+  await signInOwner(page);
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Payment links' }).click();
   await expect(page.getByRole('heading', { name: 'Payment links' })).toBeVisible();
   await expect(page.getByRole('row', { name: /Pottery workshop/ })).toContainText('₱1,500.00');
@@ -76,7 +68,7 @@ test('console links › an owner creates a link, watches the preview follow the 
 });
 
 test('console links › an owner edits by keyboard alone: the preview changes before saving, Enter saves, /pay/{slug} shows it at once', async ({ page }) => {
-  await signIn(page);
+  await signInOwner(page);
   await page.goto('/console/links');
   await page.getByRole('link', { name: 'Yoga class on Sunday' }).click();
   await expect(page.getByRole('heading', { name: 'Yoga class on Sunday' })).toBeVisible();
@@ -107,7 +99,7 @@ test('console links › an owner edits by keyboard alone: the preview changes be
 });
 
 test('console links › a refused save shows each problem beside its field, keeps what was typed and the chosen logo', async ({ page }) => {
-  await signIn(page);
+  await signInOwner(page);
   await page.goto('/console/links/new');
   await page.getByLabel('Title', { exact: true }).fill('Bad link');
   await page.getByLabel('Amount', { exact: true }).fill('12');
@@ -135,7 +127,7 @@ test('console links › a refused save shows each problem beside its field, keep
 test('console links › without JavaScript the editor still saves, and “Update preview” draws the preview', async ({ browser }) => {
   const context = await browser.newContext({ javaScriptEnabled: false });
   const page = await context.newPage();
-  await signIn(page);
+  await signInOwner(page);
   await page.goto('/console/links/new');
   await page.getByLabel('Title', { exact: true }).fill('Pottery glaze kit');
   await page.getByLabel('Amount', { exact: true }).fill('450');
@@ -184,7 +176,7 @@ for (const size of [
     page,
   }) => {
     await page.setViewportSize(size);
-    await signIn(page);
+    await signInOwner(page);
     await page.goto('/console/links');
     const title = `Glaze class ${size.width}`;
     const you = merchant();
@@ -215,7 +207,7 @@ for (const size of [
 
 test('console links › at 1280 px the preview stays beside the fields while they scroll, the Save bar at the window’s bottom', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
-  await signIn(page);
+  await signInOwner(page);
   await page.goto('/console/links/acme-books');
   await expect(preview(page).getByRole('heading', { name: 'Acme Books' })).toBeVisible();
   await page.getByLabel('Label for Country').scrollIntoViewIfNeeded();
@@ -237,7 +229,7 @@ test('console links › at 1280 px the preview stays beside the fields while the
 
 test('console links › at 390 px one column: no sideways scroll, the field table stacked, the Save bar’s Preview goes to the preview', async ({ page }) => {
   await page.setViewportSize({ width: 390, height: 844 });
-  await signIn(page);
+  await signInOwner(page);
   await page.goto('/console/links/acme-books');
   await expect(preview(page).getByRole('heading', { name: 'Acme Books' })).toBeVisible();
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
@@ -260,7 +252,7 @@ test('console links › the expiry is picked in the browser’s time zone (named
 }) => {
   const context = await browser.newContext({ timezoneId: 'Asia/Manila' });
   const page = await context.newPage();
-  await signIn(page);
+  await signInOwner(page);
   await page.goto('/console/links/new');
   await expect(page.locator('#field-expires_at-hint')).toContainText('In your time zone, Asia/Manila (UTC+08:00); stored as UTC.');
   await page.getByLabel('Title', { exact: true }).fill('New year sale');
@@ -285,7 +277,7 @@ test('console links › the expiry is picked in the browser’s time zone (named
 test('console links › Copy link puts the address on the clipboard', async ({ browser, baseURL }) => {
   const context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
   const page = await context.newPage();
-  await signIn(page);
+  await signInOwner(page);
   await page.goto('/console/links/acme-books');
   await page.getByRole('button', { name: 'Copy link' }).click();
   await expect(page.getByText('Link copied.')).toBeVisible();

@@ -1,5 +1,6 @@
-import { expect, type Page, test } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { expectNoAxeViolations } from '../support/axe.ts';
+import { signInOwner } from '../support/e2e-console.ts';
 import { shoot } from '../support/screenshots.ts';
 
 /**
@@ -8,19 +9,10 @@ import { shoot } from '../support/screenshots.ts';
  * confirm step, deactivates one after its own; axe on every screen, screenshots at 390 px and
  * 1280 px. Users come from tests/e2e/fixtures/seed.json.
  */
-const OWNER = { email: 'owner@acme.example', password: 'amber valley signal 11' };
-
-async function signIn(page: Page) {
-  await page.goto('/console');
-  await page.getByLabel('Email').fill(OWNER.email);
-  await page.getByLabel('Password').fill(OWNER.password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(page).toHaveURL(/\/console$/);
-}
 
 test('console promotions › an owner makes two codes, reads them in words, changes one and deactivates the other, each asked first', async ({ page }) => {
   test.slow();
-  await signIn(page);
+  await signInOwner(page);
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Promotion codes' }).click();
   await expect(page.getByRole('heading', { name: 'Promotion codes' })).toBeVisible();
   await page.getByRole('link', { name: 'New code' }).click();
