@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { expectNoAxeViolations } from '../support/axe.ts';
 import { CARD_EXPIRY } from '../support/cards.ts';
-import { scheduleData, signSchedule } from '../support/schedules.ts';
+import { ACME_CARD, scheduleData, signSchedule } from '../support/schedules.ts';
 
 /**
  * The pictures in docs/console/: every console page a merchant opens, each LOADED at 390 and at
@@ -72,6 +72,7 @@ test('console › every page, loaded at phone and desktop width, into docs/conso
     ['schedules', '/console/schedules'],
     ['schedule', `/console/schedules/${reference}`],
     ['card-registrations', '/console/card-registrations'],
+    ['card-registration', `/console/card-registrations/${ACME_CARD}`],
     ['users', '/console/users'],
     ['user', userPath!],
     ['activity', '/console/activity'],
