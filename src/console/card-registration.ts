@@ -68,7 +68,8 @@ function cardTitle(r: CardRegistration): string {
 
 /** The registration's state as a sentence a merchant reads without knowing the API's words. */
 function cardStatusWords(r: CardRegistration, now: Date): string {
-  if (r.status === 'deleted') return 'Deleted: it can no longer be charged, and the schedules that charged it were cancelled.';
+  // Its schedules were cancelled with it; the page lists them with their state.
+  if (r.status === 'deleted') return 'Deleted: it can no longer be charged.';
   if (r.status === 'active') {
     return r.collection === 'pay_link'
       ? 'Active: its schedules e-mail the customer a payment link for each charge.'

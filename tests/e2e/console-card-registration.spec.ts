@@ -83,6 +83,10 @@ for (const javaScript of [true, false]) {
     await expect(page.getByRole('status')).toContainText('The card registration is deleted; the schedules that charged it are cancelled.');
     await expect(page.getByText('Deleted: it can no longer be charged')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Delete card registration…' })).toHaveCount(0);
+    if (javaScript) {
+      await expectNoAxeViolations(page);
+      await shoot(page, 'console-card-registration-deleted');
+    }
     const registration = await fetch(`${baseURL}/api/v1/card-registrations/${saved.reference}`, { headers: { authorization: TOKEN } });
     expect(((await registration.json()) as { data: { card_registration: { status: string } } }).data.card_registration.status).toBe('deleted');
     await page.goto(`/console/schedules/${saved.schedule}`);
