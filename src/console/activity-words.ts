@@ -71,6 +71,7 @@ const words: Record<AuditAction, ActionWords> = {
   'receipt.resent': { group: 'refunds', say: withTarget('E-mailed the receipt again for', 'E-mailed a receipt again') },
   'schedule.cancelled': { group: 'schedules', say: withTarget('Cancelled the schedule', 'Cancelled a schedule') },
   'schedule.resumed': { group: 'schedules', say: withTarget('Resumed the schedule', 'Resumed a schedule') },
+  'card_registration.deleted': { group: 'schedules', say: withTarget('Deleted the card registration', 'Deleted a card registration') },
   'api_token.rotated': { group: 'developers', say: (t) => `Rotated the API token${overlapWords(t)}` },
   'link_key.rotated': { group: 'developers', say: (t) => `Rotated the link key${overlapWords(t)}` },
   'jwt_secret.rotated': { group: 'developers', say: (t) => `Rotated the JWT secret${overlapWords(t)}` },
@@ -154,6 +155,8 @@ function resentWords(target: string | null): string {
   return `Resent the callback “${match[2]!.replace('.', ' ').replaceAll('_', ' ')}” (${match[1]})`;
 }
 
+const CARD_REFERENCE = /^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/;
+
 export interface ActivityLine {
   text: string;
   group: ActivityGroup | undefined;
@@ -171,10 +174,12 @@ export function activityInWords(entry: { action: string; target: string | null }
   const line: ActivityLine = { text: known.say(entry.target), group: known.group };
   const target = entry.target ?? '';
   const payment = /\b(txn_[A-Za-z0-9_-]+)/.exec(target)?.[1];
+  const card = CARD_REFERENCE.exec(target)?.[1];
   if ((entry.action === 'refund.requested' || entry.action === 'payment.read_by_support') && payment)
     line.link = { href: `/console/payments/${payment}`, label: 'View payment' };
   else if (entry.action.startsWith('schedule.') && /^sch_[A-Za-z0-9_-]+$/.test(target))
     line.link = { href: `/console/schedules/${target}`, label: 'View schedule' };
+  else if (entry.action === 'card_registration.deleted' && card) line.link = { href: `/console/card-registrations/${card}`, label: 'View card registration' };
   else if (entry.action.startsWith('link.') && /^[a-z0-9-]+$/.test(target)) line.link = { href: `/console/links/${target}`, label: 'View link' };
   else if (entry.action.startsWith('user.')) {
     const email = /^([^\s:()]+@[^\s:()]+)/.exec(target)?.[1];

@@ -4,7 +4,7 @@ import { expect, test } from '@playwright/test';
 import { expectNoAxeViolations } from '../support/axe.ts';
 import { CARD_EXPIRY } from '../support/cards.ts';
 import { ACME_OWNER, ACME_SECRET, ACME_TOKEN, signInOwner } from '../support/e2e-console.ts';
-import { scheduleData, signSchedule } from '../support/schedules.ts';
+import { ACME_CARD, scheduleData, signSchedule } from '../support/schedules.ts';
 
 /**
  * The pictures in docs/console/: every console page a merchant opens, each LOADED at 390 and at
@@ -66,6 +66,7 @@ test('console › every page, loaded at phone and desktop width, into docs/conso
     ['schedules', '/console/schedules'],
     ['schedule', `/console/schedules/${reference}`],
     ['card-registrations', '/console/card-registrations'],
+    ['card-registration', `/console/card-registrations/${ACME_CARD}`],
     ['promotions', '/console/promotions'],
     ['promotion-new', '/console/promotions/new'],
     ['users', '/console/users'],

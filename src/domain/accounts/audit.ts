@@ -39,6 +39,8 @@ export type AuditAction =
   | 'receipt.resent'
   | 'schedule.cancelled'
   | 'schedule.resumed'
+  /** Target: the registration's reference, and `(<n> schedules cancelled)` when it took schedules with it. */
+  | 'card_registration.deleted'
   | 'sessions.ended_others'
   | 'api_token.rotated'
   | 'link_key.rotated'

@@ -8,6 +8,7 @@ import type { Locale } from '../../i18n/index.ts';
 import { cardSchema, expiryInFuture, parseExpiry } from '../../schemas/card.ts';
 import type { CardRegistrationCreate, CardRegistrationsQuery } from '../../schemas/card-registration.ts';
 import { parseWith } from '../../schemas/parse.ts';
+import { type Actor, recordAudit } from '../accounts/audit.ts';
 import type { CardAttempt } from '../checkout/velocity.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError, invalidFields, notFound } from '../errors.ts';
@@ -74,7 +75,7 @@ async function findOwnRegistration(db: DbOrTx, integratorId: string, reference: 
   return row;
 }
 
-export async function getCardRegistration(app: DomainContext, integrator: Integrator, reference: string): Promise<CardRegistration> {
+export async function getCardRegistration(app: DomainContext, integrator: Pick<Integrator, 'id'>, reference: string): Promise<CardRegistration> {
   const row = await findOwnRegistration(app.db, integrator.id, reference);
   if (!row) throw notFound('reference', 'Card registration');
   return row;
@@ -93,14 +94,19 @@ export interface CardDeletion {
  * the card is removed at the acquirer (./forget.ts), which never undoes or fails the deletion.
  * Deleting twice is harmless.
  */
-export async function deleteCardRegistration(app: DomainContext, integrator: Integrator, reference: string): Promise<CardDeletion> {
-  const deletion = await deleteRegistrationTx(app, integrator, reference);
+export async function deleteCardRegistration(
+  app: DomainContext,
+  integrator: Integrator,
+  reference: string,
+  opts: { actor?: Actor } = {},
+): Promise<CardDeletion> {
+  const deletion = await deleteRegistrationTx(app, integrator, reference, opts.actor);
   // The card leaves the acquirer too, once the deletion stands (best effort, retried: ./forget.ts).
   if (deletion.deletedNow) await forgetDeletedCard(app, deletion.registration);
   return deletion;
 }
 
-function deleteRegistrationTx(app: DomainContext, integrator: Integrator, reference: string): Promise<CardDeletion> {
+function deleteRegistrationTx(app: DomainContext, integrator: Integrator, reference: string, actor: Actor | undefined): Promise<CardDeletion> {
   const now = app.now();
   return app.db.transaction(async (tx) => {
     if (!isUuid(reference)) throw notFound('reference', 'Reference');
@@ -128,9 +134,14 @@ function deleteRegistrationTx(app: DomainContext, integrator: Integrator, refere
       callbackUrl: row.callbackUrl,
       now,
     });
+    if (actor) await recordAudit(tx, actor, 'card_registration.deleted', deletionTarget(row.reference, cancelled.length), now);
     return { registration: deleted!, deletedNow: true, cancelledSchedules: cancelled, at: now };
   });
 }
+
+/** The activity log's target: the reference, and how many schedules went with it (the console's words read it back). */
+const deletionTarget = (reference: string, schedulesCancelled: number) =>
+  schedulesCancelled === 0 ? reference : `${reference} (${schedulesCancelled} ${schedulesCancelled === 1 ? 'schedule' : 'schedules'} cancelled)`;
 
 /** What the hosted page shows for a token (nothing that identifies the card before it exists). */
 export async function registrationForPage(app: DomainContext, token: string) {

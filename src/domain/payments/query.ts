@@ -98,8 +98,8 @@ function refundStateCondition(state: TransactionsQuery['refund_state']) {
 
 const emptyPage = <T>(): Page<T> => ({ items: [], hasMore: false, olderExists: false, newerExists: false });
 
-/** The API's filters, and the console's search by transaction id. */
-export type TransactionFilters = TransactionsQuery & { transaction_id?: string };
+/** The API's filters, and the console's search by transaction id and its card registration's payments. */
+export type TransactionFilters = TransactionsQuery & { transaction_id?: string; card_registration_reference?: string };
 
 /** GET /api/v1/transactions and the console's Payments: newest first, filtered; each with its refunds and origin. */
 export async function listTransactions(app: DomainContext, integrator: Pick<Integrator, 'id'>, query: TransactionFilters): Promise<Page<TransactionRecord>> {
@@ -114,6 +114,7 @@ export async function listTransactions(app: DomainContext, integrator: Pick<Inte
       query.status ? eq(payments.status, query.status) : undefined,
       refundStateCondition(query.refund_state),
       query.transaction_id !== undefined ? eq(payments.id, query.transaction_id) : undefined,
+      query.card_registration_reference !== undefined ? eq(payments.cardRegistrationReference, query.card_registration_reference) : undefined,
       linkId ? eq(payments.linkId, linkId) : undefined,
       query.merchant_reference_id !== undefined ? eq(payments.merchantReferenceId, query.merchant_reference_id) : undefined,
       query.customer_email !== undefined ? sql`lower(${payments.customerEmail}) = ${query.customer_email.toLowerCase()}` : undefined,

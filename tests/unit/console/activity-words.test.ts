@@ -23,6 +23,11 @@ describe('activity in words', () => {
       text: 'Cancelled the schedule sch_0123',
       link: { href: '/console/schedules/sch_0123' },
     });
+    const card = '6f1c1b0e-8a53-4d0e-9d0e-2f5b2a1c9e11';
+    expect(activityInWords({ action: 'card_registration.deleted', target: `${card} (2 schedules cancelled)` }, noUsers)).toMatchObject({
+      text: `Deleted the card registration ${card} (2 schedules cancelled)`,
+      link: { href: `/console/card-registrations/${card}`, label: 'View card registration' },
+    });
     expect(activityInWords({ action: 'link.updated', target: 'spring-sale' }, noUsers)).toMatchObject({
       text: 'Changed the payment link spring-sale',
       link: { href: '/console/links/spring-sale' },
@@ -65,7 +70,7 @@ describe('activity in words', () => {
 
   it('groups every action for the filter', () => {
     expect(actionsOf('refunds')).toEqual(['refund.requested', 'event.resent', 'receipt.resent', 'payment.read_by_support', 'refund_caps.changed']);
-    expect(actionsOf('schedules')).toEqual(['schedule.cancelled', 'schedule.resumed']);
+    expect(actionsOf('schedules')).toEqual(['schedule.cancelled', 'schedule.resumed', 'card_registration.deleted']);
   });
 
   it('reads its filters from the address and refuses what it cannot use, saying why', () => {
