@@ -769,6 +769,8 @@ export interface components {
             locale: string | null;
             /** @description The payment methods its page offers, in this order; null: the integrator’s `default_payment_methods`. */
             payment_methods: ("card" | "qrph" | "gcash" | "paymaya" | "grab_pay" | "shopeepay" | "dob" | "brankas" | "billease")[] | null;
+            /** @description Paying it starts a subscription on this plan (docs/subscriptions.md); null: a one-off payment. */
+            subscription: components["schemas"]["Subscription"] | null;
             /** @description When it was created. */
             created_at: string;
             /** @description When it was last changed. */
@@ -883,6 +885,28 @@ export interface components {
             created_at: string | null;
             cancelled_at: string | null;
             suspended_at: string | null;
+        };
+        Subscription: {
+            /**
+             * @description The length of one period.
+             * @enum {string}
+             */
+            interval: "week" | "month" | "year";
+            /**
+             * @description How many intervals one period lasts (every 3 months: 3).
+             * @default 1
+             */
+            every: number;
+            /** @description A free trial: the first charge comes this many days after the customer subscribes. */
+            trial_days?: number;
+            /** @description How many payments the subscription takes in all; absent: until cancelled. */
+            cycles?: number;
+            /**
+             * @description How the customer’s cancel works: at once, at the end of the period paid, or the customer chooses.
+             * @default period_end
+             * @enum {string}
+             */
+            cancel: "immediately" | "period_end" | "customer_chooses";
         };
         /**
          * @description When the response was made: ISO 8601 date-time with milliseconds and a UTC offset.
@@ -6910,6 +6934,8 @@ export interface operations {
                     locale?: ("en" | "fil" | "es") | null;
                     /** @description The payment methods its page offers, in the order of preference (card, qrph, gcash, paymaya, grab_pay, shopeepay, dob, brankas, billease); each must be one the merchant’s acquirer takes. null: the integrator’s `default_payment_methods`. An empty list is refused (ER.03.13). */
                     payment_methods?: ("card" | "qrph" | "gcash" | "paymaya" | "grab_pay" | "shopeepay" | "dob" | "brankas" | "billease")[] | null;
+                    /** @description Makes it a subscription link (a fixed `amount` per period; docs/subscriptions.md). null: a one-off payment link. */
+                    subscription?: components["schemas"]["Subscription"] | null;
                 };
             };
         };
@@ -7385,6 +7411,8 @@ export interface operations {
                     locale?: ("en" | "fil" | "es") | null;
                     /** @description The payment methods its page offers, in the order of preference (card, qrph, gcash, paymaya, grab_pay, shopeepay, dob, brankas, billease); each must be one the merchant’s acquirer takes. null: the integrator’s `default_payment_methods`. An empty list is refused (ER.03.13). */
                     payment_methods?: ("card" | "qrph" | "gcash" | "paymaya" | "grab_pay" | "shopeepay" | "dob" | "brankas" | "billease")[] | null;
+                    /** @description Makes it a subscription link (a fixed `amount` per period; docs/subscriptions.md). null: a one-off payment link. */
+                    subscription?: components["schemas"]["Subscription"] | null;
                 };
             };
         };

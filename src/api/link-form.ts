@@ -11,6 +11,14 @@ import { emptyMessages, parseWith } from '../schemas/parse.ts';
 import { type PaymentMethod, paymentMethods } from '../schemas/payment-method.ts';
 import { hexColour } from '../schemas/slug.ts';
 import { linkPatchOf, newLinkOf } from './link-input.ts';
+import {
+  blankSubscriptionForm,
+  draftSubscription,
+  readSubscriptionForm,
+  type SubscriptionFormValues,
+  subscriptionFormOf,
+  subscriptionSettingOf,
+} from './subscription-form.ts';
 import { isTimeZone, zonedTimeToUtc } from './zoned-time.ts';
 
 /**
@@ -49,6 +57,8 @@ export interface LinkFormValues {
   methods_mode: 'default' | 'chosen';
   /** The ticked methods (ids as posted, checked on save), in the merchant's order. */
   payment_methods: string[];
+  /** The "Subscription" section (src/api/subscription-form.ts). */
+  subscription: SubscriptionFormValues;
 }
 
 /** Where a refusal of `labels.{path}` or `fields.{path}` is shown: the inputs `label.{path}` / `mode.{path}`. */
@@ -90,6 +100,7 @@ export function newLinkForm(agreed: Partial<Record<FieldPath, FieldMode>> = {}):
     locale: '',
     methods_mode: 'default',
     payment_methods: [],
+    subscription: blankSubscriptionForm(),
   };
 }
 
@@ -120,6 +131,7 @@ export function linkForm(link: Link): LinkFormValues {
     locale: link.locale ?? '',
     methods_mode: link.paymentMethods === null ? 'default' : 'chosen',
     payment_methods: link.paymentMethods ?? [],
+    subscription: subscriptionFormOf(link),
   };
 }
 
@@ -162,6 +174,7 @@ export async function readLinkForm(form: FormData): Promise<PostedLinkForm> {
     locale: text('locale'),
     methods_mode: text('methods_mode') === 'chosen' ? 'chosen' : 'default',
     payment_methods: postedMethods(form),
+    subscription: readSubscriptionForm(form),
   };
   const messages = emptyMessages();
   const expiry = expiryOf(values.expires_at, values.time_zone);
@@ -243,6 +256,7 @@ function settingsOf(v: LinkFormValues) {
     cancel_url: orNull(v.cancel_url),
     locale: orNull(v.locale),
     payment_methods: v.methods_mode === 'chosen' ? v.payment_methods : null,
+    subscription: subscriptionSettingOf(v.subscription),
   };
 }
 
@@ -300,6 +314,7 @@ export function linkDraftSettings(posted: PostedLinkForm): LinkSettings {
     locale: s.locale,
     // The preview shows the known methods of the choice as typed; saving refuses the rest.
     paymentMethods: s.payment_methods === null ? null : s.payment_methods.filter(isPaymentMethod),
+    subscription: draftSubscription(posted.values.subscription),
   };
 }
 

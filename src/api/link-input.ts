@@ -27,6 +27,7 @@ export function linkPatchOf(body: LinkUpdate): LinkPatch {
     cancelUrl: body.cancel_url,
     locale: body.locale,
     paymentMethods: body.payment_methods,
+    subscription: body.subscription,
   };
   return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as LinkPatch;
 }

@@ -4,6 +4,7 @@ import { fieldModes, fieldPaths } from './fields.ts';
 import { locales } from './locales.ts';
 import { inStorableRange, listQuerySchema, pageSchema } from './pagination.ts';
 import { paymentMethods } from './payment-method.ts';
+import { subscriptionSchema } from './subscription.ts';
 
 /** Slugs paylink keeps for its own links (src/domain/schedules/pay-links.ts): a merchant's link cannot take one. */
 export const SYSTEM_SLUG_PREFIX = 'scheduled-payments-';
@@ -60,6 +61,7 @@ export const linkViewSchema = z
       .array(z.enum(paymentMethods))
       .nullable()
       .describe('The payment methods its page offers, in this order; null: the integrator’s `default_payment_methods`.'),
+    subscription: subscriptionSchema.nullable().describe('Paying it starts a subscription on this plan (docs/subscriptions.md); null: a one-off payment.'),
     created_at: z.string().describe('When it was created.'),
     updated_at: z.string().describe('When it was last changed.'),
   })
@@ -153,6 +155,9 @@ const settings = {
     .describe(
       'The payment methods its page offers, in the order of preference (card, qrph, gcash, paymaya, grab_pay, shopeepay, dob, brankas, billease); each must be one the merchant’s acquirer takes. null: the integrator’s `default_payment_methods`. An empty list is refused (ER.03.13).',
     ),
+  subscription: subscriptionSchema
+    .nullable()
+    .describe('Makes it a subscription link (a fixed `amount` per period; docs/subscriptions.md). null: a one-off payment link.'),
 };
 
 export const linkCreateSchema = z
@@ -182,6 +187,7 @@ export const linkCreateSchema = z
     cancel_url: true,
     locale: true,
     payment_methods: true,
+    subscription: true,
   })
   .strict();
 export type LinkCreate = z.infer<typeof linkCreateSchema>;

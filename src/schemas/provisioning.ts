@@ -4,6 +4,7 @@ import { fieldModes, fieldPaths } from './fields.ts';
 import { paymentMethodIdsSchema } from './link.ts';
 import { LINK_KEY_PREFIX, linkKeySchema } from './link-key.ts';
 import { locales } from './locales.ts';
+import { subscriptionSchema } from './subscription.ts';
 
 /** PAYLINK_SEED: integrators, their links and sandbox cards (docs/provisioning.md). */
 const decimalAmount = z.union([z.string(), z.number()]).transform(String);
@@ -35,6 +36,7 @@ export const seedLinkSchema = z
     locale: z.enum(locales, { error: `must be one of ${locales.join(', ')}` }).optional(),
     /** Absent: the integrator's default methods. */
     payment_methods: paymentMethodIdsSchema(0).optional(),
+    subscription: subscriptionSchema.optional(),
   })
   .strict();
 

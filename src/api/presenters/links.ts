@@ -36,6 +36,7 @@ export function linkView(link: Link, origin: string): LinkView {
     cancel_url: link.cancelUrl,
     locale: link.locale,
     payment_methods: link.paymentMethods,
+    subscription: link.subscription,
     created_at: link.createdAt.toISOString(),
     updated_at: link.updatedAt.toISOString(),
   };

@@ -191,6 +191,7 @@ async function upsertLink(app: DomainContext, tx: DbOrTx, integratorId: string, 
         successUrl: link.success_url ?? null,
         cancelUrl: link.cancel_url ?? null,
         paymentMethods: link.payment_methods ?? null,
+        subscription: link.subscription ?? null,
         locale: link.locale ?? null,
       },
       // The integrator's acquirer as this seed left it, read in the seed's own transaction.

@@ -80,6 +80,7 @@ export async function draftLink(app: DomainContext, integratorId: string, s: Lin
     items: current?.items ?? [],
     tip: current?.tip ?? null,
     promotionCodes: current?.promotionCodes ?? false,
+    subscription: s.subscription,
     callbackUrl: s.callbackUrl,
     active: s.active,
     system: false,
