@@ -85,6 +85,21 @@ export const catalogue = {
     description: 'Payment successful',
     when: 'A checkout card payment succeeded; `data.transaction_id` is the transaction and `data.redirect_url` its receipt.',
   },
+  'OK.07.00': {
+    http: 200,
+    description: 'Subscription cancelled',
+    when: 'The customer cancelled a subscription on their subscriptions page, and it ended at once: no more charges.',
+  },
+  'OK.07.01': {
+    http: 200,
+    description: 'Subscription ends at the end of the period',
+    when: 'The customer cancelled a subscription on their subscriptions page; it stays active until the end of the period paid, then ends without another charge.',
+  },
+  'OK.07.02': {
+    http: 200,
+    description: 'Subscriptions page link requested',
+    when: 'A customer asked for a link to their subscriptions page. The same answer whether the address has subscriptions or not; a link is e-mailed only when it has.',
+  },
 
   // Client errors (request shape, authentication, protocol)
   'ER.01.00': {
@@ -347,6 +362,23 @@ export const catalogue = {
     http: 409,
     description: 'The promotion code was used by this customer',
     when: 'The code may be used once per customer e-mail address, and this address holds a redemption of it. Nothing was charged or redeemed.',
+  },
+
+  // Subscriptions (customer pages)
+  'ER.07.00': {
+    http: 403,
+    description: 'Subscriptions page link not valid',
+    when: 'The link to a customer’s subscriptions page was changed, cut or has expired. Nothing is shown; the page offers to e-mail a new link.',
+  },
+  'ER.07.01': {
+    http: 404,
+    description: 'Subscription not found',
+    when: 'A cancel or change named a subscription that is not the customer’s (another address or merchant, or none). Nothing changed.',
+  },
+  'ER.07.02': {
+    http: 429,
+    description: 'Too many requests for a subscriptions page link',
+    when: 'New links to a subscriptions page were asked too often from this address or for this e-mail. Nothing was sent; try again later.',
   },
 
   // Card registrations and schedules
