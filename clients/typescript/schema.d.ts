@@ -648,7 +648,7 @@ export interface components {
             /** @description evt_…: equals the `webhook-id` header of its callbacks. */
             id: string;
             /** @enum {string} */
-            type: "payment.succeeded" | "payment.failed" | "refund.succeeded" | "refund.failed" | "card_registration.completed" | "card_registration.deleted" | "schedule.created" | "schedule.cancelled" | "schedule.resumed" | "schedule.charge_succeeded" | "schedule.charge_failed" | "schedule.suspended" | "schedule.payment_link_sent" | "schedule.payment_link_expired" | "webhook.test";
+            type: "payment.succeeded" | "payment.failed" | "refund.succeeded" | "refund.failed" | "card_registration.completed" | "card_registration.deleted" | "schedule.created" | "schedule.cancelled" | "schedule.resumed" | "schedule.charge_succeeded" | "schedule.charge_failed" | "schedule.suspended" | "schedule.payment_link_sent" | "schedule.payment_link_expired" | "webhook.test" | "subscription.page_link";
             /** Format: date-time */
             created_at: string;
             /** @description The event’s fields, as its callback carries them (docs/callbacks.md). */
@@ -842,6 +842,12 @@ export interface components {
             notify_user: boolean;
             /** @description The customer of the registered card. */
             customer: components["schemas"]["Customer"] | null;
+            /** @description The slug of the subscription link a customer started it from (docs/subscriptions.md); null: signed by the integrator. */
+            link: string | null;
+            /** @description Charges still to make before a subscription with a number of cycles ends; null: until cancelled. */
+            cycles_left: number | null;
+            /** @description A subscription the customer cancelled at the end of its period: when it ends (no charge then). */
+            cancel_at: string | null;
             next_run_at: string | null;
             consecutive_failures: number;
             created_at: string | null;
@@ -880,6 +886,12 @@ export interface components {
             notify_user: boolean;
             /** @description The customer of the registered card. */
             customer: components["schemas"]["Customer"] | null;
+            /** @description The slug of the subscription link a customer started it from (docs/subscriptions.md); null: signed by the integrator. */
+            link: string | null;
+            /** @description Charges still to make before a subscription with a number of cycles ends; null: until cancelled. */
+            cycles_left: number | null;
+            /** @description A subscription the customer cancelled at the end of its period: when it ends (no charge then). */
+            cancel_at: string | null;
             next_run_at: string | null;
             consecutive_failures: number;
             created_at: string | null;
@@ -5247,7 +5259,7 @@ export interface operations {
                 /** @description Only objects created before this instant (ISO 8601). */
                 created_lt?: string;
                 /** @description Only events of this type. */
-                type?: "payment.succeeded" | "payment.failed" | "refund.succeeded" | "refund.failed" | "card_registration.completed" | "card_registration.deleted" | "schedule.created" | "schedule.cancelled" | "schedule.resumed" | "schedule.charge_succeeded" | "schedule.charge_failed" | "schedule.suspended" | "schedule.payment_link_sent" | "schedule.payment_link_expired" | "webhook.test";
+                type?: "payment.succeeded" | "payment.failed" | "refund.succeeded" | "refund.failed" | "card_registration.completed" | "card_registration.deleted" | "schedule.created" | "schedule.cancelled" | "schedule.resumed" | "schedule.charge_succeeded" | "schedule.charge_failed" | "schedule.suspended" | "schedule.payment_link_sent" | "schedule.payment_link_expired" | "webhook.test" | "subscription.page_link";
                 /** @description Legacy: an event id or timestamp; events after it, oldest first. */
                 after?: string;
             };

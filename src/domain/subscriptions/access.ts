@@ -33,7 +33,7 @@ export const subscriberUrl = (app: Pick<DomainContext, 'subscriberMac' | 'now' |
 export function openSubscriberToken(
   app: Pick<DomainContext, 'subscriberMac' | 'now'>,
   token: unknown,
-): { ok: true; subscriber: Subscriber } | { ok: false; reason: 'invalid' | 'expired' } {
+): { ok: true; subscriber: Subscriber } | { ok: false; reason: 'invalid' } | { ok: false; reason: 'expired'; integratorId: string } {
   if (typeof token !== 'string' || token.length > 1000) return { ok: false, reason: 'invalid' };
   const [payload, mac, extra] = token.split('.');
   if (!payload || !mac || extra !== undefined || !app.subscriberMac.verify(`subscriber/v1|${payload}`, mac)) return { ok: false, reason: 'invalid' };
@@ -44,6 +44,7 @@ export function openSubscriberToken(
     return { ok: false, reason: 'invalid' };
   }
   if (body.v !== 1 || typeof body.i !== 'string' || typeof body.e !== 'string' || typeof body.x !== 'number') return { ok: false, reason: 'invalid' };
-  if (body.x * 1000 <= app.now().getTime()) return { ok: false, reason: 'expired' };
+  // Expired, it still names the merchant, so the page can offer to e-mail a new link.
+  if (body.x * 1000 <= app.now().getTime()) return { ok: false, reason: 'expired', integratorId: body.i };
   return { ok: true, subscriber: { integratorId: body.i, email: body.e, expiresAt: new Date(body.x * 1000) } };
 }

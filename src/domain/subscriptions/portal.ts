@@ -1,4 +1,4 @@
-import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Link, Payment, Schedule } from '../../db/schema.ts';
 import { cardRegistrations, links, payments, schedules } from '../../db/schema.ts';
 import type { SubscriptionCancelMode } from '../../schemas/subscription.ts';
@@ -120,4 +120,12 @@ export async function hasSubscriptions(app: DomainContext, integratorId: string,
     .where(and(eq(schedules.integratorId, integratorId), isNotNull(schedules.linkId), emailIs(email.toLowerCase())))
     .limit(1);
   return row !== undefined;
+}
+
+/** The slugs of the links subscriptions came from (schedules.link_id), for the schedules' API and console views. */
+export async function linkSlugsOf(db: DomainContext['db'], rows: Array<Pick<Schedule, 'linkId'>>): Promise<Map<string, string>> {
+  const ids = [...new Set(rows.map((r) => r.linkId).filter((id): id is string => id !== null))];
+  if (ids.length === 0) return new Map();
+  const found = await db.select({ id: links.id, slug: links.slug }).from(links).where(inArray(links.id, ids));
+  return new Map(found.map((l) => [l.id, l.slug]));
 }
