@@ -12,10 +12,10 @@ describe('subscription links › by API', () => {
       title: 'Gym membership',
       currency: 'PHP',
       amount: '1500.00',
-      subscription: { interval: 'month', trial_days: 7, cycles: 12, cancel: 'customer_chooses' },
+      subscription: { interval: 'month', cycles: 12, cancel: 'customer_chooses' },
     });
     expect(res.status, res.text).toBe(200);
-    expect(res.json.data.link.subscription).toEqual({ interval: 'month', every: 1, trial_days: 7, cycles: 12, cancel: 'customer_chooses' });
+    expect(res.json.data.link.subscription).toEqual({ interval: 'month', every: 1, cycles: 12, cancel: 'customer_chooses' });
     const changed = await api('PATCH', '/api/v1/links/gym-monthly', { subscription: { interval: 'month', every: 3 } });
     expect(changed.status, changed.text).toBe(200);
     expect(changed.json.data.link.subscription).toEqual({ interval: 'month', every: 3, cancel: 'period_end' });
@@ -49,6 +49,15 @@ describe('subscription links › by API', () => {
     });
     expect(tooOften.status).toBe(422);
     expect(tooOften.json.messages['subscription.every']).toEqual(['must be 1 for weeks']);
+    const trial = await api('POST', '/api/v1/links', {
+      slug: 'sub-trial',
+      title: 'Trial',
+      currency: 'PHP',
+      amount: '10',
+      subscription: { interval: 'month', trial_days: 7 },
+    });
+    expect(trial.status).toBe(422);
+    expect(trial.json.messages['subscription.trial_days'][0]).toMatch(/not available yet/);
     expect((await api('GET', '/api/v1/links/sub-open')).status).toBe(404);
     expect((await api('GET', '/api/v1/links/sub-long')).status).toBe(404);
   });
