@@ -95,6 +95,11 @@ export const catalogue = {
     description: 'Subscription ends at the end of the period',
     when: 'The customer cancelled a subscription on their subscriptions page; it stays active until the end of the period paid, then ends without another charge.',
   },
+  'OK.07.03': {
+    http: 200,
+    description: 'Subscription card replaced',
+    when: 'The customer gave another card for a subscription on their subscriptions page; the acquirer verified and kept it, and the next charges use it.',
+  },
   'OK.07.02': {
     http: 200,
     description: 'Subscriptions page link requested',

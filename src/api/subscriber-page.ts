@@ -15,7 +15,17 @@ export type SubscriberPage =
   | { state: 'open'; subscriber: Subscriber; token: string; merchant: string; view: SubscriberView }
   | { state: 'ask'; merchant: string | undefined; askFor: { token?: string; link?: string }; invalid: boolean };
 
-export const pageDone = ['cancelled_now', 'cancels_at_end', 'requested', 'too_many', 'not_yours', 'bad_email'] as const;
+export const pageDone = [
+  'cancelled_now',
+  'cancels_at_end',
+  'requested',
+  'too_many',
+  'not_yours',
+  'bad_email',
+  'card_saved',
+  'card_declined',
+  'card_invalid',
+] as const;
 export type PageDone = (typeof pageDone)[number];
 /** The status code each outcome stands for, shown as the page's reference line. */
 export const doneCode: Record<PageDone, string> = {
@@ -25,6 +35,9 @@ export const doneCode: Record<PageDone, string> = {
   too_many: 'ER.07.02',
   not_yours: 'ER.07.01',
   bad_email: 'ER.02.30',
+  card_saved: 'OK.07.03',
+  card_declined: 'ER.11.30',
+  card_invalid: 'ER.02.30',
 };
 
 export async function loadSubscriberPage(app: PaylinkApp, url: URL): Promise<SubscriberPage> {

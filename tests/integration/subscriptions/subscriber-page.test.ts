@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { links, outboxEvents, schedules } from '../../../src/db/schema.ts';
+import { cardRegistrations, links, outboxEvents, schedules } from '../../../src/db/schema.ts';
 import { payCheckout } from '../../../src/domain/checkout/pay.ts';
 import { issueStaticTicket } from '../../../src/domain/checkout/sessions.ts';
 import { SUBSCRIBER_LINK_SECONDS, subscriberToken } from '../../../src/domain/subscriptions/access.ts';
@@ -83,6 +83,40 @@ describe('subscriptions › the customer page', () => {
     expect(receipt.html).toContain('₱300.00');
     const other = subscriberToken(app, link!.integratorId, 'someone@example.com');
     expect((await get(href.replace(token, other))).status).toBe(404);
+  });
+
+  it('replaces the card: the next charges use the new one; a declined card changes nothing', async () => {
+    const { app } = served.t;
+    const [link] = await app.db.select().from(links).where(eq(links.slug, 'club'));
+    const token = subscriberToken(app, link!.integratorId, 'ana@example.com');
+    const [schedule] = await app.db.select().from(schedules).where(eq(schedules.linkId, link!.id));
+    const reg = async () => (await app.db.select().from(cardRegistrations).where(eq(cardRegistrations.reference, schedule!.cardRegistrationReference)))[0]!;
+    const declined = await post('/subscriptions/manage/card', {
+      token,
+      subscription: schedule!.id,
+      number: '4000000000000002',
+      expiry: CARD_EXPIRY,
+      cvc: '123',
+      name: 'Ana Reyes',
+    });
+    expect(declined.location).toContain('done=card_declined');
+    expect((await get(declined.location)).html).toContain('ER.11.30');
+    expect((await reg()).last4).toBe('4242');
+    const saved = await post('/subscriptions/manage/card', {
+      token,
+      subscription: schedule!.id,
+      number: '5555555555554444',
+      expiry: CARD_EXPIRY,
+      cvc: '123',
+      name: 'Ana Reyes',
+    });
+    expect(saved.location).toContain('done=card_saved');
+    const page = await get(saved.location);
+    expect(page.html).toContain('OK.07.03');
+    expect(page.html).toContain('•••• 4444');
+    expect(await reg()).toMatchObject({ last4: '4444', status: 'active' });
+    const bad = await post('/subscriptions/manage/card', { token, subscription: schedule!.id, number: '12', expiry: '13/99', cvc: 'x', name: '' });
+    expect(bad.location).toContain('done=card_invalid');
   });
 
   it('cancels at the end of the period, or at once, as the customer chooses here', async () => {
