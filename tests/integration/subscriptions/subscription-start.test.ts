@@ -145,6 +145,24 @@ describe('subscriptions › started by paying a link', () => {
     expect((await t.app.db.select().from(schedules).where(eq(schedules.id, schedule!.id)))[0]).toMatchObject({ status: 'cancelled' });
   });
 
+  it('a payment the provider settled (QR Ph, e-wallet) starts a pay-by-link subscription: each period e-mails a payment link', async () => {
+    clock.set('2027-08-10T12:00:00Z');
+    const link = await linkOf('gym');
+    // As settleProviderPayment starts it: no card typed on our form.
+    const started = await startLinkSubscription(t.app, { link, session: { id: 'cs_qrph_test' }, customerValues: customer, at: clock.now(), paid: true });
+    if (!('schedule' in started)) throw new Error(`not started: ${started.skipped}`);
+    const [registration] = await t.app.db.select().from(cardRegistrations).where(eq(cardRegistrations.reference, started.registrationReference));
+    expect(registration).toMatchObject({ collection: 'pay_link', status: 'active', cardToken: null, customerEmail: 'ana@example.com' });
+    clock.set('2027-09-10T12:00:01Z');
+    await runSchedulerTick(t.app);
+    const [run] = await t.app.db.select().from(scheduleRuns).where(eq(scheduleRuns.scheduleId, started.schedule.id));
+    expect(run).toMatchObject({ status: 'awaiting_customer' });
+    const sent = await t.app.db.select().from(outboxEvents).where(eq(outboxEvents.type, 'schedule.payment_link_sent'));
+    expect(sent.map((e) => e.emailTo)).toContain('ana@example.com');
+    const noEmail = await startLinkSubscription(t.app, { link, session: { id: 'cs_qrph_noemail' }, customerValues: {}, at: clock.now(), paid: true });
+    expect(noEmail).toEqual({ skipped: 'no_email' });
+  });
+
   it('a payment on a plain link starts nothing', async () => {
     const before = (await t.app.db.select().from(schedules)).length;
     expect((await payLink('plain')).status).toBe('succeeded');
