@@ -9,8 +9,9 @@ import { CARD_EXPIRY } from '../support/cards.ts';
 import { type PaylinkProcess, startPaylink } from '../support/process.ts';
 
 /**
- * A subscription from a link, as the customer lives it (docs/subscriptions.md), on a paylink of its own
- * (so the e-mails it writes as files can be read): the customer pays the gym's monthly link with the
+ * A subscription from a link (docs/subscriptions.md), on a paylink of its own (so the e-mails it writes
+ * as files can be read): the gym's owner makes a monthly link in the console's editor (its Subscription
+ * section) → the customer pays it with the
  * sandbox's card → the receipt e-mail carries the subscriptions page link → the page shows the plan and
  * the payment, a receipt downloads, the card is replaced, the subscription is cancelled → asking a new
  * page link for an unknown and a known e-mail answers the same. At 390 and 1280 px; axe finds nothing;
@@ -20,6 +21,8 @@ const SIZES = [
   { width: 390, height: 844 },
   { width: 1280, height: 800 },
 ] as const;
+// The hash of 'acme owner passphrase 1' (tests/support/app.ts's seed).
+const OWNER_HASH = '$argon2id$v=19$m=19456,t=2,p=1$8OdGoAtz6CZPznFw1Z8mPQ$v6dd537KJWnp39SKPNxTSkKRUwAuryWZLQlbIIYDcOk';
 const seed = {
   integrators: [
     {
@@ -27,15 +30,8 @@ const seed = {
       email: 'billing@gym.example',
       token: 'e2e_token_gym_0123456789abcdefghijklmnopqr',
       secret: 'e2e_secret_gym_0123456789abcdefghijklmnopq',
-      links: [
-        {
-          slug: 'gym-monthly',
-          title: 'Gym membership',
-          currency: 'PHP',
-          amount: '1500.00',
-          subscription: { interval: 'month', every: 1, cycles: 12, cancel: 'customer_chooses' },
-        },
-      ],
+      links: [],
+      users: [{ email: 'owner@gym.example', password_hash: OWNER_HASH, role: 'owner' }],
     },
   ],
 };
@@ -89,6 +85,24 @@ for (const size of SIZES) {
       const base = await running.ready;
       const context = await browser.newContext({ viewport: size, acceptDownloads: true });
       const page = await context.newPage();
+
+      // 0. The owner makes the subscription link in the console.
+      await page.goto(`${base}/console`);
+      await page.getByLabel('Email').fill('owner@gym.example');
+      await page.getByLabel('Password').fill('acme owner passphrase 1');
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await expect(page).toHaveURL(/\/console$/);
+      await page.goto(`${base}/console/links/new`);
+      await page.getByLabel('Title', { exact: true }).fill('Gym membership');
+      await page.getByLabel('Address (slug)').fill('gym-monthly');
+      await page.getByLabel('Amount', { exact: true }).fill('1500.00');
+      await page.getByLabel('Paying this link starts a subscription').check();
+      await page.getByLabel('Payments in all').fill('12');
+      await page.getByLabel('When the customer cancels').selectOption('customer_chooses');
+      await page.getByRole('button', { name: 'Create link' }).click();
+      await expect(page).toHaveURL(/\/console\/links\/gym-monthly/);
+      await expect(page.getByLabel('Paying this link starts a subscription')).toBeChecked();
+      await context.clearCookies();
 
       // 1. The customer pays the subscription link.
       expect((await page.goto(`${base}/pay/gym-monthly`))?.status()).toBe(200);
