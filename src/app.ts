@@ -116,6 +116,7 @@ export async function createApp(options: CreateAppOptions): Promise<PaylinkApp> 
     secrets,
     presentEvent,
     staticSessionMac: createMac(master.key, keyPurposes.staticSessionTicket),
+    subscriberMac: createMac(master.key, keyPurposes.subscriberPage),
     consoleMac: createMac(master.key, keyPurposes.console),
     passwords: new PasswordHasher(config.console.passwordCheckQueue),
     rateLimits: limits,

@@ -51,6 +51,8 @@ export const keyPurposes = {
   /** CSRF tokens and fingerprints of seeded passwords. */
   console: 'console',
   staticSessionTicket: 'static-session-ticket',
+  /** The signed links to a customer's subscriptions page (src/domain/subscriptions/access.ts). */
+  subscriberPage: 'subscriber-page',
   /** The key check stored in the database (src/db/master-key.ts). */
   keyCheck: 'master-key-check',
 } as const;

@@ -95,6 +95,26 @@ export const catalogue = {
     description: 'Promotion code changed',
     when: 'PATCH /promotions/{id} changed its window, maximum, links or state (`active: false` deactivates it); `data.promotion` is it now.',
   },
+  'OK.07.00': {
+    http: 200,
+    description: 'Subscription cancelled',
+    when: 'The customer cancelled a subscription on their subscriptions page, and it ended at once: no more charges.',
+  },
+  'OK.07.01': {
+    http: 200,
+    description: 'Subscription ends at the end of the period',
+    when: 'The customer cancelled a subscription on their subscriptions page; it stays active until the end of the period paid, then ends without another charge.',
+  },
+  'OK.07.03': {
+    http: 200,
+    description: 'Subscription card replaced',
+    when: 'The customer gave another card for a subscription on their subscriptions page; the acquirer verified and kept it, and the next charges use it.',
+  },
+  'OK.07.02': {
+    http: 200,
+    description: 'Subscriptions page link requested',
+    when: 'A customer asked for a link to their subscriptions page. The same answer whether the address has subscriptions or not; a link is e-mailed only when it has.',
+  },
 
   // Client errors (request shape, authentication, protocol)
   'ER.01.00': {
@@ -362,6 +382,23 @@ export const catalogue = {
     http: 409,
     description: 'The maximum is below the redemptions made',
     when: 'A promotion code’s maximum redemptions was set below the number it has redeemed. Nothing changed; set it at or above `redeemed`, or deactivate the code to stop further use.',
+  },
+
+  // Subscriptions (customer pages)
+  'ER.07.00': {
+    http: 403,
+    description: 'Subscriptions page link not valid',
+    when: 'The link to a customer’s subscriptions page was changed, cut or has expired. Nothing is shown; the page offers to e-mail a new link.',
+  },
+  'ER.07.01': {
+    http: 404,
+    description: 'Subscription not found',
+    when: 'A cancel or change named a subscription that is not the customer’s (another address or merchant, or none). Nothing changed.',
+  },
+  'ER.07.02': {
+    http: 429,
+    description: 'Too many requests for a subscriptions page link',
+    when: 'New links to a subscriptions page were asked too often from this address or for this e-mail. Nothing was sent; try again later.',
   },
 
   // Card registrations and schedules

@@ -696,7 +696,7 @@ export interface components {
             /** @description evt_…: equals the `webhook-id` header of its callbacks. */
             id: string;
             /** @enum {string} */
-            type: "payment.succeeded" | "payment.failed" | "refund.succeeded" | "refund.failed" | "card_registration.completed" | "card_registration.deleted" | "schedule.created" | "schedule.cancelled" | "schedule.resumed" | "schedule.charge_succeeded" | "schedule.charge_failed" | "schedule.suspended" | "schedule.payment_link_sent" | "schedule.payment_link_expired" | "webhook.test";
+            type: "payment.succeeded" | "payment.failed" | "refund.succeeded" | "refund.failed" | "card_registration.completed" | "card_registration.deleted" | "schedule.created" | "schedule.cancelled" | "schedule.resumed" | "schedule.charge_succeeded" | "schedule.charge_failed" | "schedule.suspended" | "schedule.payment_link_sent" | "schedule.payment_link_expired" | "webhook.test" | "subscription.page_link";
             /** Format: date-time */
             created_at: string;
             /** @description The event’s fields, as its callback carries them (docs/callbacks.md). */
@@ -930,6 +930,8 @@ export interface components {
             } | null;
             /** @description Whether the page takes promotion codes. */
             promotion_codes: boolean;
+            /** @description Paying it starts a subscription on this plan (docs/subscriptions.md); null: a one-off payment. */
+            subscription: components["schemas"]["Subscription"] | null;
             /** @description When it was created. */
             created_at: string;
             /** @description When it was last changed. */
@@ -1050,6 +1052,12 @@ export interface components {
             notify_user: boolean;
             /** @description The customer of the registered card. */
             customer: components["schemas"]["Customer"] | null;
+            /** @description The slug of the subscription link a customer started it from (docs/subscriptions.md); null: signed by the integrator. */
+            link: string | null;
+            /** @description Charges still to make before a subscription with a number of cycles ends; null: until cancelled. */
+            cycles_left: number | null;
+            /** @description A subscription the customer cancelled at the end of its period: when it ends (no charge then). */
+            cancel_at: string | null;
             next_run_at: string | null;
             consecutive_failures: number;
             created_at: string | null;
@@ -1088,11 +1096,39 @@ export interface components {
             notify_user: boolean;
             /** @description The customer of the registered card. */
             customer: components["schemas"]["Customer"] | null;
+            /** @description The slug of the subscription link a customer started it from (docs/subscriptions.md); null: signed by the integrator. */
+            link: string | null;
+            /** @description Charges still to make before a subscription with a number of cycles ends; null: until cancelled. */
+            cycles_left: number | null;
+            /** @description A subscription the customer cancelled at the end of its period: when it ends (no charge then). */
+            cancel_at: string | null;
             next_run_at: string | null;
             consecutive_failures: number;
             created_at: string | null;
             cancelled_at: string | null;
             suspended_at: string | null;
+        };
+        Subscription: {
+            /**
+             * @description The length of one period.
+             * @enum {string}
+             */
+            interval: "week" | "month" | "year";
+            /**
+             * @description How many intervals one period lasts (every 3 months: 3).
+             * @default 1
+             */
+            every: number;
+            /** @description A free trial: the first charge comes this many days after the customer subscribes. */
+            trial_days?: number;
+            /** @description How many payments the subscription takes in all; absent: until cancelled. */
+            cycles?: number;
+            /**
+             * @description How the customer’s cancel works: at once, at the end of the period paid, or the customer chooses.
+             * @default period_end
+             * @enum {string}
+             */
+            cancel: "immediately" | "period_end" | "customer_chooses";
         };
         /**
          * @description When the response was made: ISO 8601 date-time with milliseconds and a UTC offset.
@@ -5461,7 +5497,7 @@ export interface operations {
                 /** @description Only objects created before this instant (ISO 8601). */
                 created_lt?: string;
                 /** @description Only events of this type. */
-                type?: "payment.succeeded" | "payment.failed" | "refund.succeeded" | "refund.failed" | "card_registration.completed" | "card_registration.deleted" | "schedule.created" | "schedule.cancelled" | "schedule.resumed" | "schedule.charge_succeeded" | "schedule.charge_failed" | "schedule.suspended" | "schedule.payment_link_sent" | "schedule.payment_link_expired" | "webhook.test";
+                type?: "payment.succeeded" | "payment.failed" | "refund.succeeded" | "refund.failed" | "card_registration.completed" | "card_registration.deleted" | "schedule.created" | "schedule.cancelled" | "schedule.resumed" | "schedule.charge_succeeded" | "schedule.charge_failed" | "schedule.suspended" | "schedule.payment_link_sent" | "schedule.payment_link_expired" | "webhook.test" | "subscription.page_link";
                 /** @description Legacy: an event id or timestamp; events after it, oldest first. */
                 after?: string;
             };
@@ -7286,6 +7322,8 @@ export interface operations {
                     } | null;
                     /** @description Whether the page has a field for a promotion code. */
                     promotion_codes?: boolean;
+                    /** @description Makes it a subscription link (a fixed `amount` per period; docs/subscriptions.md). null: a one-off payment link. */
+                    subscription?: components["schemas"]["Subscription"] | null;
                 };
             };
         };
@@ -7899,6 +7937,8 @@ export interface operations {
                     } | null;
                     /** @description Whether the page has a field for a promotion code. */
                     promotion_codes?: boolean;
+                    /** @description Makes it a subscription link (a fixed `amount` per period; docs/subscriptions.md). null: a one-off payment link. */
+                    subscription?: components["schemas"]["Subscription"] | null;
                 };
             };
         };

@@ -13,6 +13,14 @@ import { type PaymentMethod, paymentMethods } from '../schemas/payment-method.ts
 import { hexColour } from '../schemas/slug.ts';
 import { emptySaleForm, readSaleForm, type SaleFormValues, saleForm, saleFormField, saleSettingsOfForm } from './link-form-sale.ts';
 import { linkPatchOf, newLinkOf } from './link-input.ts';
+import {
+  blankSubscriptionForm,
+  draftSubscription,
+  readSubscriptionForm,
+  type SubscriptionFormValues,
+  subscriptionFormOf,
+  subscriptionSettingOf,
+} from './subscription-form.ts';
 import { isTimeZone, zonedTimeToUtc } from './zoned-time.ts';
 
 /**
@@ -52,6 +60,8 @@ export interface LinkFormValues extends SaleFormValues {
   methods_mode: 'default' | 'chosen';
   /** The ticked methods (ids as posted, checked on save), in the merchant's order. */
   payment_methods: string[];
+  /** The "Subscription" section (src/api/subscription-form.ts). */
+  subscription: SubscriptionFormValues;
 }
 
 /** Where a refusal of `labels.{path}` or `fields.{path}` is shown: the inputs `label.{path}` / `mode.{path}`. */
@@ -95,6 +105,7 @@ export function newLinkForm(agreed: Partial<Record<FieldPath, FieldMode>> = {}):
     methods_mode: 'default',
     payment_methods: [],
     ...emptySaleForm(),
+    subscription: blankSubscriptionForm(),
   };
 }
 
@@ -126,6 +137,7 @@ export function linkForm(link: Link): LinkFormValues {
     methods_mode: link.paymentMethods === null ? 'default' : 'chosen',
     payment_methods: link.paymentMethods ?? [],
     ...saleForm(saleSettingsOf(link)),
+    subscription: subscriptionFormOf(link),
   };
 }
 
@@ -169,6 +181,7 @@ export async function readLinkForm(form: FormData): Promise<PostedLinkForm> {
     methods_mode: text('methods_mode') === 'chosen' ? 'chosen' : 'default',
     payment_methods: postedMethods(form),
     ...readSaleForm(form),
+    subscription: readSubscriptionForm(form),
   };
   const messages = emptyMessages();
   const expiry = expiryOf(values.expires_at, values.time_zone);
@@ -252,6 +265,7 @@ function settingsOf(v: LinkFormValues) {
     locale: orNull(v.locale),
     payment_methods: v.methods_mode === 'chosen' ? v.payment_methods : null,
     ...saleSettingsOfForm(v, items),
+    subscription: subscriptionSettingOf(v.subscription),
   };
 }
 
@@ -317,6 +331,7 @@ export function linkDraftSettings(posted: PostedLinkForm): LinkSettings {
     items: s.items as SaleSettings['items'],
     tip: s.tip as SaleSettings['tip'],
     promotionCodes: s.promotion_codes,
+    subscription: draftSubscription(posted.values.subscription),
   };
 }
 

@@ -31,6 +31,7 @@ export function linkPatchOf(body: LinkUpdate): LinkPatch {
     items: body.items,
     tip: body.tip,
     promotionCodes: body.promotion_codes,
+    subscription: body.subscription,
   };
   return Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined)) as LinkPatch;
 }

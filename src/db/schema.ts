@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, boolean, customType, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import type { Discount, Item, PaymentSale, Question, TipConfig } from '../schemas/link-sale.ts';
 import type { PaymentMethod } from '../schemas/payment-method.ts';
+import type { SubscriptionConfig } from '../schemas/subscription.ts';
 
 /**
  * The whole schema. Money is bigint minor units next to an ISO 4217 code; every lifecycle
@@ -173,6 +174,8 @@ export const links = pgTable(
     tip: jsonb('tip').$type<TipConfig>(),
     /** Whether the page takes promotion codes (the merchant's codes that apply to this link). */
     promotionCodes: boolean('promotion_codes').notNull().default(false),
+    /** Paying it starts a subscription on this plan (docs/subscriptions.md); null: a one-off payment. */
+    subscription: jsonb('subscription').$type<SubscriptionConfig>(),
     callbackUrl: text('callback_url'),
     active: boolean('active').notNull().default(true),
     /**
@@ -523,6 +526,12 @@ export const schedules = pgTable(
     createdAt: createdAt(),
     cancelledAt: ts('cancelled_at'),
     suspendedAt: ts('suspended_at'),
+    /** The subscription link whose payment started it (docs/subscriptions.md); null: signed by the integrator. */
+    linkId: text('link_id').references(() => links.id),
+    /** Charges still to make before it ends (completed); null: until cancelled. */
+    cyclesLeft: integer('cycles_left'),
+    /** A cancel the customer asked for at the end of the period paid: it is cancelled instead of charged then. */
+    cancelAt: ts('cancel_at'),
   },
   (t) => [
     uniqueIndex('schedules_payload_idx').on(t.integratorId, t.payloadHash),

@@ -33,6 +33,8 @@ export interface DomainContext {
   presentEvent: EventPresenter;
   /** Signs the session tickets static payment pages are rendered with. */
   staticSessionMac: Mac;
+  /** Signs the links that open a customer's subscriptions page. */
+  subscriberMac: Mac;
   /** Keyed MACs of the console: CSRF tokens (src/api/console.ts) and fingerprints of seeded passwords. */
   consoleMac: Mac;
   /** Console password hashing and checks, off the event loop behind a bounded queue. */

@@ -22,6 +22,7 @@ export const eventTypes = [
   'schedule.payment_link_sent',
   'schedule.payment_link_expired',
   'webhook.test',
+  'subscription.page_link',
 ] as const;
 
 export interface EventPayload {

@@ -5,6 +5,7 @@ import { itemsInputSchema, localizedTextSchema, questionSchema, questionsSchema,
 import { locales } from './locales.ts';
 import { inStorableRange, listQuerySchema, pageSchema } from './pagination.ts';
 import { paymentMethods } from './payment-method.ts';
+import { subscriptionSchema } from './subscription.ts';
 
 /** Slugs paylink keeps for its own links (src/domain/schedules/pay-links.ts): a merchant's link cannot take one. */
 export const SYSTEM_SLUG_PREFIX = 'scheduled-payments-';
@@ -87,6 +88,7 @@ export const linkViewSchema = z
       .nullable()
       .describe('The tip the page offers: preset percentages or amounts (decimal strings), and whether any amount may be typed; null: none.'),
     promotion_codes: z.boolean().describe('Whether the page takes promotion codes.'),
+    subscription: subscriptionSchema.nullable().describe('Paying it starts a subscription on this plan (docs/subscriptions.md); null: a one-off payment.'),
     created_at: z.string().describe('When it was created.'),
     updated_at: z.string().describe('When it was last changed.'),
   })
@@ -192,6 +194,9 @@ const settings = {
       'A tip: preset percentages (of what is bought after any discount) or preset amounts (decimals), and whether any amount may be typed (`custom`); null: none.',
     ),
   promotion_codes: z.boolean({ error: 'must be true or false' }).describe('Whether the page has a field for a promotion code.'),
+  subscription: subscriptionSchema
+    .nullable()
+    .describe('Makes it a subscription link (a fixed `amount` per period; docs/subscriptions.md). null: a one-off payment link.'),
 };
 
 export const linkCreateSchema = z
@@ -225,6 +230,7 @@ export const linkCreateSchema = z
     items: true,
     tip: true,
     promotion_codes: true,
+    subscription: true,
   })
   .strict();
 export type LinkCreate = z.infer<typeof linkCreateSchema>;

@@ -5,6 +5,7 @@ import { paymentMethodIdsSchema } from './link.ts';
 import { LINK_KEY_PREFIX, linkKeySchema } from './link-key.ts';
 import { itemsInputSchema, questionsSchema, tipInputSchema } from './link-sale.ts';
 import { locales } from './locales.ts';
+import { subscriptionSchema } from './subscription.ts';
 
 /** PAYLINK_SEED: integrators, their links and sandbox cards (docs/provisioning.md). */
 const decimalAmount = z.union([z.string(), z.number()]).transform(String);
@@ -41,6 +42,7 @@ export const seedLinkSchema = z
     items: itemsInputSchema.optional(),
     tip: tipInputSchema.optional(),
     promotion_codes: z.boolean().optional(),
+    subscription: subscriptionSchema.optional(),
   })
   .strict();
 

@@ -82,6 +82,16 @@ export const scheduleViewSchema = z
     other_references: z.array(z.string()),
     notify_user: z.boolean(),
     customer: customerViewSchema.nullable().meta({ description: 'The customer of the registered card.' }),
+    link: z
+      .string()
+      .nullable()
+      .meta({ description: 'The slug of the subscription link a customer started it from (docs/subscriptions.md); null: signed by the integrator.' }),
+    cycles_left: z
+      .number()
+      .int()
+      .nullable()
+      .meta({ description: 'Charges still to make before a subscription with a number of cycles ends; null: until cancelled.' }),
+    cancel_at: isoTime.nullable().meta({ description: 'A subscription the customer cancelled at the end of its period: when it ends (no charge then).' }),
     next_run_at: isoTime.nullable(),
     consecutive_failures: z.number().int(),
     created_at: isoTime.nullable(),

@@ -9,6 +9,7 @@ import type { OutboxEvent } from '../domain/notifications/callbacks.ts';
 import { renderEmail } from '../domain/notifications/email/templates.ts';
 import { claimDueEmails, emailContext, isDeliverableAddress, type MailOutcome, recordEmailOutcome, storedEmailView } from '../domain/notifications/mail.ts';
 import { OUTBOX_CHANNEL } from '../domain/notifications/outbox.ts';
+import { manageUrlFor } from '../domain/subscriptions/mail.ts';
 import type { Logger } from '../log.ts';
 import { type Loop, startLoop } from './loop.ts';
 
@@ -55,7 +56,8 @@ export function createMailer(app: PaylinkApp, opts: { random?: () => number } = 
       const written = storedEmailView(event);
       const { merchant, card, item } = await emailContext(app.db, { integratorId: event.integratorId, view: written });
       const view = written.card || !card ? written : { ...written, card };
-      const mail = renderEmail({ type: event.type, view, createdAt: event.createdAt, merchant, item });
+      const manageUrl = await manageUrlFor(app, event, view);
+      const mail = renderEmail({ type: event.type, view, createdAt: event.createdAt, merchant, item, manageUrl });
       subject = mail.subject;
       const message = {
         from: app.config.mailFrom,

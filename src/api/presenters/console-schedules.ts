@@ -13,9 +13,13 @@ export interface ConsoleScheduleRow {
   nextRun: string;
   createdAt: string;
   merchantReference: string | null;
+  /** The subscription link it came from (its slug); null for a schedule an integrator signed. */
+  link: string | null;
+  /** A subscription's end in words: cycles left, or the end its customer asked for. */
+  ending: string | null;
 }
 
-export function consoleScheduleRow({ schedule: s, customer }: ScheduleListRecord): ConsoleScheduleRow {
+export function consoleScheduleRow({ schedule: s, customer, link }: ScheduleListRecord): ConsoleScheduleRow {
   return {
     reference: s.id,
     status: s.status,
@@ -24,6 +28,14 @@ export function consoleScheduleRow({ schedule: s, customer }: ScheduleListRecord
     nextRun: s.status === 'active' ? consoleTime(s.nextRunAt) : '—',
     createdAt: consoleTime(s.createdAt),
     merchantReference: s.merchantReferenceId,
+    link,
+    ending: s.cancelAt
+      ? `Cancelled by the customer: ends ${consoleTime(s.cancelAt)}`
+      : s.cyclesLeft === null
+        ? null
+        : s.cyclesLeft === 0
+          ? 'Completed: every payment made'
+          : `${s.cyclesLeft} payment${s.cyclesLeft === 1 ? '' : 's'} left`,
   };
 }
 

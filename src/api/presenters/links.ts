@@ -42,6 +42,7 @@ export function linkView(link: Link, origin: string): LinkView {
     items: sale.items,
     tip: sale.tip,
     promotion_codes: sale.promotionCodes,
+    subscription: link.subscription,
     created_at: link.createdAt.toISOString(),
     updated_at: link.updatedAt.toISOString(),
   };

@@ -22,7 +22,7 @@ const inScheduleOffset = (timeOffset: string) => {
 };
 
 /** A schedule as GET /api/v1/schedules lists it: terms and state, the card's customer, no runs. */
-export function scheduleListItemView({ schedule: row, customer }: ScheduleListRecord): ScheduleListItem {
+export function scheduleListItemView({ schedule: row, customer, link }: ScheduleListRecord): ScheduleListItem {
   const at = inScheduleOffset(row.timeOffset);
   return {
     reference: row.id,
@@ -37,6 +37,9 @@ export function scheduleListItemView({ schedule: row, customer }: ScheduleListRe
     other_references: row.otherReferences,
     notify_user: row.notifyUser,
     customer: customer ? customerView(customer.name ? { 'customer.name': customer.name } : {}, customer.email) : null,
+    link,
+    cycles_left: row.cyclesLeft,
+    cancel_at: at(row.cancelAt),
     next_run_at: row.status === 'active' ? at(row.nextRunAt) : null,
     consecutive_failures: row.consecutiveFailures,
     created_at: at(row.createdAt),

@@ -15,6 +15,7 @@ import { linkAvailability, linkDateState, linkUnavailableError, reservePlace } f
 import { findActiveLink, findLinkById, type LinkWithMerchant } from '../links/service.ts';
 import { recordCharge } from '../payments/record.ts';
 import { closeRunPaid, runPaidThroughSession } from '../schedules/pay-links.ts';
+import { withSubscription } from '../subscriptions/checkout.ts';
 import { amountLocale, parseCustomerAmount } from './amount.ts';
 import { endOpenMethodAttempt } from './method-pay.ts';
 import { checkoutPath, findSessionByToken, insertSession, openStaticTicket, sessionState } from './sessions.ts';
@@ -188,7 +189,7 @@ export async function payCheckout(app: DomainContext, req: PayRequest): Promise<
   const claim = await claimAttempt(app, session, target.token, req.locale);
   const result = await chargeAttempt(app, vault, session, claim, submission);
   const outcome = await recordAttempt(app, session, target, claim, submission, result);
-  if (outcome.status === 'succeeded') return outcome;
+  if (outcome.status === 'succeeded') return withSubscription(app, target.link.link, session, submission, outcome, req.locale);
   // Once declines repeat (from this client, or of this card) the page stops saying why: a
   // card tester learns nothing more than "declined". The transaction keeps the real reason.
   const { showReason } = await app.cardVelocity.afterDecline(velocity);

@@ -19,6 +19,7 @@ import { linkAvailability, linkUnavailableError } from '../links/lifecycle.ts';
 import { findLinkById } from '../links/service.ts';
 import { formatDecimal } from '../money.ts';
 import { settleProviderRefund } from '../refunds/recovery.ts';
+import { afterProviderPayment } from '../subscriptions/checkout.ts';
 import { endOpenMethodAttempt } from './method-pay.ts';
 import { attemptKey, claimAttempt, ensurePayable, type PayRequest, recordAttempt, resolveSession, staticSession, validateCustomer } from './pay.ts';
 import { releaseAttempt, resumeOrCreatePayment } from './provider-attempt.ts';
@@ -203,6 +204,7 @@ export async function settleProviderPayment(app: DomainContext, integratorId: st
       // Online banking: the bank chosen on the page, kept with the payment (its refund rules can differ by bank).
       attempt.bank === undefined ? result : { ...result, bank: attempt.bank },
     );
+    if (result.status === 'succeeded') await afterProviderPayment(app, link.link, session, attempt.customerValues, app.now());
     return 'recorded';
   } catch (error) {
     // Recorded meanwhile by the webhook, the return page or the reconciler (the payment's key is unique).

@@ -6,6 +6,7 @@ import { assets, type FieldMode, integrators, type Link, links } from '../../db/
 import type { FieldPath } from '../../schemas/fields.ts';
 import { emptyMessages } from '../../schemas/parse.ts';
 import { type PaymentMethod, paymentMethodNames } from '../../schemas/payment-method.ts';
+import type { SubscriptionConfig } from '../../schemas/subscription.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError, invalidFields, type Messages, notFound, theRow } from '../errors.ts';
 import { formatDecimal, isCurrency, MoneyError, parseAmount } from '../money.ts';
@@ -14,6 +15,7 @@ import { acquirerMisfits, acquirerName, type LinkAcquirer } from './acquirer-fit
 import { NO_SALE, type SaleSettings, saleSettingsOf, saleValues } from './editor-sale.ts';
 import { readLogoSource, validateLogo } from './logos.ts';
 import { allowedMethods, defaultMethodsOf, methodsMisfit } from './payment-methods.ts';
+import { subscriptionProblems } from './subscription.ts';
 
 /**
  * The one place a link is created or changed, whatever door the change comes through: the seed
@@ -48,6 +50,8 @@ export interface LinkSettings extends SaleSettings {
   locale: string | null;
   /** The methods its page offers, in the merchant's order of preference; null: the integrator's defaults. */
   paymentMethods: PaymentMethod[] | null;
+  /** Paying the link starts a subscription on this plan (src/domain/links/subscription.ts); null: a one-off payment. */
+  subscription: SubscriptionConfig | null;
 }
 
 export interface LogoSource {
@@ -135,6 +139,7 @@ export async function linkValues(
     const misfit = methodsMisfit(acquirer, s.paymentMethods);
     if (misfit) problem('paymentMethods', misfit);
   }
+  for (const [field, message] of subscriptionProblems(s)) problem(field, message);
   if (Object.keys(messages).length > 0) throw invalidFields(messages);
   if (methodsChanged) await refuseNoMethod(tx, integratorId, s.paymentMethods, acquirer);
   let logoAssetId = s.logo === undefined ? (current?.logoAssetId ?? null) : null;
@@ -167,6 +172,7 @@ export async function linkValues(
     locale: s.locale,
     paymentMethods: s.paymentMethods,
     ...sale,
+    subscription: s.subscription,
     updatedAt: app.now(),
   };
 }
@@ -194,6 +200,7 @@ function settingsOf(link: Link): LinkSettings {
     locale: link.locale,
     paymentMethods: link.paymentMethods,
     ...saleSettingsOf(link),
+    subscription: link.subscription,
   };
 }
 
@@ -277,6 +284,7 @@ const DEFAULT_SETTINGS: Omit<LinkSettings, 'title' | 'currency'> = {
   locale: null,
   paymentMethods: null,
   ...NO_SALE,
+  subscription: null,
 };
 
 const withoutUndefined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;

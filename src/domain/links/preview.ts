@@ -78,6 +78,7 @@ export async function draftLink(app: DomainContext, integratorId: string, s: Lin
     fields,
     paymentMethods: s.paymentMethods,
     ...draftSale(s, currency),
+    subscription: s.subscription,
     callbackUrl: s.callbackUrl,
     active: s.active,
     system: false,

@@ -26,7 +26,9 @@ export type EventType =
   | 'schedule.payment_link_sent'
   | 'schedule.payment_link_expired'
   /** Sent on request (console: Developers › Send test event) to check a receiver; no business change behind it. */
-  | 'webhook.test';
+  | 'webhook.test'
+  /** A customer asked for a link to their subscriptions page: an e-mail only, never a callback (src/domain/subscriptions/request.ts). */
+  | 'subscription.page_link';
 
 export interface NewEvent {
   integratorId: string;

@@ -1,6 +1,7 @@
 import { and, desc, eq, gt, or, sql } from 'drizzle-orm';
 import { cardRegistrations, type Integrator, schedules } from '../../db/schema.ts';
 import type { DomainContext } from '../context.ts';
+import { linkSlugsOf } from '../subscriptions/portal.ts';
 import type { ScheduleListRecord } from './service.ts';
 
 /** How many schedules the console's Home lists under "Schedules that need attention". */
@@ -32,5 +33,13 @@ export async function schedulesNeedingAttention(
     )
     .orderBy(sql`${schedules.status} = 'suspended' desc`, desc(schedules.consecutiveFailures), desc(schedules.createdAt), desc(schedules.id))
     .limit(limit);
-  return rows.map(({ schedule, name, email }) => ({ schedule, customer: name || email ? { name, email } : null }));
+  const slugs = await linkSlugsOf(
+    app.db,
+    rows.map((r) => r.schedule),
+  );
+  return rows.map(({ schedule, name, email }) => ({
+    schedule,
+    customer: name || email ? { name, email } : null,
+    link: slugs.get(schedule.linkId ?? '') ?? null,
+  }));
 }

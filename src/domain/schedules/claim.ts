@@ -111,7 +111,7 @@ export async function claimDueOccurrences(app: DomainContext, opts: { limit: num
   const lease = leaseEnd(app, now);
   return app.db.transaction(async (tx) => {
     const due = await tx
-      .select(scheduleColumns)
+      .select({ ...scheduleColumns, cyclesLeft: schedules.cyclesLeft, cancelAt: schedules.cancelAt })
       .from(schedules)
       .innerJoin(cardRegistrations, eq(cardRegistrations.reference, schedules.cardRegistrationReference))
       .where(and(DUE_SCHEDULE, lte(schedules.nextRunAt, now), INTEGRATOR_ACTIVE))
@@ -126,11 +126,17 @@ export async function claimDueOccurrences(app: DomainContext, opts: { limit: num
         await cancelSchedulesTx(app, tx, { integratorId: s.integratorId, scheduleId: s.scheduleId, now, reason: 'card_registration_deleted' });
         continue;
       }
+      // A subscription cancelled at the end of its period ends here, instead of charging the next one.
+      if (s.cancelAt && s.cancelAt <= now) {
+        await cancelSchedulesTx(app, tx, { integratorId: s.integratorId, scheduleId: s.scheduleId, now, reason: 'requested' });
+        continue;
+      }
       const rec = { cronPattern: s.cronPattern, offsetMinutes: parseTimeOffset(s.timeOffset) ?? 0 };
       // Catch-up: every missed occurrence up to now collapses into one, due at the latest. next_run_at
       // is itself an occurrence at or before now, so the latest is never earlier than it.
       const dueAt = latestOccurrenceAtOrBefore(rec, now) ?? s.nextRunAt!;
-      const next = nextOccurrence(rec, now);
+      // Its last counted cycle (a subscription's `cycles`): no occurrence after this one.
+      const next = s.cyclesLeft !== null && s.cyclesLeft <= 1 ? null : nextOccurrence(rec, now);
       advance.push({ id: s.scheduleId, next: next?.toISOString() ?? null });
       claims.push(toClaim(s, token, { runId: newId('run'), attempt: 1, dueAt }));
     }
@@ -162,7 +168,10 @@ async function advanceNextRuns(tx: Tx, rows: { id: string; next: string | null }
     rows.map((r) => sql`(${r.id}, ${r.next}::timestamptz)`),
     sql`, `,
   );
-  await tx.execute(sql`update schedules set next_run_at = v.next from (values ${values}) as v(id, next) where schedules.id = v.id`);
+  // cycles_left counts down only where it is set (null - 1 is null).
+  await tx.execute(
+    sql`update schedules set next_run_at = v.next, cycles_left = schedules.cycles_left - 1 from (values ${values}) as v(id, next) where schedules.id = v.id`,
+  );
 }
 
 /**

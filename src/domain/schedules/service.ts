@@ -10,6 +10,7 @@ import { DomainError, invalidFields, notFound } from '../errors.ts';
 import { schedulingSecrets } from '../integrators/credentials.ts';
 import { recordEvent } from '../notifications/domain-events.ts';
 import { keysetPage, type Page } from '../pagination.ts';
+import { linkSlugsOf } from '../subscriptions/portal.ts';
 import { cancelSchedulesTx } from './cancel.ts';
 import { signedContentHash, verifySchedulePayload, verifySchedulePayloadSignature } from './jwt.ts';
 import { CARD_REFERENCE_MISSING, parseSchedulePayload, type SchedulePlan } from './payload.ts';
@@ -196,6 +197,8 @@ export async function cancelSchedule(
 export interface ScheduleListRecord {
   schedule: Schedule;
   customer: { name: string | null; email: string | null } | null;
+  /** The slug of the subscription link it came from; null for a schedule an integrator signed. */
+  link: string | null;
 }
 
 /** A schedule with its most recent runs (newest first) and each run's transaction. */
@@ -226,7 +229,8 @@ export async function getSchedule(
     .select({ name: sql<string | null>`coalesce(${cardRegistrations.customerName}, ${cardRegistrations.holderName})`, email: cardRegistrations.customerEmail })
     .from(cardRegistrations)
     .where(eq(cardRegistrations.reference, schedule.cardRegistrationReference));
-  return { schedule, runs, customer: card && (card.name || card.email) ? card : null };
+  const link = (await linkSlugsOf(app.db, [schedule])).get(schedule.linkId ?? '') ?? null;
+  return { schedule, runs, customer: card && (card.name || card.email) ? card : null, link };
 }
 
 /** GET /api/v1/schedules: newest first, by state, reference, card or the card's customer e-mail. */
@@ -265,11 +269,13 @@ export async function listSchedules(app: DomainContext, integrator: Pick<Integra
         .where(inArray(cardRegistrations.reference, refs))
     : [];
   const byRef = new Map(cards.map((c) => [c.reference, c]));
+  const slugs = await linkSlugsOf(db, page.items);
   return {
     ...page,
     items: page.items.map((schedule) => {
       const card = byRef.get(schedule.cardRegistrationReference);
-      return { schedule, customer: card && (card.name || card.email) ? { name: card.name, email: card.email } : null };
+      const customer = card && (card.name || card.email) ? { name: card.name, email: card.email } : null;
+      return { schedule, customer, link: slugs.get(schedule.linkId ?? '') ?? null };
     }),
   };
 }

@@ -81,6 +81,7 @@ const worded = new Set([
   'schedule.suspended',
   'schedule.cancelled',
   'schedule.payment_link_sent',
+  'subscription.page_link',
 ]);
 
 /** An occurrence's payment link (schedule.payment_link_sent): only our own checkout address is ever made a button. */
@@ -111,8 +112,15 @@ function saleRows(type: string, view: EmailView, locale: Locale, total: string):
 /** A brand colour safe to put in a style attribute (#rrggbb), else paylink's blue. */
 const accent = (color: string | null | undefined) => (color && /^#[0-9a-fA-F]{6}$/.test(color) ? color : '#1d4ed8');
 
-/** `item`: what was bought, the title of the link the payment came from. */
-export function renderEmail(opts: { type: string; view: EmailView; createdAt: Date; merchant: MerchantView; item?: string }): RenderedEmail {
+/** `item`: what was bought, the title of the link the payment came from; `manageUrl`: the customer's subscriptions page. */
+export function renderEmail(opts: {
+  type: string;
+  view: EmailView;
+  createdAt: Date;
+  merchant: MerchantView;
+  item?: string;
+  manageUrl?: string;
+}): RenderedEmail {
   const { view, merchant } = opts;
   const locale = merchant.locale ?? DEFAULT_LOCALE;
   const tr = translator(locale);
@@ -156,6 +164,8 @@ export function renderEmail(opts: { type: string; view: EmailView; createdAt: Da
   // An e-mail with no transaction yet (a payment link) names what to quote instead.
   const questions = tr(!str(view.transactionId) && str(view.scheduleReference) ? 'email.questions_schedule' : 'email.questions', { merchant: merchant.name });
   const payText = link ? ['', tr('email.pay_link_text', { url: link }), ''] : [''];
+  const manage = opts.manageUrl ? tr('email.manage_text', { url: opts.manageUrl }) : undefined;
+  const manageText = manage ? [manage, ''] : [];
   const text = [
     merchant.name,
     '',
@@ -166,6 +176,7 @@ export function renderEmail(opts: { type: string; view: EmailView; createdAt: Da
     ...linesText,
     ...shown.map(([k, v]) => `${`${k}:`.padEnd(width + 2)}${v}`),
     '',
+    ...manageText,
     questions,
     '',
   ].join('\n');
@@ -184,7 +195,7 @@ ${logo}
 ${lines.length ? `${linesHtml(tr('receipt.items'), lines)}\n` : ''}${link ? `<p style="margin:0 0 20px"><a href="${h(link)}" style="display:inline-block;background:${color};color:#fff;text-decoration:none;font-weight:600;padding:12px 20px;border-radius:6px">${h(tr('email.pay_button', { amount }))}</a></p>\n<p style="margin:0 0 16px;color:#57606a;font-size:13px;word-break:break-all">${h(tr('email.pay_link_text', { url: link }))}</p>\n` : ''}<table role="presentation" style="border-collapse:collapse;width:100%">
 ${shown.map(([k, v]) => `<tr><th scope="row" style="text-align:left;font-weight:500;color:#57606a;padding:6px 12px 6px 0;vertical-align:top">${h(k)}</th><td style="padding:6px 0;font-variant-numeric:tabular-nums;overflow-wrap:anywhere">${h(v)}</td></tr>`).join('\n')}
 </table>
-<p style="margin:16px 0 0;color:#57606a;font-size:13px">${h(questions)}</p>
+${opts.manageUrl ? `<p style="margin:16px 0 0;line-height:1.5"><a href="${h(opts.manageUrl)}" style="color:${color};font-weight:600">${h(tr('email.subscription.page_link.heading'))}</a></p>\n` : ''}<p style="margin:16px 0 0;color:#57606a;font-size:13px">${h(questions)}</p>
 </div>
 </body></html>
 `;

@@ -1,0 +1,42 @@
+import type { APIRoute } from 'astro';
+import { clientIpOf, ownOrigins } from '../../../api/endpoint.ts';
+import { assertSameOrigin } from '../../../api/same-origin.ts';
+import { pagePath } from '../../../api/subscriber-page.ts';
+import { DomainError } from '../../../domain/errors.ts';
+import { openSubscriberToken } from '../../../domain/subscriptions/access.ts';
+import { replaceSubscriberCard } from '../../../domain/subscriptions/card.ts';
+
+/** "Replace card" on the subscriptions page (a plain form POST): back to the page, which says whether the card was saved. */
+export const POST: APIRoute = async (context) => {
+  const { locals, request, url } = context;
+  const app = locals.paylink;
+  try {
+    assertSameOrigin(request, ownOrigins(app, url));
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return new Response(error.message, { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  }
+  const form = await request.formData().catch(() => new FormData());
+  const field = (name: string) => {
+    const v = form.get(name);
+    return typeof v === 'string' ? v.trim() : '';
+  };
+  const token = field('token');
+  const lang = url.searchParams.get('lang') ?? undefined;
+  const back = (query: Record<string, string | undefined>) =>
+    new Response(null, { status: 303, headers: { location: pagePath({ token, lang, ...query }), 'cache-control': 'no-store' } });
+  const opened = openSubscriberToken(app, token);
+  if (!opened.ok) return back({});
+  const card = { number: field('number'), expiry: field('expiry'), cvc: field('cvc'), name: field('name') };
+  try {
+    await replaceSubscriberCard(app, opened.subscriber, field('subscription').slice(0, 64), card, clientIpOf(context));
+    return back({ done: 'card_saved' });
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    if (error.code === 'ER.11.30') return back({ done: 'card_declined' });
+    if (error.code === 'ER.07.01') return back({ done: 'not_yours' });
+    return back({ done: 'card_invalid' });
+  }
+};
+
+export const ALL: APIRoute = () => new Response('Method not allowed', { status: 405, headers: { allow: 'POST' } });

@@ -1,0 +1,54 @@
+import type { APIRoute } from 'astro';
+import { clientIpOf, ownOrigins } from '../../../api/endpoint.ts';
+import { assertSameOrigin } from '../../../api/same-origin.ts';
+import { pagePath } from '../../../api/subscriber-page.ts';
+import { DomainError } from '../../../domain/errors.ts';
+import { findActiveLink } from '../../../domain/links/service.ts';
+import { openSubscriberToken } from '../../../domain/subscriptions/access.ts';
+import { admitSubscriberLinkRequest, sendSubscriberLink } from '../../../domain/subscriptions/request.ts';
+import { isEmailAddress } from '../../../schemas/email-rules.ts';
+
+/**
+ * "Send me a link" (a plain form POST: email, and the merchant as an expired page token or a
+ * subscription link's slug). Rate limited per client and per e-mail; the answer is the same
+ * whether the address has subscriptions or not, and is given before the look-up and the e-mail
+ * (src/domain/subscriptions/request.ts), so its timing says nothing either.
+ */
+export const POST: APIRoute = async (context) => {
+  const { locals, request, url } = context;
+  const app = locals.paylink;
+  try {
+    assertSameOrigin(request, ownOrigins(app, url));
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return new Response(error.message, { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  }
+  const form = await request.formData().catch(() => new FormData());
+  const field = (name: string) => {
+    const v = form.get(name);
+    return typeof v === 'string' ? v.trim() : '';
+  };
+  const lang = url.searchParams.get('lang') ?? undefined;
+  const token = field('token') || undefined;
+  const slug = field('link').slice(0, 64) || undefined;
+  const back = (done: string) =>
+    new Response(null, { status: 303, headers: { location: pagePath({ token, link: slug, lang, done }), 'cache-control': 'no-store' } });
+  const opened = token ? openSubscriberToken(app, token) : undefined;
+  let integratorId = opened?.ok ? opened.subscriber.integratorId : opened?.reason === 'expired' ? opened.integratorId : undefined;
+  if (!integratorId && slug) {
+    const link = await findActiveLink(app.db, slug);
+    if (link?.link.subscription) integratorId = link.link.integratorId;
+  }
+  const email = field('email');
+  if (!integratorId || email.length > 254 || !isEmailAddress(email)) return back('bad_email');
+  try {
+    await admitSubscriberLinkRequest(app, clientIpOf(context), email);
+  } catch (error) {
+    if (error instanceof DomainError && error.code === 'ER.07.02') return back('too_many');
+    throw error;
+  }
+  void sendSubscriberLink(app, integratorId, email);
+  return back('requested');
+};
+
+export const ALL: APIRoute = () => new Response('Method not allowed', { status: 405, headers: { allow: 'POST' } });
