@@ -110,18 +110,25 @@ const seeOther = (location: string) => new Response(null, { status: 303, headers
 
 /**
  * A no-script form's fields as the page's script sends them in JSON: `fields[<path>]` (or a bare
- * `customer.…` path) go into `fields`; `method`, `bank`, `amount`, `amount_locale` and `session`
- * as they are. Other names are ignored.
+ * `customer.…` path) go into `fields`, `quantity[<item>]` into `quantity`, `answers[<question>]`
+ * into `answers`; `method`, `bank`, `amount`, `amount_locale`, `session`, `tip`, `tip_amount` and
+ * `promo_code` as they are. Other names are ignored.
  */
 export function formInput(form: URLSearchParams): Record<string, unknown> {
   const input: Record<string, unknown> = {};
   const fields: Record<string, string> = {};
+  const quantity: Record<string, string> = {};
+  const answers: Record<string, string> = {};
   for (const [name, value] of form) {
     const field = /^fields\[([^\]]{1,100})\]$/.exec(name)?.[1] ?? (name.startsWith('customer.') ? name : undefined);
+    const nested = /^(quantity|answers)\[([a-z][a-z0-9_]{0,39})\]$/.exec(name);
     if (field !== undefined) fields[field] = value;
-    else if (['method', 'bank', 'amount', 'amount_locale', 'session'].includes(name)) input[name] = value;
+    else if (nested?.[1] === 'quantity') quantity[nested[2]!] = value;
+    // A ticked box posts "true" after its hidden "false": the last value wins.
+    else if (nested) answers[nested[2]!] = value;
+    else if (['method', 'bank', 'amount', 'amount_locale', 'session', 'tip', 'tip_amount', 'promo_code'].includes(name)) input[name] = value;
   }
-  return { ...input, fields };
+  return { ...input, fields, ...(Object.keys(quantity).length > 0 ? { quantity } : {}), ...(Object.keys(answers).length > 0 ? { answers } : {}) };
 }
 
 /**

@@ -4,6 +4,7 @@ import type { DbOrTx } from '../../db/client.ts';
 import type { Payment } from '../../db/schema.ts';
 import { outboxEvents, payments } from '../../db/schema.ts';
 import { insertRows } from '../../db/statements.ts';
+import type { PaymentSale } from '../../schemas/link-sale.ts';
 import type { DomainContext } from '../context.ts';
 import { theRow } from '../errors.ts';
 import { type CheckoutContext, type DomainEvent, defaultCallbackUrls, presentedEvent, type ScheduleRunContext } from '../notifications/domain-events.ts';
@@ -32,6 +33,8 @@ export interface RecordChargeInput {
   otherReferences?: string[];
   customer?: Record<string, string>;
   customerEmail?: string | null;
+  /** What a payment page sold (items, tip, code, answers); null: one amount. */
+  sale?: PaymentSale | null;
   callbackUrl?: string | null;
   notifyUser?: boolean;
   /** A checkout attempt: the event is payment.*, with the link and attempt. */
@@ -69,6 +72,7 @@ export async function recordCharges(app: Pick<DomainContext, 'presentEvent'>, tx
       otherReferences: input.otherReferences ?? [],
       customer: input.customer ?? {},
       customerEmail: input.customerEmail ?? null,
+      sale: input.sale ?? null,
       callbackUrl: input.callbackUrl ?? null,
       notifyUser: input.notifyUser ?? false,
       paymentMethod: input.result.method ?? ('card' as const),
