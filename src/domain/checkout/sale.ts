@@ -56,6 +56,24 @@ export const itemsOf = (link: Pick<Link, 'items'>, session?: { kind: string; ite
 export const sellsMore = (link: SaleLink, session?: { kind: string; items: readonly Item[] | null }) =>
   itemsOf(link, session).length > 0 || link.questions.length > 0 || link.tip !== null || link.promotionCodes;
 
+/**
+ * The sale's fields as a form posts them (`quantity[<item>]`, `answers[<question>]`, `tip`,
+ * `tip_amount`, `promo_code`), in the shape above; other names are left out.
+ */
+export function saleFormInput(form: URLSearchParams): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  const quantity: Record<string, string> = {};
+  const answers: Record<string, string> = {};
+  for (const [name, value] of form) {
+    const nested = /^(quantity|answers)\[([a-z][a-z0-9_]{0,39})\]$/.exec(name);
+    if (nested?.[1] === 'quantity') quantity[nested[2]!] = value;
+    // A ticked box posts "true" after its hidden "false": the last value wins.
+    else if (nested) answers[nested[2]!] = value;
+    else if (['tip', 'tip_amount', 'promo_code'].includes(name)) input[name] = value;
+  }
+  return { ...input, ...(Object.keys(quantity).length > 0 ? { quantity } : {}), ...(Object.keys(answers).length > 0 ? { answers } : {}) };
+}
+
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 const saleRefusalKey = (r: SaleRefusal): { key: MessageKey; params?: Record<string, string> } => {
@@ -113,6 +131,8 @@ export async function checkSale(
     email?: string | null;
     locale: Locale;
     clientIp?: string;
+    /** false: the page's running total, before the customer answered the questions. */
+    answersAsked?: boolean;
   },
 ): Promise<SaleCheck> {
   const { link, raw, currency, locale } = args;
@@ -120,7 +140,7 @@ export async function checkSale(
   const messages: Messages = {};
   const items = itemsOf(link, args.session);
 
-  const answers = readAnswers(link.questions, isRecord(raw.answers) ? raw.answers : {});
+  const answers = args.answersAsked === false ? readAnswers([], {}) : readAnswers(link.questions, isRecord(raw.answers) ? raw.answers : {});
   if (!answers.ok) {
     for (const r of answers.refusals) {
       messages[`answers.${r.question}`] = say(`sale.answer.${r.reason}`, r.limit === undefined ? undefined : { limit: r.limit });
@@ -146,6 +166,8 @@ export async function checkSale(
         const email = args.email?.trim() || null;
         const usedByEmail = promotion.oncePerEmail && email ? await heldByEmail(app, promotion.id, email) : false;
         codeRefusal = promotionRefusal(promotion, { now: app.now(), linkId: link.id, currency, email, usedByEmail }) ?? undefined;
+        // The running total comes before the e-mail is typed: the payment checks it.
+        if (codeRefusal === 'email_needed' && args.answersAsked === false) codeRefusal = undefined;
       }
     }
     if (codeRefusal) messages.promo_code = say(codeKey(codeRefusal));

@@ -8,7 +8,7 @@ import { invalidFields, type Messages } from '../errors.ts';
 import { askedFields } from '../links/form.ts';
 import { amountLocale, parseCustomerAmount } from './amount.ts';
 import type { ResolvedSession } from './pay.ts';
-import { checkSale, codeRefusalError, itemsOf, type SaleChoice, sellsMore } from './sale.ts';
+import { checkSale, codeRefusalError, itemsOf, type SaleChoice, saleFormInput, sellsMore } from './sale.ts';
 
 /**
  * What a customer submitted on a payment page, checked all at once before a session is created or
@@ -52,7 +52,9 @@ export async function validateCustomer(
   withCard: boolean,
   clientIp?: string,
 ): Promise<Omit<ValidSubmission, 'card' | 'expiry'> & Partial<ValidSubmission>> {
-  const raw = isRecord(input) ? input : {};
+  const sent = isRecord(input) ? input : {};
+  // The card islands send the page's sale form as it would post (`sale`: form-encoded text).
+  const raw = typeof sent.sale === 'string' ? { ...sent, ...saleFormInput(new URLSearchParams(sent.sale)) } : sent;
   const { link, session } = target;
   const systemValues = session?.systemValues ?? {};
   const currency = session?.currency ?? link.link.currency;

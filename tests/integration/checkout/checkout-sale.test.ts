@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkoutSessions, integrators, links, payments, promotionRedemptions, promotions } from '../../../src/db/schema.ts';
 import { type MethodStarted, startMethodAttempt } from '../../../src/domain/checkout/method-pay.ts';
 import { payCheckout } from '../../../src/domain/checkout/pay.ts';
+import { quoteSale } from '../../../src/domain/checkout/quote.ts';
 import { releaseAbandonedCodes } from '../../../src/domain/checkout/sale.ts';
 import { findSessionByToken, issueStaticTicket } from '../../../src/domain/checkout/sessions.ts';
 import { answerSimulatedPayment } from '../../../src/domain/checkout/simulated.ts';
@@ -271,5 +272,22 @@ describe('checkout › promotion codes guessed one after another', () => {
     } finally {
       await limited.close();
     }
+  });
+});
+
+describe('checkout › the page running total (quoteSale)', () => {
+  it('words the lines in the page language, with the code applied, before the questions are answered', async () => {
+    const quote = await quoteSale(t.app, { slug: 'acme-yoga', input: { quantity: { pass: '2' }, tip: '0', promo_code: 'launch10' }, locale: 'fil' });
+    expect(quote.say).toEqual({
+      'sum.subtotal': '₱1,000.00',
+      'sum.discount_label': 'Diskwento (LAUNCH10)',
+      'sum.discount': '−₱100.00',
+      'sum.applied': 'Nagamit ang code na LAUNCH10: bawas na ₱100.00',
+      'sum.tip_label': 'Tip',
+      'sum.tip': '₱90.00',
+      'sum.total': '₱990.00',
+    });
+    const wrong = await quoteSale(t.app, { slug: 'acme-yoga', input: { quantity: { pass: '9' }, promo_code: 'NOPE-NOPE' }, locale: 'es' });
+    expect(wrong.say).toEqual({ 'quantity.pass': 'Elige una cantidad de 0 a 4', promo_code: 'No existe ese código: revisa cómo está escrito' });
   });
 });
