@@ -143,7 +143,10 @@ export async function checkSale(
   const answers = args.answersAsked === false ? readAnswers([], {}) : readAnswers(link.questions, isRecord(raw.answers) ? raw.answers : {});
   if (!answers.ok) {
     for (const r of answers.refusals) {
-      messages[`answers.${r.question}`] = say(`sale.answer.${r.reason}`, r.limit === undefined ? undefined : { limit: r.limit });
+      // Named by its label: the card form says these in one alert, away from the question.
+      const label = link.questions.find((q) => q.id === r.question)?.label;
+      const text = t(locale, `sale.answer.${r.reason}`, r.limit === undefined ? undefined : { limit: r.limit });
+      messages[`answers.${r.question}`] = [label ? `${label[locale] || label.en}: ${text}` : text];
     }
   }
 
@@ -189,7 +192,8 @@ export async function checkSale(
       const item = items.find((i) => `quantity.${i.id}` === r.field);
       const { key } = saleRefusalKey(r);
       if (r.field === 'promo_code') codeRefusal = r.reason === 'zero_total' ? 'free' : 'other_currency';
-      messages[r.field] ??= say(key, item ? { min: item.quantity.min, max: item.quantity.max } : undefined);
+      const text = t(locale, key, item ? { min: item.quantity.min, max: item.quantity.max } : undefined);
+      messages[r.field] ??= [item ? `${item.name[locale] || item.name.en}: ${text}` : text];
     }
   }
   if (Object.keys(messages).length > 0 || !total.ok || !answers.ok) return { messages, ...(codeRefusal ? { codeRefusal } : {}) };

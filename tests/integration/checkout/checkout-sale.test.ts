@@ -141,17 +141,20 @@ describe('checkout › a link that sells items, a tip and a code', () => {
     expect(error).toMatchObject({
       code: 'ER.02.30',
       messages: {
-        'quantity.pass': ['Choose a quantity from 0 to 4'],
-        'quantity.mat': ['Choose a quantity from 0 to 2'],
+        'quantity.pass': ['Class pass: Choose a quantity from 0 to 4'],
+        'quantity.mat': ['Mat rental: Choose a quantity from 0 to 2'],
         'quantity.towel': ['This item is not sold on this page'],
         tip_amount: ['Type the tip as an amount in PHP'],
-        'answers.class': ['Choose one of the options'],
-        'answers.student_no': ['At most 10 characters'],
+        'answers.class': ['Which class?: Choose one of the options'],
+        'answers.student_no': ['Student number: At most 10 characters'],
         'answers.shoe': ['This page does not ask this'],
       },
     });
     const nothing = await payByCard('acme-yoga', { quantity: { pass: '0' }, answers: {} }).catch(codeOf);
-    expect(nothing).toMatchObject({ code: 'ER.02.30', messages: { quantity: ['Choose at least one item'], 'answers.class': ['Answer this question'] } });
+    expect(nothing).toMatchObject({
+      code: 'ER.02.30',
+      messages: { quantity: ['Choose at least one item'], 'answers.class': ['Which class?: Answer this question'] },
+    });
     const tipTooBig = await payByCard('acme-yoga', { tip: 'custom', tip_amount: '5000' }).catch(codeOf);
     expect(tipTooBig).toMatchObject({ code: 'ER.02.30', messages: { tip: ['The tip is more than what you buy: check the amount'] } });
     expect({ payments: (await paymentsOfLink('acme-yoga')).length, redeemed: await redeemedOf(code!.id) }).toEqual(before);
@@ -288,6 +291,6 @@ describe('checkout › the page running total (quoteSale)', () => {
       'sum.total': '₱990.00',
     });
     const wrong = await quoteSale(t.app, { slug: 'acme-yoga', input: { quantity: { pass: '9' }, promo_code: 'NOPE-NOPE' }, locale: 'es' });
-    expect(wrong.say).toEqual({ 'quantity.pass': 'Elige una cantidad de 0 a 4', promo_code: 'No existe ese código: revisa cómo está escrito' });
+    expect(wrong.say).toEqual({ 'quantity.pass': 'Class pass: Elige una cantidad de 0 a 4', promo_code: 'No existe ese código: revisa cómo está escrito' });
   });
 });
