@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
 import { eq } from 'drizzle-orm';
+import pg from 'pg';
 import { createApp, type PaylinkApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { links, payments } from '../../src/db/schema.ts';
@@ -19,13 +20,26 @@ import { CHECKOUT_JS_BUDGET, measurePageScripts } from '../support/checkout-weig
 /**
  * A customer in Filipino pays a link that sells class passes with a quantity, a tip, a promotion
  * code and two questions, at phone and desktop sizes, axe-clean. The links editor does not write
- * these columns yet, so this spec serves the built app in-process on its own database (PGlite, or
- * PostgreSQL with PAYLINK_E2E_DB=postgres) and writes the link's row itself.
+ * these columns yet, so this spec serves the built app in-process on its own database (PGlite, or a
+ * fresh PostgreSQL database with PAYLINK_E2E_DB=postgres) and writes the link's row itself.
  */
 let app: PaylinkApp;
 let server: ReturnType<typeof createHttpServer>;
 let base = '';
 let dataDir = '';
+// PAYLINK_E2E_DB=postgres: a database of this spec's own on that server, dropped at the end.
+const postgres = process.env.PAYLINK_E2E_DB === 'postgres' ? process.env.DATABASE_URL : undefined;
+let database = '';
+async function freshDatabase(adminUrl: string): Promise<string> {
+  database = `paylink_e2e_sale_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`create database ${database}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
 const shots = join(process.cwd(), 'docs', 'checkout');
 
 test.beforeAll(async () => {
@@ -50,7 +64,7 @@ test.beforeAll(async () => {
     PAYLINK_DATA_DIR: dataDir,
     PAYLINK_MASTER_KEY: randomBytes(32).toString('base64'),
     LOG_LEVEL: 'warn',
-    ...(process.env.PAYLINK_E2E_DB === 'postgres' && process.env.DATABASE_URL ? { DATABASE_URL: process.env.DATABASE_URL } : {}),
+    ...(postgres ? { DATABASE_URL: await freshDatabase(postgres) } : {}),
   });
   app = await createApp({ config, log: createLogger('warn', () => {}) });
   await applyProvisioning(app, seedPath);
@@ -92,6 +106,12 @@ test.afterAll(async () => {
   if (server) await closeServer(server, 1000);
   await app?.database.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  if (postgres && database) {
+    const admin = new pg.Client({ connectionString: postgres });
+    await admin.connect();
+    await admin.query(`drop database if exists ${database} with (force)`);
+    await admin.end();
+  }
 });
 
 test('sale › the page stays within the checkout JavaScript budget with items, a tip, a code and questions', async () => {
@@ -154,3 +174,26 @@ for (const size of [
     expect(paid).toMatchObject({ amountMinor: 99000n, sale: { discount: { code: 'LAUNCH10' }, tip_minor: '9000', answers: { class: 'yin', waiver: true } } });
   });
 }
+
+test('sale › paying by QR Ph sends the chosen quantity and answers with the method form', async ({ page }) => {
+  await page.goto(`${base}/pay/yoga-passes?lang=fil&method=qrph`);
+  await page.getByRole('button', { name: 'Dagdagan ng isa ang Pass sa klase' }).click();
+  await page.getByRole('button', { name: 'Dagdagan ng isa ang Pass sa klase' }).click();
+  await expect(page.getByTestId('sale-total')).toHaveText('₱1,500.00');
+  await page.getByLabel('Aling klase?').selectOption('vinyasa');
+  await page.getByLabel('Tinatanggap ko ang mga patakaran ng studio').check();
+  const form = page.getByTestId('method-form-qrph');
+  for (const input of await form.locator('input:not([type=hidden]):not([readonly])').all()) {
+    const name = (await input.getAttribute('name')) ?? '';
+    await input.fill(name.includes('email') ? 'ana@example.com' : name.includes('mobile') ? '+639171234567' : 'Ana');
+  }
+  await form.locator('button').last().click();
+  await expect(page).toHaveURL(/\/checkout\//);
+  const token = new URL(page.url()).pathname.split('/')[2]!;
+  const { findSessionByToken } = await import('../../src/domain/checkout/sessions.ts');
+  const session = await findSessionByToken(app.db, token);
+  expect(session?.providerAttempt).toMatchObject({
+    amountMinor: '150000',
+    sale: { lines: [{ id: 'pass', quantity: 3 }], answers: { class: 'vinyasa', waiver: true } },
+  });
+});
