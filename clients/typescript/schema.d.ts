@@ -64,6 +64,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/checkout/{token}/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The running total of what the customer chose (the page’s summary)
+         * @description For a link that sells items, takes a tip or a promotion code: what the quantities, tip and code come to, worded in the page’s language (`amount_locale`): `say` holds the summary’s lines (`sum.subtotal`, `sum.discount_label`, `sum.discount`, `sum.applied`, `sum.tip_label`, `sum.tip`, `sum.total`; absent ones not shown) and a message per wrong field (`quantity.<id>`, `tip`, `tip_amount`, `promo_code`). Nothing is stored or redeemed; a code that does not exist counts against the client like on a payment. Same-origin JSON, or the page’s form fields.
+         */
+        post: operations["quoteCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pay/{slug}/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The running total of what the customer chose (the page’s summary)
+         * @description For a link that sells items, takes a tip or a promotion code: what the quantities, tip and code come to, worded in the page’s language (`amount_locale`): `say` holds the summary’s lines (`sum.subtotal`, `sum.discount_label`, `sum.discount`, `sum.applied`, `sum.tip_label`, `sum.tip`, `sum.total`; absent ones not shown) and a message per wrong field (`quantity.<id>`, `tip`, `tip_amount`, `promo_code`). Nothing is stored or redeemed; a code that does not exist counts against the client like on a payment. Same-origin JSON, or the page’s form fields.
+         */
+        post: operations["quoteStaticLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/checkout/{token}/provider": {
         parameters: {
             query?: never;
@@ -1302,6 +1342,16 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    quantity?: {
+                        [key: string]: string | number;
+                    };
+                    tip?: string;
+                    tip_amount?: string;
+                    promo_code?: string;
+                    answers?: {
+                        [key: string]: string | number | boolean;
+                    };
+                    sale?: string;
                     session?: string;
                     amount?: string;
                     amount_locale?: string;
@@ -1428,7 +1478,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.03.22` Checkout session already paid; `ER.03.24` Payment already in progress; `ER.03.26` Card form not available */
+            /** @description `ER.03.22` Checkout session already paid; `ER.03.24` Payment already in progress; `ER.03.26` Card form not available; `ER.06.01` The promotion code is used up; `ER.06.02` The promotion code was used by this customer */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1444,7 +1494,7 @@ export interface operations {
                         path: string;
                         data: {
                             /** @enum {string} */
-                            status_code: "ER.03.22" | "ER.03.24" | "ER.03.26";
+                            status_code: "ER.03.22" | "ER.03.24" | "ER.03.26" | "ER.06.01" | "ER.06.02";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -1528,7 +1578,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.06.03` The promotion code does not apply */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1543,8 +1593,8 @@ export interface operations {
                         /** @description The path that was called. */
                         path: string;
                         data: {
-                            /** @constant */
-                            status_code: "ER.02.30";
+                            /** @enum {string} */
+                            status_code: "ER.02.30" | "ER.06.03";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -1553,7 +1603,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.03.23` Too many payment attempts; `ER.03.25` Too many card attempts */
+            /** @description `ER.03.23` Too many payment attempts; `ER.03.25` Too many card attempts; `ER.06.04` Too many promotion codes tried */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1571,7 +1621,7 @@ export interface operations {
                         path: string;
                         data: {
                             /** @enum {string} */
-                            status_code: "ER.03.23" | "ER.03.25";
+                            status_code: "ER.03.23" | "ER.03.25" | "ER.06.04";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -1619,6 +1669,16 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    quantity?: {
+                        [key: string]: string | number;
+                    };
+                    tip?: string;
+                    tip_amount?: string;
+                    promo_code?: string;
+                    answers?: {
+                        [key: string]: string | number | boolean;
+                    };
+                    sale?: string;
                     session?: string;
                     amount?: string;
                     amount_locale?: string;
@@ -1745,7 +1805,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.03.22` Checkout session already paid; `ER.03.24` Payment already in progress; `ER.03.26` Card form not available */
+            /** @description `ER.03.22` Checkout session already paid; `ER.03.24` Payment already in progress; `ER.03.26` Card form not available; `ER.06.01` The promotion code is used up; `ER.06.02` The promotion code was used by this customer */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1761,7 +1821,7 @@ export interface operations {
                         path: string;
                         data: {
                             /** @enum {string} */
-                            status_code: "ER.03.22" | "ER.03.24" | "ER.03.26";
+                            status_code: "ER.03.22" | "ER.03.24" | "ER.03.26" | "ER.06.01" | "ER.06.02";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -1845,6 +1905,267 @@ export interface operations {
                     };
                 };
             };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.06.03` The promotion code does not apply */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 422;
+                        /** @constant */
+                        message: "Unprocessable Entity";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.02.30" | "ER.06.03";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.03.23` Too many payment attempts; `ER.03.25` Too many card attempts; `ER.06.04` Too many promotion codes tried */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 429;
+                        /** @constant */
+                        message: "Too Many Requests";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.03.23" | "ER.03.25" | "ER.06.04";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.99.00` Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 500;
+                        /** @constant */
+                        message: "Internal Server Error";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.99.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+        };
+    };
+    quoteCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    quantity?: {
+                        [key: string]: string | number;
+                    };
+                    tip?: string;
+                    tip_amount?: string;
+                    promo_code?: string;
+                    answers?: {
+                        [key: string]: string | number | boolean;
+                    };
+                    sale?: string;
+                    amount_locale?: string;
+                    /** @default {} */
+                    fields?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description `OK.00.00` Request successful */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 200;
+                        /** @constant */
+                        message: "OK";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            say: {
+                                [key: string]: string;
+                            };
+                            /** @constant */
+                            status_code: "OK.00.00";
+                            status_description: string;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.31` Malformed JSON body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 400;
+                        /** @constant */
+                        message: "Bad Request";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.31";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.44` Cross-site request refused */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.44";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.34` Resource not found; `ER.03.20` Checkout session not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 404;
+                        /** @constant */
+                        message: "Not Found";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.02.34" | "ER.03.20";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.33` Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 413;
+                        /** @constant */
+                        message: "Payload Too Large";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.33";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.32` Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 415;
+                        /** @constant */
+                        message: "Unsupported Media Type";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.32";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
             /** @description `ER.02.30` Invalid client request due to invalid parameters */
             422: {
                 headers: {
@@ -1870,25 +2191,232 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.03.23` Too many payment attempts; `ER.03.25` Too many card attempts */
-            429: {
+            /** @description `ER.99.00` Internal server error */
+            500: {
                 headers: {
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         timestamp: components["schemas"]["Timestamp"];
                         /** @constant */
-                        status: 429;
+                        status: 500;
                         /** @constant */
-                        message: "Too Many Requests";
+                        message: "Internal Server Error";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.99.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+        };
+    };
+    quoteStaticLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    quantity?: {
+                        [key: string]: string | number;
+                    };
+                    tip?: string;
+                    tip_amount?: string;
+                    promo_code?: string;
+                    answers?: {
+                        [key: string]: string | number | boolean;
+                    };
+                    sale?: string;
+                    amount_locale?: string;
+                    /** @default {} */
+                    fields?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description `OK.00.00` Request successful */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 200;
+                        /** @constant */
+                        message: "OK";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            say: {
+                                [key: string]: string;
+                            };
+                            /** @constant */
+                            status_code: "OK.00.00";
+                            status_description: string;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.31` Malformed JSON body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 400;
+                        /** @constant */
+                        message: "Bad Request";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.31";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.44` Cross-site request refused */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.44";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.34` Resource not found; `ER.03.20` Checkout session not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 404;
+                        /** @constant */
+                        message: "Not Found";
                         /** @description The path that was called. */
                         path: string;
                         data: {
                             /** @enum {string} */
-                            status_code: "ER.03.23" | "ER.03.25";
+                            status_code: "ER.02.34" | "ER.03.20";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.33` Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 413;
+                        /** @constant */
+                        message: "Payload Too Large";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.33";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.32` Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 415;
+                        /** @constant */
+                        message: "Unsupported Media Type";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.32";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 422;
+                        /** @constant */
+                        message: "Unprocessable Entity";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.30";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -1942,6 +2470,8 @@ export interface operations {
                     fields?: {
                         [key: string]: string;
                     };
+                    /** @description What the page sells, as its sale form would post it (items, tip, code, answers). */
+                    sale?: string;
                 };
             };
         };
@@ -2066,7 +2596,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.03.22` Checkout session already paid; `ER.03.24` Payment already in progress; `ER.03.26` Card form not available */
+            /** @description `ER.03.22` Checkout session already paid; `ER.03.24` Payment already in progress; `ER.03.26` Card form not available; `ER.06.01` The promotion code is used up; `ER.06.02` The promotion code was used by this customer */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2082,7 +2612,7 @@ export interface operations {
                         path: string;
                         data: {
                             /** @enum {string} */
-                            status_code: "ER.03.22" | "ER.03.24" | "ER.03.26";
+                            status_code: "ER.03.22" | "ER.03.24" | "ER.03.26" | "ER.06.01" | "ER.06.02";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -2166,7 +2696,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.03.31` Payment refused by the acquirer */
+            /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.03.31` Payment refused by the acquirer; `ER.06.03` The promotion code does not apply */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2182,7 +2712,7 @@ export interface operations {
                         path: string;
                         data: {
                             /** @enum {string} */
-                            status_code: "ER.02.30" | "ER.03.31";
+                            status_code: "ER.02.30" | "ER.03.31" | "ER.06.03";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -2191,7 +2721,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.03.23` Too many payment attempts; `ER.03.25` Too many card attempts */
+            /** @description `ER.03.23` Too many payment attempts; `ER.03.25` Too many card attempts; `ER.06.04` Too many promotion codes tried */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2209,7 +2739,7 @@ export interface operations {
                         path: string;
                         data: {
                             /** @enum {string} */
-                            status_code: "ER.03.23" | "ER.03.25";
+                            status_code: "ER.03.23" | "ER.03.25" | "ER.06.04";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -2263,6 +2793,8 @@ export interface operations {
                     fields?: {
                         [key: string]: string;
                     };
+                    /** @description What the page sells, as its sale form would post it (items, tip, code, answers). */
+                    sale?: string;
                 };
             };
         };
@@ -2387,7 +2919,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.03.22` Checkout session already paid; `ER.03.24` Payment already in progress; `ER.03.26` Card form not available */
+            /** @description `ER.03.22` Checkout session already paid; `ER.03.24` Payment already in progress; `ER.03.26` Card form not available; `ER.06.01` The promotion code is used up; `ER.06.02` The promotion code was used by this customer */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2403,7 +2935,7 @@ export interface operations {
                         path: string;
                         data: {
                             /** @enum {string} */
-                            status_code: "ER.03.22" | "ER.03.24" | "ER.03.26";
+                            status_code: "ER.03.22" | "ER.03.24" | "ER.03.26" | "ER.06.01" | "ER.06.02";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -2487,7 +3019,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.03.31` Payment refused by the acquirer */
+            /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.03.31` Payment refused by the acquirer; `ER.06.03` The promotion code does not apply */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2503,7 +3035,7 @@ export interface operations {
                         path: string;
                         data: {
                             /** @enum {string} */
-                            status_code: "ER.02.30" | "ER.03.31";
+                            status_code: "ER.02.30" | "ER.03.31" | "ER.06.03";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -2512,7 +3044,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.03.23` Too many payment attempts; `ER.03.25` Too many card attempts */
+            /** @description `ER.03.23` Too many payment attempts; `ER.03.25` Too many card attempts; `ER.06.04` Too many promotion codes tried */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2530,7 +3062,7 @@ export interface operations {
                         path: string;
                         data: {
                             /** @enum {string} */
-                            status_code: "ER.03.23" | "ER.03.25";
+                            status_code: "ER.03.23" | "ER.03.25" | "ER.06.04";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
