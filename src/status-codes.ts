@@ -378,6 +378,16 @@ export const catalogue = {
     description: 'The promotion code was used by this customer',
     when: 'The code may be used once per customer e-mail address, and this address holds a redemption of it. Nothing was charged or redeemed.',
   },
+  'ER.06.03': {
+    http: 422,
+    description: 'The promotion code does not apply',
+    when: 'The code typed on a payment page does not exist, is not valid now, is for other links or another currency, needs the customer e-mail first, or would make the payment free; `messages.promo_code` says which. Nothing was charged or redeemed; pay without it or with another code.',
+  },
+  'ER.06.04': {
+    http: 429,
+    description: 'Too many promotion codes tried',
+    when: 'Too many codes were tried on this payment page from the client network (guessing codes). Nothing was checked; try again after `Retry-After`.',
+  },
   'ER.06.20': {
     http: 409,
     description: 'The maximum is below the redemptions made',

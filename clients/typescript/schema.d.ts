@@ -64,6 +64,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/checkout/{token}/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The running total of what the customer chose (the page’s summary)
+         * @description For a link that sells items, takes a tip or a promotion code: what the quantities, tip and code come to, worded in the page’s language (`amount_locale`): `say` holds the summary’s lines (`sum.subtotal`, `sum.discount_label`, `sum.discount`, `sum.applied`, `sum.tip_label`, `sum.tip`, `sum.total`; absent ones not shown) and a message per wrong field (`quantity.<id>`, `tip`, `tip_amount`, `promo_code`). Nothing is stored or redeemed; a code that does not exist counts against the client like on a payment. Same-origin JSON, or the page’s form fields.
+         */
+        post: operations["quoteCheckout"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/pay/{slug}/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The running total of what the customer chose (the page’s summary)
+         * @description For a link that sells items, takes a tip or a promotion code: what the quantities, tip and code come to, worded in the page’s language (`amount_locale`): `say` holds the summary’s lines (`sum.subtotal`, `sum.discount_label`, `sum.discount`, `sum.applied`, `sum.tip_label`, `sum.tip`, `sum.total`; absent ones not shown) and a message per wrong field (`quantity.<id>`, `tip`, `tip_amount`, `promo_code`). Nothing is stored or redeemed; a code that does not exist counts against the client like on a payment. Same-origin JSON, or the page’s form fields.
+         */
+        post: operations["quoteStaticLink"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/checkout/{token}/provider": {
         parameters: {
             query?: never;
@@ -1576,6 +1616,16 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    quantity?: {
+                        [key: string]: string | number;
+                    };
+                    tip?: string;
+                    tip_amount?: string;
+                    promo_code?: string;
+                    answers?: {
+                        [key: string]: string | number | boolean;
+                    };
+                    sale?: string;
                     session?: string;
                     amount?: string;
                     amount_locale?: string;
@@ -1702,7 +1752,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.03.22` Checkout session already paid; `ER.03.24` Payment already in progress; `ER.03.26` Card form not available */
+            /** @description `ER.03.22` Checkout session already paid; `ER.03.24` Payment already in progress; `ER.03.26` Card form not available; `ER.06.01` The promotion code is used up; `ER.06.02` The promotion code was used by this customer */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -1718,7 +1768,7 @@ export interface operations {
                         path: string;
                         data: {
                             /** @enum {string} */
-                            status_code: "ER.03.22" | "ER.03.24" | "ER.03.26";
+                            status_code: "ER.03.22" | "ER.03.24" | "ER.03.26" | "ER.06.01" | "ER.06.02";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -1802,7 +1852,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.06.03` The promotion code does not apply */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -1817,8 +1867,8 @@ export interface operations {
                         /** @description The path that was called. */
                         path: string;
                         data: {
-                            /** @constant */
-                            status_code: "ER.02.30";
+                            /** @enum {string} */
+                            status_code: "ER.02.30" | "ER.06.03";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -1827,7 +1877,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.03.23` Too many payment attempts; `ER.03.25` Too many card attempts */
+            /** @description `ER.03.23` Too many payment attempts; `ER.03.25` Too many card attempts; `ER.06.04` Too many promotion codes tried */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -1845,7 +1895,7 @@ export interface operations {
                         path: string;
                         data: {
                             /** @enum {string} */
-                            status_code: "ER.03.23" | "ER.03.25";
+                            status_code: "ER.03.23" | "ER.03.25" | "ER.06.04";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -1893,6 +1943,16 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
+                    quantity?: {
+                        [key: string]: string | number;
+                    };
+                    tip?: string;
+                    tip_amount?: string;
+                    promo_code?: string;
+                    answers?: {
+                        [key: string]: string | number | boolean;
+                    };
+                    sale?: string;
                     session?: string;
                     amount?: string;
                     amount_locale?: string;
@@ -2019,7 +2079,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.03.22` Checkout session already paid; `ER.03.24` Payment already in progress; `ER.03.26` Card form not available */
+            /** @description `ER.03.22` Checkout session already paid; `ER.03.24` Payment already in progress; `ER.03.26` Card form not available; `ER.06.01` The promotion code is used up; `ER.06.02` The promotion code was used by this customer */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2035,7 +2095,7 @@ export interface operations {
                         path: string;
                         data: {
                             /** @enum {string} */
-                            status_code: "ER.03.22" | "ER.03.24" | "ER.03.26";
+                            status_code: "ER.03.22" | "ER.03.24" | "ER.03.26" | "ER.06.01" | "ER.06.02";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -2119,6 +2179,267 @@ export interface operations {
                     };
                 };
             };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.06.03` The promotion code does not apply */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 422;
+                        /** @constant */
+                        message: "Unprocessable Entity";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.02.30" | "ER.06.03";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.03.23` Too many payment attempts; `ER.03.25` Too many card attempts; `ER.06.04` Too many promotion codes tried */
+            429: {
+                headers: {
+                    /** @description Seconds to wait before trying again. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 429;
+                        /** @constant */
+                        message: "Too Many Requests";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.03.23" | "ER.03.25" | "ER.06.04";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.99.00` Internal server error */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 500;
+                        /** @constant */
+                        message: "Internal Server Error";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.99.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+        };
+    };
+    quoteCheckout: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    quantity?: {
+                        [key: string]: string | number;
+                    };
+                    tip?: string;
+                    tip_amount?: string;
+                    promo_code?: string;
+                    answers?: {
+                        [key: string]: string | number | boolean;
+                    };
+                    sale?: string;
+                    amount_locale?: string;
+                    /** @default {} */
+                    fields?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description `OK.00.00` Request successful */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 200;
+                        /** @constant */
+                        message: "OK";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            say: {
+                                [key: string]: string;
+                            };
+                            /** @constant */
+                            status_code: "OK.00.00";
+                            status_description: string;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.31` Malformed JSON body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 400;
+                        /** @constant */
+                        message: "Bad Request";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.31";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.44` Cross-site request refused */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.44";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.34` Resource not found; `ER.03.20` Checkout session not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 404;
+                        /** @constant */
+                        message: "Not Found";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @enum {string} */
+                            status_code: "ER.02.34" | "ER.03.20";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.33` Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 413;
+                        /** @constant */
+                        message: "Payload Too Large";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.33";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.32` Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 415;
+                        /** @constant */
+                        message: "Unsupported Media Type";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.32";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
             /** @description `ER.02.30` Invalid client request due to invalid parameters */
             422: {
                 headers: {
@@ -2144,25 +2465,232 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.03.23` Too many payment attempts; `ER.03.25` Too many card attempts */
-            429: {
+            /** @description `ER.99.00` Internal server error */
+            500: {
                 headers: {
-                    /** @description Seconds to wait before trying again. */
-                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
                         timestamp: components["schemas"]["Timestamp"];
                         /** @constant */
-                        status: 429;
+                        status: 500;
                         /** @constant */
-                        message: "Too Many Requests";
+                        message: "Internal Server Error";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.99.00";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+        };
+    };
+    quoteStaticLink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                slug: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    quantity?: {
+                        [key: string]: string | number;
+                    };
+                    tip?: string;
+                    tip_amount?: string;
+                    promo_code?: string;
+                    answers?: {
+                        [key: string]: string | number | boolean;
+                    };
+                    sale?: string;
+                    amount_locale?: string;
+                    /** @default {} */
+                    fields?: {
+                        [key: string]: string;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description `OK.00.00` Request successful */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 200;
+                        /** @constant */
+                        message: "OK";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            say: {
+                                [key: string]: string;
+                            };
+                            /** @constant */
+                            status_code: "OK.00.00";
+                            status_description: string;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.31` Malformed JSON body */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 400;
+                        /** @constant */
+                        message: "Bad Request";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.31";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.44` Cross-site request refused */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 403;
+                        /** @constant */
+                        message: "Forbidden";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.44";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.34` Resource not found; `ER.03.20` Checkout session not found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 404;
+                        /** @constant */
+                        message: "Not Found";
                         /** @description The path that was called. */
                         path: string;
                         data: {
                             /** @enum {string} */
-                            status_code: "ER.03.23" | "ER.03.25";
+                            status_code: "ER.02.34" | "ER.03.20";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.33` Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 413;
+                        /** @constant */
+                        message: "Payload Too Large";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.33";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.32` Unsupported content type */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 415;
+                        /** @constant */
+                        message: "Unsupported Media Type";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.32";
+                            status_description: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        messages?: components["schemas"]["Messages"];
+                    };
+                };
+            };
+            /** @description `ER.02.30` Invalid client request due to invalid parameters */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        timestamp: components["schemas"]["Timestamp"];
+                        /** @constant */
+                        status: 422;
+                        /** @constant */
+                        message: "Unprocessable Entity";
+                        /** @description The path that was called. */
+                        path: string;
+                        data: {
+                            /** @constant */
+                            status_code: "ER.02.30";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -2216,6 +2744,8 @@ export interface operations {
                     fields?: {
                         [key: string]: string;
                     };
+                    /** @description What the page sells, as its sale form would post it (items, tip, code, answers). */
+                    sale?: string;
                 };
             };
         };
@@ -2340,7 +2870,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.03.22` Checkout session already paid; `ER.03.24` Payment already in progress; `ER.03.26` Card form not available */
+            /** @description `ER.03.22` Checkout session already paid; `ER.03.24` Payment already in progress; `ER.03.26` Card form not available; `ER.06.01` The promotion code is used up; `ER.06.02` The promotion code was used by this customer */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2356,7 +2886,7 @@ export interface operations {
                         path: string;
                         data: {
                             /** @enum {string} */
-                            status_code: "ER.03.22" | "ER.03.24" | "ER.03.26";
+                            status_code: "ER.03.22" | "ER.03.24" | "ER.03.26" | "ER.06.01" | "ER.06.02";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -2440,7 +2970,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.03.31` Payment refused by the acquirer */
+            /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.03.31` Payment refused by the acquirer; `ER.06.03` The promotion code does not apply */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2456,7 +2986,7 @@ export interface operations {
                         path: string;
                         data: {
                             /** @enum {string} */
-                            status_code: "ER.02.30" | "ER.03.31";
+                            status_code: "ER.02.30" | "ER.03.31" | "ER.06.03";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -2465,7 +2995,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.03.23` Too many payment attempts; `ER.03.25` Too many card attempts */
+            /** @description `ER.03.23` Too many payment attempts; `ER.03.25` Too many card attempts; `ER.06.04` Too many promotion codes tried */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2483,7 +3013,7 @@ export interface operations {
                         path: string;
                         data: {
                             /** @enum {string} */
-                            status_code: "ER.03.23" | "ER.03.25";
+                            status_code: "ER.03.23" | "ER.03.25" | "ER.06.04";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -2537,6 +3067,8 @@ export interface operations {
                     fields?: {
                         [key: string]: string;
                     };
+                    /** @description What the page sells, as its sale form would post it (items, tip, code, answers). */
+                    sale?: string;
                 };
             };
         };
@@ -2661,7 +3193,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.03.22` Checkout session already paid; `ER.03.24` Payment already in progress; `ER.03.26` Card form not available */
+            /** @description `ER.03.22` Checkout session already paid; `ER.03.24` Payment already in progress; `ER.03.26` Card form not available; `ER.06.01` The promotion code is used up; `ER.06.02` The promotion code was used by this customer */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2677,7 +3209,7 @@ export interface operations {
                         path: string;
                         data: {
                             /** @enum {string} */
-                            status_code: "ER.03.22" | "ER.03.24" | "ER.03.26";
+                            status_code: "ER.03.22" | "ER.03.24" | "ER.03.26" | "ER.06.01" | "ER.06.02";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -2761,7 +3293,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.03.31` Payment refused by the acquirer */
+            /** @description `ER.02.30` Invalid client request due to invalid parameters; `ER.03.31` Payment refused by the acquirer; `ER.06.03` The promotion code does not apply */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2777,7 +3309,7 @@ export interface operations {
                         path: string;
                         data: {
                             /** @enum {string} */
-                            status_code: "ER.02.30" | "ER.03.31";
+                            status_code: "ER.02.30" | "ER.03.31" | "ER.06.03";
                             status_description: string;
                         } & {
                             [key: string]: unknown;
@@ -2786,7 +3318,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description `ER.03.23` Too many payment attempts; `ER.03.25` Too many card attempts */
+            /** @description `ER.03.23` Too many payment attempts; `ER.03.25` Too many card attempts; `ER.06.04` Too many promotion codes tried */
             429: {
                 headers: {
                     /** @description Seconds to wait before trying again. */
@@ -2804,7 +3336,7 @@ export interface operations {
                         path: string;
                         data: {
                             /** @enum {string} */
-                            status_code: "ER.03.23" | "ER.03.25";
+                            status_code: "ER.03.23" | "ER.03.25" | "ER.06.04";
                             status_description: string;
                         } & {
                             [key: string]: unknown;

@@ -1,9 +1,13 @@
 import type { APIContext, APIRoute } from 'astro';
+import type { PaylinkApp } from '../app.ts';
+import { amountLocale } from '../domain/checkout/amount.ts';
 import { authenticateLinkKey, createDynamicLink, requireLink } from '../domain/checkout/dynamic.ts';
 import { startMethodAttempt } from '../domain/checkout/method-pay.ts';
 import { checkoutStatus, returnFromProvider } from '../domain/checkout/method-status.ts';
 import { payCheckout } from '../domain/checkout/pay.ts';
 import { startProviderAttempt } from '../domain/checkout/provider-pay.ts';
+import { quoteSale } from '../domain/checkout/quote.ts';
+import { saleFormInput } from '../domain/checkout/sale.ts';
 import { DomainError, invalidFields } from '../domain/errors.ts';
 import type { LinkWithMerchant } from '../domain/links/service.ts';
 import { dynamicLinkBodySchema } from '../schemas/dynamic-link.ts';
@@ -58,6 +62,42 @@ export const payStaticLink = apiEndpoint({
     presentPayOutcome(await payCheckout(app, { slug: params.slug ?? '', input: body, clientIp, locale: requestLocale(request) })),
 });
 
+/**
+ * POST /pay/{slug}/quote and /checkout/{token}/quote: the page's running total for the customer's
+ * quantities, tip and code (OK.00.00 `{sums, messages}`, worded in the page's language). JSON, or
+ * the page's own form fields (same-origin checked) as its script sends them. Nothing is stored.
+ */
+const quoteRoute = (target: (params: APIContext['params']) => { slug?: string; token?: string }): APIRoute => {
+  const quote = async (app: PaylinkApp, params: APIContext['params'], input: Record<string, unknown>, clientIp: string | undefined) => ({
+    code: 'OK.00.00' as const,
+    data: { ...(await quoteSale(app, { ...target(params), input, ...(clientIp ? { clientIp } : {}), locale: amountLocale(input.amount_locale) })) },
+  });
+  const json = apiEndpoint({
+    auth: 'none',
+    browser: true,
+    idempotent: false,
+    body: anyJsonObject,
+    run: ({ app, params, body, clientIp }) => quote(app, params, body, clientIp),
+  });
+  const form = apiEndpoint({
+    auth: 'none',
+    idempotent: false,
+    run: async ({ app, params, request, url, clientIp }) => {
+      assertSameOriginForm(request, ownOrigins(app, url));
+      const sent = new URLSearchParams(await readTextBody(request, MAX_JSON_BODY_BYTES));
+      for (const [name, value] of sent) if (!isStorableText(name) || !isStorableText(value)) throw invalidFields({ '(request)': [UNSTORABLE_TEXT_MESSAGE] });
+      return quote(app, params, formInput(sent), clientIp);
+    },
+  });
+  return (context) => (/^application\/x-www-form-urlencoded\b/i.test(context.request.headers.get('content-type') ?? '') ? form(context) : json(context));
+};
+
+/** POST /pay/{slug}/quote. */
+export const quoteStaticLink = quoteRoute((params) => ({ slug: params.slug ?? '' }));
+
+/** POST /checkout/{token}/quote. */
+export const quoteBySessionToken = quoteRoute((params) => ({ token: params.token ?? '' }));
+
 /** The answer to a provider attempt's start: what the browser needs to give the card to the provider. */
 const presentProviderStart = (started: Awaited<ReturnType<typeof startProviderAttempt>>) =>
   'settled' in started
@@ -111,7 +151,7 @@ const seeOther = (location: string) => new Response(null, { status: 303, headers
 /**
  * A no-script form's fields as the page's script sends them in JSON: `fields[<path>]` (or a bare
  * `customer.…` path) go into `fields`; `method`, `bank`, `amount`, `amount_locale` and `session`
- * as they are. Other names are ignored.
+ * as they are; what the page sells as saleFormInput reads it. Other names are ignored.
  */
 export function formInput(form: URLSearchParams): Record<string, unknown> {
   const input: Record<string, unknown> = {};
@@ -121,7 +161,9 @@ export function formInput(form: URLSearchParams): Record<string, unknown> {
     if (field !== undefined) fields[field] = value;
     else if (['method', 'bank', 'amount', 'amount_locale', 'session'].includes(name)) input[name] = value;
   }
-  return { ...input, fields };
+  // The sale's own fields, or the page's script's copy of them in `sale` (form-encoded text).
+  const sale = form.get('sale');
+  return { ...input, fields, ...saleFormInput(sale ? new URLSearchParams(sale) : form) };
 }
 
 /**

@@ -215,6 +215,25 @@ export class RateLimits implements CardVelocity {
     }
   }
 
+  /** Codes missed per link and client network: the per-client card attempt limit's size, under keys of their own. */
+  async beforeCodeTry(attempt: Pick<CardAttempt, 'clientIp' | 'scope'>): Promise<void> {
+    const wait = await this.exhausted('cardAttemptsPerIp', `code:${attempt.scope}:${clientKey(attempt.clientIp)}`);
+    if (wait !== undefined) {
+      throw tooMany(
+        'ER.06.04',
+        'Too many promotion codes tried',
+        'promo_code',
+        (w) => `Too many promotion codes were tried from your network. Please wait ${w}, then try again.`,
+        wait,
+        'sale.code.wait',
+      );
+    }
+  }
+
+  async codeMissed(attempt: Pick<CardAttempt, 'clientIp' | 'scope'>): Promise<void> {
+    await this.consume('cardAttemptsPerIp', `code:${attempt.scope}:${clientKey(attempt.clientIp)}`);
+  }
+
   async afterDecline(attempt: CardAttempt): Promise<{ showReason: boolean }> {
     await this.consume('declinesPerCard', attempt.fingerprint);
     const byClient = await this.consume('declineReasons', `ip:${attempt.scope}:${clientKey(attempt.clientIp)}`);

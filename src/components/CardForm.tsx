@@ -181,6 +181,9 @@ export default class CardForm extends Component<CardFormProps, State> {
     };
     // The text as typed with the page's language: the server reads it with the same separators.
     if (amount) Object.assign(body, { amount: v('amount').trim(), amount_locale: amount.rule.locale });
+    // What the page sells (SaleFields: quantities, tip, code, answers), as its form would post it.
+    const sale = document.getElementById('sale') as HTMLFormElement | null;
+    if (sale) body.sale = String(new URLSearchParams(new FormData(sale) as never));
     this.inFlight = true;
     this.setState({ busy: true });
     try {

@@ -262,6 +262,9 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
   private async start(): Promise<Started | undefined> {
     const { fields = [], amount, extraBody, startUrl } = this.props;
     const body: Record<string, unknown> = { ...extraBody, fields: Object.fromEntries(fields.filter((f) => !f.readOnly).map((f) => [f.name, this.v(f.name)])) };
+    // What the page sells (SaleFields), as its form would post it.
+    const sale = document.getElementById('sale') as HTMLFormElement | null;
+    if (sale) body.sale = String(new URLSearchParams(new FormData(sale) as never));
     // The text as typed with the page's language: the server reads it with the same separators.
     if (amount) Object.assign(body, { amount: this.v('amount').trim(), amount_locale: amount.rule.locale });
     const res = await fetch(startUrl, {

@@ -255,6 +255,8 @@ export const checkoutSessions = pgTable(
       qr?: { content: string; expiresAt: string };
       /** A redirect method's authorisation page, where a second start of the same attempt sends the customer again. */
       redirectUrl?: string;
+      /** What the attempt buys (items, tip, code, answers), stored on the payment when it is recorded. */
+      sale?: PaymentSale | null;
     }>(),
     paymentId: text('payment_id'),
     /** A schedule's occurrence this session collects (a payment link e-mailed each cycle): paying it settles that run. */

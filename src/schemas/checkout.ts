@@ -73,8 +73,27 @@ export function checkCustomerFields(
   return { values: out, messages };
 }
 
+/**
+ * What a page that sells items, takes a tip or a code, or asks questions sends beside the customer's
+ * fields (read field by field, every wrong one said, by src/domain/checkout/sale.ts).
+ */
+const saleSubmission = {
+  /** Quantities by item id; an item left out takes its default. */
+  quantity: z.optional(z.record(z.string(), z.union([z.string().check(z.maxLength(10, 'is too long')), z.number()]))),
+  /** "none", a preset's index ("0"), or "custom" with `tip_amount`. */
+  tip: z.optional(z.string().check(z.maxLength(10, 'is too long'))),
+  /** The typed tip, a decimal amount in the link's currency ("5.00"). */
+  tip_amount: z.optional(z.string().check(z.maxLength(32, 'Enter a shorter amount'))),
+  promo_code: z.optional(z.string().check(z.maxLength(100, 'is too long'))),
+  /** Answers by question id: text, a number, true/false. */
+  answers: z.optional(z.record(z.string(), z.union([z.string().check(z.maxLength(1000, 'is too long')), z.number(), z.boolean()]))),
+  /** The page's sale form as it would post it (form-encoded), as the page's card forms send it. */
+  sale: z.optional(z.string().check(z.maxLength(20_000, 'is too long'))),
+};
+
 /** The checkout form's submission (card + the customer's own field values + amount when asked). */
 export const checkoutSubmissionSchema = z.object({
+  ...saleSubmission,
   /** Static links only: the session ticket the page was rendered with (checked by the checkout service). */
   session: z.optional(z.string().check(z.maxLength(200, 'The payment form is out of date: reload the page'))),
   amount: z.optional(z.string().check(z.maxLength(32, 'Enter a shorter amount'))),
@@ -92,4 +111,12 @@ export const checkoutCustomerSchema = z.object({
   amount: checkoutSubmissionSchema.shape.amount,
   amount_locale: checkoutSubmissionSchema.shape.amount_locale,
   fields: checkoutSubmissionSchema.shape.fields,
+  ...saleSubmission,
+});
+
+/** The page's running total (POST …/quote): what the customer chose so far, nothing stored. */
+export const saleQuoteBodySchema = z.object({
+  ...saleSubmission,
+  amount_locale: checkoutSubmissionSchema.shape.amount_locale,
+  fields: z.optional(checkoutSubmissionSchema.shape.fields),
 });

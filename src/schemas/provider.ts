@@ -18,6 +18,7 @@ export const providerStartBodySchema = z.object({
   session: z.string().max(200).optional().meta({ description: 'Static links only: the page’s ticket.' }),
   amount: z.string().max(32).optional(),
   fields: z.record(z.string(), z.string().max(1000)).optional(),
+  sale: z.string().max(20_000).optional().meta({ description: 'What the page sells, as its sale form would post it (items, tip, code, answers).' }),
 });
 
 export const providerWebhookReplySchema = z.object({

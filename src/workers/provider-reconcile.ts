@@ -1,6 +1,7 @@
 import type { PaylinkApp } from '../app.ts';
 import { retryCardForgets } from '../domain/cards/forget.ts';
 import { reconcileProviderPayments } from '../domain/checkout/provider-pay.ts';
+import { releaseAbandonedCodes } from '../domain/checkout/sale.ts';
 import type { Logger } from '../log.ts';
 import { type Loop, startLoop } from './loop.ts';
 
@@ -10,7 +11,8 @@ const BATCH = 50;
  * Payments at a real acquirer still processing after a minute (no webhook came, the customer did
  * not return): asked again with a sync and recorded when final (docs/acquirers.md). Pending
  * refunds at the acquirer are synced by the refund recovery loop. Deleted cards the acquirer has
- * not removed yet are asked again here too (src/domain/cards/forget.ts).
+ * not removed yet are asked again here too (src/domain/cards/forget.ts), and promotion codes held
+ * by attempts abandoned unpaid are given back (src/domain/checkout/sale.ts).
  */
 export function startProviderReconcileLoop(app: PaylinkApp, log: Logger): Loop {
   return startLoop({
@@ -21,6 +23,7 @@ export function startProviderReconcileLoop(app: PaylinkApp, log: Logger): Loop {
     tick: async () => {
       await reconcileProviderPayments(app, { olderThanSeconds: 60, limit: BATCH });
       await retryCardForgets(app, { limit: BATCH });
+      await releaseAbandonedCodes(app, { limit: BATCH });
       return false;
     },
   });

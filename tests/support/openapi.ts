@@ -55,6 +55,8 @@ export function servedOperations(root: string): string[] {
     join(pages, 'register/[token]/card.ts'),
     join(pages, 'checkout/[token]/provider.ts'),
     join(pages, 'pay/[slug]/provider.ts'),
+    join(pages, 'checkout/[token]/quote.ts'),
+    join(pages, 'pay/[slug]/quote.ts'),
     join(pages, 'webhooks/[provider]/[id].ts'),
   ];
   const out: string[] = [];

@@ -9,7 +9,7 @@ import {
   cardRegistrationReplySchema,
   cardRegistrationsQuerySchema,
 } from '../../schemas/card-registration.ts';
-import { checkoutSubmissionSchema } from '../../schemas/checkout.ts';
+import { checkoutSubmissionSchema, saleQuoteBodySchema } from '../../schemas/checkout.ts';
 import { paymentDeclinedSchema, paymentSucceededSchema } from '../../schemas/checkout-reply.ts';
 import { dynamicLinkBodySchema } from '../../schemas/dynamic-link.ts';
 import { dynamicLinkReplySchema } from '../../schemas/envelope.ts';
@@ -167,6 +167,10 @@ export const operations: Operation[] = [
       'ER.03.24': {},
       'ER.03.25': {},
       'ER.03.26': {},
+      'ER.06.01': {},
+      'ER.06.02': {},
+      'ER.06.03': {},
+      'ER.06.04': {},
     },
     requestExamples: {
       card: {
@@ -199,8 +203,31 @@ export const operations: Operation[] = [
       'ER.03.24': {},
       'ER.03.25': {},
       'ER.03.26': {},
+      'ER.06.01': {},
+      'ER.06.02': {},
+      'ER.06.03': {},
+      'ER.06.04': {},
     },
   },
+  ...(['/checkout/{token}/quote', '/pay/{slug}/quote'] as const).map(
+    (path): Operation => ({
+      method: 'post',
+      path,
+      operationId: path.startsWith('/pay') ? 'quoteStaticLink' : 'quoteCheckout',
+      tag: 'Payment pages',
+      summary: 'The running total of what the customer chose (the page’s summary)',
+      description:
+        'For a link that sells items, takes a tip or a promotion code: what the quantities, tip and code come to, worded in the page’s language (`amount_locale`): `say` holds the summary’s lines (`sum.subtotal`, `sum.discount_label`, `sum.discount`, `sum.applied`, `sum.tip_label`, `sum.tip`, `sum.total`; absent ones not shown) and a message per wrong field (`quantity.<id>`, `tip`, `tip_amount`, `promo_code`). Nothing is stored or redeemed; a code that does not exist counts against the client like on a payment. Same-origin JSON, or the page’s form fields.',
+      auth: 'browser',
+      pathParams: path.startsWith('/pay') ? z.object({ slug: z.string() }) : z.object({ token: z.string() }),
+      body: saleQuoteBodySchema,
+      codes: {
+        'OK.00.00': { data: z.object({ say: z.record(z.string(), z.string()) }) },
+        'ER.02.30': {},
+        'ER.03.20': {},
+      },
+    }),
+  ),
   {
     method: 'post',
     path: '/checkout/{token}/provider',
@@ -223,6 +250,10 @@ export const operations: Operation[] = [
       'ER.03.25': {},
       'ER.03.26': {},
       'ER.03.31': {},
+      'ER.06.01': {},
+      'ER.06.02': {},
+      'ER.06.03': {},
+      'ER.06.04': {},
     },
   },
   {
@@ -247,6 +278,10 @@ export const operations: Operation[] = [
       'ER.03.25': {},
       'ER.03.26': {},
       'ER.03.31': {},
+      'ER.06.01': {},
+      'ER.06.02': {},
+      'ER.06.03': {},
+      'ER.06.04': {},
     },
   },
   {

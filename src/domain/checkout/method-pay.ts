@@ -10,10 +10,11 @@ import { linkAvailability, linkUnavailableError } from '../links/lifecycle.ts';
 import { allowedMethods } from '../links/payment-methods.ts';
 import type { LinkWithMerchant } from '../links/service.ts';
 import { formatDecimal } from '../money.ts';
-import { claimAttempt, ensurePayable, type PayRequest, resolveSession, staticSession, validateCustomer } from './pay.ts';
+import { claimAttempt, ensurePayable, type PayRequest, resolveSession, staticSession } from './pay.ts';
 import { releaseAttempt, resumeOrCreatePayment } from './provider-attempt.ts';
 import { settleProviderPayment, syncProviderSession } from './provider-pay.ts';
 import { checkoutPath, findSessionByToken } from './sessions.ts';
+import { validateCustomer } from './submission.ts';
 
 /**
  * Paying by a method other than a card: QR Ph, the e-wallets, online banking and
@@ -187,9 +188,9 @@ export async function startMethodAttempt(app: DomainContext, req: PayRequest): P
 
   const extra = (customerValues: Record<string, string>, amountMinor?: bigint) =>
     checkMethodInput(support, { bank: raw.bank, fields: isRecord(raw.fields) ? raw.fields : {}, customerValues, amountMinor, currency });
-  let submission: ReturnType<typeof validateCustomer>;
+  let submission: Awaited<ReturnType<typeof validateCustomer>>;
   try {
-    submission = validateCustomer(app, target, req.input, false);
+    submission = await validateCustomer(app, target, req.input, false, req.clientIp);
   } catch (error) {
     // Every message at once: the form's and the method's.
     if (error instanceof DomainError && error.code === 'ER.02.30' && typeof error.messages === 'object') {
@@ -218,7 +219,7 @@ export async function startMethodAttempt(app: DomainContext, req: PayRequest): P
   const session = target.session ?? (await staticSession(app, target.link, target.token));
   let claim: Awaited<ReturnType<typeof claimAttempt>>;
   try {
-    claim = await claimAttempt(app, session, target.token, req.locale);
+    claim = await claimAttempt(app, session, target.token, req.locale, submission);
   } catch (error) {
     // Two starts at once: the one that lost the claim answers the attempt the other one started.
     if (error instanceof DomainError && error.code === 'ER.03.24') {
@@ -261,6 +262,7 @@ export async function startMethodAttempt(app: DomainContext, req: PayRequest): P
         amountMinor: submission.amountMinor.toString(),
         customerValues,
         method,
+        sale: submission.sale,
         ...(checked.bank === undefined ? {} : { bank: checked.bank }),
         ...(state.status === 'awaiting_scan' ? { qr: { content: state.qr.content, expiresAt: state.qr.expiresAt.toISOString() } } : {}),
         ...(state.status === 'requires_action' ? { redirectUrl: state.redirectUrl } : {}),

@@ -1,24 +1,24 @@
 import { eq } from 'drizzle-orm';
 import { type ChargeResult, declineMessages } from '../../acquirer/acquirer.ts';
 import type { CardVault } from '../../acquirer/connector.ts';
+import type { Tx } from '../../db/client.ts';
 import type { CheckoutSession, Payment } from '../../db/schema.ts';
 import { checkoutSessions } from '../../db/schema.ts';
 import type { Locale } from '../../i18n/index.ts';
-import { expiryInFuture, parseExpiry } from '../../schemas/card.ts';
-import { type CheckoutSubmission, checkCustomerFields, checkoutCustomerSchema, checkoutSubmissionSchema } from '../../schemas/checkout.ts';
-import { emptyMessages, parseWith } from '../../schemas/parse.ts';
+import type { PaymentSale } from '../../schemas/link-sale.ts';
 import type { DomainContext } from '../context.ts';
-import { DomainError, invalidFields, type Messages } from '../errors.ts';
+import { DomainError, invalidFields } from '../errors.ts';
 import { merchantSuspendedError } from '../integrators/suspension.ts';
-import { askedFields, isDynamicOnly } from '../links/form.ts';
+import { isDynamicOnly } from '../links/form.ts';
 import { linkAvailability, linkDateState, linkUnavailableError, reservePlace } from '../links/lifecycle.ts';
 import { findActiveLink, findLinkById, type LinkWithMerchant } from '../links/service.ts';
 import { recordCharge } from '../payments/record.ts';
+import { redeemPromotion, releaseRedemption } from '../promotions/redemptions.ts';
 import { closeRunPaid, runPaidThroughSession } from '../schedules/pay-links.ts';
 import { withSubscription } from '../subscriptions/checkout.ts';
-import { amountLocale, parseCustomerAmount } from './amount.ts';
 import { endOpenMethodAttempt } from './method-pay.ts';
 import { checkoutPath, findSessionByToken, insertSession, openStaticTicket, sessionState } from './sessions.ts';
+import { type ValidSubmission, validateSubmission } from './submission.ts';
 import type { CardAttempt } from './velocity.ts';
 
 /**
@@ -174,7 +174,7 @@ export async function payCheckout(app: DomainContext, req: PayRequest): Promise<
       messages: { '(request)': ['This payment page takes cards another way. Reload the page to pay.'] },
     });
   }
-  const submission = validateSubmission(app, target, req.input);
+  const submission = await validateSubmission(app, target, req.input, req.clientIp);
   // Velocity limits (card testing): counted before a session is created or an attempt claimed.
   const velocity: CardAttempt = {
     clientIp: req.clientIp ?? 'unknown',
@@ -186,7 +186,7 @@ export async function payCheckout(app: DomainContext, req: PayRequest): Promise<
   // A QR code or an authorisation still waiting on this session is ended first (never two payable attempts).
   if (target.session) await endOpenMethodAttempt(app, target.session);
   const session = target.session ?? (await staticSession(app, target.link, target.token));
-  const claim = await claimAttempt(app, session, target.token, req.locale);
+  const claim = await claimAttempt(app, session, target.token, req.locale, submission);
   const result = await chargeAttempt(app, vault, session, claim, submission);
   const outcome = await recordAttempt(app, session, target, claim, submission, result);
   if (outcome.status === 'succeeded') return withSubscription(app, target.link.link, session, submission, outcome, req.locale);
@@ -194,55 +194,6 @@ export async function payCheckout(app: DomainContext, req: PayRequest): Promise<
   // card tester learns nothing more than "declined". The transaction keeps the real reason.
   const { showReason } = await app.cardVelocity.afterDecline(velocity);
   return showReason ? outcome : { ...outcome, code: 'card_declined', message: declineMessages.card_declined };
-}
-
-export interface ValidSubmission {
-  card: CheckoutSubmission['card'];
-  expiry: { month: number; year: number };
-  amountMinor: bigint;
-  /** The customer's own field values, cleaned, by dotted path. */
-  customerValues: Record<string, string>;
-}
-
-/**
- * Everything the customer typed is checked, all at once, before a session is created or an
- * attempt counted: the card, the asked fields, the amount on an open-amount link, the expiry
- * against our clock. Throws ER.02.30 with every message.
- */
-export function validateSubmission(app: DomainContext, target: ResolvedSession, input: unknown): ValidSubmission {
-  const checked = validateCustomer(app, target, input, true);
-  return checked as ValidSubmission;
-}
-
-/**
- * The same checks; without the card when the card goes from the browser straight to the
- * acquirer (PayMongo, src/domain/checkout/provider-pay.ts): then `card` and `expiry` are absent.
- */
-export function validateCustomer(
-  app: DomainContext,
-  target: ResolvedSession,
-  input: unknown,
-  withCard: boolean,
-): Omit<ValidSubmission, 'card' | 'expiry'> & Partial<ValidSubmission> {
-  const raw = isRecord(input) ? input : {};
-  const { link, session } = target;
-  const systemValues = session?.systemValues ?? {};
-  const currency = session?.currency ?? link.link.currency;
-  const parsed = parseWith(withCard ? checkoutSubmissionSchema : checkoutCustomerSchema, input);
-  const messages: Messages = parsed.ok ? emptyMessages() : parsed.messages;
-  const customer = checkCustomerFields(askedFields(link.link, systemValues), isRecord(raw.fields) ? raw.fields : {});
-  for (const [path, list] of Object.entries(customer.messages)) messages[path] ??= list;
-  let amountMinor = session ? session.amountMinor : link.link.amountMinor;
-  if (amountMinor === null) {
-    const amount = parseCustomerAmount(link.link, typeof raw.amount === 'string' ? raw.amount : undefined, currency, amountLocale(raw.amount_locale));
-    if ('message' in amount) messages.amount ??= [amount.message];
-    else amountMinor = amount.minor;
-  }
-  const card = parsed.ok && 'card' in parsed.value ? (parsed.value.card as CheckoutSubmission['card']) : undefined;
-  const expiry = card ? parseExpiry(card.expiry) : undefined;
-  if (expiry && !expiryInFuture(expiry, app.now())) messages['card.expiry'] = ['This card has expired: check the expiry date'];
-  if (Object.keys(messages).length > 0 || (withCard && (!card || !expiry)) || amountMinor === null) throw invalidFields(messages);
-  return { ...(card && expiry ? { card, expiry } : {}), amountMinor, customerValues: { ...systemValues, ...customer.values } };
 }
 
 export interface AttemptClaim {
@@ -256,8 +207,26 @@ export interface AttemptClaim {
  * the attempt and mark the session as processing — or resume an attempt that never got its
  * answer recorded.
  */
-export function claimAttempt(app: DomainContext, session: CheckoutSession, token: string, locale?: Locale): Promise<AttemptClaim> {
+export function claimAttempt(
+  app: DomainContext,
+  session: CheckoutSession,
+  token: string,
+  locale?: Locale,
+  sale?: Pick<ValidSubmission, 'redemption' | 'customerValues'>,
+): Promise<AttemptClaim> {
   const now = app.now();
+  // The code is redeemed in the transaction that claims the attempt, held by the attempt's key: a
+  // code used up meanwhile refuses the claim, and nothing is charged.
+  const redeem = async (tx: Tx, attempt: number) => {
+    if (!sale?.redemption) return;
+    await redeemPromotion(tx, {
+      ...sale.redemption,
+      reference: attemptKey(session, { attempt, resumed: false }),
+      email: sale.customerValues['customer.contact.email'] ?? null,
+      currency: session.currency,
+      now,
+    });
+  };
   return app.db.transaction(async (tx) => {
     const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id)).for('update');
     ensurePayable(row!, token, now);
@@ -273,12 +242,14 @@ export function claimAttempt(app: DomainContext, session: CheckoutSession, token
       // The previous attempt was interrupted (acquirer error, or the process died before tx2):
       // it is tried again under its own key, so if the acquirer did charge, it answers with that
       // charge instead of making a second one.
+      await redeem(tx, row!.attempts);
       await tx.update(checkoutSessions).set({ processingAt: now }).where(eq(checkoutSessions.id, session.id));
       return { attempt: row!.attempts, resumed: true };
     }
     // Every attempt used, yet not locked (the limit was lowered since): refused like a locked one.
     if (row!.attempts >= app.config.checkoutMaxAttempts) throw lockedError();
     const next = row!.attempts + 1;
+    await redeem(tx, next);
     await tx
       .update(checkoutSessions)
       .set({ attempts: next, processingAt: now, ...(locale ? { locale } : {}) })
@@ -331,7 +302,7 @@ export function recordAttempt(
   session: CheckoutSession,
   target: ResolvedSession,
   claim: AttemptClaim,
-  submission: Pick<ValidSubmission, 'amountMinor' | 'customerValues'>,
+  submission: Pick<ValidSubmission, 'amountMinor' | 'customerValues'> & { sale?: PaymentSale | null },
   result: ChargeResult,
 ): Promise<PayOutcome> {
   const done = app.now();
@@ -351,6 +322,7 @@ export function recordAttempt(
       merchantReferenceId: session.merchantReferenceId,
       customer: submission.customerValues,
       customerEmail: submission.customerValues['customer.contact.email'] ?? null,
+      sale: submission.sale ?? null,
       callbackUrl: session.callbackUrl,
       notifyUser: session.notifyUser,
       checkout: { kind: session.kind, linkSlug: target.link.link.slug, attempt: claim.attempt },
@@ -367,6 +339,8 @@ export function recordAttempt(
         .where(eq(checkoutSessions.id, session.id));
       return { status: 'succeeded', payment, receiptPath: checkoutPath(target.token) };
     }
+    // The attempt ended unpaid: its promotion code is free for another payment.
+    await releaseRedemption(tx, attemptKey(session, claim), done);
     const exhausted = row!.attempts >= app.config.checkoutMaxAttempts;
     await tx
       .update(checkoutSessions)

@@ -18,12 +18,14 @@ import { acquirerMinimum } from '../links/acquirer-fit.ts';
 import { linkAvailability, linkUnavailableError } from '../links/lifecycle.ts';
 import { findLinkById } from '../links/service.ts';
 import { formatDecimal } from '../money.ts';
+import { releaseRedemption } from '../promotions/redemptions.ts';
 import { settleProviderRefund } from '../refunds/recovery.ts';
 import { afterProviderPayment } from '../subscriptions/checkout.ts';
 import { endOpenMethodAttempt } from './method-pay.ts';
-import { attemptKey, claimAttempt, ensurePayable, type PayRequest, recordAttempt, resolveSession, staticSession, validateCustomer } from './pay.ts';
+import { type AttemptClaim, attemptKey, claimAttempt, ensurePayable, type PayRequest, recordAttempt, resolveSession, staticSession } from './pay.ts';
 import { releaseAttempt, resumeOrCreatePayment } from './provider-attempt.ts';
 import { checkoutPath } from './sessions.ts';
+import { validateCustomer } from './submission.ts';
 
 /**
  * Checkout where the card goes from the customer's browser straight to the acquirer (PayMongo's
@@ -74,7 +76,7 @@ export async function startProviderAttempt(
     !('publicKey' in connector)
   )
     throw wrongModeError();
-  const submission = validateCustomer(app, target, req.input, false);
+  const submission = await validateCustomer(app, target, req.input, false, req.clientIp);
   const currency = target.session?.currency ?? target.link.link.currency;
   const accepted = amountAccepted(connector.capabilities, submission.amountMinor, currency);
   if (!accepted.ok) {
@@ -95,9 +97,14 @@ export async function startProviderAttempt(
   // A QR code or an authorisation still waiting on this session is ended first (never two payable attempts).
   if (target.session) await endOpenMethodAttempt(app, target.session);
   const session = target.session ?? (await staticSession(app, target.link, target.token));
-  const claim = await claimAttempt(app, session, target.token);
+  const claim = await claimAttempt(app, session, target.token, undefined, submission);
   const returnUrl = `${app.origin()}${checkoutPath(target.token)}/return`;
-  const attemptFor = { attempt: claim.attempt, amountMinor: submission.amountMinor.toString(), customerValues: submission.customerValues };
+  const attemptFor = {
+    attempt: claim.attempt,
+    amountMinor: submission.amountMinor.toString(),
+    customerValues: submission.customerValues,
+    sale: submission.sale,
+  };
   if (connector.hostedCheckoutChosen && connector.createHostedCheckout && !(claim.resumed && session.providerAttempt?.attempt === claim.attempt)) {
     // PayMongo's own page: the customer types the card only there (docs/pci.md).
     let hosted: Awaited<ReturnType<NonNullable<Connector['createHostedCheckout']>>>;
@@ -120,7 +127,7 @@ export async function startProviderAttempt(
     }
     if ('status' in hosted) {
       // Refused by the provider (no page was made): as a refused payment intent below.
-      await app.db.update(checkoutSessions).set({ processingAt: null }).where(eq(checkoutSessions.id, session.id));
+      await endRefusedAttempt(app, session, claim);
       throw providerRefusedError(hosted.message);
     }
     await app.db
@@ -140,7 +147,7 @@ export async function startProviderAttempt(
   // plainly and nothing is recorded as paid or declined. The attempt ends (its place on the link is
   // free again); the next one has a key of its own, since the provider replays a refusal under the same key.
   if (state.status === 'declined' && !state.providerPaymentId) {
-    await app.db.update(checkoutSessions).set({ processingAt: null }).where(eq(checkoutSessions.id, session.id));
+    await endRefusedAttempt(app, session, claim);
     throw providerRefusedError(state.message);
   }
   const earlierCheckout = earlierCheckoutOf(session, claim.attempt);
@@ -169,6 +176,13 @@ export async function startProviderAttempt(
   await settleProviderPayment(app, session.integratorId, state);
   return { settled: true, receiptPath: checkoutPath(target.token) };
 }
+
+/** The provider made nothing for the attempt: it ends, and gives back its place and its promotion code. */
+const endRefusedAttempt = (app: DomainContext, session: CheckoutSession, claim: AttemptClaim) =>
+  app.db.transaction(async (tx) => {
+    await tx.update(checkoutSessions).set({ processingAt: null }).where(eq(checkoutSessions.id, session.id));
+    await releaseRedemption(tx, attemptKey(session, claim), app.now());
+  });
 
 const earlierCheckoutOf = (session: CheckoutSession, attempt: number) =>
   session.providerAttempt?.attempt === attempt ? session.providerAttempt.checkoutUrl : undefined;
@@ -200,7 +214,7 @@ export async function settleProviderPayment(app: DomainContext, integratorId: st
       session,
       { token: '', session, link },
       { attempt: attempt.attempt, resumed: false },
-      { amountMinor: BigInt(attempt.amountMinor), customerValues: attempt.customerValues },
+      { amountMinor: BigInt(attempt.amountMinor), customerValues: attempt.customerValues, sale: attempt.sale ?? null },
       // Online banking: the bank chosen on the page, kept with the payment (its refund rules can differ by bank).
       attempt.bank === undefined ? result : { ...result, bank: attempt.bank },
     );

@@ -19,4 +19,11 @@ export interface CardVelocity {
   beforeAttempt(attempt: CardAttempt): Promise<void>;
   /** Counts a decline; `showReason` is false once declines repeat (the reason is then withheld). */
   afterDecline(attempt: CardAttempt): Promise<{ showReason: boolean }>;
+  /**
+   * Before a promotion code typed on a payment page (`scope`: the link) is looked up: throws
+   * ER.06.04 (429) once the client's network typed too many codes that do not exist, so codes
+   * cannot be guessed one after another. `codeMissed` counts one such code.
+   */
+  beforeCodeTry(attempt: Pick<CardAttempt, 'clientIp' | 'scope'>): Promise<void>;
+  codeMissed(attempt: Pick<CardAttempt, 'clientIp' | 'scope'>): Promise<void>;
 }

@@ -33,10 +33,10 @@ export interface RecordChargeInput {
   otherReferences?: string[];
   customer?: Record<string, string>;
   customerEmail?: string | null;
+  /** What a payment page sold (items, tip, code, answers); null: one amount. */
+  sale?: PaymentSale | null;
   callbackUrl?: string | null;
   notifyUser?: boolean;
-  /** What the payment bought (items, tip, promotion code, answers); its events and receipt carry it. */
-  sale?: PaymentSale | null;
   /** A checkout attempt: the event is payment.*, with the link and attempt. */
   checkout?: CheckoutContext;
   /** A scheduled charge: the event is schedule.charge_*, with the run. */
@@ -72,9 +72,9 @@ export async function recordCharges(app: Pick<DomainContext, 'presentEvent'>, tx
       otherReferences: input.otherReferences ?? [],
       customer: input.customer ?? {},
       customerEmail: input.customerEmail ?? null,
+      sale: input.sale ?? null,
       callbackUrl: input.callbackUrl ?? null,
       notifyUser: input.notifyUser ?? false,
-      sale: input.sale ?? null,
       paymentMethod: input.result.method ?? ('card' as const),
       paymentBank: input.result.bank ?? null,
       cardBrand: input.result.brand ?? null,

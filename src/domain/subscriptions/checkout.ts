@@ -1,6 +1,7 @@
 import type { CheckoutSession, Link } from '../../db/schema.ts';
 import type { Locale } from '../../i18n/index.ts';
-import type { PayOutcome, ValidSubmission } from '../checkout/pay.ts';
+import type { PayOutcome } from '../checkout/pay.ts';
+import type { ValidSubmission } from '../checkout/submission.ts';
 import type { DomainContext } from '../context.ts';
 import { startLinkSubscription } from './start.ts';
 

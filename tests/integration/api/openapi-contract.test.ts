@@ -98,6 +98,13 @@ describe('openapi › contract: real responses match the document', () => {
     const session = issueStaticTicket(served.t.app, link!.id);
     expect((await contract('POST', '/pay/acme-books/pay', { token: null, body: { session, fields, card: card() } })).json.data.status_code).toBe('OK.03.00');
     expect((await contract('POST', '/pay/acme-books/pay', { token: null, body: { session, fields, card: card() } })).status).toBe(409);
+    // The running total of a page (a link that sells nothing has no lines to show).
+    expect((await contract('POST', '/pay/acme-books/quote', { token: null, body: { tip: 'none' } })).json.data).toMatchObject({
+      status_code: 'OK.00.00',
+      say: {},
+    });
+    expect((await contract('POST', `${new URL(second.json.link).pathname}/quote`, { token: null, body: {} })).status).toBe(200);
+    expect((await contract('POST', '/checkout/no-such-token/quote', { token: null, body: {} })).status).toBe(404);
   });
 
   it('refund and transaction: partial, too much, full, already refunded, unknown, invalid, idempotent replay and misuse', async () => {

@@ -638,6 +638,8 @@ describe('payCheckout: refusals, and what the acquirer, the velocity limits and 
     const seen: [string, CardAttempt][] = [];
     t.app.cardVelocity = {
       beforeAttempt: async (a: CardAttempt) => void seen.push(['before', a]),
+      beforeCodeTry: async () => {},
+      codeMissed: async () => {},
       afterDecline: async (a: CardAttempt) => {
         seen.push(['after', a]);
         return { showReason: false };

@@ -112,6 +112,12 @@ describe('checkout › a method start sent as a no-script form', () => {
     });
     expect(formInput(form)).toEqual({ method: 'dob', bank: 'bpi', amount: '1,000.50', fields: { 'customer.first_name': 'Ana', 'customer.last_name': 'Cruz' } });
   });
+  it("reads what the page sells from its own fields, or from the script's copy in `sale`", () => {
+    const own = new URLSearchParams('method=qrph&quantity[pass]=2&answers[class]=yin&answers[ok]=false&answers[ok]=true&tip=0&promo_code=x10&quantity[Bad]=1');
+    expect(formInput(own)).toEqual({ method: 'qrph', fields: {}, quantity: { pass: '2' }, answers: { class: 'yin', ok: 'true' }, tip: '0', promo_code: 'x10' });
+    const copied = new URLSearchParams({ method: 'gcash', sale: 'quantity[mat]=1&tip=custom&tip_amount=5.00', tip: 'ignored' });
+    expect(formInput(copied)).toEqual({ method: 'gcash', fields: {}, quantity: { mat: '1' }, tip: 'custom', tip_amount: '5.00' });
+  });
   it('sends a refusal back to the page with its code, the method and each field', () => {
     expect(refusedFormTarget('/pay/x', invalidFields({ bank: ['x'], '(request)': ['y'] }), 'dob')).toBe('/pay/x?method_error=ER.02.30&method=dob&field=bank');
     expect(refusedFormTarget('/pay/x', new DomainError('ER.03.40', 'no'), '<script>')).toBe('/pay/x?method_error=ER.03.40');
