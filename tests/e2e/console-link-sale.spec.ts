@@ -1,6 +1,7 @@
 import { join } from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, test } from '@playwright/test';
+import { expectNoAxeViolations } from '../support/axe.ts';
+import { CARD_EXPIRY } from '../support/cards.ts';
 import { ACME_TOKEN, signInOwner } from '../support/e2e-console.ts';
 import { SCREENSHOTS, shoot } from '../support/screenshots.ts';
 
@@ -12,7 +13,11 @@ import { SCREENSHOTS, shoot } from '../support/screenshots.ts';
 
 const preview = (page: Page) => page.locator('.preview-box iframe:not(.loading)').last().contentFrame();
 
-test('console link sale › an owner builds a link with a question, two items, a tip and codes, the preview following', async ({ page }) => {
+test('console link sale › an owner builds a link with a question, two items, a tip and codes, the preview following; a customer pays it in Filipino', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   test.slow();
   await signInOwner(page);
   await page.goto('/console/links/new');
@@ -29,8 +34,8 @@ test('console link sale › an owner builds a link with a question, two items, a
   const item2 = page.getByTestId('item-1');
   await item2.getByLabel('Name (English)').fill('Mat rental');
   await item2.getByLabel('Price').fill('35.50');
-  await expect(preview(page).getByTestId('sale-lines')).toContainText('Class pass');
-  await expect(preview(page).getByTestId('sale-lines')).toContainText('Mat rental');
+  await expect(preview(page).getByTestId('sale')).toContainText('Class pass');
+  await expect(preview(page).getByTestId('sale')).toContainText('Mat rental');
   await expect(preview(page).getByTestId('sale-total')).toHaveText('₱335.50');
 
   const question = page.getByTestId('question-0');
@@ -43,16 +48,15 @@ test('console link sale › an owner builds a link with a question, two items, a
   await question.getByLabel('Required').check();
   await expect(question.getByLabel('Least number')).toBeHidden();
   await expect(question.locator('summary')).toHaveText('Question 1: Which class?');
-  await expect(preview(page).getByTestId('sale-question')).toContainText('Which class?');
+  await expect(preview(page).getByTestId('sale')).toContainText('Which class?');
 
   await page.getByLabel('Tip', { exact: true }).selectOption('percent');
   await page.getByLabel('Tip presets').fill('10, 15, 20');
   await page.getByLabel('Takes promotion codes').check();
-  await expect(preview(page).getByTestId('sale-tip')).toContainText('15%');
-  await expect(preview(page).getByTestId('sale-code')).toBeVisible();
+  await expect(preview(page).getByTestId('sale')).toContainText('15%');
+  await expect(preview(page).getByLabel('Promo code')).toBeVisible();
 
-  const results = await new AxeBuilder({ page }).exclude('.preview-box iframe').analyze();
-  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  await expectNoAxeViolations(page, { exclude: '.preview-box iframe' });
   await shoot(page, 'console-link-sale', { settleMs: 400 });
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
@@ -73,4 +77,55 @@ test('console link sale › an owner builds a link with a question, two items, a
   expect(link.questions[0]).toMatchObject({ id: 'which_class', type: 'dropdown', required: true, label: { en: 'Which class?', fil: 'Aling klase?' } });
   expect(link.tip).toEqual({ presets: { kind: 'percent', values: [10, 15, 20] }, custom: true });
   expect(link.promotion_codes).toBe(true);
+
+  // The customer's side: a code made through the API, the page in Filipino at both widths, paid by card.
+  const promo = await page.request.post('/api/v1/promotions', {
+    headers: { authorization: `Bearer ${ACME_TOKEN}` },
+    data: { code: 'SUNRISE10', discount: { kind: 'percent', percent: 10 } },
+  });
+  expect((await promo.json()).data.status_code).toBe('OK.06.00');
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 1280, height: 800 },
+  ]) {
+    const customer = await (await browser.newContext({ viewport, baseURL })).newPage();
+    await customer.goto('/pay/sunrise-yoga?lang=fil');
+    await expect(customer.getByText('Pases sa klase')).toBeVisible();
+    // 2 × ₱150.00 + ₱35.50; 10 % off is ₱33.55; a 10 % tip of ₱301.95 is ₱30.20 (half up).
+    await expect(customer.getByTestId('sale-total')).toHaveText('₱335.50');
+    await customer.getByLabel('Promo code').fill('sunrise10');
+    await customer.getByRole('button', { name: 'Gamitin' }).click();
+    await expect(customer.getByTestId('sale-summary')).toContainText('Diskwento (SUNRISE10)');
+    await customer.getByLabel('10%').check();
+    await expect(customer.getByTestId('sale-total')).toHaveText('₱332.15');
+    await customer.getByLabel('Aling klase?').selectOption({ label: 'Evening stretch' });
+    await expectNoAxeViolations(customer);
+    await customer.screenshot({ path: join(SCREENSHOTS, `console-link-sale-paid-fil-${viewport.width}.png`), fullPage: true });
+    await customer.getByLabel('Pangalan', { exact: false }).first().fill('Ligaya');
+    for (const [label, value] of [
+      ['Apelyido', 'Dimaculangan'],
+      ['Email', 'ligaya.yoga@example.com'],
+      ['Card number', '4242 4242 4242 4242'],
+      ['Expiry date', CARD_EXPIRY],
+      ['Security code', '123'],
+    ] as const) {
+      const field = customer.getByLabel(label, { exact: false }).first();
+      if (await field.count()) await field.fill(value);
+    }
+    const onCard = customer.getByLabel('Pangalan sa card', { exact: false });
+    if (await onCard.count()) await onCard.fill('Ligaya Dimaculangan');
+    await customer.getByRole('button', { name: 'Magbayad', exact: true }).click();
+    await expect(customer).toHaveURL(/\/checkout\//);
+    const txn = (await customer.getByTestId('transaction-id').textContent())!.trim();
+    const paid = (await (await page.request.get(`/api/v1/transactions/${txn}`, { headers: { authorization: `Bearer ${ACME_TOKEN}` } })).json()).data
+      .transaction;
+    expect(paid.amount).toBe('332.15');
+    expect(paid.sale).toMatchObject({
+      subtotal: '335.50',
+      discount: { code: 'SUNRISE10', amount: '33.55' },
+      tip: '30.20',
+      answers: { which_class: 'evening_stretch' },
+    });
+    await customer.context().close();
+  }
 });
