@@ -191,6 +191,6 @@ describe('console › link editor › selling items', () => {
     expect(text).toContain('₱300.00'); // 2 × 150.00; the mat starts at 0
     expect(text).toContain('10%');
     expect(text).toContain('Which class?');
-    expect(text).toContain('Promotion code');
+    expect(text).toContain('Promo code');
   });
 });
