@@ -57,11 +57,12 @@ describe('outbox › events are looked up by the ids written with them', () => {
       await t.app.db.execute(sql.raw(backfill!));
     }
     const after = await rows();
-    // The payment method came into the e-mail's view later (migration 0026): events written before
-    // it have none, and their e-mail says "Card" as it did then.
+    // The payment method (migration 0026) and what was bought (0036) came into the e-mail's view
+    // later: events written before them have neither, and their e-mail says "Card" and lists no
+    // items, as it did then.
     const withoutMethod = (view: (typeof before)[number]['emailView']) => {
       if (!view) return view;
-      const { paymentMethod: _later, ...rest } = view;
+      const { paymentMethod: _later, sale: _laterStill, ...rest } = view;
       return rest;
     };
     const byId = (list: typeof before) => Object.fromEntries(list.map((r) => [r.id, { paymentId: r.paymentId, emailView: withoutMethod(r.emailView) }]));
