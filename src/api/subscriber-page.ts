@@ -1,10 +1,13 @@
 import type { PaylinkApp } from '../app.ts';
+import { DomainError } from '../domain/errors.ts';
 import { findIntegratorById } from '../domain/integrators/service.ts';
 import { findActiveLink } from '../domain/links/service.ts';
 import { formatMoney } from '../domain/money.ts';
 import { openSubscriberToken, SUBSCRIBER_PATH, type Subscriber } from '../domain/subscriptions/access.ts';
 import { type SubscriberSubscription, type SubscriberView, subscriberView } from '../domain/subscriptions/portal.ts';
 import { intlLocale, type Locale, type Translate } from '../i18n/index.ts';
+import { ownOrigins } from './endpoint.ts';
+import { assertSameOrigin } from './same-origin.ts';
 
 /**
  * What the customer's subscriptions page (src/pages/subscriptions/manage.astro) shows, read from
@@ -61,6 +64,34 @@ export const pagePath = (query: Record<string, string | undefined>) => {
   const q = new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined));
   return `${SUBSCRIBER_PATH}?${q}`;
 };
+
+/** Back to the subscriptions page after one of its forms: the page says what happened. */
+export const backToPage = (query: Record<string, string | undefined>) =>
+  new Response(null, { status: 303, headers: { location: pagePath(query), 'cache-control': 'no-store' } });
+
+/**
+ * One of the subscriptions page's plain form posts (cancel, replace card, ask a link): refused with
+ * a 403 unless it comes from paylink's own origin, else its text fields (absent or a file: '') and
+ * the page's language.
+ */
+export async function readSubscriberForm(
+  app: PaylinkApp,
+  request: Request,
+  url: URL,
+): Promise<Response | { text(name: string): string; lang: string | undefined }> {
+  try {
+    assertSameOrigin(request, ownOrigins(app, url));
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return new Response(error.message, { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  }
+  const form = await request.formData().catch(() => new FormData());
+  const text = (name: string) => {
+    const v = form.get(name);
+    return typeof v === 'string' ? v : '';
+  };
+  return { text, lang: url.searchParams.get('lang') ?? undefined };
+}
 
 /** "₱1,500.00 every month". */
 export function planWords(s: SubscriberSubscription, tr: Translate, locale: Locale): string {

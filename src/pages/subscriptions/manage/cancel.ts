@@ -1,7 +1,5 @@
 import type { APIRoute } from 'astro';
-import { ownOrigins } from '../../../api/endpoint.ts';
-import { assertSameOrigin } from '../../../api/same-origin.ts';
-import { pagePath } from '../../../api/subscriber-page.ts';
+import { backToPage, readSubscriberForm } from '../../../api/subscriber-page.ts';
 import { DomainError } from '../../../domain/errors.ts';
 import { openSubscriberToken } from '../../../domain/subscriptions/access.ts';
 import { cancelBySubscriber } from '../../../domain/subscriptions/portal.ts';
@@ -13,21 +11,11 @@ import { cancelBySubscriber } from '../../../domain/subscriptions/portal.ts';
  */
 export const POST: APIRoute = async ({ locals, request, url }) => {
   const app = locals.paylink;
-  try {
-    assertSameOrigin(request, ownOrigins(app, url));
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    return new Response(error.message, { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8' } });
-  }
-  const form = await request.formData().catch(() => new FormData());
-  const field = (name: string) => {
-    const v = form.get(name);
-    return typeof v === 'string' ? v : '';
-  };
+  const posted = await readSubscriberForm(app, request, url);
+  if (posted instanceof Response) return posted;
+  const field = (name: string) => posted.text(name);
   const token = field('token');
-  const lang = url.searchParams.get('lang') ?? undefined;
-  const back = (query: Record<string, string | undefined>) =>
-    new Response(null, { status: 303, headers: { location: pagePath({ token, lang, ...query }), 'cache-control': 'no-store' } });
+  const back = (query: Record<string, string | undefined>) => backToPage({ token, lang: posted.lang, ...query });
   const opened = openSubscriberToken(app, token);
   if (!opened.ok) return back({});
   try {

@@ -1,7 +1,6 @@
 import type { APIRoute } from 'astro';
-import { clientIpOf, ownOrigins } from '../../../api/endpoint.ts';
-import { assertSameOrigin } from '../../../api/same-origin.ts';
-import { pagePath } from '../../../api/subscriber-page.ts';
+import { clientIpOf } from '../../../api/endpoint.ts';
+import { backToPage, readSubscriberForm } from '../../../api/subscriber-page.ts';
 import { DomainError } from '../../../domain/errors.ts';
 import { openSubscriberToken } from '../../../domain/subscriptions/access.ts';
 import { replaceSubscriberCard } from '../../../domain/subscriptions/card.ts';
@@ -10,21 +9,11 @@ import { replaceSubscriberCard } from '../../../domain/subscriptions/card.ts';
 export const POST: APIRoute = async (context) => {
   const { locals, request, url } = context;
   const app = locals.paylink;
-  try {
-    assertSameOrigin(request, ownOrigins(app, url));
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    return new Response(error.message, { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8' } });
-  }
-  const form = await request.formData().catch(() => new FormData());
-  const field = (name: string) => {
-    const v = form.get(name);
-    return typeof v === 'string' ? v.trim() : '';
-  };
+  const posted = await readSubscriberForm(app, request, url);
+  if (posted instanceof Response) return posted;
+  const field = (name: string) => posted.text(name).trim();
   const token = field('token');
-  const lang = url.searchParams.get('lang') ?? undefined;
-  const back = (query: Record<string, string | undefined>) =>
-    new Response(null, { status: 303, headers: { location: pagePath({ token, lang, ...query }), 'cache-control': 'no-store' } });
+  const back = (query: Record<string, string | undefined>) => backToPage({ token, lang: posted.lang, ...query });
   const opened = openSubscriberToken(app, token);
   if (!opened.ok) return back({});
   const card = { number: field('number'), expiry: field('expiry'), cvc: field('cvc'), name: field('name') };

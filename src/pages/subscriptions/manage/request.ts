@@ -1,7 +1,6 @@
 import type { APIRoute } from 'astro';
-import { clientIpOf, ownOrigins } from '../../../api/endpoint.ts';
-import { assertSameOrigin } from '../../../api/same-origin.ts';
-import { pagePath } from '../../../api/subscriber-page.ts';
+import { clientIpOf } from '../../../api/endpoint.ts';
+import { backToPage, readSubscriberForm } from '../../../api/subscriber-page.ts';
 import { DomainError } from '../../../domain/errors.ts';
 import { findActiveLink } from '../../../domain/links/service.ts';
 import { openSubscriberToken } from '../../../domain/subscriptions/access.ts';
@@ -17,22 +16,12 @@ import { isEmailAddress } from '../../../schemas/email-rules.ts';
 export const POST: APIRoute = async (context) => {
   const { locals, request, url } = context;
   const app = locals.paylink;
-  try {
-    assertSameOrigin(request, ownOrigins(app, url));
-  } catch (error) {
-    if (!(error instanceof DomainError)) throw error;
-    return new Response(error.message, { status: 403, headers: { 'content-type': 'text/plain; charset=utf-8' } });
-  }
-  const form = await request.formData().catch(() => new FormData());
-  const field = (name: string) => {
-    const v = form.get(name);
-    return typeof v === 'string' ? v.trim() : '';
-  };
-  const lang = url.searchParams.get('lang') ?? undefined;
+  const posted = await readSubscriberForm(app, request, url);
+  if (posted instanceof Response) return posted;
+  const field = (name: string) => posted.text(name).trim();
   const token = field('token') || undefined;
   const slug = field('link').slice(0, 64) || undefined;
-  const back = (done: string) =>
-    new Response(null, { status: 303, headers: { location: pagePath({ token, link: slug, lang, done }), 'cache-control': 'no-store' } });
+  const back = (done: string) => backToPage({ token, link: slug, lang: posted.lang, done });
   const opened = token ? openSubscriberToken(app, token) : undefined;
   let integratorId = opened?.ok ? opened.subscriber.integratorId : opened?.reason === 'expired' ? opened.integratorId : undefined;
   if (!integratorId && slug) {
