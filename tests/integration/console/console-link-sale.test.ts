@@ -209,10 +209,7 @@ describe('console › link editor › selling items', () => {
 });
 
 describe('console › link editor › item images', () => {
-  const PNG = Buffer.from(
-    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==',
-    'base64',
-  );
+  const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
   const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><script>alert(1)</script><rect width="4" height="4" fill="#c00"/></svg>';
   const multipart = (fields: Record<string, string>, files: Record<string, File> = {}) => {
     const body = new FormData();
@@ -277,9 +274,13 @@ describe('console › link editor › item images', () => {
 
   it('previews an unsaved image, sanitised, as a data: URL beside its item', async () => {
     const c = await owner();
-    const res = await c.postMultipart('/console/links/preview', multipart(form(), { 'items.0.image': new File([SVG], 'pass.svg', { type: 'image/svg+xml' }) }), {
-      from: '/console/links/new',
-    });
+    const res = await c.postMultipart(
+      '/console/links/preview',
+      multipart(form(), { 'items.0.image': new File([SVG], 'pass.svg', { type: 'image/svg+xml' }) }),
+      {
+        from: '/console/links/new',
+      },
+    );
     expect(res.status).toBe(200);
     const img = /<img[^>]*class="sale-item-image"[^>]*>/.exec(res.html)?.[0] ?? '';
     expect(img).toContain('src="data:image/svg+xml;base64,');
