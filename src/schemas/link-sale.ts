@@ -57,7 +57,10 @@ export const questionSchema = z.discriminatedUnion('type', [
         .array(z.object({ value: key, label: localizedTextSchema(120) }).strict())
         .min(1)
         .max(MAX_DROPDOWN_OPTIONS)
-        .refine((o) => new Set(o.map((x) => x.value)).size === o.length, 'option values must be unique'),
+        .refine((o) => new Set(o.map((x) => x.value)).size === o.length, 'option values must be unique')
+        .describe(
+          'The choices: each a stable `value` (what an answer stores, whatever the language) and a `label` in English with Filipino and Spanish optional, shown in the page’s language.',
+        ),
     })
     .strict(),
   // A box to tick, e.g. consent to terms; `terms_url` is shown as a link beside the label.
@@ -140,12 +143,13 @@ export const itemsInputSchema = z
  * uploaded as the logo is. `image` is the image's source (a `data:` URL; the seed may name a file);
  * null removes the image; absent keeps the image the link's item of the same id has.
  */
-export const linkItemInputSchema = (image: z.ZodType<string>) => itemInputSchema.extend({ image: image.nullable().optional() }).strict();
+export const linkItemInputSchema = (image: z.ZodType<string>, about = 'The item’s image; null removes it; absent keeps it.') =>
+  itemInputSchema.extend({ image: image.nullable().optional().describe(about) }).strict();
 export type LinkItemInput = ItemInput & { image?: string | null | undefined };
 
-export const linkItemsInputSchema = (image: z.ZodType<string>) =>
+export const linkItemsInputSchema = (image: z.ZodType<string>, about?: string) =>
   z
-    .array(linkItemInputSchema(image))
+    .array(linkItemInputSchema(image, about))
     .max(MAX_ITEMS, `at most ${MAX_ITEMS} items`)
     .refine((items) => new Set(items.map((i) => i.id)).size === items.length, 'item ids must be unique');
 

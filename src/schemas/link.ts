@@ -137,12 +137,11 @@ const LOGO_MAX_CHARS = 720_000;
  */
 export const LINK_BODY_LIMIT = 8 * 1024 * 1024;
 /** An image as the API takes it: a data: URL within the logo's limit. */
-const imageDataUrl = (what: string) =>
-  z
-    .string()
-    .max(LOGO_MAX_CHARS, 'must be at most 512 KiB')
-    .regex(/^data:/, 'must be a data: URL (data:image/png;base64,…)')
-    .describe(`A PNG, JPEG, WebP or SVG image as a data: URL, at most 512 KiB; SVG is sanitized. null removes ${what}.`);
+const imageDataUrl = z
+  .string()
+  .max(LOGO_MAX_CHARS, 'must be at most 512 KiB')
+  .regex(/^data:/, 'must be a data: URL (data:image/png;base64,…)');
+const IMAGE_RULES = 'A PNG, JPEG, WebP or SVG image as a data: URL, at most 512 KiB (the type is read from the bytes); SVG is sanitized.';
 
 const settings = {
   title: z.string().trim().min(1, 'must not be empty').max(120, 'must be at most 120 characters').describe('Page heading.'),
@@ -159,7 +158,7 @@ const settings = {
     .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour such as #1a56db')
     .nullable()
     .describe('Brand colour, #rrggbb.'),
-  logo: imageDataUrl('it').nullable(),
+  logo: imageDataUrl.nullable().describe(`${IMAGE_RULES} null removes it.`),
   labels: z.partialRecord(z.enum(fieldPaths), z.string().trim().min(1).max(80)).describe('Field path → label shown to the customer.'),
   fields: z.partialRecord(z.enum(fieldPaths), z.enum(fieldModes)).describe('Field path → customer, system or hidden.'),
   callback_url: httpUrl.nullable().describe('Where events of payments made on the link go when the payment names none.'),
@@ -192,7 +191,10 @@ const settings = {
   questions: questionsSchema.describe(
     'Up to 5 questions of the merchant’s own (text, number, dropdown, checkbox, date), each with a label and optional help in en, fil and es; [] asks none.',
   ),
-  items: linkItemsInputSchema(imageDataUrl('the item’s image; absent keeps the image of the link’s item with the same id')).describe(
+  items: linkItemsInputSchema(
+    imageDataUrl,
+    `The item’s image. ${IMAGE_RULES} null removes it; absent keeps the image the link’s item of the same id has.`,
+  ).describe(
     'What the link sells: up to 20 items, each with a name, a `unit_amount` (decimal in the link’s currency, such as "150.00"), a quantity range and an optional `image` (a data: URL, as `logo`); the total is computed on the server. A link with items has no `amount`, `min_amount` or `max_amount`; [] sells one amount.',
   ),
   tip: tipInputSchema

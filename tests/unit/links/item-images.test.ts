@@ -20,7 +20,7 @@ describe('item images › reading', () => {
   it('reads the type from the bytes, whatever the data: URL declares', async () => {
     const { out, problems } = await read([dataUrl(PNG, 'image/jpeg'), dataUrl(WEBP, 'text/plain')]);
     expect(problems).toEqual({});
-    expect(out.map((o) => o && o.contentType)).toEqual(['image/png', 'image/webp']);
+    expect(out.map((o) => o?.contentType)).toEqual(['image/png', 'image/webp']);
   });
 
   it('keeps absent as "keep the saved image" and null as "none"', async () => {
