@@ -1,4 +1,4 @@
-import { and, eq, inArray, ne, or, sql } from 'drizzle-orm';
+import { and, eq, ne, or, sql } from 'drizzle-orm';
 import { newId, sha256Hex } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
 import { assets, type Link, links } from '../../db/schema.ts';
@@ -46,13 +46,19 @@ export async function readItemImages(
   return out;
 }
 
-/** Stores an image as the merchant's asset (one per distinct bytes); returns its id. */
+/**
+ * Stores an image as the merchant's asset (one per distinct bytes); returns its id. An asset reused
+ * is share-locked until the save commits, so another save dropping it meanwhile waits and then sees
+ * this link use it (dropUnusedItemImages).
+ */
 export async function storeImage(tx: DbOrTx, integratorId: string, image: { contentType: LogoType; bytes: Buffer }): Promise<string> {
   const digest = sha256Hex(image.bytes);
   const [same] = await tx
     .select({ id: assets.id })
     .from(assets)
-    .where(and(eq(assets.integratorId, integratorId), eq(assets.sha256, digest)));
+    .where(and(eq(assets.integratorId, integratorId), eq(assets.sha256, digest)))
+    .limit(1)
+    .for('share');
   if (same) return same.id;
   const id = newId('img');
   await tx.insert(assets).values({ id, integratorId, contentType: image.contentType, sha256: digest, bytes: image.bytes });
@@ -97,6 +103,9 @@ export async function dropUnusedItemImages(
   const kept = new Set([...next.items.map((i) => i.image), next.logoAssetId, current.logoAssetId]);
   const dropped = [...new Set(current.items.map((i) => i.image))].filter((id): id is string => id !== undefined && !kept.has(id));
   for (const id of dropped) {
+    // Locked first: a save reusing it meanwhile holds it shared, and its link is then seen below.
+    const [asset] = await tx.select({ id: assets.id }).from(assets).where(eq(assets.id, id)).for('update');
+    if (!asset) continue;
     const [used] = await tx
       .select({ id: links.id })
       .from(links)
@@ -108,7 +117,7 @@ export async function dropUnusedItemImages(
         ),
       )
       .limit(1);
-    if (!used) await tx.delete(assets).where(and(eq(assets.integratorId, integratorId), inArray(assets.id, [id])));
+    if (!used) await tx.delete(assets).where(and(eq(assets.integratorId, integratorId), eq(assets.id, id)));
   }
 }
 

@@ -110,6 +110,21 @@ describe('item images › by API', () => {
     expect(await assetIds()).not.toContain(idOf(a2));
   });
 
+  it('never drops an image another save is starting to use at the same time', async () => {
+    for (let round = 0; round < 5; round++) {
+      const bytes = pngBytes(`race ${round}`);
+      await api('POST', '/api/v1/links', { slug: `race-a-${round}`, title: 'A', currency: 'PHP', items: [item('a', 'A', { image: dataUrl(bytes) })] });
+      await api('POST', '/api/v1/links', { slug: `race-b-${round}`, title: 'B', currency: 'PHP', items: [item('b', 'B')] });
+      const [dropped, taken] = await Promise.all([
+        api('PATCH', `/api/v1/links/race-a-${round}`, { items: [item('a', 'A', { image: null })] }),
+        api('PATCH', `/api/v1/links/race-b-${round}`, { items: [item('b', 'B', { image: dataUrl(bytes) })] }),
+      ]);
+      expect([dropped.status, taken.status]).toEqual([200, 200]);
+      const served_ = await fetch(taken.json.data.link.items[0].image_url);
+      expect(served_.status).toBe(200);
+    }
+  });
+
   it('refuses a bad image naming items.N.image, and changes nothing', async () => {
     await api('POST', '/api/v1/links', { slug: 'strict', title: 'Strict', currency: 'PHP', items: [item('a', 'A', { image: dataUrl(pngBytes('strict')) })] });
     const before = { link: await row('strict'), assets: await assetIds() };
