@@ -111,6 +111,8 @@ test('console link sale › an owner builds a link with a question, two items, a
   ]);
   // The saved editor shows each item's picture beside its file input.
   await expect(page.getByTestId('item-0').getByRole('img', { name: 'Current image of Class pass' })).toBeVisible();
+  await expect(page.getByTestId('item-0').getByLabel('Remove the image')).not.toBeChecked();
+  await expectNoAxeViolations(page, { exclude: '.preview-box iframe' });
   for (const width of [390, 1280]) {
     await page.setViewportSize({ width, height: 900 });
     await page.getByTestId('item-0').screenshot({ path: join(SCREENSHOTS, `console-link-sale-item-image-${width}.png`) });

@@ -49,8 +49,9 @@ async function draftItemImages(items: Item[], given: SaleSettings['items'], curr
   return Promise.all(
     items.map(async (item) => {
       const source = list.find((i) => i?.id === item.id)?.image;
-      const image =
-        source === undefined ? current?.items.find((c) => c.id === item.id)?.image : typeof source === 'string' ? await draftLogoUrl(source) : undefined;
+      // Only an upload is read: the preview never opens a path, whatever the draft holds.
+      const upload = typeof source === 'string' && source.startsWith('data:') ? await draftLogoUrl(source) : undefined;
+      const image = source === undefined ? current?.items.find((c) => c.id === item.id)?.image : upload;
       return image ? { ...item, image } : item;
     }),
   );
