@@ -910,6 +910,7 @@ export interface components {
                 required: boolean;
                 /** @constant */
                 type: "dropdown";
+                /** @description The choices: each a stable `value` (what an answer stores, whatever the language) and a `label` in English with Filipino and Spanish optional, shown in the page’s language. */
                 options: {
                     value: string;
                     label: {
@@ -991,6 +992,8 @@ export interface components {
                 max: number;
                 default: number;
             };
+            /** @description Where the item’s image is served from; null: it has none. */
+            image_url: string | null;
         };
         /**
          * @description Per-field messages (dotted field path → list of messages) on errors; a plain sentence for ER.99.00.
@@ -7690,7 +7693,7 @@ export interface operations {
                     max_amount?: (string | number) | null;
                     /** @description Brand colour, #rrggbb. */
                     brand_color?: string | null;
-                    /** @description A PNG, JPEG, WebP or SVG image as a data: URL, at most 512 KiB; SVG is sanitized. null removes it. */
+                    /** @description A PNG, JPEG, WebP or SVG image as a data: URL, at most 512 KiB (the type is read from the bytes); SVG is sanitized. null removes it. */
                     logo?: string | null;
                     /** @description Field path → label shown to the customer. */
                     labels?: {
@@ -7769,6 +7772,7 @@ export interface operations {
                         required?: boolean;
                         /** @constant */
                         type: "dropdown";
+                        /** @description The choices: each a stable `value` (what an answer stores, whatever the language) and a `label` in English with Filipino and Spanish optional, shown in the page’s language. */
                         options: {
                             value: string;
                             label: {
@@ -7812,7 +7816,7 @@ export interface operations {
                         /** @constant */
                         type: "date";
                     })[];
-                    /** @description What the link sells: up to 20 items, each with a name, a `unit_amount` (decimal in the link’s currency, such as "150.00") and a quantity range; the total is computed on the server. A link with items has no `amount`, `min_amount` or `max_amount`; [] sells one amount. */
+                    /** @description What the link sells: up to 20 items, each with a name, a `unit_amount` (decimal in the link’s currency, such as "150.00"), a quantity range and an optional `image` (a data: URL, as `logo`); the total is computed on the server. A link with items has no `amount`, `min_amount` or `max_amount`; [] sells one amount. */
                     items?: {
                         id: string;
                         name: {
@@ -7837,6 +7841,8 @@ export interface operations {
                         };
                         /** @description The unit price, a decimal amount in the link’s currency such as "150.00". */
                         unit_amount: string | number;
+                        /** @description The item’s image. A PNG, JPEG, WebP or SVG image as a data: URL, at most 512 KiB (the type is read from the bytes); SVG is sanitized. null removes it; absent keeps the image the link’s item of the same id has. */
+                        image?: string | null;
                     }[];
                     /** @description A tip: preset percentages (of what is bought after any discount) or preset amounts (decimals), and whether any amount may be typed (`custom`); null: none. */
                     tip?: {
@@ -8305,7 +8311,7 @@ export interface operations {
                     max_amount?: (string | number) | null;
                     /** @description Brand colour, #rrggbb. */
                     brand_color?: string | null;
-                    /** @description A PNG, JPEG, WebP or SVG image as a data: URL, at most 512 KiB; SVG is sanitized. null removes it. */
+                    /** @description A PNG, JPEG, WebP or SVG image as a data: URL, at most 512 KiB (the type is read from the bytes); SVG is sanitized. null removes it. */
                     logo?: string | null;
                     /** @description Field path → label shown to the customer. */
                     labels?: {
@@ -8384,6 +8390,7 @@ export interface operations {
                         required?: boolean;
                         /** @constant */
                         type: "dropdown";
+                        /** @description The choices: each a stable `value` (what an answer stores, whatever the language) and a `label` in English with Filipino and Spanish optional, shown in the page’s language. */
                         options: {
                             value: string;
                             label: {
@@ -8427,7 +8434,7 @@ export interface operations {
                         /** @constant */
                         type: "date";
                     })[];
-                    /** @description What the link sells: up to 20 items, each with a name, a `unit_amount` (decimal in the link’s currency, such as "150.00") and a quantity range; the total is computed on the server. A link with items has no `amount`, `min_amount` or `max_amount`; [] sells one amount. */
+                    /** @description What the link sells: up to 20 items, each with a name, a `unit_amount` (decimal in the link’s currency, such as "150.00"), a quantity range and an optional `image` (a data: URL, as `logo`); the total is computed on the server. A link with items has no `amount`, `min_amount` or `max_amount`; [] sells one amount. */
                     items?: {
                         id: string;
                         name: {
@@ -8452,6 +8459,8 @@ export interface operations {
                         };
                         /** @description The unit price, a decimal amount in the link’s currency such as "150.00". */
                         unit_amount: string | number;
+                        /** @description The item’s image. A PNG, JPEG, WebP or SVG image as a data: URL, at most 512 KiB (the type is read from the bytes); SVG is sanitized. null removes it; absent keeps the image the link’s item of the same id has. */
+                        image?: string | null;
                     }[];
                     /** @description A tip: preset percentages (of what is bought after any discount) or preset amounts (decimals), and whether any amount may be typed (`custom`); null: none. */
                     tip?: {

@@ -1,4 +1,7 @@
 import type { SaleSettings } from '../domain/links/editor-sale.ts';
+import { itemImageUrl } from '../domain/links/item-images.ts';
+import { MAX_LOGO_BYTES } from '../domain/links/logos.ts';
+import type { Link } from '../domain/links/service.ts';
 import type { Question } from '../schemas/link-sale.ts';
 import type { locales } from '../schemas/locales.ts';
 import { slugFromTitle } from '../schemas/slug.ts';
@@ -27,6 +30,8 @@ export interface QuestionFormValues {
   max: string;
   /** A dropdown's options, one label per line (English). */
   options: string;
+  /** Their Filipino and Spanish labels, line by line in the English order; a blank line: shown in English. */
+  option_labels: { fil: string; es: string };
   /**
    * The saved options as JSON (value and every language), carried in the form so a line kept as it
    * was keeps its value (answers are stored by it) and the translations the API gave it.
@@ -40,6 +45,11 @@ export interface ItemFormValues {
   name: Texts;
   unit_amount: string;
   quantity: { min: string; max: string; default: string };
+  /** The saved image's address (/assets/img_…), shown beside the file input; '' none. */
+  saved_image: string;
+  remove_image: boolean;
+  /** An image chosen on an earlier, refused try (data: URL), carried as the logo is; '' none. */
+  pending_image: string;
 }
 
 export interface SaleFormValues {
@@ -72,6 +82,10 @@ export function saleForm(s: SaleSettings): SaleFormValues {
       min: q.type === 'number' && q.min !== undefined ? String(q.min) : '',
       max: q.type === 'number' && q.max !== undefined ? String(q.max) : '',
       options: q.type === 'dropdown' ? q.options.map((o) => o.label.en).join('\n') : '',
+      option_labels: {
+        fil: q.type === 'dropdown' ? q.options.map((o) => o.label.fil ?? '').join('\n') : '',
+        es: q.type === 'dropdown' ? q.options.map((o) => o.label.es ?? '').join('\n') : '',
+      },
       saved_options: q.type === 'dropdown' ? JSON.stringify(q.options) : '',
       terms_url: q.type === 'checkbox' ? (q.terms_url ?? '') : '',
     })),
@@ -80,6 +94,9 @@ export function saleForm(s: SaleSettings): SaleFormValues {
       name: text(i.name),
       unit_amount: String(i.unit_amount),
       quantity: { min: String(i.quantity?.min ?? 1), max: String(i.quantity?.max ?? 1), default: String(i.quantity?.default ?? 1) },
+      saved_image: '',
+      remove_image: false,
+      pending_image: '',
     })),
     tip_kind: s.tip?.presets.kind ?? '',
     tip_values: s.tip ? s.tip.presets.values.join(', ') : '',
@@ -88,11 +105,43 @@ export function saleForm(s: SaleSettings): SaleFormValues {
   };
 }
 
-/** Reads the posted sale inputs; empty slots are left out. */
-export function readSaleForm(form: FormData): SaleFormValues {
+/** A saved link's sale form, with each item's saved image. */
+export function linkSaleForm(link: Link, s: SaleSettings): SaleFormValues {
+  const v = saleForm(s);
+  return { ...v, items: v.items.map((item, i) => ({ ...item, saved_image: itemImageUrl(link.items[i] ?? {}) ?? '' })) };
+}
+
+export const PENDING_UPLOAD_PREFIX = 'data:application/octet-stream;base64,';
+
+/**
+ * An upload carried from a refused try: only a data: URL of base64 bytes within the logo limit (never
+ * a path: the image reader would open files), checked again like a fresh upload when saved.
+ */
+export const isPendingUpload = (value: string) =>
+  value.startsWith(PENDING_UPLOAD_PREFIX) &&
+  value.length - PENDING_UPLOAD_PREFIX.length <= Math.ceil(MAX_LOGO_BYTES / 3) * 4 &&
+  /^[A-Za-z0-9+/]+={0,2}$/.test(value.slice(PENDING_UPLOAD_PREFIX.length));
+
+/**
+ * A posted file as a data: URL to carry and save, or the refusal of one too large to carry;
+ * undefined when no file was chosen.
+ */
+export async function uploadOf(file: FormDataEntryValue | null, what: 'logo' | 'image'): Promise<{ dataUrl: string } | { refusal: string } | undefined> {
+  if (!(file instanceof File) || file.size === 0) return undefined;
+  if (file.size > MAX_LOGO_BYTES) return { refusal: `the ${what} is ${Math.ceil(file.size / 1024)} KiB; at most 512 KiB is accepted` };
+  return { dataUrl: `${PENDING_UPLOAD_PREFIX}${Buffer.from(await file.arrayBuffer()).toString('base64')}` };
+}
+
+/** Reads the posted sale inputs; empty slots are left out. A refused image file is named in `messages` (`items.N.image`). */
+export async function readSaleForm(form: FormData, messages: Record<string, string[]>): Promise<SaleFormValues> {
   const text = (name: string) => {
     const v = form.get(name);
     return typeof v === 'string' ? v.trim() : '';
+  };
+  // Choices and their translations pair up by line, so leading blank lines count: no trim of the whole.
+  const lines = (name: string) => {
+    const v = form.get(name);
+    return typeof v === 'string' ? v.replace(/\r/g, '').trimEnd() : '';
   };
   const slots = (prefix: string) => {
     const found = new Set<number>();
@@ -115,22 +164,34 @@ export function readSaleForm(form: FormData): SaleFormValues {
         max_length: at('max_length'),
         min: at('min'),
         max: at('max'),
-        options: at('options'),
+        options: lines(`questions.${i}.options`),
+        option_labels: { fil: lines(`questions.${i}.options.fil`), es: lines(`questions.${i}.options.es`) },
         saved_options: at('saved_options'),
         terms_url: at('terms_url'),
       };
     })
     .filter((q) => q.type !== '');
-  const items = slots('items')
-    .map(
-      (i): ItemFormValues => ({
+  const posted = await Promise.all(
+    slots('items').map(async (i) => {
+      const remove = form.get(`items.${i}.remove_image`) === 'on';
+      const upload = remove ? undefined : await uploadOf(form.get(`items.${i}.image`), 'image');
+      const pending = text(`items.${i}.pending_image`);
+      const saved = text(`items.${i}.saved_image`);
+      const item: ItemFormValues = {
         id: text(`items.${i}.id`),
         name: texts((l) => text(`items.${i}.name.${l}`)),
         unit_amount: text(`items.${i}.unit_amount`),
         quantity: { min: text(`items.${i}.quantity.min`), max: text(`items.${i}.quantity.max`), default: text(`items.${i}.quantity.default`) },
-      }),
-    )
-    .filter((item) => item.name.en !== '' || item.unit_amount !== '' || LOCALES.some((l) => item.name[l] !== ''));
+        saved_image: /^\/assets\/img_[0-9a-f]{32}$/.test(saved) ? saved : '',
+        remove_image: remove,
+        pending_image: upload && 'dataUrl' in upload ? upload.dataUrl : !remove && !upload && isPendingUpload(pending) ? pending : '',
+      };
+      return { item, refusal: upload && 'refusal' in upload ? upload.refusal : undefined };
+    }),
+  );
+  const kept = posted.filter(({ item }) => item.name.en !== '' || item.unit_amount !== '' || LOCALES.some((l) => item.name[l] !== ''));
+  for (const [n, { refusal }] of kept.entries()) if (refusal) messages[`items.${n}.image`] = [refusal];
+  const items = kept.map(({ item }) => item);
   const kind = text('tip.kind');
   return {
     questions,
@@ -163,8 +224,16 @@ interface SavedOption {
 const isSavedOption = (o: unknown): o is SavedOption =>
   typeof o === 'object' && o !== null && typeof (o as SavedOption).value === 'string' && typeof (o as SavedOption).label?.en === 'string';
 
-/** The dropdown's lines as options: a line as saved keeps its option; a new line gets a value made from it. */
-function dropdownOptions(lines: string[], savedJson: string) {
+const linesOf = (text: string) => text.split('\n').map((line) => line.trim());
+
+/**
+ * The dropdown's lines as options: a line as saved keeps its option (answers are stored by its
+ * value); a new line gets a value made from it. Line k of the Filipino and Spanish boxes labels
+ * the choice on line k of the English box.
+ */
+function dropdownOptions(q: Pick<QuestionFormValues, 'options' | 'option_labels' | 'saved_options'>) {
+  const savedJson = q.saved_options;
+  const translated = { fil: linesOf(q.option_labels.fil), es: linesOf(q.option_labels.es) };
   let saved: SavedOption[] = [];
   try {
     const parsed: unknown = JSON.parse(savedJson || '[]');
@@ -173,7 +242,26 @@ function dropdownOptions(lines: string[], savedJson: string) {
     // A mangled carry-over only loses the old values: the lines become new options.
   }
   const values = new Set(saved.map((o) => o.value));
-  return lines.map((line, i) => saved.find((o) => o.label.en === line) ?? { value: idFrom(line, `option_${i + 1}`, values), label: { en: line } });
+  return linesOf(q.options).flatMap((line, k) => {
+    if (line === '') return [];
+    const label = { en: line, ...(translated.fil[k] ? { fil: translated.fil[k] } : {}), ...(translated.es[k] ? { es: translated.es[k] } : {}) };
+    return [{ value: saved.find((o) => o.label.en === line)?.value ?? idFrom(line, `option_${k + 1}`, values), label }];
+  });
+}
+
+/** Translations of dropdown choices on lines that have no English choice: refused, naming the box. */
+export function optionLabelProblems(questions: readonly QuestionFormValues[]): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const [n, q] of questions.entries()) {
+    if (q.type !== 'dropdown') continue;
+    const english = linesOf(q.options);
+    for (const l of ['fil', 'es'] as const) {
+      const stray = linesOf(q.option_labels[l]).findIndex((line, k) => line !== '' && !english[k]);
+      if (stray >= 0)
+        out[`questions.${n}.options.${l}`] = [`line ${stray + 1} has no English choice on the same line: keep one translation per line, in the English order`];
+    }
+  }
+  return out;
 }
 
 /** Whole numbers as numbers, anything else as typed (the schema names it); '' absent. */
@@ -185,10 +273,6 @@ export function saleSettingsOfForm(v: SaleFormValues, withItems: boolean) {
   const questionIds = new Set(v.questions.map((q) => q.id).filter(Boolean));
   const itemIds = new Set(v.items.map((i) => i.id).filter(Boolean));
   const questions = v.questions.map((q, n) => {
-    const options = q.options
-      .split('\n')
-      .map((o) => o.trim())
-      .filter(Boolean);
     return {
       id: q.id || idFrom(q.label.en, `question_${n + 1}`, questionIds),
       type: q.type,
@@ -197,7 +281,7 @@ export function saleSettingsOfForm(v: SaleFormValues, withItems: boolean) {
       required: q.required,
       ...(q.type === 'text' && q.max_length !== '' ? { max_length: whole(q.max_length) } : {}),
       ...(q.type === 'number' ? { min: whole(q.min), max: whole(q.max) } : {}),
-      ...(q.type === 'dropdown' ? { options: dropdownOptions(options, q.saved_options) } : {}),
+      ...(q.type === 'dropdown' ? { options: dropdownOptions(q) } : {}),
       ...(q.type === 'checkbox' && q.terms_url !== '' ? { terms_url: q.terms_url } : {}),
     };
   });
@@ -207,6 +291,8 @@ export function saleSettingsOfForm(v: SaleFormValues, withItems: boolean) {
         name: localized(i.name),
         unit_amount: i.unit_amount,
         quantity: { min: whole(i.quantity.min) ?? 1, max: whole(i.quantity.max) ?? 1, default: whole(i.quantity.default) ?? 1 },
+        // Absent keeps the saved image of the item with this id.
+        ...(i.remove_image ? { image: null } : i.pending_image ? { image: i.pending_image } : {}),
       }))
     : [];
   const presets = v.tip_values
@@ -227,6 +313,7 @@ export function saleSettingsOfForm(v: SaleFormValues, withItems: boolean) {
 export const saleFormField = (key: string) =>
   key
     .replace(/^(items\.\d+\.quantity)$/, '$1.min')
-    .replace(/^(questions\.\d+\.options)\..*$/, '$1')
+    .replace(/^(questions\.\d+\.options)\.\d+\.label\.(fil|es)$/, '$1.$2')
+    .replace(/^(questions\.\d+\.options)\.(?!fil$|es$).*$/, '$1')
     .replace(/^tip\.presets\.values(\.\d+)?$/, 'tip.values')
     .replace(/^tip\.presets(\.kind)?$/, 'tip.kind');

@@ -2,7 +2,6 @@ import { invalidFields, withFieldNames } from '../domain/errors.ts';
 import type { LinkPatch, LinkSettings, NewLink } from '../domain/links/editor.ts';
 import { type SaleSettings, saleSettingsOf } from '../domain/links/editor-sale.ts';
 import { fieldLabel, fieldMode } from '../domain/links/form.ts';
-import { MAX_LOGO_BYTES } from '../domain/links/logos.ts';
 import type { Link } from '../domain/links/service.ts';
 import { DEFAULT_BRAND_COLOR } from '../domain/links/theme.ts';
 import { formatDecimal } from '../domain/money.ts';
@@ -11,7 +10,17 @@ import { linkCreateSchema, linkUpdateSchema, linkWireField } from '../schemas/li
 import { emptyMessages, parseWith } from '../schemas/parse.ts';
 import { type PaymentMethod, paymentMethods } from '../schemas/payment-method.ts';
 import { hexColour } from '../schemas/slug.ts';
-import { emptySaleForm, readSaleForm, type SaleFormValues, saleForm, saleFormField, saleSettingsOfForm } from './link-form-sale.ts';
+import {
+  emptySaleForm,
+  isPendingUpload,
+  linkSaleForm,
+  optionLabelProblems,
+  readSaleForm,
+  type SaleFormValues,
+  saleFormField,
+  saleSettingsOfForm,
+  uploadOf,
+} from './link-form-sale.ts';
 import { linkPatchOf, newLinkOf } from './link-input.ts';
 import {
   blankSubscriptionForm,
@@ -136,7 +145,7 @@ export function linkForm(link: Link): LinkFormValues {
     locale: link.locale ?? '',
     methods_mode: link.paymentMethods === null ? 'default' : 'chosen',
     payment_methods: link.paymentMethods ?? [],
-    ...saleForm(saleSettingsOf(link)),
+    ...linkSaleForm(link, saleSettingsOf(link)),
     subscription: subscriptionFormOf(link),
   };
 }
@@ -180,36 +189,23 @@ export async function readLinkForm(form: FormData): Promise<PostedLinkForm> {
     locale: text('locale'),
     methods_mode: text('methods_mode') === 'chosen' ? 'chosen' : 'default',
     payment_methods: postedMethods(form),
-    ...readSaleForm(form),
+    ...emptySaleForm(),
     subscription: readSubscriptionForm(form),
   };
   const messages = emptyMessages();
+  Object.assign(values, await readSaleForm(form, messages));
   const expiry = expiryOf(values.expires_at, values.time_zone);
   if ('refusal' in expiry) messages.expires_at = [expiry.refusal];
   else values.expires_at = expiry.utc;
   let logo: string | null | undefined = values.remove_logo ? null : undefined;
-  const file = form.get('logo');
+  const upload = values.remove_logo ? undefined : await uploadOf(form.get('logo'), 'logo');
   const pending = text('pending_logo');
-  if (!values.remove_logo && file instanceof File && file.size > 0) {
-    if (file.size > MAX_LOGO_BYTES) messages.logo = [`the logo is ${Math.ceil(file.size / 1024)} KiB; at most 512 KiB is accepted`];
-    else logo = `${PENDING_LOGO_PREFIX}${Buffer.from(await file.arrayBuffer()).toString('base64')}`;
-  } else if (!values.remove_logo && isPendingLogo(pending)) {
-    logo = pending;
-  }
+  if (upload && 'refusal' in upload) messages.logo = [upload.refusal];
+  else if (upload) logo = upload.dataUrl;
+  else if (!values.remove_logo && isPendingUpload(pending)) logo = pending;
   if (typeof logo === 'string') values.pending_logo = logo;
   return { values, logo, messages };
 }
-
-const PENDING_LOGO_PREFIX = 'data:application/octet-stream;base64,';
-
-/**
- * A logo carried from a refused try: only a data: URL of base64 bytes within the logo limit (never
- * a path: the logo reader would open files), checked again like a fresh upload when saved.
- */
-const isPendingLogo = (value: string) =>
-  value.startsWith(PENDING_LOGO_PREFIX) &&
-  value.length - PENDING_LOGO_PREFIX.length <= Math.ceil(MAX_LOGO_BYTES / 3) * 4 &&
-  /^[A-Za-z0-9+/]+={0,2}$/.test(value.slice(PENDING_LOGO_PREFIX.length));
 
 /**
  * The posted expiry as UTC: a date-time picker's local time (`2027-01-31T23:59`) read in the
@@ -270,7 +266,7 @@ function settingsOf(v: LinkFormValues) {
 }
 
 function checked<T>(result: { ok: true; value: T } | { ok: false; messages: Record<string, string[]> }, posted: PostedLinkForm): T {
-  const messages = { ...(result.ok ? {} : result.messages), ...posted.messages };
+  const messages = { ...(result.ok ? {} : result.messages), ...optionLabelProblems(posted.values.questions), ...posted.messages };
   if (posted.values.amount_mode === 'fixed' && posted.values.amount === '') {
     messages.amount = ['must be given for a fixed amount (or choose “The customer enters the amount”)'];
   }

@@ -57,7 +57,10 @@ export const questionSchema = z.discriminatedUnion('type', [
         .array(z.object({ value: key, label: localizedTextSchema(120) }).strict())
         .min(1)
         .max(MAX_DROPDOWN_OPTIONS)
-        .refine((o) => new Set(o.map((x) => x.value)).size === o.length, 'option values must be unique'),
+        .refine((o) => new Set(o.map((x) => x.value)).size === o.length, 'option values must be unique')
+        .describe(
+          'The choices: each a stable `value` (what an answer stores, whatever the language) and a `label` in English with Filipino and Spanish optional, shown in the page’s language.',
+        ),
     })
     .strict(),
   // A box to tick, e.g. consent to terms; `terms_url` is shown as a link beside the label.
@@ -117,8 +120,8 @@ export const itemsSchema = z
 export const decimalInputSchema = z.union([z.string().trim().max(32), z.number()], { error: 'must be a decimal amount such as "150.00"' }).transform(String);
 
 /**
- * An item as the API, the console and the seed give it: its unit price as a decimal in the link's
- * currency. No image yet: the doors take none until item images are uploaded as the logo is.
+ * An item as a dynamic link's POST gives it: its unit price as a decimal in the checkout's
+ * currency, and no image (a checkout's items are shown by name only).
  */
 export const itemInputSchema = z
   .object({
@@ -134,6 +137,21 @@ export const itemsInputSchema = z
   .array(itemInputSchema)
   .max(MAX_ITEMS, `at most ${MAX_ITEMS} items`)
   .refine((items) => new Set(items.map((i) => i.id)).size === items.length, 'item ids must be unique');
+
+/**
+ * An item as the links API, the console and the seed give it: as above, with an optional image
+ * uploaded as the logo is. `image` is the image's source (a `data:` URL; the seed may name a file);
+ * null removes the image; absent keeps the image the link's item of the same id has.
+ */
+export const linkItemInputSchema = (image: z.ZodType<string>, about = 'The item’s image; null removes it; absent keeps it.') =>
+  itemInputSchema.extend({ image: image.nullable().optional().describe(about) }).strict();
+export type LinkItemInput = ItemInput & { image?: string | null | undefined };
+
+export const linkItemsInputSchema = (image: z.ZodType<string>, about?: string) =>
+  z
+    .array(linkItemInputSchema(image, about))
+    .max(MAX_ITEMS, `at most ${MAX_ITEMS} items`)
+    .refine((items) => new Set(items.map((i) => i.id)).size === items.length, 'item ids must be unique');
 
 /** Tip choices: preset percentages (of the amount after any discount) or preset amounts, and whether any other amount may be typed. */
 export const tipSchema = z

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { httpUrlSchema } from './callback.ts';
 import { fieldModes, fieldPaths } from './fields.ts';
-import { itemsInputSchema, localizedTextSchema, questionSchema, questionsSchema, tipInputSchema } from './link-sale.ts';
+import { linkItemsInputSchema, localizedTextSchema, questionSchema, questionsSchema, tipInputSchema } from './link-sale.ts';
 import { locales } from './locales.ts';
 import { inStorableRange, listQuerySchema, pageSchema } from './pagination.ts';
 import { paymentMethods } from './payment-method.ts';
@@ -71,6 +71,7 @@ export const linkViewSchema = z
             name: localizedTextSchema(120),
             unit_amount: z.string().describe('The unit price, decimal string in the link’s currency.'),
             quantity: z.object({ min: z.number().int(), max: z.number().int(), default: z.number().int() }).strict(),
+            image_url: z.string().nullable().describe('Where the item’s image is served from; null: it has none.'),
           })
           .strict()
           .meta({ id: 'LinkItem' }),
@@ -129,8 +130,18 @@ const decimalAmount = z
   .describe('A decimal amount in the link’s currency, e.g. "250.00" (a JSON number is accepted).');
 const httpUrl = httpUrlSchema;
 const LOGO_MAX_CHARS = 720_000;
-/** A link's settings may carry a 512 KiB logo as base64: its body may be up to 1 MiB. */
-export const LINK_BODY_LIMIT = 1024 * 1024;
+/**
+ * A link's settings may carry a 512 KiB logo and item images as base64: its body may be up to
+ * 8 MiB (about ten images at their largest; a larger catalogue's images go over several PATCHes,
+ * since an item sent without `image` keeps its own).
+ */
+export const LINK_BODY_LIMIT = 8 * 1024 * 1024;
+/** An image as the API takes it: a data: URL within the logo's limit. */
+const imageDataUrl = z
+  .string()
+  .max(LOGO_MAX_CHARS, 'must be at most 512 KiB')
+  .regex(/^data:/, 'must be a data: URL (data:image/png;base64,…)');
+const IMAGE_RULES = 'A PNG, JPEG, WebP or SVG image as a data: URL, at most 512 KiB (the type is read from the bytes); SVG is sanitized.';
 
 const settings = {
   title: z.string().trim().min(1, 'must not be empty').max(120, 'must be at most 120 characters').describe('Page heading.'),
@@ -147,12 +158,7 @@ const settings = {
     .regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour such as #1a56db')
     .nullable()
     .describe('Brand colour, #rrggbb.'),
-  logo: z
-    .string()
-    .max(LOGO_MAX_CHARS, 'must be at most 512 KiB')
-    .regex(/^data:/, 'must be a data: URL (data:image/png;base64,…)')
-    .nullable()
-    .describe('A PNG, JPEG, WebP or SVG image as a data: URL, at most 512 KiB; SVG is sanitized. null removes it.'),
+  logo: imageDataUrl.nullable().describe(`${IMAGE_RULES} null removes it.`),
   labels: z.partialRecord(z.enum(fieldPaths), z.string().trim().min(1).max(80)).describe('Field path → label shown to the customer.'),
   fields: z.partialRecord(z.enum(fieldPaths), z.enum(fieldModes)).describe('Field path → customer, system or hidden.'),
   callback_url: httpUrl.nullable().describe('Where events of payments made on the link go when the payment names none.'),
@@ -185,8 +191,11 @@ const settings = {
   questions: questionsSchema.describe(
     'Up to 5 questions of the merchant’s own (text, number, dropdown, checkbox, date), each with a label and optional help in en, fil and es; [] asks none.',
   ),
-  items: itemsInputSchema.describe(
-    'What the link sells: up to 20 items, each with a name, a `unit_amount` (decimal in the link’s currency, such as "150.00") and a quantity range; the total is computed on the server. A link with items has no `amount`, `min_amount` or `max_amount`; [] sells one amount.',
+  items: linkItemsInputSchema(
+    imageDataUrl,
+    `The item’s image. ${IMAGE_RULES} null removes it; absent keeps the image the link’s item of the same id has.`,
+  ).describe(
+    'What the link sells: up to 20 items, each with a name, a `unit_amount` (decimal in the link’s currency, such as "150.00"), a quantity range and an optional `image` (a data: URL, as `logo`); the total is computed on the server. A link with items has no `amount`, `min_amount` or `max_amount`; [] sells one amount.',
   ),
   tip: tipInputSchema
     .nullable()

@@ -3,7 +3,7 @@ import { acquirerInputSchema } from './acquirer.ts';
 import { fieldModes, fieldPaths } from './fields.ts';
 import { paymentMethodIdsSchema } from './link.ts';
 import { LINK_KEY_PREFIX, linkKeySchema } from './link-key.ts';
-import { itemsInputSchema, questionsSchema, tipInputSchema } from './link-sale.ts';
+import { linkItemsInputSchema, questionsSchema, tipInputSchema } from './link-sale.ts';
 import { locales } from './locales.ts';
 import { subscriptionSchema } from './subscription.ts';
 
@@ -39,7 +39,8 @@ export const seedLinkSchema = z
     payment_methods: paymentMethodIdsSchema(0).optional(),
     /** What the link sells beyond one amount, as the links API takes it (prices as decimals); absent, not defaulted, so older entries keep their hash. */
     questions: questionsSchema.optional(),
-    items: itemsInputSchema.optional(),
+    /** An item's `image` is a file path relative to the seed file, or a data: URL, as `logo`. */
+    items: linkItemsInputSchema(z.string().min(1)).optional(),
     tip: tipInputSchema.optional(),
     promotion_codes: z.boolean().optional(),
     subscription: subscriptionSchema.optional(),

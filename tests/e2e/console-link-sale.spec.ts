@@ -13,6 +13,21 @@ import { SCREENSHOTS, shoot } from '../support/screenshots.ts';
 
 const preview = (page: Page) => page.locator('.preview-box iframe:not(.loading)').last().contentFrame();
 
+/** Item pictures as a merchant would upload them (SVG: drawn the same in every run). */
+const picture = (name: string, fill: string, mark: string) => ({
+  name,
+  mimeType: 'image/svg+xml',
+  buffer: Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="120" height="120" viewBox="0 0 120 120"><rect width="120" height="120" rx="16" fill="${fill}"/>${mark}</svg>`,
+  ),
+});
+const PASS_PICTURE = picture(
+  'pass.svg',
+  '#fde68a',
+  '<circle cx="60" cy="44" r="16" fill="#b45309"/><path d="M30 96c8-22 52-22 60 0" stroke="#b45309" stroke-width="10" fill="none"/>',
+);
+const MAT_PICTURE = picture('mat.svg', '#bbf7d0', '<rect x="22" y="30" width="76" height="60" rx="30" fill="#15803d"/>');
+
 test('console link sale › an owner builds a link with a question, two items, a tip and codes, the preview following; a customer pays it in Filipino', async ({
   page,
   browser,
@@ -31,9 +46,15 @@ test('console link sale › an owner builds a link with a question, two items, a
   await item1.getByLabel('Price').fill('150.00');
   await item1.getByLabel('Most').fill('10');
   await item1.getByLabel('Starts at').fill('2');
+  await item1.getByLabel('Image (optional)').setInputFiles(PASS_PICTURE);
   const item2 = page.getByTestId('item-1');
   await item2.getByLabel('Name (English)').fill('Mat rental');
+  await item2.getByLabel('Name (Filipino)').fill('Upa ng banig');
   await item2.getByLabel('Price').fill('35.50');
+  await item2.getByLabel('Image (optional)').setInputFiles(MAT_PICTURE);
+  // The preview shows the unsaved pictures, checked and sanitised, beside their lines.
+  await expect(preview(page).getByRole('img', { name: 'Class pass' })).toHaveAttribute('src', /^data:image\/svg\+xml;base64,/);
+  await expect(preview(page).getByRole('img', { name: 'Mat rental' })).toBeVisible();
   await expect(preview(page).getByTestId('sale')).toContainText('Class pass');
   await expect(preview(page).getByTestId('sale')).toContainText('Mat rental');
   await expect(preview(page).getByTestId('sale-total')).toHaveText('₱335.50');
@@ -44,7 +65,9 @@ test('console link sale › an owner builds a link with a question, two items, a
   await expect(question.getByLabel('Longest answer (characters)')).toBeHidden();
   await question.getByLabel('Question (English)').fill('Which class?');
   await question.getByLabel('Question (Filipino)').fill('Aling klase?');
-  await question.getByLabel('Choices').fill('Morning flow\nEvening stretch');
+  await question.getByLabel('Choices (English)').fill('Morning flow\nEvening stretch');
+  await question.getByLabel('Choices (Filipino)').fill('Daloy sa umaga\nPag-unat sa gabi');
+  await question.getByLabel('Choices (Spanish)').fill('\nEstiramiento nocturno');
   await question.getByLabel('Required').check();
   await expect(question.getByLabel('Least number')).toBeHidden();
   await expect(question.locator('summary')).toHaveText('Question 1: Which class?');
@@ -70,11 +93,30 @@ test('console link sale › an owner builds a link with a question, two items, a
   await expect(page.getByTestId('item-0').getByLabel('Price')).toHaveValue('150.00');
   const res = await page.request.get('/api/v1/links/sunrise-yoga', { headers: { authorization: `Bearer ${ACME_TOKEN}` } });
   const link = (await res.json()).data.link;
+  const imageUrl = expect.stringMatching(/\/assets\/img_[0-9a-f]{32}$/);
   expect(link.items).toEqual([
-    { id: 'class_pass', name: { en: 'Class pass', fil: 'Pases sa klase' }, unit_amount: '150.00', quantity: { min: 1, max: 10, default: 2 } },
-    { id: 'mat_rental', name: { en: 'Mat rental' }, unit_amount: '35.50', quantity: { min: 1, max: 1, default: 1 } },
+    {
+      id: 'class_pass',
+      name: { en: 'Class pass', fil: 'Pases sa klase' },
+      unit_amount: '150.00',
+      quantity: { min: 1, max: 10, default: 2 },
+      image_url: imageUrl,
+    },
+    { id: 'mat_rental', name: { en: 'Mat rental', fil: 'Upa ng banig' }, unit_amount: '35.50', quantity: { min: 1, max: 1, default: 1 }, image_url: imageUrl },
   ]);
   expect(link.questions[0]).toMatchObject({ id: 'which_class', type: 'dropdown', required: true, label: { en: 'Which class?', fil: 'Aling klase?' } });
+  expect(link.questions[0].options).toEqual([
+    { value: 'morning_flow', label: { en: 'Morning flow', fil: 'Daloy sa umaga' } },
+    { value: 'evening_stretch', label: { en: 'Evening stretch', fil: 'Pag-unat sa gabi', es: 'Estiramiento nocturno' } },
+  ]);
+  // The saved editor shows each item's picture beside its file input.
+  await expect(page.getByTestId('item-0').getByRole('img', { name: 'Current image of Class pass' })).toBeVisible();
+  await expect(page.getByTestId('item-0').getByLabel('Remove the image')).not.toBeChecked();
+  await expectNoAxeViolations(page, { exclude: '.preview-box iframe' });
+  for (const width of [390, 1280]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.getByTestId('item-0').screenshot({ path: join(SCREENSHOTS, `console-link-sale-item-image-${width}.png`) });
+  }
   expect(link.tip).toEqual({ presets: { kind: 'percent', values: [10, 15, 20] }, custom: true });
   expect(link.promotion_codes).toBe(true);
 
@@ -91,6 +133,14 @@ test('console link sale › an owner builds a link with a question, two items, a
     const customer = await (await browser.newContext({ viewport, baseURL })).newPage();
     await customer.goto('/pay/sunrise-yoga?lang=fil');
     await expect(customer.getByText('Pases sa klase')).toBeVisible();
+    // Each line's picture: named by the item in Filipino, in its fixed box, actually drawn.
+    const pass = customer.getByRole('img', { name: 'Pases sa klase' });
+    await pass.scrollIntoViewIfNeeded();
+    await expect(pass).toHaveJSProperty('complete', true);
+    expect(
+      await pass.evaluate((img: HTMLImageElement) => [img.naturalWidth > 0, img.getBoundingClientRect().width, img.getBoundingClientRect().height]),
+    ).toEqual([true, 56, 56]);
+    await expect(customer.getByRole('img', { name: 'Upa ng banig' })).toHaveAttribute('loading', 'lazy');
     // 2 × ₱150.00 + ₱35.50; 10 % off is ₱33.55; a 10 % tip of ₱301.95 is ₱30.20 (half up).
     await expect(customer.getByTestId('sale-total')).toHaveText('₱335.50');
     await customer.getByLabel('Promo code').fill('sunrise10');
@@ -98,7 +148,8 @@ test('console link sale › an owner builds a link with a question, two items, a
     await expect(customer.getByTestId('sale-summary')).toContainText('Diskwento (SUNRISE10)');
     await customer.getByLabel('10%').check();
     await expect(customer.getByTestId('sale-total')).toHaveText('₱332.15');
-    await customer.getByLabel('Aling klase?').selectOption({ label: 'Evening stretch' });
+    // The choices in Filipino; the answer is stored by the choice's value.
+    await customer.getByLabel('Aling klase?').selectOption({ label: 'Pag-unat sa gabi' });
     await expectNoAxeViolations(customer);
     await customer.screenshot({ path: join(SCREENSHOTS, `console-link-sale-paid-fil-${viewport.width}.png`), fullPage: true });
     await customer.getByLabel('Pangalan', { exact: false }).first().fill('Ligaya');

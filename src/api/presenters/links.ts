@@ -1,6 +1,7 @@
 import type { Link } from '../../db/schema.ts';
 import { saleSettingsOf } from '../../domain/links/editor-sale.ts';
 import { isDynamicOnly } from '../../domain/links/form.ts';
+import { itemImageUrl } from '../../domain/links/item-images.ts';
 import { logoUrl } from '../../domain/links/service.ts';
 import { formatDecimal } from '../../domain/money.ts';
 import type { Page } from '../../domain/pagination.ts';
@@ -39,7 +40,10 @@ export function linkView(link: Link, origin: string): LinkView {
     locale: link.locale,
     payment_methods: link.paymentMethods,
     questions: sale.questions,
-    items: sale.items,
+    items: sale.items.map((item, i) => {
+      const image = itemImageUrl(link.items[i] ?? {});
+      return { ...item, image_url: image ? `${origin}${image}` : null };
+    }),
     tip: sale.tip,
     promotion_codes: sale.promotionCodes,
     subscription: link.subscription,

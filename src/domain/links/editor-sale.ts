@@ -1,9 +1,11 @@
+import { z } from 'zod';
 import type { Link } from '../../db/schema.ts';
 import {
   type Item,
   type ItemInput,
-  itemsInputSchema,
   itemsSchema,
+  type LinkItemInput,
+  linkItemsInputSchema,
   type Question,
   questionsSchema,
   type TipConfig,
@@ -22,7 +24,8 @@ import { formatDecimal, MoneyError, parseAmount } from '../money.ts';
  */
 export interface SaleSettings {
   questions: Question[];
-  items: ItemInput[];
+  /** `image`: a new image's source, null to remove it, absent to keep the image of the item with the same id (src/domain/links/item-images.ts). */
+  items: LinkItemInput[];
   tip: TipInput | null;
   promotionCodes: boolean;
 }
@@ -68,11 +71,12 @@ export function saleValues(s: SaleSettings, currency: string | null, problem: Pr
   if (questions.success) out.questions = questions.data;
   else report(problem, issuesToMessages(questions.error.issues, 'questions'));
 
-  const items = itemsInputSchema.safeParse(s.items);
+  const items = linkItemsInputSchema(z.string()).safeParse(s.items);
   if (!items.success) report(problem, issuesToMessages(items.error.issues, 'items'));
   else {
+    // Images are read and stored by the links editor (src/domain/links/item-images.ts), which sets `image`.
     const stored = items.data.map((item, i) => {
-      const { unit_amount, ...rest } = item;
+      const { unit_amount, image: _image, ...rest } = item;
       return { ...rest, unit_amount_minor: minorOf(unit_amount, currency, `items.${i}.unitAmount`, problem) ?? '1' };
     });
     const checked = itemsSchema.safeParse(stored);

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { newId, sha256Hex } from '../../crypto.ts';
+import { newId } from '../../crypto.ts';
 import type { DbOrTx } from '../../db/client.ts';
-import { assets, type FieldMode, integrators, type Link, links } from '../../db/schema.ts';
+import { type FieldMode, integrators, type Link, links } from '../../db/schema.ts';
 import type { FieldPath } from '../../schemas/fields.ts';
 import { emptyMessages } from '../../schemas/parse.ts';
 import { type PaymentMethod, paymentMethodNames } from '../../schemas/payment-method.ts';
@@ -13,6 +13,7 @@ import { formatDecimal, isCurrency, MoneyError, parseAmount } from '../money.ts'
 import { callbackUrlProblem } from '../notifications/callback-url.ts';
 import { acquirerMisfits, acquirerName, type LinkAcquirer } from './acquirer-fit.ts';
 import { NO_SALE, type SaleSettings, saleSettingsOf, saleValues } from './editor-sale.ts';
+import { dropUnusedItemImages, readItemImages, storeImage, withItemImages } from './item-images.ts';
 import { readLogoSource, validateLogo } from './logos.ts';
 import { allowedMethods, defaultMethodsOf, methodsMisfit } from './payment-methods.ts';
 import { subscriptionProblems } from './subscription.ts';
@@ -38,6 +39,8 @@ export interface LinkSettings extends SaleSettings {
   brandColor: string | null;
   /** A data: URL or (seed only) a file path relative to `baseDir`; null removes the logo; undefined keeps it. */
   logo: LogoSource | null | undefined;
+  /** Seed only: the folder items' image paths are read from (elsewhere an item's image is a data: URL). */
+  imageDir?: string;
   labels: Partial<Record<FieldPath, string>>;
   fields: Partial<Record<FieldPath, FieldMode>>;
   callbackUrl: string | null;
@@ -134,6 +137,7 @@ export async function linkValues(
       problem('logo', (error as Error).message);
     }
   }
+  const itemImages = await readItemImages(s.items, { ...(s.imageDir !== undefined ? { baseDir: s.imageDir } : {}) }, problem);
   const methodsChanged = !current || !sameMethods(current.paymentMethods, s.paymentMethods);
   if (methodsChanged && s.paymentMethods !== null && s.paymentMethods.length > 0) {
     const misfit = methodsMisfit(acquirer, s.paymentMethods);
@@ -143,15 +147,9 @@ export async function linkValues(
   if (Object.keys(messages).length > 0) throw invalidFields(messages);
   if (methodsChanged) await refuseNoMethod(tx, integratorId, s.paymentMethods, acquirer);
   let logoAssetId = s.logo === undefined ? (current?.logoAssetId ?? null) : null;
-  if (logo) {
-    const digest = sha256Hex(logo.bytes);
-    const [same] = await tx
-      .select({ id: assets.id })
-      .from(assets)
-      .where(and(eq(assets.integratorId, integratorId), eq(assets.sha256, digest)));
-    logoAssetId = same?.id ?? newId('img');
-    if (!same) await tx.insert(assets).values({ id: logoAssetId, integratorId, contentType: logo.contentType, sha256: digest, bytes: logo.bytes });
-  }
+  if (logo) logoAssetId = await storeImage(tx, integratorId, logo);
+  sale.items = await withItemImages(tx, integratorId, sale.items, itemImages, current);
+  await dropUnusedItemImages(tx, integratorId, current, { items: sale.items, logoAssetId });
   return {
     title: s.title,
     description: s.description,

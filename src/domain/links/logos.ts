@@ -75,16 +75,16 @@ export async function sanitizeSvg(svg: string, options: { maxBytes?: number; lim
   return cleaned;
 }
 
-/** Validates logo bytes and returns what to store. */
-export async function validateLogo(bytes: Buffer): Promise<{ contentType: LogoType; bytes: Buffer }> {
-  if (bytes.length === 0) throw new LogoError('the logo file is empty');
-  if (bytes.length > MAX_LOGO_BYTES) throw new LogoError(`the logo is ${kib(bytes.length)}; at most 512 KiB is accepted`);
+/** Validates logo (or item image: `what`) bytes and returns what to store. */
+export async function validateLogo(bytes: Buffer, what: 'logo' | 'image' = 'logo'): Promise<{ contentType: LogoType; bytes: Buffer }> {
+  if (bytes.length === 0) throw new LogoError(`the ${what} file is empty`);
+  if (bytes.length > MAX_LOGO_BYTES) throw new LogoError(`the ${what} is ${kib(bytes.length)}; at most 512 KiB is accepted`);
   const contentType = sniff(bytes);
   if (!contentType) {
     // Markup that is not recognised as SVG (a DOCTYPE with an internal subset, say): say why.
     const text = bytes.toString('utf8');
     const problem = /^\uFEFF?\s*</.test(text) ? svgMarkupProblem(text) : undefined;
-    throw new LogoError(problem ?? 'the logo must be a PNG, JPEG, WebP or SVG image');
+    throw new LogoError(problem ?? `the ${what} must be a PNG, JPEG, WebP or SVG image`);
   }
   if (contentType === 'image/svg+xml') return { contentType, bytes: Buffer.from(await sanitizeSvg(bytes.toString('utf8')), 'utf8') };
   return { contentType, bytes };
@@ -93,16 +93,16 @@ export async function validateLogo(bytes: Buffer): Promise<{ contentType: LogoTy
 /** Whether a stored logo may be served: one stored before today's limits may be larger. */
 export const isServableLogo = (bytes: Uint8Array) => bytes.length > 0 && bytes.length <= MAX_LOGO_BYTES;
 
-/** Reads a logo given as a data: URL or a file path (relative to `baseDir`). */
-export async function readLogoSource(source: string, baseDir: string): Promise<Buffer> {
+/** Reads a logo (or item image: `what`) given as a data: URL or a file path (relative to `baseDir`). */
+export async function readLogoSource(source: string, baseDir: string, what: 'logo' | 'image' = 'logo'): Promise<Buffer> {
   if (source.startsWith('data:')) {
     const match = /^data:([\w.+/-]+)?((?:;[\w-]+=[^;,]*)*)(;base64)?,(.*)$/s.exec(source);
-    if (!match) throw new LogoError('the logo data: URL is malformed');
+    if (!match) throw new LogoError(`the ${what} data: URL is malformed`);
     return match[3] ? Buffer.from(match[4]!, 'base64') : Buffer.from(decodeURIComponent(match[4]!), 'utf8');
   }
   try {
     return await readFile(resolve(baseDir, source));
   } catch (error) {
-    throw new LogoError(`the logo file ${source} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new LogoError(`the ${what} file ${source} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
 }

@@ -1,10 +1,11 @@
 import type { Link } from '../../db/schema.ts';
 import { type FieldMode, type FieldPath, fieldModes, fieldPaths } from '../../schemas/fields.ts';
+import type { Item } from '../../schemas/link-sale.ts';
 import type { PaymentMethod } from '../../schemas/payment-method.ts';
 import type { DomainContext } from '../context.ts';
 import { isCurrency, MoneyError, parseAmount } from '../money.ts';
 import type { LinkSettings } from './editor.ts';
-import { draftSale } from './editor-sale.ts';
+import { draftSale, type SaleSettings } from './editor-sale.ts';
 import { readLogoSource, validateLogo } from './logos.ts';
 import { allowedMethods, defaultMethodsOf } from './payment-methods.ts';
 import { logoUrl } from './service.ts';
@@ -39,6 +40,23 @@ export async function draftLogoUrl(source: string, baseDir = '/'): Promise<strin
   }
 }
 
+/**
+ * The draft's items with their images: an unsaved upload as its checked data: URL (the page's
+ * `itemImageUrl` shows it as it is), a kept one as the saved asset's id, a refused one as none.
+ */
+async function draftItemImages(items: Item[], given: SaleSettings['items'], current: Link | undefined): Promise<Item[]> {
+  const list = Array.isArray(given) ? given : [];
+  return Promise.all(
+    items.map(async (item) => {
+      const source = list.find((i) => i?.id === item.id)?.image;
+      // Only an upload is read: the preview never opens a path, whatever the draft holds.
+      const upload = typeof source === 'string' && source.startsWith('data:') ? await draftLogoUrl(source) : undefined;
+      const image = source === undefined ? current?.items.find((c) => c.id === item.id)?.image : upload;
+      return image ? { ...item, image } : item;
+    }),
+  );
+}
+
 export async function draftLink(app: DomainContext, integratorId: string, s: LinkSettings, current?: Link): Promise<LinkDraft> {
   const currency = isCurrency(s.currency) ? s.currency : (current?.currency ?? 'USD');
   const minor = (value: string | null) => {
@@ -61,6 +79,8 @@ export async function draftLink(app: DomainContext, integratorId: string, s: Lin
   }
   let logo = s.logo === undefined ? logoUrl(current?.logoAssetId ?? null) : undefined;
   if (s.logo) logo = await draftLogoUrl(s.logo.source, s.logo.baseDir);
+  const sale = draftSale(s, currency);
+  sale.items = await draftItemImages(sale.items, s.items, current);
   const now = app.now();
   const link: Link = {
     id: current?.id ?? PREVIEW_LINK_ID,
@@ -77,7 +97,7 @@ export async function draftLink(app: DomainContext, integratorId: string, s: Lin
     labels,
     fields,
     paymentMethods: s.paymentMethods,
-    ...draftSale(s, currency),
+    ...sale,
     subscription: s.subscription,
     callbackUrl: s.callbackUrl,
     active: s.active,

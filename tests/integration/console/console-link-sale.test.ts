@@ -137,6 +137,8 @@ describe('console › link editor › selling items', () => {
       ?.replace(/&quot;/g, '"')
       .replace(/&#34;/g, '"');
     expect(saved).toBeDefined();
+    // The editor shows the Filipino choices line by line beside the English ones (a blank line: none).
+    expect(editor.html).toMatch(/<textarea id="field-questions-0-options-fil"[^>]*>\nMaliit\n<\/textarea>/);
     const res = await c.post(
       '/console/links/api-made',
       form({
@@ -148,6 +150,8 @@ describe('console › link editor › selling items', () => {
         'questions.0.label.fil': '',
         'questions.0.required': '',
         'questions.0.options': 'Small\nLarge\nExtra large',
+        'questions.0.options.fil': 'Maliit\n\nNapakalaki',
+        'questions.0.options.es': '\nGrande',
         'questions.0.saved_options': saved!,
       }),
     );
@@ -155,9 +159,18 @@ describe('console › link editor › selling items', () => {
     const question = (await row('api-made'))!.questions[0]!;
     expect(question.type === 'dropdown' && question.options).toEqual([
       { value: 's', label: { en: 'Small', fil: 'Maliit' } },
-      { value: 'l', label: { en: 'Large' } },
-      { value: 'extra_large', label: { en: 'Extra large' } },
+      { value: 'l', label: { en: 'Large', es: 'Grande' } },
+      { value: 'extra_large', label: { en: 'Extra large', fil: 'Napakalaki' } },
     ]);
+  });
+
+  it('refuses a translated choice on a line with no English choice, naming its box, and writes nothing', async () => {
+    const c = await owner();
+    const res = await c.post('/console/links/new', form({ slug: 'yoga-stray', 'questions.0.options.es': 'Mañana\nTarde\nNoche' }));
+    expect(res.status).toBe(422);
+    expect(textOf(res.html)).toContain('Choices (Spanish) line 3 has no English choice on the same line');
+    expect(res.html).toMatch(/id="field-questions-0-options-es"[^>]*aria-invalid="true"/);
+    expect(await row('yoga-stray')).toBeUndefined();
   });
 
   it('refuses a bad price and a bad tip beside their inputs, and writes nothing', async () => {
@@ -192,5 +205,88 @@ describe('console › link editor › selling items', () => {
     expect(text).toContain('10%');
     expect(text).toContain('Which class?');
     expect(text).toContain('Promo code');
+  });
+});
+
+describe('console › link editor › item images', () => {
+  const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
+  const SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"><script>alert(1)</script><rect width="4" height="4" fill="#c00"/></svg>';
+  const multipart = (fields: Record<string, string>, files: Record<string, File> = {}) => {
+    const body = new FormData();
+    for (const [k, v] of Object.entries(fields)) body.set(k, v);
+    for (const [k, f] of Object.entries(files)) body.set(k, f);
+    return body;
+  };
+
+  it('uploads an image per item, shows it in the editor, keeps it on a later save, and removes it when asked', async () => {
+    const c = await owner();
+    const res = await c.postMultipart(
+      '/console/links/new',
+      multipart(form({ slug: 'yoga-pics' }), { 'items.0.image': new File([PNG], 'pass.png', { type: 'image/png' }) }),
+      { from: '/console/links/new' },
+    );
+    expect(res.status, textOf(res.html)).toBe(303);
+    const image = (await row('yoga-pics'))!.items[0]!.image;
+    expect(image).toMatch(/^img_[0-9a-f]{32}$/);
+    expect((await row('yoga-pics'))!.items[1]!.image).toBeUndefined();
+
+    const editor = await c.get('/console/links/yoga-pics');
+    expect(editor.html).toContain(`src="/assets/${image}"`);
+    expect(editor.html).toContain(`name="items.0.saved_image" value="/assets/${image}"`);
+    expect(editor.html).toMatch(/id="field-items-0-remove_image"/);
+
+    const ids = { 'items.0.id': 'class_pass', 'items.2.id': 'mat_rental', 'questions.0.id': 'which_class', 'items.0.saved_image': `/assets/${image}` };
+    const kept = await c.postMultipart('/console/links/yoga-pics', multipart(form({ ...ids, 'items.0.unit_amount': '155.00' })));
+    expect(kept.status, textOf(kept.html)).toBe(200);
+    expect((await row('yoga-pics'))!.items[0]!.image).toBe(image);
+
+    const removed = await c.postMultipart('/console/links/yoga-pics', multipart(form({ ...ids, 'items.0.remove_image': 'on' })));
+    expect(removed.status, textOf(removed.html)).toBe(200);
+    expect((await row('yoga-pics'))!.items[0]!.image).toBeUndefined();
+    expect((await fetch(`${served.server.url}/assets/${image}`)).status).toBe(404);
+  });
+
+  it('refuses a file that is not an image beside its item, keeps a good one chosen meanwhile for the next save, and writes nothing', async () => {
+    const c = await owner();
+    const res = await c.postMultipart(
+      '/console/links/new',
+      multipart(form({ slug: 'yoga-bad-pic' }), {
+        'items.0.image': new File([PNG], 'pass.png', { type: 'image/png' }),
+        'items.2.image': new File(['not an image'], 'mat.png', { type: 'image/png' }),
+      }),
+      { from: '/console/links/new' },
+    );
+    expect(res.status).toBe(422);
+    // Item 3 of the form is the second kept item: its refusal is drawn beside the second row.
+    expect(textOf(res.html)).toContain('Image: the image must be a PNG, JPEG, WebP or SVG image');
+    expect(res.html).toMatch(/id="field-items-1-image"[^>]*aria-invalid="true"/);
+    expect(res.html).toContain('data-testid="pending-image-0"');
+    expect(await row('yoga-bad-pic')).toBeUndefined();
+
+    const pending = /name="items\.0\.pending_image" value="([^"]*)"/.exec(res.html)?.[1];
+    expect(pending).toMatch(/^data:application\/octet-stream;base64,/);
+    const again = await c.postMultipart('/console/links/new', multipart(form({ slug: 'yoga-bad-pic', 'items.0.pending_image': pending! })), {
+      from: '/console/links/new',
+    });
+    expect(again.status, textOf(again.html)).toBe(303);
+    expect((await row('yoga-bad-pic'))!.items[0]!.image).toMatch(/^img_/);
+  });
+
+  it('previews an unsaved image, sanitised, as a data: URL beside its item', async () => {
+    const c = await owner();
+    const res = await c.postMultipart(
+      '/console/links/preview',
+      multipart(form(), { 'items.0.image': new File([SVG], 'pass.svg', { type: 'image/svg+xml' }) }),
+      {
+        from: '/console/links/new',
+      },
+    );
+    expect(res.status).toBe(200);
+    const img = /<img[^>]*class="sale-item-image"[^>]*>/.exec(res.html)?.[0] ?? '';
+    expect(img).toContain('src="data:image/svg+xml;base64,');
+    expect(img).toContain('alt="Class pass"');
+    const svg = Buffer.from(/src="data:image\/svg\+xml;base64,([^"]+)"/.exec(img)![1]!, 'base64').toString('utf8');
+    expect(svg).toContain('<rect');
+    expect(svg).not.toContain('script');
   });
 });

@@ -140,10 +140,18 @@ describe('links › selling items by API', () => {
     expect((await row('yen')).items[0]!.unit_amount_minor).toBe('1500');
   });
 
-  it('refuses unknown fields on an item, such as an image, by name', async () => {
-    const res = await api('POST', '/api/v1/links', { title: 'Img', currency: 'PHP', items: [{ id: 'a', name: { en: 'A' }, unit_amount: '1', image: 'x' }] });
+  it('refuses unknown fields on an item by name, and an image that is not a data: URL', async () => {
+    const res = await api('POST', '/api/v1/links', {
+      title: 'Img',
+      currency: 'PHP',
+      items: [
+        { id: 'a', name: { en: 'A' }, unit_amount: '1', colour: 'red' },
+        { id: 'b', name: { en: 'B' }, unit_amount: '1', image: 'photos/b.png' },
+      ],
+    });
     expect(res.status).toBe(422);
-    expect(res.json.messages['items.0.image']).toEqual(['is not a recognised field']);
+    expect(res.json.messages['items.0.colour']).toEqual(['is not a recognised field']);
+    expect(res.json.messages['items.1.image']).toEqual(['must be a data: URL (data:image/png;base64,…)']);
   });
 });
 
@@ -165,6 +173,12 @@ describe('links › dynamic POST with items', () => {
 
     const plain = await post({ payment: { amount: '10.00' } });
     expect(plain.status, plain.text).toBe(200);
+    const pictured = await post({
+      payment: { currency: 'PHP' },
+      items: [{ id: 'x', name: { en: 'X' }, unit_amount: '1.00', image: 'data:image/png;base64,AAAA' }],
+    });
+    expect(pictured.status).toBe(422);
+    expect(pictured.json.messages['items.0.image']).toEqual(['is not a recognised field']);
     const refused = await post({ payment: { amount: '10.00' }, items: [{ id: 'x', name: { en: 'X' }, unit_amount: '1.001' }] });
     expect(refused.status).toBe(422);
     expect(refused.json.messages).toMatchObject({

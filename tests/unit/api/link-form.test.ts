@@ -231,6 +231,72 @@ describe('link editor form › a saved link and the preview', () => {
     });
   });
 
+  it('pairs dropdown choices with their Filipino and Spanish lines, a blank line leaving one in English, and keeps saved values', async () => {
+    const saved = JSON.stringify([{ value: 'am', label: { en: 'Morning', fil: 'Luma' } }]);
+    const f = form({
+      ...base,
+      'questions.0.type': 'dropdown',
+      'questions.0.label.en': 'When?',
+      'questions.0.options': 'Morning\r\n\r\nEvening\nNight\n',
+      'questions.0.options.fil': 'Umaga\n\nGabi',
+      'questions.0.options.es': '\n\n\nNoche',
+      'questions.0.saved_options': saved,
+    });
+    const input = linkUpdateInput(await readLinkForm(f));
+    expect(input.questions?.[0]).toMatchObject({
+      options: [
+        { value: 'am', label: { en: 'Morning', fil: 'Umaga' } },
+        { value: 'evening', label: { en: 'Evening', fil: 'Gabi' } },
+        { value: 'night', label: { en: 'Night', es: 'Noche' } },
+      ],
+    });
+  });
+
+  it('refuses a translated choice with no English choice on its line, naming its box', async () => {
+    const f = form({
+      ...base,
+      'questions.0.type': 'dropdown',
+      'questions.0.label.en': 'When?',
+      'questions.0.options': 'Morning\n\nNight',
+      'questions.0.options.es': 'Mañana\nTarde',
+    });
+    const posted = await readLinkForm(f);
+    const messages = refusal(() => linkUpdateInput(posted));
+    expect(messages).toEqual({ 'questions.0.options.es': [expect.stringMatching(/^line 2 has no English choice on the same line/)] });
+    expect(formFieldOf('questions.0.options.1.label.fil')).toBe('questions.0.options.fil');
+    expect(formFieldOf('questions.0.options.1.value')).toBe('questions.0.options');
+  });
+
+  it('reads an item’s image file as a data: URL, "remove" as null, none as "keep", and refuses one over 512 KiB by its row', async () => {
+    const png = new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'a.png', { type: 'image/png' });
+    const item = (i: number, name: string) => ({ [`items.${i}.name.en`]: name, [`items.${i}.unit_amount`]: '10' });
+    const f = form({
+      ...base,
+      amount_mode: 'items',
+      amount: '',
+      ...item(0, 'A'),
+      ...item(1, ''),
+      ...item(2, 'C'),
+      ...item(3, 'D'),
+      'items.1.unit_amount': '',
+      'items.3.remove_image': 'on',
+    });
+    f.set('items.0.image', png);
+    const posted = await readLinkForm(f);
+    const input = linkUpdateInput(posted);
+    expect(input.items?.map((i) => i.image)).toEqual([
+      `data:application/octet-stream;base64,${Buffer.from([0x89, 0x50, 0x4e, 0x47]).toString('base64')}`,
+      undefined,
+      null,
+    ]);
+    expect(posted.values.items[0]!.pending_image).toMatch(/^data:application\/octet-stream;base64,/);
+
+    const big = form({ ...base, amount_mode: 'items', amount: '', ...item(0, 'A'), ...item(1, ''), ...item(2, 'C'), 'items.1.unit_amount': '' });
+    big.set('items.2.image', new File([new Uint8Array(512 * 1024 + 1)], 'big.png'));
+    const refused = await readLinkForm(big);
+    expect(refused.messages).toEqual({ 'items.1.image': ['the image is 513 KiB; at most 512 KiB is accepted'] });
+  });
+
   it('hands the preview the form as typed, a number it cannot read left out', async () => {
     const draft = linkDraftSettings(await readLinkForm(form({ ...base, max_payments: 'many', 'label.customer.first_name': 'Given' })));
     expect(draft).toMatchObject({ maxPayments: null, amount: '250', logo: undefined });
