@@ -106,6 +106,9 @@ test('stripe subscriptions › paid in Stripe’s form, the card kept; the custo
     // 1. The customer pays the subscription link in Stripe's form.
     await page.goto(`${base}/pay/tala-yoga`);
     await expect(page.getByRole('button', { name: /^Pay/ })).toBeEnabled();
+    // The Element is told the card is kept, cards only, as the PaymentIntent will be.
+    const asked = await page.evaluate(() => (window as unknown as { __stripeElementsOptions: Record<string, unknown> }).__stripeElementsOptions);
+    expect(asked).toMatchObject({ setupFutureUsage: 'off_session', allowedPaymentMethodTypes: ['card'] });
     await page.getByLabel('First name').fill('Liza');
     await page.getByLabel('Last name').fill('Reyes');
     await page.getByLabel('Email').fill('liza@example.com');
@@ -122,6 +125,9 @@ test('stripe subscriptions › paid in Stripe’s form, the card kept; the custo
 
     // 3. Replace card: Stripe's form in setup mode for this subscription.
     await page.getByText('Replace card').click();
+    await expect(page.getByRole('button', { name: 'Enter a new card' })).toBeVisible();
+    await expectNoAxeViolations(page);
+    await shoot(page, 'stripe-subscription-start');
     await page.getByRole('button', { name: 'Enter a new card' }).click();
     await expect(page.getByTestId('replace-card-setup')).toBeVisible();
     await expect(page.getByRole('button', { name: 'Save new card' })).toBeEnabled();
