@@ -410,6 +410,11 @@ export const catalogue = {
     description: 'Too many requests for a subscriptions page link',
     when: 'New links to a subscriptions page were asked too often from this address or for this e-mail. Nothing was sent; try again later.',
   },
+  'ER.07.06': {
+    http: 503,
+    description: 'Card form unavailable',
+    when: 'The customer asked to replace a subscription’s card, and the acquirer (Stripe) could not be reached to prepare its card form. Nothing changed; try again in a moment.',
+  },
 
   // Card registrations and schedules
   'ER.11.30': {

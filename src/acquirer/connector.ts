@@ -214,6 +214,8 @@ export interface CardSetupRequest {
   customerEmail?: string;
   /** Where the provider sends the customer back after 3-D Secure. */
   returnUrl: string;
+  /** The provider's customer a registration already has (a card replaced): the new card joins it, no new customer is made. */
+  customer?: string;
 }
 
 /** The card saved by a succeeded setup: what an off-session charge needs, and what paylink shows. */
@@ -232,12 +234,19 @@ export interface SetupCard {
 /** Where a card setup stands. A status the connector does not know is `pending`, never success. */
 export type CardSetupState =
   /** Waiting for the card, or the provider is still working on it (processing, unknown statuses). */
-  | { status: 'pending'; setupId: string; clientSecret?: string }
-  /** The bank wants 3-D Secure: the provider's script in the browser handles it. */
-  | { status: 'requires_action'; setupId: string; clientSecret?: string }
-  | ({ status: 'succeeded'; setupId: string; clientSecret?: string } & SetupCard)
-  /** The last card given was refused (the setup can still take another card) or the setup was canceled. */
-  | { status: 'failed'; setupId: string; clientSecret?: string; code: DeclineCode; message: string; final: boolean };
+  (
+    | { status: 'pending' }
+    /** The bank wants 3-D Secure: the provider's script in the browser handles it. */
+    | { status: 'requires_action' }
+    | ({ status: 'succeeded' } & SetupCard)
+    /** The last card given was refused (the setup can still take another card) or the setup was canceled. */
+    | { status: 'failed'; code: DeclineCode; message: string; final: boolean }
+  ) & {
+    setupId: string;
+    clientSecret?: string;
+    /** The reference the setup was made for (createCardSetup's `reference`), as the provider kept it. */
+    reference?: string;
+  };
 
 /** A setup just created: what the browser needs to take the card, and the customer it will belong to. */
 export interface CardSetupStarted {
@@ -435,6 +444,11 @@ export interface Connector {
    */
   createCardSetup?(req: CardSetupRequest, opts: { idempotencyKey: string }): Promise<CardSetupStarted>;
   syncCardSetup?(setupId: string): Promise<CardSetupState>;
+  /**
+   * The card a succeeded payment created with `saveCard` left saved for off-session charges (Stripe:
+   * the intent's payment method on its customer); undefined when none was kept.
+   */
+  savedCardOf?(providerPaymentId: string): Promise<SetupCard | undefined>;
   /**
    * Removes a saved card at the provider once paylink no longer needs it (its registration was
    * deleted): Stripe detaches the payment method from its customer, the sandbox drops its vault

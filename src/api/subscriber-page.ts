@@ -4,6 +4,7 @@ import { findIntegratorById } from '../domain/integrators/service.ts';
 import { findActiveLink } from '../domain/links/service.ts';
 import { formatMoney } from '../domain/money.ts';
 import { openSubscriberToken, SUBSCRIBER_PATH, type Subscriber } from '../domain/subscriptions/access.ts';
+import { type CardReplacement, cardReplacement, type SubscriberCardForm, subscriberCardForm } from '../domain/subscriptions/card-setup.ts';
 import { type SubscriberSubscription, type SubscriberView, subscriberView } from '../domain/subscriptions/portal.ts';
 import { intlLocale, type Locale, type Translate } from '../i18n/index.ts';
 import { ownOrigins } from './endpoint.ts';
@@ -15,7 +16,19 @@ import { assertSameOrigin } from './same-origin.ts';
  * and, without a token, `link` (a subscription link's slug: whose merchant to ask a link from).
  */
 export type SubscriberPage =
-  | { state: 'open'; subscriber: Subscriber; token: string; merchant: string; view: SubscriberView }
+  | {
+      state: 'open';
+      subscriber: Subscriber;
+      token: string;
+      merchant: string;
+      view: SubscriberView;
+      /** How a new card is given here (paylink's form, the acquirer's own, none). */
+      cardForm: SubscriberCardForm;
+      /** The acquirer's card form open for one subscription (`replace` and `setup` in the query). */
+      replacing?: Extract<CardReplacement, { state: 'open' }> & { scheduleId: string; returnUrl: string };
+      /** What opening that form found, said as a cancel's or a card's outcome is. */
+      done?: PageDone;
+    }
   | { state: 'ask'; merchant: string | undefined; askFor: { token?: string; link?: string }; invalid: boolean };
 
 export const pageDone = [
@@ -28,6 +41,8 @@ export const pageDone = [
   'card_saved',
   'card_declined',
   'card_invalid',
+  'card_unavailable',
+  'card_too_many',
 ] as const;
 export type PageDone = (typeof pageDone)[number];
 /** The status code each outcome stands for, shown as the page's reference line. */
@@ -41,14 +56,50 @@ export const doneCode: Record<PageDone, string> = {
   card_saved: 'OK.07.03',
   card_declined: 'ER.11.30',
   card_invalid: 'ER.02.30',
+  card_unavailable: 'ER.07.06',
+  card_too_many: 'ER.03.25',
 };
+
+/** The page's outcome for a card form's refusal. */
+export function cardRefusal(error: DomainError): PageDone {
+  if (error.code === 'ER.11.30') return 'card_declined';
+  if (error.code === 'ER.07.01') return 'not_yours';
+  if (error.code === 'ER.07.06') return 'card_unavailable';
+  if (error.code === 'ER.03.25') return 'card_too_many';
+  return 'card_invalid';
+}
+
+/** Where the acquirer sends the customer back after its card form (it adds `setup_intent`). */
+export const cardSetupReturnUrl = (app: PaylinkApp, query: { token: string; subscription: string; lang?: string | undefined }) =>
+  `${app.origin()}${SUBSCRIBER_PATH}/card-setup/return?${new URLSearchParams(Object.entries(query).filter((e): e is [string, string] => e[1] !== undefined))}`;
+
+/** The acquirer's card form the query asks for, or what stands in its way. */
+async function replacementOf(app: PaylinkApp, who: Subscriber, token: string, url: URL) {
+  const scheduleId = url.searchParams.get('replace')?.slice(0, 64);
+  const setupId = url.searchParams.get('setup');
+  if (!scheduleId || !setupId) return {};
+  try {
+    const found = await cardReplacement(app, who, scheduleId, setupId);
+    if (found.state === 'saved') return { done: 'card_saved' as const };
+    if (found.state === 'closed') return { done: 'card_declined' as const };
+    const returnUrl = cardSetupReturnUrl(app, { token, subscription: scheduleId, lang: url.searchParams.get('lang') ?? undefined });
+    return { replacing: { ...found, scheduleId, returnUrl } };
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    return { done: cardRefusal(error) };
+  }
+}
 
 export async function loadSubscriberPage(app: PaylinkApp, url: URL): Promise<SubscriberPage> {
   const token = url.searchParams.get('token');
   const opened = token ? openSubscriberToken(app, token) : undefined;
   if (opened?.ok) {
-    const merchant = await findIntegratorById(app.db, opened.subscriber.integratorId);
-    return { state: 'open', subscriber: opened.subscriber, token: token!, merchant: merchant?.name ?? '', view: await subscriberView(app, opened.subscriber) };
+    const who = opened.subscriber;
+    const merchant = await findIntegratorById(app.db, who.integratorId);
+    // Before the view: a setup found succeeded puts its card on the subscription first.
+    const replacement = await replacementOf(app, who, token!, url);
+    const cardForm = await subscriberCardForm(app, who.integratorId);
+    return { state: 'open', subscriber: who, token: token!, merchant: merchant?.name ?? '', view: await subscriberView(app, who), cardForm, ...replacement };
   }
   if (opened && opened.reason === 'expired') {
     const merchant = await findIntegratorById(app.db, opened.integratorId);

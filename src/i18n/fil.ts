@@ -375,6 +375,11 @@ export const fil: Catalogue = {
   'subs.card.done': 'Naka-save na ang iyong bagong card. Ito na ang gagamitin sa mga susunod na bayad.',
   'subs.card.declined': 'Hindi ma-save ang card na ito. Subukan ang ibang card.',
   'subs.card.invalid': 'Suriin ang detalye ng card at subukan muli.',
+  'subs.card.setup_intro':
+    'Ilalagay ang iyong bagong card sa secure na form ng payment service; hindi kailanman makikita ng {merchant} ang numero nito. Ito na ang gagamitin sa mga susunod na bayad.',
+  'subs.card.setup_start': 'Maglagay ng bagong card',
+  'subs.card.unavailable': 'Hindi namin maabot ang payment service para ihanda ang card form. Subukan muli maya-maya.',
+  'subs.card.too_many': 'Masyadong maraming pagsubok ng card mula rito. Subukan muli mamaya.',
   'email.manage_text': 'Pamahalaan ang iyong subscription (kanselahin, tingnan ang mga bayad): {url}',
   'email.subscription.page_link.subject': 'Ang iyong mga subscription sa {merchant}',
   'email.subscription.page_link.heading': 'Pamahalaan ang iyong mga subscription',

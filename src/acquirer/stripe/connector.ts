@@ -18,6 +18,7 @@ import {
   type RefundState,
   refundAllowed,
   type SavedCardChargeRequest,
+  type SetupCard,
   type WebhookRequest,
   WebhookVerificationError,
 } from '../connector.ts';
@@ -95,6 +96,7 @@ export const intentSchema = z.looseObject({
   client_secret: z.string().nullish(),
   customer: z.union([z.string(), z.looseObject({ id: z.string() })]).nullish(),
   payment_method: z.union([z.string(), z.looseObject({ id: z.string() })]).nullish(),
+  setup_future_usage: z.string().nullish(),
   latest_charge: z.union([z.string(), chargeSchema]).nullish(),
   last_payment_error: lastPaymentError,
   next_action: z.looseObject({ type: z.string(), redirect_to_url: z.looseObject({ url: z.string().nullish() }).nullish() }).nullish(),
@@ -125,6 +127,7 @@ export const setupIntentSchema = z.looseObject({
   customer: z.union([z.string(), z.looseObject({ id: z.string() })]).nullish(),
   payment_method: z.union([z.string(), paymentMethodSchema]).nullish(),
   last_setup_error: lastPaymentError,
+  metadata: z.record(z.string(), z.string()).nullish(),
 });
 type SetupIntent = z.infer<typeof setupIntentSchema>;
 
@@ -214,31 +217,36 @@ export function intentState(intent: Intent): PaymentState {
   }
 }
 
+/** A payment method kept on a customer, as a saved card; undefined without its card details or its customer. */
+function savedCard(method: z.infer<typeof paymentMethodSchema>, customerId: string | undefined): SetupCard | undefined {
+  const card = method.card;
+  const customer = customerId ?? idOf(method.customer);
+  if (!customer || !card?.brand || !card.last4 || !card.exp_month || !card.exp_year) return undefined;
+  return {
+    token: method.id,
+    customer,
+    brand: card.brand.toLowerCase(),
+    last4: card.last4,
+    expMonth: card.exp_month,
+    expYear: card.exp_year,
+    // Stripe's fingerprint names the card number without revealing it; kept like the sandbox's.
+    fingerprint: card.fingerprint ?? `stripe:${method.id}`,
+  };
+}
+
 /**
  * A SetupIntent in paylink's terms. Succeeded needs the expanded payment method with its card and
  * customer (what an off-session charge and the page need); without them it is still pending. A
  * status Stripe may add later is pending, never success.
  */
 export function setupState(setup: SetupIntent): CardSetupState {
-  const base = { setupId: setup.id, ...(setup.client_secret ? { clientSecret: setup.client_secret } : {}) };
+  const reference = setup.metadata?.paylink_registration;
+  const base = { setupId: setup.id, ...(setup.client_secret ? { clientSecret: setup.client_secret } : {}), ...(reference ? { reference } : {}) };
   switch (setup.status) {
     case 'succeeded': {
       const method = typeof setup.payment_method === 'object' ? setup.payment_method : undefined;
-      const card = method?.card;
-      const customer = idOf(setup.customer) ?? idOf(method?.customer);
-      if (!method || !customer || !card?.brand || !card.last4 || !card.exp_month || !card.exp_year) return { status: 'pending', ...base };
-      return {
-        status: 'succeeded',
-        ...base,
-        token: method.id,
-        customer,
-        brand: card.brand.toLowerCase(),
-        last4: card.last4,
-        expMonth: card.exp_month,
-        expYear: card.exp_year,
-        // Stripe's fingerprint names the card number without revealing it; kept like the sandbox's.
-        fingerprint: card.fingerprint ?? `stripe:${method.id}`,
-      };
+      const card = method && savedCard(method, idOf(setup.customer));
+      return card ? { status: 'succeeded', ...base, ...card } : { status: 'pending', ...base };
     }
     case 'requires_payment_method': {
       if (!setup.last_setup_error) return { status: 'pending', ...base };
@@ -421,15 +429,19 @@ export class StripeConnector implements Connector {
     return intentState(StripeConnector.intent('payment intent read', result));
   }
 
-  /** The card a succeeded payment saved (setup_future_usage), for schedules' off-session charges. */
-  async savedCardOf(providerPaymentId: string): Promise<{ token: string; customer: string } | undefined> {
-    const result = await this.call('payment intent read', () => this.stripe.paymentIntents.retrieve(providerPaymentId));
+  /**
+   * The card a succeeded payment saved (setup_future_usage on a customer), for schedules' off-session
+   * charges, with what paylink shows of it; undefined when the payment kept none.
+   */
+  async savedCardOf(providerPaymentId: string): Promise<SetupCard | undefined> {
+    const result = await this.call('payment intent read', () => this.stripe.paymentIntents.retrieve(providerPaymentId, { expand: ['payment_method'] }));
     if (result instanceof Stripe.errors.StripeError)
       throw new Error(`stripe: payment intent ${providerPaymentId} could not be read (${result.code ?? result.statusCode})`);
     const intent = StripeConnector.intent('payment intent read', result);
-    const token = idOf(intent.payment_method);
     const customer = idOf(intent.customer);
-    return intent.status === 'succeeded' && token && customer ? { token, customer } : undefined;
+    if (intent.status !== 'succeeded' || !customer || intent.setup_future_usage !== 'off_session') return undefined;
+    const method = paymentMethodSchema.safeParse(intent.payment_method);
+    return method.success ? savedCard(method.data, customer) : undefined;
   }
 
   /** The customer a saved payment method belongs to (a schedule may keep only the pm_… id). */
@@ -494,20 +506,23 @@ export class StripeConnector implements Connector {
   /**
    * A card registration: a customer (named as the registration) and a SetupIntent for
    * off-session use on it, both under the registration's key. The browser confirms the
-   * SetupIntent in the Payment Element with its client_secret (3-D Secure included).
+   * SetupIntent in the Payment Element with its client_secret (3-D Secure included). A card
+   * replaced on a registration that has a customer joins that customer (`req.customer`).
    */
   async createCardSetup(req: CardSetupRequest, { idempotencyKey }: { idempotencyKey: string }): Promise<CardSetupStarted> {
     const metadata = { paylink_registration: req.reference.slice(0, 500) };
-    const created = await this.call('customer creation', () =>
-      this.stripe.customers.create(
-        {
-          ...(req.customerName ? { name: req.customerName.slice(0, 256) } : {}),
-          ...(req.customerEmail ? { email: req.customerEmail.slice(0, 512) } : {}),
-          metadata,
-        },
-        { idempotencyKey: providerIdempotencyKey(`${idempotencyKey}:customer`) },
-      ),
-    );
+    const created = req.customer
+      ? { id: req.customer }
+      : await this.call('customer creation', () =>
+          this.stripe.customers.create(
+            {
+              ...(req.customerName ? { name: req.customerName.slice(0, 256) } : {}),
+              ...(req.customerEmail ? { email: req.customerEmail.slice(0, 512) } : {}),
+              metadata,
+            },
+            { idempotencyKey: providerIdempotencyKey(`${idempotencyKey}:customer`) },
+          ),
+        );
     if (created instanceof Stripe.errors.StripeError) throw new Error(`stripe: the customer was refused (${created.code ?? created.statusCode})`);
     const result = await this.call('setup intent creation', () =>
       this.stripe.setupIntents.create(

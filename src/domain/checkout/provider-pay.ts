@@ -142,6 +142,8 @@ export async function startProviderAttempt(
     description: session.description ?? undefined,
     reference: session.id,
     returnUrl,
+    // A subscription link's card is kept for the next periods, where the acquirer can (Stripe).
+    ...(target.link.link.subscription ? { saveCard: true } : {}),
   });
   // The provider refused to start the payment (nothing was made there): the customer is told so
   // plainly and nothing is recorded as paid or declined. The attempt ends (its place on the link is
@@ -218,7 +220,7 @@ export async function settleProviderPayment(app: DomainContext, integratorId: st
       // Online banking: the bank chosen on the page, kept with the payment (its refund rules can differ by bank).
       attempt.bank === undefined ? result : { ...result, bank: attempt.bank },
     );
-    if (result.status === 'succeeded') await afterProviderPayment(app, link.link, session, attempt.customerValues, app.now());
+    if (result.status === 'succeeded') await afterProviderPayment(app, link.link, session, attempt.customerValues, app.now(), state);
     return 'recorded';
   } catch (error) {
     // Recorded meanwhile by the webhook, the return page or the reconciler (the payment's key is unique).

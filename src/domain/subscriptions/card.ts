@@ -14,21 +14,37 @@ import type { Subscriber } from './access.ts';
  * verifies and keeps it, and the registration the schedule charges holds the new card from the
  * next charge on (its old card stays in the vault's history, never charged again). Only a
  * saved-card subscription of this customer, and only with an acquirer whose vault takes a typed
- * card (the sandbox); the velocity limits of the card forms apply.
+ * card (the sandbox; Stripe's card is replaced through its own form: ./card-setup.ts); the
+ * velocity limits of the card forms apply.
  */
-export async function replaceSubscriberCard(app: DomainContext, who: Subscriber, scheduleId: string, input: unknown, clientIp: string) {
-  const parsed = parseWith(cardSchema, input, 'card');
-  if (!parsed.ok) throw invalidFields(parsed.messages);
-  const expiry = parseExpiry(parsed.value.expiry)!;
-  if (!expiryInFuture(expiry, app.now())) throw invalidFields({ 'card.expiry': ['This card has expired: check the expiry date'] });
+/** The registration a subscription of this customer charges; ER.07.01 when the subscription is not theirs. */
+export async function subscriberRegistration(app: DomainContext, who: Subscriber, scheduleId: string) {
   const [row] = await app.db
-    .select({ reference: cardRegistrations.reference, collection: cardRegistrations.collection, integratorId: cardRegistrations.integratorId })
+    .select({
+      reference: cardRegistrations.reference,
+      collection: cardRegistrations.collection,
+      integratorId: cardRegistrations.integratorId,
+      status: cardRegistrations.status,
+      cardToken: cardRegistrations.cardToken,
+      cardCustomer: cardRegistrations.cardCustomer,
+      customerName: cardRegistrations.customerName,
+      customerEmail: cardRegistrations.customerEmail,
+    })
     .from(schedules)
     .innerJoin(cardRegistrations, eq(cardRegistrations.reference, schedules.cardRegistrationReference))
     .innerJoin(links, eq(links.id, schedules.linkId))
     .where(and(eq(schedules.id, scheduleId), eq(schedules.integratorId, who.integratorId), sql`lower(${cardRegistrations.customerEmail}) = ${who.email}`));
   if (!row)
     throw new DomainError('ER.07.01', 'Subscription not found', { httpStatus: 404, messages: { subscription: ['This subscription is not one of yours.'] } });
+  return row;
+}
+
+export async function replaceSubscriberCard(app: DomainContext, who: Subscriber, scheduleId: string, input: unknown, clientIp: string) {
+  const parsed = parseWith(cardSchema, input, 'card');
+  if (!parsed.ok) throw invalidFields(parsed.messages);
+  const expiry = parseExpiry(parsed.value.expiry)!;
+  if (!expiryInFuture(expiry, app.now())) throw invalidFields({ 'card.expiry': ['This card has expired: check the expiry date'] });
+  const row = await subscriberRegistration(app, who, scheduleId);
   const { vault } = await app.connectors.forIntegrator(row.integratorId);
   if (!vault || row.collection !== 'saved_card') {
     throw new DomainError('ER.03.26', 'Card form not available', { messages: { '(request)': ['This subscription does not take a card here.'] } });

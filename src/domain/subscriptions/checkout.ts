@@ -1,5 +1,7 @@
+import type { SetupCard } from '../../acquirer/connector.ts';
 import type { CheckoutSession, Link } from '../../db/schema.ts';
 import type { Locale } from '../../i18n/index.ts';
+import type { PaymentMethod } from '../../schemas/payment-method.ts';
 import type { PayOutcome } from '../checkout/pay.ts';
 import type { ValidSubmission } from '../checkout/submission.ts';
 import type { DomainContext } from '../context.ts';
@@ -36,18 +38,51 @@ export async function withSubscription(
   return outcome;
 }
 
-/** The same after a payment the provider settles (QR Ph, e-wallets, a provider's card page): a pay-by-link subscription. */
+/** The provider's payment that paid (its method absent: a card). */
+type ProviderPaid = { providerPaymentId?: string; method?: PaymentMethod };
+
+/**
+ * The same after a payment the provider settles (QR Ph, e-wallets, a provider's card page). A card
+ * payment the acquirer kept the card of (Stripe: a subscription link's PaymentIntent saves it for
+ * off-session use) starts a saved-card subscription; anything else, or a card not kept, a
+ * pay-by-link one (a payment link by e-mail each period).
+ */
 export async function afterProviderPayment(
   app: DomainContext,
   link: Link,
   session: CheckoutSession,
   customerValues: Record<string, string>,
   paidAt: Date,
+  paid?: ProviderPaid,
 ): Promise<void> {
   if (!link.subscription) return;
   try {
-    await startLinkSubscription(app, { link, session, customerValues, at: paidAt, paid: true, locale: session.locale as Locale | null });
+    const savedCard = await cardKeptBy(app, link.integratorId, session.id, paid);
+    await startLinkSubscription(app, {
+      link,
+      session,
+      customerValues,
+      ...(savedCard ? { savedCard } : {}),
+      at: paidAt,
+      paid: true,
+      locale: session.locale as Locale | null,
+    });
   } catch (error) {
     app.log.error('subscription: not started after its first payment', { sessionId: session.id, error });
+  }
+}
+
+/** The card the acquirer kept with a card payment, for the next periods; undefined (and why, logged) when it kept none. */
+async function cardKeptBy(app: DomainContext, integratorId: string, sessionId: string, paid: ProviderPaid | undefined): Promise<SetupCard | undefined> {
+  if (!paid?.providerPaymentId || (paid.method ?? 'card') !== 'card') return undefined;
+  const connector = await app.connectors.forIntegrator(integratorId);
+  if (!connector.savedCardOf || connector.capabilities.offSession !== 'native') return undefined;
+  try {
+    const card = await connector.savedCardOf(paid.providerPaymentId);
+    if (!card) app.log.warn('subscription: the card payment kept no card; the customer pays by a link each period', { sessionId });
+    return card;
+  } catch (error) {
+    app.log.warn('subscription: the card the payment kept could not be read; the customer pays by a link each period', { sessionId, error });
+    return undefined;
   }
 }

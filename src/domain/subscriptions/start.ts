@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { CardInput } from '../../acquirer/acquirer.ts';
+import type { SetupCard } from '../../acquirer/connector.ts';
 import { newId, newUuid, sha256Hex } from '../../crypto.ts';
 import type { CheckoutSession, Link, Schedule } from '../../db/schema.ts';
 import { cardRegistrations, schedules } from '../../db/schema.ts';
@@ -14,8 +15,9 @@ import { planRecurrence, trialEnd } from './plan.ts';
  * A subscription link paid (or, with a trial, its card given): the customer's registration and a
  * schedule with `link_id`, through the same tables, scheduler, events and pages as a schedule an
  * integrator signs (docs/subscriptions.md). A card the acquirer keeps for off-session charges
- * (the sandbox's vault) becomes a saved-card registration; any other way of paying (QR Ph,
- * e-wallets, a card the acquirer did not keep) a pay-by-link registration, whose occurrences are
+ * (the sandbox's vault, or Stripe's payment method saved with the payment) becomes a saved-card
+ * registration; any other way of paying (QR Ph, e-wallets, a card the acquirer did not keep) a
+ * pay-by-link registration, whose occurrences are
  * payment links e-mailed to the customer (src/domain/schedules/pay-links.ts), so it needs the
  * customer's e-mail. One checkout session starts at most one subscription (its hash is the
  * schedule's payload hash, unique per integrator).
@@ -27,6 +29,8 @@ export interface SubscriptionStart {
   customerValues: Record<string, string>;
   /** The card typed on the page, when the acquirer's vault can keep it. */
   card?: CardInput;
+  /** The card the acquirer kept with the payment itself (Stripe: the intent's payment method on its customer). */
+  savedCard?: SetupCard;
   /** When the customer paid or, with a trial, subscribed. */
   at: Date;
   /** The first payment was made (false: a trial, nothing charged yet). */
@@ -51,7 +55,8 @@ export async function startLinkSubscription(app: DomainContext, start: Subscript
   const name = [start.customerValues['customer.first_name'], start.customerValues['customer.last_name']].filter(Boolean).join(' ') || null;
   const { vault, capabilities } = await app.connectors.forIntegrator(integratorId);
   const keepsCard = start.card !== undefined && vault !== undefined && capabilities.offSession === 'native';
-  if (!keepsCard && !email) return { skipped: 'no_email' };
+  const keptCard = capabilities.offSession === 'native' ? start.savedCard : undefined;
+  if (!keepsCard && !keptCard && !email) return { skipped: 'no_email' };
   const now = app.now();
   const reference = newUuid();
   await app.db.insert(cardRegistrations).values({
@@ -61,10 +66,11 @@ export async function startLinkSubscription(app: DomainContext, start: Subscript
     customerName: name,
     customerEmail: email,
     callbackUrl: start.link.callbackUrl,
-    collection: keepsCard ? 'saved_card' : 'pay_link',
+    collection: keepsCard || keptCard ? 'saved_card' : 'pay_link',
     createdAt: now,
   });
   let columns: Parameters<typeof activateRegistration>[2] = { status: 'active', activatedAt: now, locale: start.locale ?? null };
+  if (keptCard) columns = { ...activeCardColumns(keptCard, null, now), cardCustomer: keptCard.customer, locale: start.locale ?? null };
   if (keepsCard) {
     // The card the customer just typed, kept by the acquirer for the next periods (for a trial: its only check).
     const verified = await vault.verifyCard(start.card!, { idempotencyKey: `subscription:${start.session.id}` });

@@ -259,7 +259,7 @@ export async function startFakeStripe(opts: { port?: number } = {}): Promise<Fak
     confirmation_method: 'automatic',
     customer: i.customer,
     setup_future_usage: i.setup_future_usage,
-    payment_method: i.payment_method,
+    payment_method: i.payment_method && expand.includes('payment_method') ? methodView(methods.get(i.payment_method)!) : i.payment_method,
     payment_method_types: i.payment_method_types,
     allowed_payment_method_types: i.allowed_payment_method_types,
     latest_charge: i.latest_charge && expand.includes('latest_charge') ? chargeView(charges.get(i.latest_charge)!) : i.latest_charge,

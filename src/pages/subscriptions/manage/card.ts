@@ -1,6 +1,6 @@
 import type { APIRoute } from 'astro';
 import { clientIpOf } from '../../../api/endpoint.ts';
-import { backToPage, readSubscriberForm } from '../../../api/subscriber-page.ts';
+import { backToPage, cardRefusal, readSubscriberForm } from '../../../api/subscriber-page.ts';
 import { DomainError } from '../../../domain/errors.ts';
 import { openSubscriberToken } from '../../../domain/subscriptions/access.ts';
 import { replaceSubscriberCard } from '../../../domain/subscriptions/card.ts';
@@ -22,9 +22,7 @@ export const POST: APIRoute = async (context) => {
     return back({ done: 'card_saved' });
   } catch (error) {
     if (!(error instanceof DomainError)) throw error;
-    if (error.code === 'ER.11.30') return back({ done: 'card_declined' });
-    if (error.code === 'ER.07.01') return back({ done: 'not_yours' });
-    return back({ done: 'card_invalid' });
+    return back({ done: cardRefusal(error) });
   }
 };
 
