@@ -60,6 +60,8 @@ export interface StripeCardFormProps {
   setup?: { clientSecret: string; returnUrl: string; failure?: string };
   /** Shown while Stripe's form loads (and kept if it never does, beside the alert). */
   loadingLabel?: string;
+  /** The form's words in the page's language (English when absent). */
+  text?: StripeFormText;
 }
 
 /** The few calls of Stripe.js the island makes. */
@@ -108,13 +110,28 @@ function loadStripe(): Promise<StripeFactory> {
   return loading;
 }
 
-/** What the customer reads when Stripe or paylink gives no words of its own. */
-export const stripeFormMessages = {
+/** The form's own words in the page's language (src/i18n/island.ts stripeFormText); `required` has a {label}. */
+export interface StripeFormText {
+  legend: string;
+  note: string;
+  processing: string;
+  load: string;
+  loading: string;
+  failed: string;
+  unreachable: string;
+  required: string;
+}
+
+/** The words in English, for a page that passes none. */
+export const stripeFormMessages: StripeFormText = {
+  legend: 'Card details',
+  note: 'Your card details go directly to our payment provider, Stripe.',
+  processing: 'Processing…',
   load: 'The card form could not be loaded. Check your connection and reload the page.',
   loading: 'Loading the secure card form from Stripe…',
   failed: 'Your payment could not be completed. Please try again.',
   unreachable: 'We could not reach the payment service. Check your connection and try again.',
-  required: (label: string) => `Enter your ${label.toLowerCase()}`,
+  required: 'Enter your {label}',
 };
 
 /**
@@ -146,6 +163,10 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
   private stripe?: StripeJs;
   private elements?: StripeElements;
   private element?: StripeElement;
+
+  private get words(): StripeFormText {
+    return this.props.text ?? stripeFormMessages;
+  }
 
   constructor(props: StripeCardFormProps) {
     super(props);
@@ -188,7 +209,7 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
     } catch {
       this.loadFailed = true;
       // Why the last card was not saved stays readable above it.
-      this.setState({ alert: [this.props.setup?.failure, stripeFormMessages.load].filter(Boolean).join(' ') });
+      this.setState({ alert: [this.props.setup?.failure, this.words.load].filter(Boolean).join(' ') });
     }
   }
 
@@ -202,10 +223,11 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
   /** Before the card goes to Stripe: required fields given and an amount Stripe.js can show (the server checks both again on start). */
   private async check(): Promise<{ errors: Errors; amountMinor?: number }> {
     const errors: Errors = {};
-    for (const f of this.props.fields ?? []) if (!f.readOnly && f.required && !this.v(f.name).trim()) errors[f.name] = stripeFormMessages.required(f.label);
+    for (const f of this.props.fields ?? [])
+      if (!f.readOnly && f.required && !this.v(f.name).trim()) errors[f.name] = this.words.required.replace('{label}', f.label.toLowerCase());
     let amountMinor = this.props.amountMinor;
     if (this.props.amount) {
-      const read = await minorUnits(this.v('amount'), this.props.amount.rule).catch(() => ({ message: stripeFormMessages.unreachable }));
+      const read = await minorUnits(this.v('amount'), this.props.amount.rule).catch(() => ({ message: this.words.unreachable }));
       if ('message' in read) errors.amount = read.message;
       else amountMinor = read.minor;
     }
@@ -236,9 +258,9 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
         // Saving the card: the SetupIntent exists; Stripe checks the fields, runs 3-D Secure and
         // leaves for the return address on success. Only a failure comes back here.
         const { error } = await stripe.confirmSetup({ elements, confirmParams: { return_url: setup.returnUrl } });
-        this.fail(error?.type === 'validation_error' ? '' : (error?.message ?? stripeFormMessages.failed));
+        this.fail(error?.type === 'validation_error' ? '' : (error?.message ?? this.words.failed));
       } catch {
-        this.fail(stripeFormMessages.unreachable);
+        this.fail(this.words.unreachable);
       }
       return;
     }
@@ -246,15 +268,15 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
       if (this.props.amount && amountMinor) elements.update({ amount: amountMinor });
       // The Element checks the card fields and shows its own messages beside them.
       const checked = await elements.submit();
-      if (checked.error) return this.fail(checked.error.type === 'validation_error' ? '' : (checked.error.message ?? stripeFormMessages.failed));
+      if (checked.error) return this.fail(checked.error.type === 'validation_error' ? '' : (checked.error.message ?? this.words.failed));
       const started = await this.start();
       if (!started) return;
       const { error } = await stripe.confirmPayment({ elements, clientSecret: started.client_key, confirmParams: { return_url: started.return_url } });
       // Only a failure comes back here (success leaves for the return address): paylink records it there.
       await fetch(started.return_url, { redirect: 'manual' }).catch(() => undefined);
-      this.fail(error?.message ?? stripeFormMessages.failed);
+      this.fail(error?.message ?? this.words.failed);
     } catch {
-      this.fail(stripeFormMessages.unreachable);
+      this.fail(this.words.unreachable);
     }
   };
 
@@ -286,7 +308,7 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
     // Under their input when the form shows one (not a read-only field, nor the amount of a fixed-amount link); the rest in the alert.
     const named = new Set(inputNames(this.props));
     for (const [k, m] of Object.entries(messages)) named.has(k) ? (inline[k] = String(m[0])) : general.push(...m.map(String));
-    this.fail(general.join(' ') || (Object.keys(inline).length ? '' : stripeFormMessages.failed), inline);
+    this.fail(general.join(' ') || (Object.keys(inline).length ? '' : this.words.failed), inline);
     return undefined;
   }
 
@@ -344,7 +366,7 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
         : h(
             'fieldset',
             { class: 'card' },
-            h('legend', null, 'Card details'),
+            h('legend', null, this.words.legend),
             h('div', {
               class: 'stripe-element',
               ref: (el: HTMLDivElement | null) => {
@@ -352,10 +374,10 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
               },
             }),
           ),
-      ready || this.loadFailed ? null : h('p', { class: 'hint stripe-loading', 'aria-live': 'polite' }, this.props.loadingLabel ?? stripeFormMessages.loading),
-      h('p', { class: 'hint' }, 'Your card details go directly to our payment provider, Stripe.'),
+      ready || this.loadFailed ? null : h('p', { class: 'hint stripe-loading', 'aria-live': 'polite' }, this.props.loadingLabel ?? this.words.loading),
+      h('p', { class: 'hint' }, this.words.note),
       h('div', { tabIndex: -1, class: alert ? 'alert' : 'alert empty', role: 'alert' }, alert),
-      h('button', { type: 'submit', class: 'pay', disabled: !ready, 'aria-disabled': busy ? 'true' : undefined }, busy ? 'Processing…' : buttonLabel),
+      h('button', { type: 'submit', class: 'pay', disabled: !ready, 'aria-disabled': busy ? 'true' : undefined }, busy ? this.words.processing : buttonLabel),
     );
   }
 }

@@ -1,3 +1,4 @@
+import type { StripeFormText } from '../components/StripeCardForm.tsx';
 import type { AmountMessages } from '../schemas/amount-rules.ts';
 import type { CardFormText } from '../schemas/card-form-text.ts';
 import { brandLabels } from '../schemas/card-rules.ts';
@@ -77,3 +78,18 @@ export function cardFormText(locale: Locale): CardFormText {
 
 /** The PayMongo card island's words: the card island's, and the hosted checkout's one sentence. */
 export const paymongoFormText = (locale: Locale) => ({ ...cardFormText(locale), hostedHint: t(locale, 'card.paymongo_hosted') });
+
+/** The Stripe card island's own words (its card box is Stripe's, in the page's language too). */
+export function stripeFormText(locale: Locale): StripeFormText {
+  const tr = (key: Parameters<typeof t>[1]) => t(locale, key);
+  return {
+    legend: tr('card.legend'),
+    note: tr('card.stripe.note'),
+    processing: tr('card.processing'),
+    load: tr('card.stripe.load'),
+    loading: tr('card.stripe.loading'),
+    failed: tr('card.stripe.failed'),
+    unreachable: tr('card.stripe.unreachable'),
+    required: tr('card.stripe.required'),
+  };
+}

@@ -3,6 +3,7 @@ import { renderToString } from 'preact-render-to-string';
 import { describe, expect, it } from 'vitest';
 import { allowStripeElement, stripeCardFormProps, stripeCspSources, stripeSetupFormProps, stripeWalletHeaders } from '../../../src/acquirer/stripe/element.ts';
 import StripeCardForm, { minorUnits, stripeFormMessages } from '../../../src/components/StripeCardForm.tsx';
+import { stripeFormText } from '../../../src/i18n/island.ts';
 import { writtenIn } from '../../../src/schemas/amount-locale.ts';
 import type { AmountRule } from '../../../src/schemas/amount-rules.ts';
 
@@ -150,6 +151,21 @@ describe('Stripe Payment Element › setup mode (card registration)', () => {
     const plain = renderToString(h(StripeCardForm, setupProps()));
     expect(plain).toContain(`>${stripeFormMessages.loading}</p>`);
     expect(plain).toContain('class="alert empty"');
+  });
+
+  it("speaks the page's language: its legend, its note and its loading line come from the page", () => {
+    const fil = stripeFormText('fil');
+    const html = renderToString(h(StripeCardForm, { ...setupProps(), text: fil }));
+    expect(html).toContain(`<legend>${fil.legend}</legend>`);
+    expect(html).toContain(`>${fil.note}</p>`);
+    expect(html).toContain(`>${fil.loading}</p>`);
+    expect(html).not.toContain(stripeFormMessages.note);
+    for (const locale of ['en', 'fil', 'es'] as const) {
+      const words = stripeFormText(locale);
+      expect(words.required).toContain('{label}');
+      expect(Object.values(words).every((w) => w.length > 0)).toBe(true);
+    }
+    expect(stripeFormText('es').note).not.toBe(stripeFormText('en').note);
   });
 });
 
