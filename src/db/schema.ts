@@ -591,6 +591,8 @@ export interface OutboxEmailView {
   failureMessage: string | null;
   /** An occurrence's payment link (schedule.payment_link_sent); expiresAt in ISO 8601. */
   payLink: { url: string; expiresAt: string; reason: 'pay_by_link' | 'authentication_required' } | null;
+  /** A free trial that started (schedule.created of a subscription link's trial): when it ends, the first charge, ISO 8601. */
+  trialEndsAt?: string | null;
   /** What a payment bought, for the receipt's lines; absent on rows written before payments recorded it. */
   sale?: PaymentSale | null;
 }
