@@ -534,6 +534,8 @@ export const schedules = pgTable(
     cyclesLeft: integer('cycles_left'),
     /** A cancel the customer asked for at the end of the period paid: it is cancelled instead of charged then. */
     cancelAt: ts('cancel_at'),
+    /** A subscription started with a free trial: when it ends (the first charge); null: started by a payment, or signed. */
+    trialEndsAt: ts('trial_ends_at'),
   },
   (t) => [
     uniqueIndex('schedules_payload_idx').on(t.integratorId, t.payloadHash),

@@ -118,6 +118,7 @@ async function insertSubscriptionSchedule(app: DomainContext, start: Subscriptio
         nextRunAt,
         linkId: start.link.id,
         cyclesLeft,
+        trialEndsAt: start.paid ? null : nextRunAt,
         createdAt: now,
       })
       .returning();

@@ -5,7 +5,8 @@ import { issueStaticTicket } from '../../../src/domain/checkout/sessions.ts';
 import { renderEmail } from '../../../src/domain/notifications/email/templates.ts';
 import { runSchedulerTick } from '../../../src/domain/schedules/tick.ts';
 import { manageUrlFor } from '../../../src/domain/subscriptions/mail.ts';
-import { call, useServedApp } from '../../support/app.ts';
+import { CONSOLE_USERS, call, useServedApp } from '../../support/app.ts';
+import { ConsoleClient, textOf } from '../../support/console.ts';
 import { CARD_EXPIRY } from '../../support/cards.ts';
 import { testClock } from '../../support/schedules.ts';
 
@@ -109,7 +110,7 @@ describe('subscriptions › a free trial from the payment page', () => {
     expect(created?.emailView?.trialEndsAt).toBe('2026-12-10T09:15:00.000Z');
     const manageUrl = await manageUrlFor(app, created!, created!.emailView!);
     expect(manageUrl).toMatch(/\/subscriptions\/manage\?token=/);
-    const mail = renderEmail({ type: 'schedule.created', view: created!.emailView!, createdAt: created!.createdAt, merchant: { name: 'Acme', locale: 'en', color: null, logo: null }, manageUrl });
+    const mail = renderEmail({ type: 'schedule.created', view: created!.emailView!, createdAt: created!.createdAt, merchant: { name: 'Acme', locale: 'en' }, manageUrl });
     expect(mail.subject).toBe('Your free trial has started — Acme');
     expect(mail.text).toContain('Nothing has been charged');
     expect(mail.text).toMatch(/First payment:\s+Dec 10, 2026/);
@@ -152,6 +153,33 @@ describe('subscriptions › a free trial from the payment page', () => {
     });
     expect(retry.json.data.status_code).toBe('OK.07.04');
     expect(await schedulesOf('gym-trial')).toHaveLength(before + 1);
+  });
+
+  it('the console: the editor sets a trial; the schedules show it with no payment yet', async () => {
+    clock.set('2026-12-20T12:00:00Z');
+    const owner = new ConsoleClient(served.server.url);
+    expect((await owner.signIn(CONSOLE_USERS.acmeOwner.email, CONSOLE_USERS.acmeOwner.password)).status).toBe(303);
+    const f = new FormData();
+    const fields = { title: 'Pilates', amount_mode: 'fixed', amount: '900.00', currency: 'PHP', active: 'on', slug: 'pilates' };
+    for (const [k, v] of Object.entries(fields)) f.set(k, v);
+    f.set('logo', new File([], '', { type: 'application/octet-stream' }));
+    for (const [k, v] of Object.entries({ 'subscription.on': 'on', 'subscription.interval': 'week', 'subscription.every': '1', 'subscription.cancel': 'immediately' }))
+      f.set(k, v);
+    f.set('subscription.trial_days', '400');
+    const refused = await owner.postMultipart('/console/links/new', f);
+    expect(refused.status).toBe(422);
+    expect(textOf(refused.html)).toContain('at most 365');
+    f.set('subscription.trial_days', '7');
+    const saved = await owner.postMultipart('/console/links/new', f);
+    expect(saved.status, textOf(saved.html)).toBe(303);
+    expect((await linkOf('pilates')).subscription).toMatchObject({ interval: 'week', trial_days: 7 });
+    expect((await owner.get('/console/links/pilates')).html).toMatch(/name="subscription.trial_days"[^>]*value="7"/);
+    expect((await submit('pilates', 'dee@example.com')).json.data.status_code).toBe('OK.07.04');
+    const [schedule] = await schedulesOf('pilates');
+    const list = await owner.get('/console/schedules');
+    expect(textOf(list.html)).toContain('Free trial until');
+    const one = await owner.get(`/console/schedules/${schedule!.id}`);
+    expect(textOf(one.html)).toContain('Free trial until 2026-12-27 12:00:00 UTC: no payment yet');
   });
 
   it('a double submit starts one subscription', async () => {
