@@ -5,8 +5,8 @@ import { chosenMethod, pageMethods } from '../domain/checkout/page-methods.ts';
 import { providerCardForm } from '../domain/checkout/provider-pay.ts';
 import { type CheckoutView, issueStaticTicket, loadCheckout } from '../domain/checkout/sessions.ts';
 import { acquirerMisfits, type LinkAcquirer, type LinkMoney } from '../domain/links/acquirer-fit.ts';
-import { isTrialLink, takesTrials } from '../domain/links/subscription.ts';
 import { type LinkPageView, loadLinkPage } from '../domain/links/lifecycle.ts';
+import { isTrialLink, takesTrials } from '../domain/links/subscription.ts';
 import type { Locale } from '../i18n/index.ts';
 import { pageKey, type RenderOnce } from './page-cache.ts';
 import { type PageContext, pageLocale } from './page-locale.ts';
@@ -49,7 +49,8 @@ export async function payPageInputs(app: PaylinkApp, ctx: PageContext & { locals
   const locale = pageLocale(ctx, view.state === 'not_found' ? undefined : view.found.link.locale);
   if (view.state !== 'open') return withoutForm(view, locale);
   const connector = await app.connectors.forIntegrator(view.found.link.integratorId);
-  if (!acquirerTakes(connector, view.found.link) || !trialTaken(connector, view.found.link)) return withoutForm({ state: 'not_accepted' as const, found: view.found }, locale);
+  if (!acquirerTakes(connector, view.found.link) || !trialTaken(connector, view.found.link))
+    return withoutForm({ state: 'not_accepted' as const, found: view.found }, locale);
   const provider = providerCardForm(connector, `/pay/${view.found.link.slug}/provider`, view.found.link.currency);
   const brands = connector.capabilities.cardBrands;
   const methods = pageMethods(view.found, connector, view.found.link.currency);

@@ -12,7 +12,10 @@ const lockedNote = ' This payment link is now locked after too many attempts; as
  */
 export function presentPayOutcome(outcome: PayOutcome | TrialOutcome): EndpointResult {
   if (outcome.status === 'trial_started') {
-    return { code: 'OK.07.04', data: { schedule_reference: outcome.schedule.id, first_charge_at: outcome.schedule.nextRunAt?.toISOString() ?? null, redirect_url: outcome.receiptPath } };
+    return {
+      code: 'OK.07.04',
+      data: { schedule_reference: outcome.schedule.id, first_charge_at: outcome.schedule.nextRunAt?.toISOString() ?? null, redirect_url: outcome.receiptPath },
+    };
   }
   if (outcome.status === 'trial_declined') {
     const locked = outcome.attemptsLeft <= 0 ? lockedNote : '';

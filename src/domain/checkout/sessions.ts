@@ -1,8 +1,8 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { newId, newUrlToken, sha256Hex } from '../../crypto.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
 import type { CardRegistration, CheckoutSession, Payment, Schedule } from '../../db/schema.ts';
-import { cardRegistrations, checkoutSessions, payments, schedules } from '../../db/schema.ts';
+import { cardRegistrations, checkoutSessions, outboxEvents, payments, schedules } from '../../db/schema.ts';
 import type { Item } from '../../schemas/link-sale.ts';
 import type { DomainContext } from '../context.ts';
 import { linkAvailability } from '../links/lifecycle.ts';
@@ -147,7 +147,14 @@ export type CheckoutView =
   | { state: 'open' | 'expired' | 'locked' | 'used_up' | 'not_accepted' | 'suspended'; session: CheckoutSession; link: LinkWithMerchant }
   | { state: 'paid'; session: CheckoutSession; link: LinkWithMerchant; payment: Payment; receiptEmail?: ReceiptEmail }
   /** A free trial started on the session: no payment, the subscription's schedule and card instead. */
-  | { state: 'trial'; session: CheckoutSession; link: LinkWithMerchant; schedule: Schedule; card: Pick<CardRegistration, 'brand' | 'last4'> | undefined };
+  | {
+      state: 'trial';
+      session: CheckoutSession;
+      link: LinkWithMerchant;
+      schedule: Schedule;
+      card: Pick<CardRegistration, 'brand' | 'last4'> | undefined;
+      email?: ReceiptEmail;
+    };
 
 export async function loadCheckout(app: DomainContext, token: string): Promise<CheckoutView> {
   const session = await app.sessionCache.find(token);
@@ -175,5 +182,20 @@ async function trialOf(app: DomainContext, session: CheckoutSession, link: LinkW
     .from(schedules)
     .leftJoin(cardRegistrations, eq(cardRegistrations.reference, schedules.cardRegistrationReference))
     .where(and(eq(schedules.integratorId, session.integratorId), eq(schedules.payloadHash, sessionHash(session.id))));
-  return row ? { state: 'trial', session, link, schedule: row.schedule, card: row.card ?? undefined } : undefined;
+  if (!row) return undefined;
+  // The e-mail that said the trial started (src/domain/subscriptions/start.ts), and how far it got.
+  const [mail] = await app.db
+    .select({ to: outboxEvents.emailTo, state: outboxEvents.emailState })
+    .from(outboxEvents)
+    .where(
+      and(
+        eq(outboxEvents.integratorId, session.integratorId),
+        eq(outboxEvents.type, 'schedule.created'),
+        isNotNull(outboxEvents.emailTo),
+        sql`${outboxEvents.emailView}->>'scheduleReference' = ${row.schedule.id}`,
+      ),
+    )
+    .limit(1);
+  const email = mail?.to ? { to: mail.to, state: mail.state } : undefined;
+  return { state: 'trial', session, link, schedule: row.schedule, card: row.card ?? undefined, ...(email ? { email } : {}) };
 }

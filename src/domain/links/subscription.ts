@@ -11,11 +11,17 @@ import type { LinkSettings } from './editor.ts';
  * (Stripe, PayMongo) is refused rather than charging customers who were promised a trial
  * (docs/subscriptions.md §2, "Trials").
  */
-export function subscriptionProblems(s: Pick<LinkSettings, 'subscription' | 'amount' | 'paymentMethods' | 'tip' | 'promotionCodes'>, acquirer: LinkAcquirer): Array<[field: string, message: string]> {
+export function subscriptionProblems(
+  s: Pick<LinkSettings, 'subscription' | 'amount' | 'paymentMethods' | 'tip' | 'promotionCodes'>,
+  acquirer: LinkAcquirer,
+): Array<[field: string, message: string]> {
   const problems: Array<[string, string]> = [];
   if (s.subscription && s.amount === null) problems.push(['amount', 'is required on a subscription link: each period charges this fixed amount']);
   if (s.subscription?.trial_days !== undefined && !takesTrials(acquirer))
-    problems.push(['subscription.trial_days', `is not available with ${acquirerName(acquirer)} yet: a free trial needs a card form that keeps the card without charging it`]);
+    problems.push([
+      'subscription.trial_days',
+      `is not available with ${acquirerName(acquirer)} yet: a free trial needs a card form that keeps the card without charging it`,
+    ]);
   if (s.subscription?.trial_days !== undefined && s.paymentMethods && s.paymentMethods.length > 0 && !s.paymentMethods.includes('card'))
     problems.push(['paymentMethods', 'must include card on a link with a free trial: the trial keeps the card for its first charge']);
   // Nothing is paid on a trial's page, so there is nothing to add a tip to or take a code off.

@@ -69,7 +69,10 @@ export async function startTrial(
 }
 
 const release = (app: DomainContext, sessionId: string) =>
-  app.db.update(checkoutSessions).set({ processingAt: new Date(0) }).where(eq(checkoutSessions.id, sessionId));
+  app.db
+    .update(checkoutSessions)
+    .set({ processingAt: new Date(0) })
+    .where(eq(checkoutSessions.id, sessionId));
 
 /** The card was refused: the attempt counts, and the session locks at the limit, as a declined payment's would. */
 async function declined(app: DomainContext, session: CheckoutSession, code: string, message: string): Promise<TrialOutcome> {

@@ -33,7 +33,11 @@ describe('subscriptions › a free trial with Stripe', () => {
     expect(made.status, made.text).toBe(200);
     const { app } = provider.t;
     // As a link saved while the merchant was on the sandbox would be.
-    const [link] = await app.db.update(links).set({ subscription: { interval: 'month', every: 1, cancel: 'period_end', trial_days: 7 } }).where(eq(links.slug, 'yoga-old')).returning();
+    const [link] = await app.db
+      .update(links)
+      .set({ subscription: { interval: 'month', every: 1, cancel: 'period_end', trial_days: 7 } })
+      .where(eq(links.slug, 'yoga-old'))
+      .returning();
     app.linkCache.changed();
     const page = await call(provider.server.url, 'GET', '/pay/yoga-old', { token: null });
     expect(page.status).toBe(409);

@@ -6,8 +6,8 @@ import { renderEmail } from '../../../src/domain/notifications/email/templates.t
 import { runSchedulerTick } from '../../../src/domain/schedules/tick.ts';
 import { manageUrlFor } from '../../../src/domain/subscriptions/mail.ts';
 import { CONSOLE_USERS, call, useServedApp } from '../../support/app.ts';
-import { ConsoleClient, textOf } from '../../support/console.ts';
 import { CARD_EXPIRY } from '../../support/cards.ts';
+import { ConsoleClient, textOf } from '../../support/console.ts';
 import { testClock } from '../../support/schedules.ts';
 
 /**
@@ -33,7 +33,11 @@ const submit = async (slug: string, email: string, number?: string, lang = 'en')
   });
   return { ...res, session };
 };
-const schedulesOf = async (slug: string) => served.t.app.db.select().from(schedules).where(eq(schedules.linkId, (await linkOf(slug)).id));
+const schedulesOf = async (slug: string) =>
+  served.t.app.db
+    .select()
+    .from(schedules)
+    .where(eq(schedules.linkId, (await linkOf(slug)).id));
 
 describe('subscriptions › a free trial from the payment page', () => {
   it('the links API takes trial_days 1–365 and the page says what happens, cards only, no Pay button', async () => {
@@ -93,6 +97,7 @@ describe('subscriptions › a free trial from the payment page', () => {
     expect(page.text).toContain('Your free trial has started');
     expect(page.text).toContain('The first payment of ₱1,500.00 is on Dec 10, 2026.');
     expect(page.text).toContain('•••• 4242');
+    expect(page.text).toContain('are on their way to ana@example.com');
     const es = await call(served.server.url, 'GET', `${new URL(res.json.data.redirect_url, served.server.url).pathname}?lang=es`, { token: null });
     expect(es.text).toContain('Tu prueba gratuita ha comenzado');
     // A replay of the form answers "already done" and starts nothing more.
@@ -110,7 +115,13 @@ describe('subscriptions › a free trial from the payment page', () => {
     expect(created?.emailView?.trialEndsAt).toBe('2026-12-10T09:15:00.000Z');
     const manageUrl = await manageUrlFor(app, created!, created!.emailView!);
     expect(manageUrl).toMatch(/\/subscriptions\/manage\?token=/);
-    const mail = renderEmail({ type: 'schedule.created', view: created!.emailView!, createdAt: created!.createdAt, merchant: { name: 'Acme', locale: 'en' }, manageUrl });
+    const mail = renderEmail({
+      type: 'schedule.created',
+      view: created!.emailView!,
+      createdAt: created!.createdAt,
+      merchant: { name: 'Acme', locale: 'en' },
+      manageUrl,
+    });
     expect(mail.subject).toBe('Your free trial has started — Acme');
     expect(mail.text).toContain('Nothing has been charged');
     expect(mail.text).toMatch(/First payment:\s+Dec 10, 2026/);
@@ -163,7 +174,12 @@ describe('subscriptions › a free trial from the payment page', () => {
     const fields = { title: 'Pilates', amount_mode: 'fixed', amount: '900.00', currency: 'PHP', active: 'on', slug: 'pilates' };
     for (const [k, v] of Object.entries(fields)) f.set(k, v);
     f.set('logo', new File([], '', { type: 'application/octet-stream' }));
-    for (const [k, v] of Object.entries({ 'subscription.on': 'on', 'subscription.interval': 'week', 'subscription.every': '1', 'subscription.cancel': 'immediately' }))
+    for (const [k, v] of Object.entries({
+      'subscription.on': 'on',
+      'subscription.interval': 'week',
+      'subscription.every': '1',
+      'subscription.cancel': 'immediately',
+    }))
       f.set(k, v);
     f.set('subscription.trial_days', '400');
     const refused = await owner.postMultipart('/console/links/new', f);
