@@ -110,6 +110,11 @@ export const catalogue = {
     description: 'Subscription card replaced',
     when: 'The customer gave another card for a subscription on their subscriptions page; the acquirer verified and kept it, and the next charges use it.',
   },
+  'OK.07.04': {
+    http: 200,
+    description: 'Free trial started',
+    when: 'The customer started a subscription link’s free trial: the card was verified and kept, nothing was charged, and the schedule’s first charge is at the trial’s end (`data.first_charge_at`).',
+  },
   'OK.07.02': {
     http: 200,
     description: 'Subscriptions page link requested',
@@ -409,6 +414,11 @@ export const catalogue = {
     http: 429,
     description: 'Too many requests for a subscriptions page link',
     when: 'New links to a subscriptions page were asked too often from this address or for this e-mail. Nothing was sent; try again later.',
+  },
+  'ER.07.03': {
+    http: 200,
+    description: 'Card declined for a free trial',
+    when: 'The acquirer refused to verify the card given for a subscription link’s free trial; `data.decline_code` and `messages` say why. Nothing started and nothing was charged.',
   },
   'ER.07.06': {
     http: 503,

@@ -35,7 +35,7 @@ export interface paths {
         put?: never;
         /**
          * Pay a checkout with a card (the checkout page’s form)
-         * @description What the checkout page sends when the customer pays: the card and the customer fields the page asks for. Same-origin JSON only: a request from another site’s page is refused (ER.02.44). A decline is HTTP 200 with ER.03.30.
+         * @description What the checkout page sends when the customer pays: the card and the customer fields the page asks for. Same-origin JSON only: a request from another site’s page is refused (ER.02.44). A decline is HTTP 200 with ER.03.30. On a subscription link with a free trial nothing is charged: OK.07.04 when the card is verified and the trial started, ER.07.03 when it is declined.
          */
         post: operations["payCheckout"];
         delete?: never;
@@ -1646,7 +1646,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description `OK.03.00` Payment successful; `ER.03.30` Card payment declined */
+            /** @description `OK.03.00` Payment successful; `OK.07.04` Free trial started; `ER.03.30` Card payment declined; `ER.07.03` Card declined for a free trial */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1668,12 +1668,29 @@ export interface operations {
                             status_code: "OK.03.00";
                             status_description: string;
                         } | {
+                            /** @description The subscription’s schedule. */
+                            schedule_reference: string;
+                            /** @description The first charge: the trial’s end (ISO 8601). */
+                            first_charge_at: string | null;
+                            /** @description The confirmation page. */
+                            redirect_url: string;
+                            /** @constant */
+                            status_code: "OK.07.04";
+                            status_description: string;
+                        } | {
                             transaction_id: string;
                             decline_code: string;
                             /** @description Card attempts left on this checkout before it locks. */
                             attempts_left: number;
                             /** @constant */
                             status_code: "ER.03.30";
+                            status_description: string;
+                        } | {
+                            decline_code: string;
+                            /** @description Card attempts left on this checkout before it locks. */
+                            attempts_left: number;
+                            /** @constant */
+                            status_code: "ER.07.03";
                             status_description: string;
                         };
                         messages?: components["schemas"]["Messages"];
@@ -1973,7 +1990,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description `OK.03.00` Payment successful; `ER.03.30` Card payment declined */
+            /** @description `OK.03.00` Payment successful; `OK.07.04` Free trial started; `ER.03.30` Card payment declined; `ER.07.03` Card declined for a free trial */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -1995,12 +2012,29 @@ export interface operations {
                             status_code: "OK.03.00";
                             status_description: string;
                         } | {
+                            /** @description The subscription’s schedule. */
+                            schedule_reference: string;
+                            /** @description The first charge: the trial’s end (ISO 8601). */
+                            first_charge_at: string | null;
+                            /** @description The confirmation page. */
+                            redirect_url: string;
+                            /** @constant */
+                            status_code: "OK.07.04";
+                            status_description: string;
+                        } | {
                             transaction_id: string;
                             decline_code: string;
                             /** @description Card attempts left on this checkout before it locks. */
                             attempts_left: number;
                             /** @constant */
                             status_code: "ER.03.30";
+                            status_description: string;
+                        } | {
+                            decline_code: string;
+                            /** @description Card attempts left on this checkout before it locks. */
+                            attempts_left: number;
+                            /** @constant */
+                            status_code: "ER.07.03";
                             status_description: string;
                         };
                         messages?: components["schemas"]["Messages"];

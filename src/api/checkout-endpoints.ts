@@ -4,7 +4,7 @@ import { amountLocale } from '../domain/checkout/amount.ts';
 import { authenticateLinkKey, createDynamicLink, requireLink } from '../domain/checkout/dynamic.ts';
 import { startMethodAttempt } from '../domain/checkout/method-pay.ts';
 import { checkoutStatus, returnFromProvider } from '../domain/checkout/method-status.ts';
-import { payCheckout } from '../domain/checkout/pay.ts';
+import { submitCard } from '../domain/checkout/pay.ts';
 import { startProviderAttempt } from '../domain/checkout/provider-pay.ts';
 import { quoteSale } from '../domain/checkout/quote.ts';
 import { saleFormInput } from '../domain/checkout/sale.ts';
@@ -49,7 +49,7 @@ export const payBySessionToken = apiEndpoint({
   idempotent: false,
   body: anyJsonObject,
   run: async ({ app, params, body, clientIp, request }) =>
-    presentPayOutcome(await payCheckout(app, { token: params.token ?? '', input: body, clientIp, locale: requestLocale(request) })),
+    presentPayOutcome(await submitCard(app, { token: params.token ?? '', input: body, clientIp, locale: requestLocale(request) })),
 });
 
 /** POST /pay/{slug}/pay: a static link's card submission. */
@@ -59,7 +59,7 @@ export const payStaticLink = apiEndpoint({
   idempotent: false,
   body: anyJsonObject,
   run: async ({ app, params, body, clientIp, request }) =>
-    presentPayOutcome(await payCheckout(app, { slug: params.slug ?? '', input: body, clientIp, locale: requestLocale(request) })),
+    presentPayOutcome(await submitCard(app, { slug: params.slug ?? '', input: body, clientIp, locale: requestLocale(request) })),
 });
 
 /**

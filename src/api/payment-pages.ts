@@ -6,6 +6,7 @@ import { providerCardForm } from '../domain/checkout/provider-pay.ts';
 import { type CheckoutView, issueStaticTicket, loadCheckout } from '../domain/checkout/sessions.ts';
 import { acquirerMisfits, type LinkAcquirer, type LinkMoney } from '../domain/links/acquirer-fit.ts';
 import { type LinkPageView, loadLinkPage } from '../domain/links/lifecycle.ts';
+import { isTrialLink, takesTrials } from '../domain/links/subscription.ts';
 import type { Locale } from '../i18n/index.ts';
 import { pageKey, type RenderOnce } from './page-cache.ts';
 import { type PageContext, pageLocale } from './page-locale.ts';
@@ -48,7 +49,8 @@ export async function payPageInputs(app: PaylinkApp, ctx: PageContext & { locals
   const locale = pageLocale(ctx, view.state === 'not_found' ? undefined : view.found.link.locale);
   if (view.state !== 'open') return withoutForm(view, locale);
   const connector = await app.connectors.forIntegrator(view.found.link.integratorId);
-  if (!acquirerTakes(connector, view.found.link)) return withoutForm({ state: 'not_accepted' as const, found: view.found }, locale);
+  if (!acquirerTakes(connector, view.found.link) || !trialTaken(connector, view.found.link))
+    return withoutForm({ state: 'not_accepted' as const, found: view.found }, locale);
   const provider = providerCardForm(connector, `/pay/${view.found.link.slug}/provider`, view.found.link.currency);
   const brands = connector.capabilities.cardBrands;
   const methods = pageMethods(view.found, connector, view.found.link.currency);
@@ -67,7 +69,7 @@ export async function checkoutPageInputs(app: PaylinkApp, ctx: PageContext & { l
   const locale = pageLocale(ctx, view.state === 'not_found' ? undefined : view.link.link.locale);
   if (view.state !== 'open') return withoutForm(view, locale);
   const connector = await app.connectors.forIntegrator(view.session.integratorId);
-  if (!acquirerTakes(connector, sessionMoney(view.session, view.link.link))) {
+  if (!acquirerTakes(connector, sessionMoney(view.session, view.link.link)) || !trialTaken(connector, view.link.link)) {
     return withoutForm({ state: 'not_accepted' as const, session: view.session, link: view.link }, locale);
   }
   const provider = providerCardForm(connector, `/checkout/${token}/provider`, view.session.currency);
@@ -94,6 +96,7 @@ export async function checkoutPageInputs(app: PaylinkApp, ctx: PageContext & { l
 export type PaymentPageState =
   | 'open'
   | 'paid'
+  | 'trial'
   | 'completed'
   | 'not_found'
   | 'dynamic_only'
@@ -108,6 +111,7 @@ export type PaymentPageState =
 const PAGE_STATUS: Record<PaymentPageState, number> = {
   open: 200,
   paid: 200,
+  trial: 200,
   completed: 200,
   not_found: 404,
   dynamic_only: 404,
@@ -134,6 +138,9 @@ function acquirerTakes(acquirer: LinkAcquirer, money: LinkMoney): boolean {
   const { minAmount: _, ...misfits } = acquirerMisfits(acquirer, money);
   return Object.keys(misfits).length === 0;
 }
+
+/** A free trial's link on an acquirer that cannot keep a card uncharged (its merchant changed acquirer since): not payable. */
+const trialTaken = (acquirer: LinkAcquirer, link: Link) => !isTrialLink(link) || takesTrials(acquirer);
 
 const sessionMoney = (session: CheckoutSession, link: Link): LinkMoney => {
   const sameCurrency = session.currency === link.currency;

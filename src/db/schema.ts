@@ -534,6 +534,8 @@ export const schedules = pgTable(
     cyclesLeft: integer('cycles_left'),
     /** A cancel the customer asked for at the end of the period paid: it is cancelled instead of charged then. */
     cancelAt: ts('cancel_at'),
+    /** A subscription started with a free trial: when it ends (the first charge); null: started by a payment, or signed. */
+    trialEndsAt: ts('trial_ends_at'),
   },
   (t) => [
     uniqueIndex('schedules_payload_idx').on(t.integratorId, t.payloadHash),
@@ -591,6 +593,8 @@ export interface OutboxEmailView {
   failureMessage: string | null;
   /** An occurrence's payment link (schedule.payment_link_sent); expiresAt in ISO 8601. */
   payLink: { url: string; expiresAt: string; reason: 'pay_by_link' | 'authentication_required' } | null;
+  /** A free trial that started (schedule.created of a subscription link's trial): when it ends, the first charge, ISO 8601. */
+  trialEndsAt?: string | null;
   /** What a payment bought, for the receipt's lines; absent on rows written before payments recorded it. */
   sale?: PaymentSale | null;
 }

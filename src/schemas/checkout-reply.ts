@@ -17,3 +17,21 @@ export const paymentDeclinedSchema = z
   })
   .strict()
   .meta({ id: 'PaymentDeclined' });
+
+/** A subscription link's free trial started instead of a payment (docs/subscriptions.md §2, "Trials"). */
+export const trialStartedSchema = z
+  .object({
+    schedule_reference: z.string().meta({ description: 'The subscription’s schedule.' }),
+    first_charge_at: z.string().nullable().meta({ description: 'The first charge: the trial’s end (ISO 8601).' }),
+    redirect_url: z.string().meta({ description: 'The confirmation page.' }),
+  })
+  .strict()
+  .meta({ id: 'TrialStarted' });
+
+export const trialDeclinedSchema = z
+  .object({
+    decline_code: z.string(),
+    attempts_left: z.number().int().meta({ description: 'Card attempts left on this checkout before it locks.' }),
+  })
+  .strict()
+  .meta({ id: 'TrialDeclined' });

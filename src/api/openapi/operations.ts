@@ -10,7 +10,7 @@ import {
   cardRegistrationsQuerySchema,
 } from '../../schemas/card-registration.ts';
 import { checkoutSubmissionSchema, saleQuoteBodySchema } from '../../schemas/checkout.ts';
-import { paymentDeclinedSchema, paymentSucceededSchema } from '../../schemas/checkout-reply.ts';
+import { paymentDeclinedSchema, paymentSucceededSchema, trialDeclinedSchema, trialStartedSchema } from '../../schemas/checkout-reply.ts';
 import { dynamicLinkBodySchema } from '../../schemas/dynamic-link.ts';
 import { dynamicLinkReplySchema } from '../../schemas/envelope.ts';
 import { eventPageSchema, eventsQuerySchema, legacyEventPageSchema, testEventViewSchema, webhookSecretRotatedSchema } from '../../schemas/events.ts';
@@ -150,13 +150,15 @@ export const operations: Operation[] = [
     tag: 'Payment pages',
     summary: 'Pay a checkout with a card (the checkout page’s form)',
     description:
-      'What the checkout page sends when the customer pays: the card and the customer fields the page asks for. Same-origin JSON only: a request from another site’s page is refused (ER.02.44). A decline is HTTP 200 with ER.03.30.',
+      'What the checkout page sends when the customer pays: the card and the customer fields the page asks for. Same-origin JSON only: a request from another site’s page is refused (ER.02.44). A decline is HTTP 200 with ER.03.30. On a subscription link with a free trial nothing is charged: OK.07.04 when the card is verified and the trial started, ER.07.03 when it is declined.',
     auth: 'browser',
     pathParams: z.object({ token: z.string().meta({ description: 'The checkout token from the dynamic link’s `link`.' }) }),
     body: checkoutSubmissionSchema,
     codes: {
       'OK.03.00': { data: paymentSucceededSchema },
       'ER.03.30': { data: paymentDeclinedSchema },
+      'OK.07.04': { data: trialStartedSchema },
+      'ER.07.03': { data: trialDeclinedSchema },
       'ER.02.30': {},
       'ER.03.11': {},
       'ER.03.12': {},
@@ -194,6 +196,8 @@ export const operations: Operation[] = [
     codes: {
       'OK.03.00': { data: paymentSucceededSchema },
       'ER.03.30': { data: paymentDeclinedSchema },
+      'OK.07.04': { data: trialStartedSchema },
+      'ER.07.03': { data: trialDeclinedSchema },
       'ER.02.30': {},
       'ER.03.10': {},
       'ER.03.11': {},

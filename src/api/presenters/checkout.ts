@@ -1,14 +1,30 @@
 import type { MethodStarted } from '../../domain/checkout/method-pay.ts';
 import type { CheckoutStatus } from '../../domain/checkout/method-status.ts';
 import type { PayOutcome } from '../../domain/checkout/pay.ts';
+import type { TrialOutcome } from '../../domain/subscriptions/trial.ts';
 import type { EndpointResult } from '../endpoint.ts';
 
-/** A card attempt's answer: OK.03.00 with the receipt's address, or ER.03.30 (HTTP 200) saying why in plain words. */
-export function presentPayOutcome(outcome: PayOutcome): EndpointResult {
+const lockedNote = ' This payment link is now locked after too many attempts; ask the merchant for a new one.';
+
+/**
+ * A card attempt's answer: OK.03.00 with the receipt's address, or ER.03.30 (HTTP 200) saying why in
+ * plain words; on a free trial's link, OK.07.04 with the confirmation's address or ER.07.03.
+ */
+export function presentPayOutcome(outcome: PayOutcome | TrialOutcome): EndpointResult {
+  if (outcome.status === 'trial_started') {
+    return {
+      code: 'OK.07.04',
+      data: { schedule_reference: outcome.schedule.id, first_charge_at: outcome.schedule.nextRunAt?.toISOString() ?? null, redirect_url: outcome.receiptPath },
+    };
+  }
+  if (outcome.status === 'trial_declined') {
+    const locked = outcome.attemptsLeft <= 0 ? lockedNote : '';
+    return { code: 'ER.07.03', data: { decline_code: outcome.code, attempts_left: outcome.attemptsLeft }, messages: { card: [outcome.message + locked] } };
+  }
   if (outcome.status === 'succeeded') {
     return { code: 'OK.03.00', data: { transaction_id: outcome.payment.id, redirect_url: outcome.receiptPath } };
   }
-  const locked = outcome.attemptsLeft <= 0 ? ' This payment link is now locked after too many attempts; ask the merchant for a new one.' : '';
+  const locked = outcome.attemptsLeft <= 0 ? lockedNote : '';
   return {
     code: 'ER.03.30',
     data: { transaction_id: outcome.payment.id, decline_code: outcome.code, attempts_left: outcome.attemptsLeft },

@@ -17,6 +17,8 @@ export interface ConsoleScheduleRow {
   link: string | null;
   /** A subscription's end in words: cycles left, or the end its customer asked for. */
   ending: string | null;
+  /** A subscription still in its free trial: "Free trial until …, no payment yet"; null otherwise. */
+  trial: string | null;
 }
 
 export function consoleScheduleRow({ schedule: s, customer, link }: ScheduleListRecord): ConsoleScheduleRow {
@@ -36,6 +38,11 @@ export function consoleScheduleRow({ schedule: s, customer, link }: ScheduleList
         : s.cyclesLeft === 0
           ? 'Completed: every payment made'
           : `${s.cyclesLeft} payment${s.cyclesLeft === 1 ? '' : 's'} left`,
+    // Until the first charge is claimed the next run is the trial's end; after it, the next period.
+    trial:
+      s.status === 'active' && s.trialEndsAt && s.nextRunAt?.getTime() === s.trialEndsAt.getTime()
+        ? `Free trial until ${consoleTime(s.trialEndsAt)}: no payment yet`
+        : null,
   };
 }
 

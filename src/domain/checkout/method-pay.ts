@@ -62,7 +62,7 @@ const waitingError = (method: PaymentMethod) =>
  * order.
  */
 export function offeredMethods(
-  link: Pick<Link, 'paymentMethods'>,
+  link: Pick<Link, 'paymentMethods'> & Partial<Pick<Link, 'subscription'>>,
   merchant: Pick<LinkWithMerchant['merchant'], 'defaultPaymentMethods'>,
   connector: Pick<Connector, 'name' | 'capabilities'>,
 ): MethodSupport[] {

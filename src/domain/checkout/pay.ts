@@ -12,10 +12,12 @@ import { merchantSuspendedError } from '../integrators/suspension.ts';
 import { isDynamicOnly } from '../links/form.ts';
 import { linkAvailability, linkDateState, linkUnavailableError, reservePlace } from '../links/lifecycle.ts';
 import { findActiveLink, findLinkById, type LinkWithMerchant } from '../links/service.ts';
+import { isTrialLink } from '../links/subscription.ts';
 import { recordCharge } from '../payments/record.ts';
 import { redeemPromotion, releaseRedemption } from '../promotions/redemptions.ts';
 import { closeRunPaid, runPaidThroughSession } from '../schedules/pay-links.ts';
 import { withSubscription } from '../subscriptions/checkout.ts';
+import { startTrial, type TrialOutcome } from '../subscriptions/trial.ts';
 import { endOpenMethodAttempt } from './method-pay.ts';
 import { checkoutPath, findSessionByToken, insertSession, openStaticTicket, sessionState } from './sessions.ts';
 import { type ValidSubmission, validateSubmission } from './submission.ts';
@@ -158,7 +160,15 @@ export function ensurePayable(session: CheckoutSession, token: string, now: Date
   if (state === 'locked') throw lockedError();
 }
 
+/** A card submission on a link that is not a free trial's (a trial's answer is not a payment). */
 export async function payCheckout(app: DomainContext, req: PayRequest): Promise<PayOutcome> {
+  const outcome = await submitCard(app, req);
+  if (outcome.status === 'trial_started' || outcome.status === 'trial_declined') throw new Error('payCheckout: a free trial link (use submitCard)');
+  return outcome;
+}
+
+/** The payment page's card form: a payment, or on a free trial's link the trial's start. */
+export async function submitCard(app: DomainContext, req: PayRequest): Promise<PayOutcome | TrialOutcome> {
   const raw = isRecord(req.input) ? req.input : {};
   const target = await resolveSession(app, req, raw.session);
   if (target.session) ensurePayable(target.session, target.token, app.now());
@@ -187,9 +197,12 @@ export async function payCheckout(app: DomainContext, req: PayRequest): Promise<
   if (target.session) await endOpenMethodAttempt(app, target.session);
   const session = target.session ?? (await staticSession(app, target.link, target.token));
   const claim = await claimAttempt(app, session, target.token, req.locale, submission);
-  const result = await chargeAttempt(app, vault, session, claim, submission);
-  const outcome = await recordAttempt(app, session, target, claim, submission, result);
+  // A free trial charges nothing: the card is verified and kept instead (src/domain/subscriptions/trial.ts).
+  const outcome = isTrialLink(target.link.link)
+    ? await startTrial(app, vault, session, target, claim, submission, req.locale)
+    : await recordAttempt(app, session, target, claim, submission, await chargeAttempt(app, vault, session, claim, submission));
   if (outcome.status === 'succeeded') return withSubscription(app, target.link.link, session, submission, outcome, req.locale);
+  if (outcome.status === 'trial_started') return outcome;
   // Once declines repeat (from this client, or of this card) the page stops saying why: a
   // card tester learns nothing more than "declined". The transaction keeps the real reason.
   const { showReason } = await app.cardVelocity.afterDecline(velocity);

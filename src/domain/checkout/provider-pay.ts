@@ -17,6 +17,7 @@ import { acquirerByWebhookId } from '../integrators/acquirer.ts';
 import { acquirerMinimum } from '../links/acquirer-fit.ts';
 import { linkAvailability, linkUnavailableError } from '../links/lifecycle.ts';
 import { findLinkById } from '../links/service.ts';
+import { isTrialLink } from '../links/subscription.ts';
 import { formatDecimal } from '../money.ts';
 import { releaseRedemption } from '../promotions/redemptions.ts';
 import { settleProviderRefund } from '../refunds/recovery.ts';
@@ -73,7 +74,9 @@ export async function startProviderAttempt(
   const connector = await app.connectors.forIntegrator(target.link.link.integratorId);
   if (
     (connector.capabilities.cardCollection !== 'paymongo_client' && connector.capabilities.cardCollection !== 'stripe_element') ||
-    !('publicKey' in connector)
+    !('publicKey' in connector) ||
+    // A free trial charges nothing: an acquirer's card form would charge (the editor refuses such links; docs/subscriptions.md).
+    isTrialLink(target.link.link)
   )
     throw wrongModeError();
   const submission = await validateCustomer(app, target, req.input, false, req.clientIp);

@@ -1,13 +1,14 @@
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import { newId, newUrlToken, sha256Hex } from '../../crypto.ts';
 import type { Db, DbOrTx } from '../../db/client.ts';
-import type { CheckoutSession, Payment } from '../../db/schema.ts';
-import { checkoutSessions, payments } from '../../db/schema.ts';
+import type { CardRegistration, CheckoutSession, Payment, Schedule } from '../../db/schema.ts';
+import { cardRegistrations, checkoutSessions, outboxEvents, payments, schedules } from '../../db/schema.ts';
 import type { Item } from '../../schemas/link-sale.ts';
 import type { DomainContext } from '../context.ts';
 import { linkAvailability } from '../links/lifecycle.ts';
 import type { LinkWithMerchant } from '../links/service.ts';
 import { type ReceiptEmail, receiptEmailOf } from '../notifications/receipt-email.ts';
+import { sessionHash } from '../subscriptions/start.ts';
 
 export type { CheckoutSession } from '../../db/schema.ts';
 
@@ -144,7 +145,16 @@ export async function findPayment(db: DbOrTx, id: string): Promise<Payment | und
 export type CheckoutView =
   | { state: 'not_found' }
   | { state: 'open' | 'expired' | 'locked' | 'used_up' | 'not_accepted' | 'suspended'; session: CheckoutSession; link: LinkWithMerchant }
-  | { state: 'paid'; session: CheckoutSession; link: LinkWithMerchant; payment: Payment; receiptEmail?: ReceiptEmail };
+  | { state: 'paid'; session: CheckoutSession; link: LinkWithMerchant; payment: Payment; receiptEmail?: ReceiptEmail }
+  /** A free trial started on the session: no payment, the subscription's schedule and card instead. */
+  | {
+      state: 'trial';
+      session: CheckoutSession;
+      link: LinkWithMerchant;
+      schedule: Schedule;
+      card: Pick<CardRegistration, 'brand' | 'last4'> | undefined;
+      email?: ReceiptEmail;
+    };
 
 export async function loadCheckout(app: DomainContext, token: string): Promise<CheckoutView> {
   const session = await app.sessionCache.find(token);
@@ -154,7 +164,7 @@ export async function loadCheckout(app: DomainContext, token: string): Promise<C
   const state = sessionState(session, app.now());
   if (state === 'paid') {
     const payment = session.paymentId ? await findPayment(app.db, session.paymentId) : undefined;
-    if (!payment) return { state: 'not_found' };
+    if (!payment) return (await trialOf(app, session, link)) ?? { state: 'not_found' };
     return { state, session, link, payment, receiptEmail: await receiptEmailOf(app.db, payment) };
   }
   if (state !== 'open') return { state, session, link };
@@ -163,4 +173,29 @@ export async function loadCheckout(app: DomainContext, token: string): Promise<C
   if (availability === 'inactive') return { state: 'not_found' };
   // A suspended merchant's checkout says so instead of showing its form (src/domain/integrators/suspension.ts).
   return { state: availability === 'open' && link.merchant.suspended ? 'suspended' : availability, session, link };
+}
+
+/** A session closed by a free trial's start (src/domain/subscriptions/trial.ts): the schedule it started, found by the session's hash. */
+async function trialOf(app: DomainContext, session: CheckoutSession, link: LinkWithMerchant): Promise<CheckoutView | undefined> {
+  const [row] = await app.db
+    .select({ schedule: schedules, card: { brand: cardRegistrations.brand, last4: cardRegistrations.last4 } })
+    .from(schedules)
+    .leftJoin(cardRegistrations, eq(cardRegistrations.reference, schedules.cardRegistrationReference))
+    .where(and(eq(schedules.integratorId, session.integratorId), eq(schedules.payloadHash, sessionHash(session.id))));
+  if (!row) return undefined;
+  // The e-mail that said the trial started (src/domain/subscriptions/start.ts), and how far it got.
+  const [mail] = await app.db
+    .select({ to: outboxEvents.emailTo, state: outboxEvents.emailState })
+    .from(outboxEvents)
+    .where(
+      and(
+        eq(outboxEvents.integratorId, session.integratorId),
+        eq(outboxEvents.type, 'schedule.created'),
+        isNotNull(outboxEvents.emailTo),
+        sql`${outboxEvents.emailView}->>'scheduleReference' = ${row.schedule.id}`,
+      ),
+    )
+    .limit(1);
+  const email = mail?.to ? { to: mail.to, state: mail.state } : undefined;
+  return { state: 'trial', session, link, schedule: row.schedule, card: row.card ?? undefined, ...(email ? { email } : {}) };
 }

@@ -143,7 +143,7 @@ export async function linkValues(
     const misfit = methodsMisfit(acquirer, s.paymentMethods);
     if (misfit) problem('paymentMethods', misfit);
   }
-  for (const [field, message] of subscriptionProblems(s)) problem(field, message);
+  for (const [field, message] of subscriptionProblems(s, acquirer)) problem(field, message);
   if (Object.keys(messages).length > 0) throw invalidFields(messages);
   if (methodsChanged) await refuseNoMethod(tx, integratorId, s.paymentMethods, acquirer);
   let logoAssetId = s.logo === undefined ? (current?.logoAssetId ?? null) : null;

@@ -32,14 +32,16 @@ function unchosenOrder(acquirer: MethodsAcquirer): PaymentMethod[] {
  * taken by the acquirer (the links editor refuses such a link when it is saved).
  */
 export function allowedMethods(
-  link: { paymentMethods: readonly PaymentMethod[] | null },
+  link: { paymentMethods: readonly PaymentMethod[] | null; subscription?: { trial_days?: number | undefined } | null },
   integrator: { defaultPaymentMethods: readonly PaymentMethod[] | null },
   acquirer: MethodsAcquirer,
 ): PaymentMethod[] {
   const chosen = link.paymentMethods ?? integrator.defaultPaymentMethods;
-  if (chosen === null) return unchosenOrder(acquirer);
   const taken = new Set(acquirerMethods(acquirer));
-  return [...new Set(chosen)].filter((m) => taken.has(m));
+  const methods = chosen === null ? unchosenOrder(acquirer) : [...new Set(chosen)].filter((m) => taken.has(m));
+  // A free trial keeps a card for its first charge: a method that pays once (QR Ph, a wallet) would
+  // start a trial with nothing to charge at its end (docs/subscriptions.md §2, "Trials").
+  return link.subscription?.trial_days !== undefined ? methods.filter((m) => m === 'card') : methods;
 }
 
 /** The methods of `chosen` the acquirer does not take, and why, in the merchant's words; undefined when all are taken. */

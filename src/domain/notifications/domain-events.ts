@@ -36,7 +36,7 @@ export type DomainEvent =
   | { type: 'refund.succeeded' | 'refund.failed'; refund: Refund; payment: Payment }
   | { type: 'card_registration.completed'; registration: CardRegistration }
   | { type: 'card_registration.deleted'; registration: CardRegistration; cancelledSchedules: string[] }
-  | { type: 'schedule.created'; schedule: Schedule; offsetMinutes: number; customer: ScheduleCustomer }
+  | { type: 'schedule.created'; schedule: Schedule; offsetMinutes: number; customer: ScheduleCustomer; trial?: true }
   | { type: 'schedule.cancelled'; scheduleId: string; reason: 'requested' | 'card_registration_deleted' }
   /** A suspended schedule made active again (API or console): charges from `nextRunAt`. */
   | { type: 'schedule.resumed'; scheduleId: string; nextRunAt: Date; timeOffset: string; offsetMinutes: number }

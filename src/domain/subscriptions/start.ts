@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import type { CardInput } from '../../acquirer/acquirer.ts';
+import type { CardInput, VerifyResult } from '../../acquirer/acquirer.ts';
 import type { SetupCard } from '../../acquirer/connector.ts';
 import { newId, newUuid, sha256Hex } from '../../crypto.ts';
 import type { CheckoutSession, Link, Schedule } from '../../db/schema.ts';
@@ -29,6 +29,8 @@ export interface SubscriptionStart {
   customerValues: Record<string, string>;
   /** The card typed on the page, when the acquirer's vault can keep it. */
   card?: CardInput;
+  /** The typed card, already verified into the vault by the page (a trial's check): not verified again. */
+  verified?: Extract<VerifyResult, { status: 'verified' }>;
   /** The card the acquirer kept with the payment itself (Stripe: the intent's payment method on its customer). */
   savedCard?: SetupCard;
   /** When the customer paid or, with a trial, subscribed. */
@@ -40,7 +42,7 @@ export interface SubscriptionStart {
 
 export type SubscriptionStarted = { schedule: Schedule; registrationReference: string } | { skipped: 'not_subscription' | 'no_email' | 'card_not_kept' };
 
-const sessionHash = (sessionId: string) => sha256Hex(`paylink-subscription:${sessionId}`);
+export const sessionHash = (sessionId: string) => sha256Hex(`paylink-subscription:${sessionId}`);
 
 export async function startLinkSubscription(app: DomainContext, start: SubscriptionStart): Promise<SubscriptionStarted> {
   const plan = start.link.subscription;
@@ -73,7 +75,7 @@ export async function startLinkSubscription(app: DomainContext, start: Subscript
   if (keptCard) columns = { ...activeCardColumns(keptCard, null, now), cardCustomer: keptCard.customer, locale: start.locale ?? null };
   if (keepsCard) {
     // The card the customer just typed, kept by the acquirer for the next periods (for a trial: its only check).
-    const verified = await vault.verifyCard(start.card!, { idempotencyKey: `subscription:${start.session.id}` });
+    const verified = start.verified ?? (await vault.verifyCard(start.card!, { idempotencyKey: `subscription:${start.session.id}` }));
     if (verified.status !== 'verified') {
       app.log.warn('subscription: the card was not kept', { sessionId: start.session.id, code: verified.code });
       return { skipped: 'card_not_kept' };
@@ -116,13 +118,16 @@ async function insertSubscriptionSchedule(app: DomainContext, start: Subscriptio
         nextRunAt,
         linkId: start.link.id,
         cyclesLeft,
+        trialEndsAt: start.paid ? null : nextRunAt,
         createdAt: now,
       })
       .returning();
     await recordEvent(app.presentEvent, tx, {
       integratorId: start.link.integratorId,
-      event: { type: 'schedule.created', schedule: schedule!, offsetMinutes: 0, customer: card! },
+      event: { type: 'schedule.created', schedule: schedule!, offsetMinutes: 0, customer: card!, ...(start.paid ? {} : { trial: true }) },
       callbackUrl: start.link.callbackUrl,
+      // A trial's customer paid nothing, so no receipt tells them it started: this e-mail does.
+      emailTo: start.paid ? null : card!.customerEmail,
       now,
     });
     return schedule!;

@@ -49,15 +49,6 @@ describe('subscription links › by API', () => {
     });
     expect(tooOften.status).toBe(422);
     expect(tooOften.json.messages['subscription.every']).toEqual(['must be 1 for weeks']);
-    const trial = await api('POST', '/api/v1/links', {
-      slug: 'sub-trial',
-      title: 'Trial',
-      currency: 'PHP',
-      amount: '10',
-      subscription: { interval: 'month', trial_days: 7 },
-    });
-    expect(trial.status).toBe(422);
-    expect(trial.json.messages['subscription.trial_days'][0]).toMatch(/not available yet/);
     expect((await api('GET', '/api/v1/links/sub-open')).status).toBe(404);
     expect((await api('GET', '/api/v1/links/sub-long')).status).toBe(404);
   });

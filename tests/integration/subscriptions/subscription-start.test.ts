@@ -86,7 +86,7 @@ describe('subscriptions › started by paying a link', () => {
   it('a trial charges nothing first: the card is verified and kept, and the first charge comes when the trial ends', async () => {
     clock.set('2027-05-01T08:00:00Z');
     const link = await linkOf('gym-trial');
-    // The payment page takes no trial yet (the links editor refuses one); the service starts one.
+    // The service itself, as the payment page's trial uses it (subscription-trial.test.ts covers the page).
     const trialLink = { ...link, subscription: { ...link.subscription!, trial_days: 7 } };
     const started = await startLinkSubscription(t.app, {
       link: trialLink,

@@ -133,7 +133,9 @@ export function renderEmail(opts: {
     : (str(view.failureMessage) ??
       (refund ? tr('email.reason.refund_declined') : opts.type.endsWith('_failed') || opts.type.endsWith('.failed') ? tr('email.reason.card_declined') : ''));
   const words = { amount, merchant: merchant.name, reason };
-  const key = worded.has(opts.type) ? opts.type : 'generic';
+  // A subscription's free trial: its schedule.created is the customer's only word that it started.
+  const trialEnds = opts.type === 'schedule.created' && str(view.trialEndsAt) ? new Date(str(view.trialEndsAt)!) : undefined;
+  const key = trialEnds ? 'trial_started' : worded.has(opts.type) ? opts.type : 'generic';
   const say = (part: 'subject' | 'heading' | 'intro') => tr(`email.${key}.${part}` as MessageKey, words);
   const subject = key === 'generic' ? tr(amount ? 'email.generic.subject_amount' : 'email.generic.subject', words) : say('subject');
   const heading = say('heading');
@@ -143,6 +145,7 @@ export function renderEmail(opts: {
   const expires = link && str(view.payLink?.expiresAt) ? new Date(str(view.payLink?.expiresAt)!) : undefined;
   const rows: Array<[string, string | undefined]> = [
     [refund ? tr('email.row.refund_amount') : tr('email.row.amount'), amount || undefined],
+    [tr('email.row.first_payment'), trialEnds && !Number.isNaN(trialEnds.getTime()) ? `${formatDate.format(trialEnds)} UTC` : undefined],
     [tr('email.row.pay_by'), expires && !Number.isNaN(expires.getTime()) ? `${formatDate.format(expires)} UTC` : undefined],
     // A payment or refund says how the customer paid; a card registration names its card.
     view.paymentMethod ? [tr('email.row.paid_with'), paidWith(view, tr)] : [tr('email.row.card'), maskedCard(view.card)],

@@ -70,6 +70,7 @@ export function emailViewOf(event: DomainEvent): EmailView {
         ...money(event.schedule.amountMinor, event.schedule.currency),
         scheduleReference: event.schedule.id,
         merchantReferenceId: event.schedule.merchantReferenceId,
+        ...(event.trial ? { trialEndsAt: event.schedule.nextRunAt?.toISOString() ?? null } : {}),
       };
     case 'schedule.cancelled':
     case 'schedule.resumed':
