@@ -534,6 +534,10 @@ export const schedules = pgTable(
     cyclesLeft: integer('cycles_left'),
     /** A cancel the customer asked for at the end of the period paid: it is cancelled instead of charged then. */
     cancelAt: ts('cancel_at'),
+    /** It runs on one occurrence of its recurrence in every `every`, counted from `anchor_at` (docs/schedules.md). */
+    every: integer('every').notNull().default(1),
+    /** The occurrence its count starts from; null when `every` is 1. */
+    anchorAt: ts('anchor_at'),
   },
   (t) => [
     uniqueIndex('schedules_payload_idx').on(t.integratorId, t.payloadHash),

@@ -13,10 +13,10 @@ export const subscriptionCancelModes = ['immediately', 'period_end', 'customer_c
 export type SubscriptionCancelMode = (typeof subscriptionCancelModes)[number];
 
 /**
- * The periods a schedule's recurrence (six cron fields) repeats exactly from any start: one week;
- * months that divide the year (every 3 months from February: 2,5,8,11); one year.
+ * How many intervals one period may last: up to a year of weeks, two years of months, five years
+ * (the schedule runs on one occurrence of its weekly, monthly or yearly recurrence in every N).
  */
-export const EVERY_ALLOWED = { week: [1], month: [1, 2, 3, 4, 6, 12], year: [1] } as const satisfies Record<SubscriptionInterval, readonly number[]>;
+export const EVERY_MAX = { week: 52, month: 24, year: 5 } as const satisfies Record<SubscriptionInterval, number>;
 /** A trial of at most a year; at most 1000 payments. */
 export const MAX_TRIAL_DAYS = 365;
 export const MAX_CYCLES = 1000;
@@ -44,8 +44,8 @@ export const subscriptionSchema = z
   })
   .strict()
   .superRefine((s, ctx) => {
-    const allowed: readonly number[] = EVERY_ALLOWED[s.interval];
-    if (!allowed.includes(s.every)) ctx.addIssue({ code: 'custom', path: ['every'], message: `must be ${allowed.join(', ')} for ${s.interval}s` });
+    const max = EVERY_MAX[s.interval];
+    if (s.every > max) ctx.addIssue({ code: 'custom', path: ['every'], message: `must be at most ${max} for ${s.interval}s` });
   })
   .meta({ id: 'Subscription' });
 export type SubscriptionConfig = z.output<typeof subscriptionSchema>;
