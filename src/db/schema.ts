@@ -597,6 +597,8 @@ export interface OutboxEmailView {
   payLink: { url: string; expiresAt: string; reason: 'pay_by_link' | 'authentication_required' } | null;
   /** What a payment bought, for the receipt's lines; absent on rows written before payments recorded it. */
   sale?: PaymentSale | null;
+  /** The language the customer asked in, when the e-mail answers a request of theirs (the subscriptions page link). */
+  locale?: string | null;
 }
 
 /**
