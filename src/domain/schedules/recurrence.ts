@@ -199,8 +199,8 @@ export const cadenceOf = (s: { cronPattern: string; timeOffset: string; every: n
 
 const counted = (c: Cadence): c is Cadence & { anchorAt: Date } => c.every > 1 && c.anchorAt !== null;
 
-/** The first occurrence at or after `at`. */
-export const occurrenceAtOrAfter = (p: ParsedRecurrence, at: Date) => nextOccurrence(p, new Date(Math.ceil(at.getTime() / 1000) * 1000 - 1000));
+/** The first occurrence at or after the whole second `at` falls in (occurrences fall on whole seconds). */
+export const occurrenceAtOrAfter = (p: ParsedRecurrence, at: Date) => nextOccurrence(p, new Date(Math.floor(at.getTime() / 1000) * 1000 - 1000));
 
 function step(c: Cadence, from: Date): Date | null {
   let at: Date | null = from;

@@ -94,7 +94,8 @@ async function insertSubscriptionSchedule(app: DomainContext, start: Subscriptio
   // The anchor's own occurrence counts the periods (paid on the 30th: that month's last day).
   const anchorAt = occurrenceAtOrAfter({ cronPattern, offsetMinutes: 0 }, anchor);
   const every = plan.every;
-  const nextRunAt = cyclesLeft === 0 ? null : start.paid ? nextRunAfter({ cronPattern, offsetMinutes: 0, every, anchorAt }, anchor, anchorAt) : anchor;
+  const nextRunAt =
+    cyclesLeft === 0 ? null : start.paid && anchorAt ? nextRunAfter({ cronPattern, offsetMinutes: 0, every, anchorAt }, anchorAt, anchorAt) : anchor;
   return app.db.transaction(async (tx) => {
     const [card] = await tx
       .select({ customerName: cardRegistrations.customerName, customerEmail: cardRegistrations.customerEmail })

@@ -24,7 +24,11 @@ const plan = (slug: string, subscription: Omit<SubscriptionConfig, 'cancel'>) =>
   active: true,
   subscription: { cancel: 'period_end' as const, ...subscription },
 });
-seed.integrators[0]!.links.push(plan('fortnightly', { interval: 'week', every: 2 }), plan('five-months', { interval: 'month', every: 5, cycles: 3 }));
+seed.integrators[0]!.links.push(
+  plan('fortnightly', { interval: 'week', every: 2 }),
+  plan('five-months', { interval: 'month', every: 5, cycles: 3 }),
+  plan('monthly', { interval: 'month', every: 1 }),
+);
 const customer = { 'customer.first_name': 'Ana', 'customer.last_name': 'Reyes', 'customer.contact.email': 'ana@example.com' };
 const card = { number: '4242424242424242', expiry: CARD_EXPIRY, cvc: '123', name: 'Ana Reyes' };
 
@@ -103,5 +107,12 @@ describe('subscriptions › every N periods', () => {
       { due: '2027-11-30T08:00:00.000Z', status: 'succeeded' },
     ]);
     expect(await scheduleOf('five-months')).toMatchObject({ cyclesLeft: 0, nextRunAt: null });
+  });
+
+  it('monthly, paid on 30 March: the period counts from that month’s last day, so the next charge is 30 April, not 31 March', async () => {
+    clock.set('2027-03-30T08:00:00.250Z');
+    const schedule = await pay('monthly');
+    expect(schedule).toMatchObject({ every: 1, anchorAt: null, cronPattern: '0 0 8 L * *' });
+    expect(schedule.nextRunAt?.toISOString()).toBe('2027-04-30T08:00:00.000Z');
   });
 });
