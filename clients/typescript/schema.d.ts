@@ -1158,7 +1158,7 @@ export interface components {
              */
             interval: "week" | "month" | "year";
             /**
-             * @description How many intervals one period lasts (every 3 months: 3).
+             * @description How many intervals one period lasts: 1–52 weeks, 1–24 months or 1–5 years (every 2 weeks: 2).
              * @default 1
              */
             every: number;
