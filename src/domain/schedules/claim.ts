@@ -143,10 +143,11 @@ export async function claimDueOccurrences(app: DomainContext, opts: { limit: num
         continue;
       }
       const cadence = cadenceOf(s);
-      // Catch-up: every missed occurrence up to now collapses into one, due at the latest. next_run_at
-      // is itself an occurrence at or before now, so the latest is never earlier than it.
+      // Catch-up: every missed run up to now collapses into one, due at the latest. next_run_at is
+      // itself a run at or before now, so the latest is never earlier than it (and with every N, the
+      // count goes on from it).
       const dueAt = latestRunAtOrBefore(cadence, now, s.nextRunAt) ?? s.nextRunAt!;
-      // Its last counted cycle (a subscription's `cycles`): no occurrence after this one.
+      // Its last counted cycle (a subscription's `cycles`): no run after this one.
       const next = s.cyclesLeft !== null && s.cyclesLeft <= 1 ? null : nextRunAfter(cadence, now, dueAt);
       advance.push({ id: s.scheduleId, next: next?.toISOString() ?? null });
       claims.push(toClaim(s, token, { runId: newId('run'), attempt: 1, dueAt }));
