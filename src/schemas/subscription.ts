@@ -26,7 +26,10 @@ const whole = (what: string) => z.number({ error: `must be a whole number of ${w
 export const subscriptionSchema = z
   .object({
     interval: z.enum(subscriptionIntervals, { error: 'must be week, month or year' }).describe('The length of one period.'),
-    every: whole('intervals').min(1, 'must be at least 1').default(1).describe('How many intervals one period lasts: 1–52 weeks, 1–24 months or 1–5 years (every 2 weeks: 2).'),
+    every: whole('intervals')
+      .min(1, 'must be at least 1')
+      .default(1)
+      .describe('How many intervals one period lasts: 1–52 weeks, 1–24 months or 1–5 years (every 2 weeks: 2).'),
     trial_days: whole('days')
       .min(1, 'must be at least 1 (leave it out for no trial)')
       .max(MAX_TRIAL_DAYS, `must be at most ${MAX_TRIAL_DAYS}`)
