@@ -1,13 +1,13 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { links, type OutboxEvent, outboxEvents } from '../../../src/db/schema.ts';
+import { links, type OutboxEvent, outboxEvents, schedules } from '../../../src/db/schema.ts';
 import { payCheckout } from '../../../src/domain/checkout/pay.ts';
 import { issueStaticTicket } from '../../../src/domain/checkout/sessions.ts';
 import { renderEmail } from '../../../src/domain/notifications/email/templates.ts';
 import { emailContext, storedEmailView } from '../../../src/domain/notifications/mail.ts';
 import { subscriberToken } from '../../../src/domain/subscriptions/access.ts';
 import { manageUrlFor } from '../../../src/domain/subscriptions/mail.ts';
-import { defaultSeed, useServedApp } from '../../support/app.ts';
+import { call, defaultSeed, useServedApp } from '../../support/app.ts';
 import { CARD_EXPIRY } from '../../support/cards.ts';
 
 /** The customer page of a plan every 2 weeks in its three languages, and the page-link e-mail in the language the customer asked in. */
@@ -61,6 +61,10 @@ describe('subscriptions › every 2 weeks on the customer page, and the page-lin
     expect(await page('en')).toContain('every 2 weeks');
     expect(await page('fil')).toContain('bawat 2 linggo');
     expect(await page('es')).toContain('cada 2 semanas');
+    // The API's view of the schedule says its period too.
+    const [schedule] = await app.db.select().from(schedules).where(eq(schedules.linkId, link!.id)).limit(1);
+    const api = await call(served.server.url, 'GET', `/api/v1/schedules/${schedule!.id}`);
+    expect(api.json.data.schedule).toMatchObject({ link: 'fortnight-club', every: 2, status: 'active' });
   });
 
   it('the request carries the page’s language (?lang=, else the browser’s), and the e-mail is written in it', async () => {
