@@ -1099,6 +1099,8 @@ export interface components {
             link: string | null;
             /** @description Charges still to make before a subscription with a number of cycles ends; null: until cancelled. */
             cycles_left: number | null;
+            /** @description It runs on one occurrence of its recurrence in every `every` (a subscription every 2 weeks: 2; docs/schedules.md). Always 1 for a schedule the integrator signed. */
+            every: number;
             /** @description A subscription the customer cancelled at the end of its period: when it ends (no charge then). */
             cancel_at: string | null;
             next_run_at: string | null;
@@ -1143,6 +1145,8 @@ export interface components {
             link: string | null;
             /** @description Charges still to make before a subscription with a number of cycles ends; null: until cancelled. */
             cycles_left: number | null;
+            /** @description It runs on one occurrence of its recurrence in every `every` (a subscription every 2 weeks: 2; docs/schedules.md). Always 1 for a schedule the integrator signed. */
+            every: number;
             /** @description A subscription the customer cancelled at the end of its period: when it ends (no charge then). */
             cancel_at: string | null;
             next_run_at: string | null;
@@ -1158,7 +1162,7 @@ export interface components {
              */
             interval: "week" | "month" | "year";
             /**
-             * @description How many intervals one period lasts (every 3 months: 3).
+             * @description How many intervals one period lasts: 1–52 weeks, 1–24 months or 1–5 years (every 2 weeks: 2).
              * @default 1
              */
             every: number;

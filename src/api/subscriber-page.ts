@@ -149,8 +149,7 @@ export function planWords(s: SubscriberSubscription, tr: Translate, locale: Loca
   const plan = s.link.subscription;
   const amount = formatMoney(s.schedule.amountMinor, s.schedule.currency, intlLocale(locale));
   if (!plan) return amount;
-  const every =
-    plan.interval === 'month' && plan.every > 1 ? tr('subs.every.months', { n: String(plan.every) }) : tr(`subs.every.${plan.interval}` as 'subs.every.week');
+  const every = plan.every > 1 ? tr(`subs.every.${plan.interval}s`, { n: String(plan.every) }) : tr(`subs.every.${plan.interval}`);
   return tr('subs.plan', { amount, every });
 }
 

@@ -191,7 +191,23 @@ function whichDays(dayField: string, monthField: string, weekdayField: string): 
  * The recurrence as a sentence. `cronPattern` is the six fields as stored, `offset` the schedule's
  * UTC offset (`+08:00`). Unreadable or unusual syntax → `CUSTOM_RECURRENCE` with the offset.
  */
-export function recurrenceInWords(cronPattern: string, offset: string): string {
+export function recurrenceInWords(cronPattern: string, offset: string, every = 1): string {
+  const words = recurrenceOnce(cronPattern, offset);
+  return every > 1 ? everyInWords(words, every) : words;
+}
+
+/** A schedule that runs on one occurrence in `every` (a subscription every 2 weeks): the period first. */
+function everyInWords(words: string, every: number): string {
+  const weekday = new RegExp(`^Every (${WEEKDAYS.join('|')}) `);
+  const month = new RegExp(`^Every (${MONTHS.join('|')}) on the last day `);
+  if (weekday.test(words)) return words.replace(weekday, `Every ${every} weeks on $1 `);
+  if (words.startsWith('Every month ')) return words.replace('Every month ', `Every ${every} months `);
+  if (words.startsWith('Every year ')) return words.replace('Every year ', `Every ${every} years `);
+  if (month.test(words)) return words.replace(month, `Every ${every} years on the last day of $1 `);
+  return `${words}, one occurrence in every ${every}`;
+}
+
+function recurrenceOnce(cronPattern: string, offset: string): string {
   const zone = offsetInWords(offset);
   const fields = cronPattern.trim().split(/\s+/);
   if (fields.length !== 6) return `${CUSTOM_RECURRENCE}, ${zone}`;

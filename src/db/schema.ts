@@ -536,6 +536,10 @@ export const schedules = pgTable(
     cancelAt: ts('cancel_at'),
     /** A subscription started with a free trial: when it ends (the first charge); null: started by a payment, or signed. */
     trialEndsAt: ts('trial_ends_at'),
+    /** It runs on one occurrence of its recurrence in every `every`, counted from `anchor_at` (docs/schedules.md). */
+    every: integer('every').notNull().default(1),
+    /** The occurrence its count starts from; null when `every` is 1. */
+    anchorAt: ts('anchor_at'),
   },
   (t) => [
     uniqueIndex('schedules_payload_idx').on(t.integratorId, t.payloadHash),
@@ -597,6 +601,8 @@ export interface OutboxEmailView {
   trialEndsAt?: string | null;
   /** What a payment bought, for the receipt's lines; absent on rows written before payments recorded it. */
   sale?: PaymentSale | null;
+  /** The language the customer asked in, when the e-mail answers a request of theirs (the subscriptions page link). */
+  locale?: string | null;
 }
 
 /**

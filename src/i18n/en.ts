@@ -361,6 +361,8 @@ export const en = {
   'subs.every.week': 'every week',
   'subs.every.month': 'every month',
   'subs.every.months': 'every {n} months',
+  'subs.every.weeks': 'every {n} weeks',
+  'subs.every.years': 'every {n} years',
   'subs.every.year': 'every year',
   'subs.plan': '{amount} {every}',
   'subs.status.active': 'Active',

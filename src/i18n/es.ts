@@ -353,6 +353,8 @@ export const es: Catalogue = {
   'subs.every.week': 'cada semana',
   'subs.every.month': 'cada mes',
   'subs.every.months': 'cada {n} meses',
+  'subs.every.weeks': 'cada {n} semanas',
+  'subs.every.years': 'cada {n} años',
   'subs.every.year': 'cada año',
   'subs.plan': '{amount} {every}',
   'subs.status.active': 'Activa',

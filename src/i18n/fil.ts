@@ -358,6 +358,8 @@ export const fil: Catalogue = {
   'subs.every.week': 'bawat linggo',
   'subs.every.month': 'bawat buwan',
   'subs.every.months': 'bawat {n} buwan',
+  'subs.every.weeks': 'bawat {n} linggo',
+  'subs.every.years': 'bawat {n} taon',
   'subs.every.year': 'bawat taon',
   'subs.plan': '{amount} {every}',
   'subs.status.active': 'Aktibo',

@@ -91,6 +91,10 @@ export const scheduleViewSchema = z
       .int()
       .nullable()
       .meta({ description: 'Charges still to make before a subscription with a number of cycles ends; null: until cancelled.' }),
+    every: z.number().int().meta({
+      description:
+        'It runs on one occurrence of its recurrence in every `every` (a subscription every 2 weeks: 2; docs/schedules.md). Always 1 for a schedule the integrator signed.',
+    }),
     cancel_at: isoTime.nullable().meta({ description: 'A subscription the customer cancelled at the end of its period: when it ends (no charge then).' }),
     next_run_at: isoTime.nullable(),
     consecutive_failures: z.number().int(),

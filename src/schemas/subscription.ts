@@ -13,10 +13,10 @@ export const subscriptionCancelModes = ['immediately', 'period_end', 'customer_c
 export type SubscriptionCancelMode = (typeof subscriptionCancelModes)[number];
 
 /**
- * The periods a schedule's recurrence (six cron fields) repeats exactly from any start: one week;
- * months that divide the year (every 3 months from February: 2,5,8,11); one year.
+ * How many intervals one period may last: up to a year of weeks, two years of months, five years
+ * (the schedule runs on one occurrence of its weekly, monthly or yearly recurrence in every N).
  */
-export const EVERY_ALLOWED = { week: [1], month: [1, 2, 3, 4, 6, 12], year: [1] } as const satisfies Record<SubscriptionInterval, readonly number[]>;
+export const EVERY_MAX = { week: 52, month: 24, year: 5 } as const satisfies Record<SubscriptionInterval, number>;
 /** A trial of at most a year; at most 1000 payments. */
 export const MAX_TRIAL_DAYS = 365;
 export const MAX_CYCLES = 1000;
@@ -26,7 +26,10 @@ const whole = (what: string) => z.number({ error: `must be a whole number of ${w
 export const subscriptionSchema = z
   .object({
     interval: z.enum(subscriptionIntervals, { error: 'must be week, month or year' }).describe('The length of one period.'),
-    every: whole('intervals').min(1, 'must be at least 1').default(1).describe('How many intervals one period lasts (every 3 months: 3).'),
+    every: whole('intervals')
+      .min(1, 'must be at least 1')
+      .default(1)
+      .describe('How many intervals one period lasts: 1–52 weeks, 1–24 months or 1–5 years (every 2 weeks: 2).'),
     trial_days: whole('days')
       .min(1, 'must be at least 1 (leave it out for no trial)')
       .max(MAX_TRIAL_DAYS, `must be at most ${MAX_TRIAL_DAYS}`)
@@ -44,8 +47,8 @@ export const subscriptionSchema = z
   })
   .strict()
   .superRefine((s, ctx) => {
-    const allowed: readonly number[] = EVERY_ALLOWED[s.interval];
-    if (!allowed.includes(s.every)) ctx.addIssue({ code: 'custom', path: ['every'], message: `must be ${allowed.join(', ')} for ${s.interval}s` });
+    const max = EVERY_MAX[s.interval];
+    if (s.every > max) ctx.addIssue({ code: 'custom', path: ['every'], message: `must be at most ${max} for ${s.interval}s` });
   })
   .meta({ id: 'Subscription' });
 export type SubscriptionConfig = z.output<typeof subscriptionSchema>;

@@ -39,6 +39,7 @@ export function scheduleListItemView({ schedule: row, customer, link }: Schedule
     customer: customer ? customerView(customer.name ? { 'customer.name': customer.name } : {}, customer.email) : null,
     link,
     cycles_left: row.cyclesLeft,
+    every: row.every,
     cancel_at: at(row.cancelAt),
     next_run_at: row.status === 'active' ? at(row.nextRunAt) : null,
     consecutive_failures: row.consecutiveFailures,

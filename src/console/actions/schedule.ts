@@ -3,7 +3,7 @@ import type { Schedule } from '../../db/schema.ts';
 import { consoleAction } from '../../domain/accounts/acting.ts';
 import type { DomainContext } from '../../domain/context.ts';
 import { formatMoney } from '../../domain/money.ts';
-import { countOccurrences, parseTimeOffset } from '../../domain/schedules/recurrence.ts';
+import { cadenceOf, countRuns } from '../../domain/schedules/recurrence.ts';
 import { resumeSchedule } from '../../domain/schedules/resume.ts';
 import { cancelSchedule, getSchedule } from '../../domain/schedules/service.ts';
 import { type Confirmation, isConfirmed } from '../confirm.ts';
@@ -45,10 +45,9 @@ export function scheduleActions(reference: string): { actions: Record<string, Co
 function cancelConfirmation(app: DomainContext, s: Schedule, path: string): Confirmation {
   const amount = formatMoney(s.amountMinor, s.currency);
   const now = app.now();
-  const offsetMinutes = parseTimeOffset(s.timeOffset) ?? 0;
   const until = new Date(now);
   until.setUTCMonth(until.getUTCMonth() + PLANNED_MONTHS);
-  const planned = countOccurrences({ cronPattern: s.cronPattern, offsetMinutes }, now, until, PLANNED_LIMIT);
+  const planned = countRuns(cadenceOf(s), now, until, PLANNED_LIMIT, s.nextRunAt);
   const plannedWords = planned >= PLANNED_LIMIT ? `more than ${PLANNED_LIMIT} charges` : planned === 1 ? '1 charge' : `${planned} charges`;
   return {
     title: 'Cancel this schedule?',

@@ -29,7 +29,7 @@ export const isDeliverableAddress = (to: string | null | undefined): to is strin
  */
 export async function emailContext(
   db: Db,
-  event: { integratorId: string; view: Pick<EmailView, 'transactionId' | 'scheduleReference'> },
+  event: { integratorId: string; view: Pick<EmailView, 'transactionId' | 'scheduleReference' | 'locale'> },
 ): Promise<{ merchant: MerchantView; card?: { brand: string | null; last4: string | null }; item?: string }> {
   const [integrator] = await db
     .select({ name: integrators.name, email: integrators.email, supportEmail: integrators.supportEmail })
@@ -73,6 +73,8 @@ export async function emailContext(
       .where(and(eq(schedules.id, scheduleReference), eq(schedules.integratorId, event.integratorId)));
     if (isLocale(row?.locale)) merchant.locale = row.locale;
   }
+  // An e-mail the customer asked for from a page speaks that page's language.
+  if (isLocale(event.view.locale)) merchant.locale = event.view.locale;
   if (logoAssetId) {
     const [asset] = await db.select({ contentType: assets.contentType, bytes: assets.bytes }).from(assets).where(eq(assets.id, logoAssetId));
     if (asset) merchant.logo = asset;

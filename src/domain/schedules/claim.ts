@@ -5,7 +5,7 @@ import { cardRegistrations, integrators, scheduleRuns, schedules } from '../../d
 import { insertRows } from '../../db/statements.ts';
 import type { DomainContext } from '../context.ts';
 import { cancelSchedulesTx } from './cancel.ts';
-import { latestOccurrenceAtOrBefore, nextOccurrence, parseTimeOffset } from './recurrence.ts';
+import { cadenceOf, latestRunAtOrBefore, nextRunAfter } from './recurrence.ts';
 
 /** One attempt of one occurrence, claimed (step 1 of the scheduler: src/domain/schedules/tick.ts). */
 export interface ClaimedCharge {
@@ -29,6 +29,8 @@ export interface ClaimedCharge {
   notifyUser: boolean;
   timeOffset: string;
   cronPattern: string;
+  every: number;
+  anchorAt: Date | null;
   /** `pay_link`: the occurrence is collected by a payment link e-mailed to the customer (pay-links.ts), never charged. */
   collection: 'saved_card' | 'pay_link';
 }
@@ -60,6 +62,8 @@ export const scheduleColumns = {
   status: schedules.status,
   cronPattern: schedules.cronPattern,
   timeOffset: schedules.timeOffset,
+  every: schedules.every,
+  anchorAt: schedules.anchorAt,
   nextRunAt: schedules.nextRunAt,
   amountMinor: schedules.amountMinor,
   currency: schedules.currency,
@@ -102,6 +106,8 @@ export function toClaim(
     notifyUser: s.notifyUser,
     timeOffset: s.timeOffset,
     cronPattern: s.cronPattern,
+    every: s.every,
+    anchorAt: s.anchorAt,
     collection: s.collection,
   };
 }
@@ -136,12 +142,13 @@ export async function claimDueOccurrences(app: DomainContext, opts: { limit: num
         await cancelSchedulesTx(app, tx, { integratorId: s.integratorId, scheduleId: s.scheduleId, now, reason: 'requested' });
         continue;
       }
-      const rec = { cronPattern: s.cronPattern, offsetMinutes: parseTimeOffset(s.timeOffset) ?? 0 };
-      // Catch-up: every missed occurrence up to now collapses into one, due at the latest. next_run_at
-      // is itself an occurrence at or before now, so the latest is never earlier than it.
-      const dueAt = latestOccurrenceAtOrBefore(rec, now) ?? s.nextRunAt!;
-      // Its last counted cycle (a subscription's `cycles`): no occurrence after this one.
-      const next = s.cyclesLeft !== null && s.cyclesLeft <= 1 ? null : nextOccurrence(rec, now);
+      const cadence = cadenceOf(s);
+      // Catch-up: every missed run up to now collapses into one, due at the latest. next_run_at is
+      // itself a run at or before now, so the latest is never earlier than it (and with every N, the
+      // count goes on from it).
+      const dueAt = latestRunAtOrBefore(cadence, now, s.nextRunAt) ?? s.nextRunAt!;
+      // Its last counted cycle (a subscription's `cycles`): no run after this one.
+      const next = s.cyclesLeft !== null && s.cyclesLeft <= 1 ? null : nextRunAfter(cadence, now, dueAt);
       advance.push({ id: s.scheduleId, next: next?.toISOString() ?? null });
       claims.push(toClaim(s, token, { runId: newId('run'), attempt: 1, dueAt }));
     }

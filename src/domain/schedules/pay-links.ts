@@ -9,7 +9,7 @@ import { ensureSystemLink } from '../links/editor.ts';
 import { recordEvent, type ScheduleRunContext } from '../notifications/domain-events.ts';
 import { type ClaimedCharge, INTEGRATOR_ACTIVE } from './claim.ts';
 import { countFailedOccurrence } from './record.ts';
-import { nextOccurrence, parseTimeOffset } from './recurrence.ts';
+import { cadenceOf, nextRunAfter, parseTimeOffset } from './recurrence.ts';
 import { lockPendingRuns } from './run-locks.ts';
 
 /**
@@ -51,9 +51,9 @@ export const wantsCustomer = (result: ChargeResult) =>
   result.status === 'declined' && (result as { customerAction?: string }).customerAction === 'authenticate';
 
 /** When an occurrence's link stops taking payments: the schedule's next occurrence, at most PAY_LINK_MAX_OPEN_SECONDS from now. */
-export function payLinkExpiry(claim: Pick<ClaimedCharge, 'cronPattern' | 'timeOffset'>, now: Date): Date {
+export function payLinkExpiry(claim: Pick<ClaimedCharge, 'cronPattern' | 'timeOffset' | 'every' | 'anchorAt' | 'dueAt'>, now: Date): Date {
   const cap = new Date(now.getTime() + PAY_LINK_MAX_OPEN_SECONDS * 1000);
-  const next = nextOccurrence({ cronPattern: claim.cronPattern, offsetMinutes: parseTimeOffset(claim.timeOffset) ?? 0 }, now);
+  const next = nextRunAfter(cadenceOf(claim), now, claim.dueAt);
   return next && next.getTime() < cap.getTime() ? next : cap;
 }
 

@@ -6,7 +6,7 @@ import { isUuid } from '../cards/service.ts';
 import { invalidFields, type Messages } from '../errors.ts';
 import { isCurrency, MoneyError, parseAmount } from '../money.ts';
 import { callbackUrlProblem } from '../notifications/callback-url.ts';
-import { nextOccurrence, type ParsedRecurrence, parseRecurrence } from './recurrence.ts';
+import { nextRunAfter, type ParsedRecurrence, parseRecurrence } from './recurrence.ts';
 
 /** Spec rule 1: an unknown, inactive or foreign card reference reads the same: it does not exist. */
 export const CARD_REFERENCE_MISSING = 'Card registration reference does not exist';
@@ -58,5 +58,5 @@ export function parseSchedulePayload(claimsData: unknown, opts: { now: Date; min
   });
   if (!recurrence.ok) for (const [path, list] of Object.entries(recurrence.messages)) messages[path] = list;
   if (Object.keys(messages).length > 0 || !recurrence.ok || amountMinor === undefined) throw invalidFields(messages);
-  return { data, amountMinor, recurrence: recurrence.value, nextRunAt: nextOccurrence(recurrence.value, opts.now) };
+  return { data, amountMinor, recurrence: recurrence.value, nextRunAt: nextRunAfter({ ...recurrence.value, every: 1, anchorAt: null }, opts.now) };
 }

@@ -169,22 +169,74 @@ function cachedCron(p: ParsedRecurrence): Cron {
   return cron;
 }
 
-/** The first occurrence strictly after `after`. */
+/** The first occurrence strictly after `after` (every occurrence; a schedule's own runs: nextRunAfter). */
 export function nextOccurrence(p: ParsedRecurrence, after: Date): Date | null {
   return cachedCron(p).nextRun(after);
 }
 
-/** How many occurrences fall after `after` and up to `until`, counting at most `limit` (a cancellation says how many charges it stops). */
-export function countOccurrences(p: ParsedRecurrence, after: Date, until: Date, limit: number): number {
-  let n = 0;
-  for (let at = nextOccurrence(p, after); at !== null && at <= until && n < limit; at = nextOccurrence(p, at)) n++;
-  return n;
-}
-
 /** The latest occurrence at or before `at` (occurrences fall on whole seconds). */
-export function latestOccurrenceAtOrBefore(p: ParsedRecurrence, at: Date): Date | null {
+function latestOccurrenceAtOrBefore(p: ParsedRecurrence, at: Date): Date | null {
   const ceiling = new Date(Math.floor(at.getTime() / 1000) * 1000 + 1000);
   return cachedCron(p).previousRuns(1, ceiling)[0] ?? null;
+}
+
+/**
+ * When a schedule runs: on one occurrence of its recurrence in every `every`, counted from the
+ * occurrence `anchorAt` (every 2 weeks, every 5 months: periods six cron fields cannot repeat). With
+ * `every` 1 (integrator-signed schedules) every occurrence is a run and the anchor plays no part.
+ */
+export interface Cadence extends ParsedRecurrence {
+  every: number;
+  anchorAt: Date | null;
+}
+
+export const cadenceOf = (s: { cronPattern: string; timeOffset: string; every: number; anchorAt: Date | null }): Cadence => ({
+  cronPattern: s.cronPattern,
+  offsetMinutes: parseTimeOffset(s.timeOffset) ?? 0,
+  every: s.every,
+  anchorAt: s.anchorAt,
+});
+
+const counted = (c: Cadence): c is Cadence & { anchorAt: Date } => c.every > 1 && c.anchorAt !== null;
+
+/** The first occurrence at or after the whole second `at` falls in (occurrences fall on whole seconds). */
+export const occurrenceAtOrAfter = (p: ParsedRecurrence, at: Date) => nextOccurrence(p, new Date(Math.floor(at.getTime() / 1000) * 1000 - 1000));
+
+function step(c: Cadence, from: Date): Date | null {
+  let at: Date | null = from;
+  for (let i = 0; i < c.every && at; i++) at = nextOccurrence(c, at);
+  return at;
+}
+
+/** Where counting may start: `from` when it is a run at or before `at` the caller knows (its next_run_at, a due time), else the anchor. */
+const countStart = (c: Cadence & { anchorAt: Date }, at: Date, from: Date | null | undefined) =>
+  from && from.getTime() <= at.getTime() ? from : occurrenceAtOrAfter(c, c.anchorAt);
+
+/**
+ * The schedule's first run strictly after `after`: its next_run_at after a claim, a run-now, a
+ * resumption, a payment link's expiry, the console's later charges. Every such place goes through here.
+ */
+export function nextRunAfter(c: Cadence, after: Date, from?: Date | null): Date | null {
+  if (!counted(c)) return nextOccurrence(c, after);
+  let at = countStart(c, after, from);
+  while (at && at.getTime() <= after.getTime()) at = step(c, at);
+  return at;
+}
+
+/** The schedule's latest run at or before `at` (a claim's catch-up collapses missed runs into it). */
+export function latestRunAtOrBefore(c: Cadence, at: Date, from?: Date | null): Date | null {
+  if (!counted(c)) return latestOccurrenceAtOrBefore(c, at);
+  let run = countStart(c, at, from);
+  if (!run || run.getTime() > at.getTime()) return null;
+  for (let next = step(c, run); next && next.getTime() <= at.getTime(); next = step(c, next)) run = next;
+  return run;
+}
+
+/** How many runs fall after `after` and up to `until`, counting at most `limit` (a cancellation says how many charges it stops). */
+export function countRuns(c: Cadence, after: Date, until: Date, limit: number, from?: Date | null): number {
+  let n = 0;
+  for (let at = nextRunAfter(c, after, from); at !== null && at <= until && n < limit; at = nextRunAfter(c, at, at)) n++;
+  return n;
 }
 
 /** ISO 8601 in the schedule's own offset: `2026-05-01T09:00:00.000+08:00`. */

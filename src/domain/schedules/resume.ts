@@ -5,7 +5,7 @@ import { type Actor, recordAudit } from '../accounts/audit.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError, notFound } from '../errors.ts';
 import { recordEvent } from '../notifications/domain-events.ts';
-import { nextOccurrence, parseTimeOffset } from './recurrence.ts';
+import { cadenceOf, nextRunAfter, parseTimeOffset } from './recurrence.ts';
 
 /** What a resumption did: the schedule is active again from `nextRunAt`. */
 export interface ScheduleResumption {
@@ -39,6 +39,8 @@ export async function resumeSchedule(
         status: schedules.status,
         cronPattern: schedules.cronPattern,
         timeOffset: schedules.timeOffset,
+        every: schedules.every,
+        anchorAt: schedules.anchorAt,
         callbackUrl: schedules.callbackUrl,
         cardStatus: cardRegistrations.status,
       })
@@ -56,7 +58,7 @@ export async function resumeSchedule(
     }
     if (row.cardStatus !== 'active') throw notSuspended('its card registration is no longer active; register the card again and create a new schedule');
     const offsetMinutes = parseTimeOffset(row.timeOffset) ?? 0;
-    const nextRunAt = nextOccurrence({ cronPattern: row.cronPattern, offsetMinutes }, now);
+    const nextRunAt = nextRunAfter(cadenceOf(row), now);
     if (!nextRunAt) throw notSuspended('its recurrence has no occurrence after now');
     await tx.update(schedules).set({ status: 'active', suspendedAt: null, consecutiveFailures: 0, nextRunAt }).where(eq(schedules.id, row.id));
     // Integrators hear of it as of the suspension (to the schedule's callback URL, else the account's default).

@@ -6,7 +6,7 @@ import { DomainError, notFound } from '../errors.ts';
 import { chargeClaim } from './charge.ts';
 import { leaseEnd, scheduleColumns, toClaim } from './claim.ts';
 import { type RecordOutcome, recordClaimOutcome } from './record.ts';
-import { nextOccurrence, parseTimeOffset } from './recurrence.ts';
+import { cadenceOf, nextRunAfter } from './recurrence.ts';
 
 /** What POST /schedules/{reference}/run did: the occurrence charged now and how it ended. */
 export interface RunNowResult {
@@ -46,7 +46,6 @@ export async function runScheduleNow(app: DomainContext, integrator: { id: strin
     if (!s.nextRunAt) throw notRunnable('its recurrence has no occurrence left to charge');
     if (s.cardStatus !== 'active') throw notRunnable('its card registration is no longer active; register the card again and create a new schedule');
     if (!s.cardToken) throw notRunnable('its card registration keeps no card (the customer pays each occurrence by a link); it runs only when due');
-    const rec = { cronPattern: s.cronPattern, offsetMinutes: parseTimeOffset(s.timeOffset) ?? 0 };
     const c = toClaim(s, s.cardToken, { runId: newId('run'), attempt: 1, dueAt: s.nextRunAt });
     const inserted = await tx
       .insert(scheduleRuns)
@@ -63,7 +62,7 @@ export async function runScheduleNow(app: DomainContext, integrator: { id: strin
       .onConflictDoNothing({ target: [scheduleRuns.scheduleId, scheduleRuns.dueAt] })
       .returning({ id: scheduleRuns.id });
     if (inserted.length === 0) throw notRunnable('its next occurrence is already being charged; try again shortly');
-    const next = nextOccurrence(rec, c.dueAt);
+    const next = nextRunAfter(cadenceOf(s), c.dueAt, c.dueAt);
     await tx.update(schedules).set({ nextRunAt: next }).where(eq(schedules.id, c.scheduleId));
     return { claim: c, next };
   });

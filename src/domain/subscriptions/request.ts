@@ -1,4 +1,5 @@
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Locale } from '../../i18n/index.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { EMPTY_EMAIL_VIEW } from '../notifications/email/view.ts';
@@ -42,8 +43,11 @@ export async function admitSubscriberLinkRequest(app: DomainContext, clientIp: s
   }
 }
 
-/** After the answer: the e-mail with a page link, only when the address has subscriptions with the merchant. */
-export async function sendSubscriberLink(app: DomainContext, integratorId: string, email: string): Promise<void> {
+/**
+ * After the answer: the e-mail with a page link, only when the address has subscriptions with the
+ * merchant, in the language of the page the customer asked from (else the mailer's default).
+ */
+export async function sendSubscriberLink(app: DomainContext, integratorId: string, email: string, locale?: Locale): Promise<void> {
   try {
     if (!(await hasSubscriptions(app, integratorId, email))) return;
     await enqueueEvent(app.db, {
@@ -52,7 +56,7 @@ export async function sendSubscriberLink(app: DomainContext, integratorId: strin
       data: {},
       callbackUrl: null,
       emailTo: email,
-      emailView: EMPTY_EMAIL_VIEW,
+      emailView: { ...EMPTY_EMAIL_VIEW, locale: locale ?? null },
       now: app.now(),
     });
   } catch (error) {

@@ -8,7 +8,7 @@ import type { Locale } from '../../i18n/index.ts';
 import { activateRegistration, activeCardColumns } from '../cards/activation.ts';
 import type { DomainContext } from '../context.ts';
 import { recordEvent } from '../notifications/domain-events.ts';
-import { nextOccurrence, recurrenceFields } from '../schedules/recurrence.ts';
+import { nextRunAfter, occurrenceAtOrAfter, recurrenceFields } from '../schedules/recurrence.ts';
 import { planRecurrence, trialEnd } from './plan.ts';
 
 /**
@@ -93,7 +93,11 @@ async function insertSubscriptionSchedule(app: DomainContext, start: Subscriptio
   const recurrence = planRecurrence(plan, anchor);
   const cronPattern = recurrenceFields.map((f) => recurrence[f]).join(' ');
   const cyclesLeft = plan.cycles === undefined ? null : start.paid ? plan.cycles - 1 : plan.cycles;
-  const nextRunAt = cyclesLeft === 0 ? null : start.paid ? nextOccurrence({ cronPattern, offsetMinutes: 0 }, anchor) : anchor;
+  // The anchor's own occurrence counts the periods (paid on the 30th: that month's last day).
+  const anchorAt = occurrenceAtOrAfter({ cronPattern, offsetMinutes: 0 }, anchor);
+  const every = plan.every;
+  const nextRunAt =
+    cyclesLeft === 0 ? null : start.paid && anchorAt ? nextRunAfter({ cronPattern, offsetMinutes: 0, every, anchorAt }, anchorAt, anchorAt) : anchor;
   return app.db.transaction(async (tx) => {
     const [card] = await tx
       .select({ customerName: cardRegistrations.customerName, customerEmail: cardRegistrations.customerEmail })
@@ -119,6 +123,8 @@ async function insertSubscriptionSchedule(app: DomainContext, start: Subscriptio
         linkId: start.link.id,
         cyclesLeft,
         trialEndsAt: start.paid ? null : nextRunAt,
+        every,
+        anchorAt: every > 1 ? anchorAt : null,
         createdAt: now,
       })
       .returning();

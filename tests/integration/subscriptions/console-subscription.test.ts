@@ -45,10 +45,22 @@ describe('subscriptions › the console editor', () => {
     await owner.signIn(CONSOLE_USERS.acmeOwner.email, CONSOLE_USERS.acmeOwner.password);
     const res = await owner.postMultipart(
       '/console/links/new',
-      form({ slug: 'gym-bad', 'subscription.on': 'on', 'subscription.interval': 'week', 'subscription.every': '2' }),
+      form({ slug: 'gym-bad', 'subscription.on': 'on', 'subscription.interval': 'week', 'subscription.every': '53' }),
     );
     expect(res.status).toBe(422);
-    expect(textOf(res.html)).toContain('must be 1 for weeks');
+    expect(textOf(res.html)).toContain('must be at most 52 for weeks');
     expect(await served.t.app.db.select().from(links).where(eq(links.slug, 'gym-bad'))).toHaveLength(0);
+  });
+
+  it('saves a plan every 2 weeks (a period six cron fields cannot repeat)', async () => {
+    const owner = new ConsoleClient(served.server.url);
+    await owner.signIn(CONSOLE_USERS.acmeOwner.email, CONSOLE_USERS.acmeOwner.password);
+    const res = await owner.postMultipart(
+      '/console/links/new',
+      form({ slug: 'gym-fortnight', 'subscription.on': 'on', 'subscription.interval': 'week', 'subscription.every': '2', 'subscription.cancel': 'period_end' }),
+    );
+    expect(res.status, textOf(res.html)).toBe(303);
+    const [link] = await served.t.app.db.select().from(links).where(eq(links.slug, 'gym-fortnight'));
+    expect(link!.subscription).toEqual({ interval: 'week', every: 2, cancel: 'period_end' });
   });
 });

@@ -45,10 +45,10 @@ describe('subscription links › by API', () => {
       title: 'Long',
       currency: 'PHP',
       amount: '10',
-      subscription: { interval: 'week', every: 2 },
+      subscription: { interval: 'week', every: 53 },
     });
     expect(tooOften.status).toBe(422);
-    expect(tooOften.json.messages['subscription.every']).toEqual(['must be 1 for weeks']);
+    expect(tooOften.json.messages['subscription.every']).toEqual(['must be at most 52 for weeks']);
     expect((await api('GET', '/api/v1/links/sub-open')).status).toBe(404);
     expect((await api('GET', '/api/v1/links/sub-long')).status).toBe(404);
   });

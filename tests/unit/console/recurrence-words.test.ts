@@ -81,4 +81,13 @@ describe('recurrence in words', () => {
   it('writes ordinals the English way', () => {
     expect([1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 31].map(ordinal)).toEqual(['1st', '2nd', '3rd', '4th', '11th', '12th', '13th', '21st', '22nd', '23rd', '31st']);
   });
+
+  it('puts a period of every N first (a subscription every 2 weeks, 5 months, 2 years)', () => {
+    expect(recurrenceInWords('0 30 10 * * 4', '+00:00', 2)).toBe('Every 2 weeks on Thursday at 10:30, UTC');
+    expect(recurrenceInWords('0 0 8 L * *', '+00:00', 5)).toBe('Every 5 months on the last day at 08:00, UTC');
+    expect(recurrenceInWords('0 0 12 14 6 *', '+00:00', 2)).toBe('Every 2 years on 14 June at 12:00, UTC');
+    expect(recurrenceInWords('0 0 12 L 2 *', '+00:00', 2)).toBe('Every 2 years on the last day of February at 12:00, UTC');
+    expect(recurrenceInWords('0 0 9 * * *', '+08:00', 3)).toBe('Every day at 09:00, UTC+08:00, one occurrence in every 3');
+    expect(recurrenceInWords('0 30 10 * * 4', '+00:00', 1)).toBe('Every Thursday at 10:30, UTC');
+  });
 });

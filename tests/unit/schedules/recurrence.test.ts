@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
-  countOccurrences,
+  cadenceOf,
+  countRuns,
   formatInOffset,
-  latestOccurrenceAtOrBefore,
+  latestRunAtOrBefore,
   minimumGapSeconds,
   nextOccurrence,
+  nextRunAfter as nextRun,
   parseRecurrence,
   parseTimeOffset,
   type Recurrence,
@@ -128,19 +130,66 @@ describe('recurrence › refusals say why', () => {
 
 describe('recurrence › catch-up', () => {
   it('the latest occurrence at or before a time includes that exact time', () => {
-    const p = ok({ minute: '*', hour: '*' }, '+00:00');
-    expect(latestOccurrenceAtOrBefore(p, new Date('2026-01-10T12:05:00.000Z'))!.toISOString()).toBe('2026-01-10T12:05:00.000Z');
-    expect(latestOccurrenceAtOrBefore(p, new Date('2026-01-10T12:05:59.999Z'))!.toISOString()).toBe('2026-01-10T12:05:00.000Z');
+    const p = { ...ok({ minute: '*', hour: '*' }, '+00:00'), every: 1, anchorAt: null };
+    expect(latestRunAtOrBefore(p, new Date('2026-01-10T12:05:00.000Z'))!.toISOString()).toBe('2026-01-10T12:05:00.000Z');
+    expect(latestRunAtOrBefore(p, new Date('2026-01-10T12:05:59.999Z'))!.toISOString()).toBe('2026-01-10T12:05:00.000Z');
   });
 });
 
 describe('recurrence › counting the charges a cancellation stops', () => {
-  const monthly = { cronPattern: '0 0 7 1 * *', offsetMinutes: 480 };
+  const monthly = { cronPattern: '0 0 7 1 * *', offsetMinutes: 480, every: 1, anchorAt: null };
   it('counts the occurrences after a time and up to another, at most a limit', () => {
     const after = new Date('2026-04-01T02:00:00Z');
-    expect(countOccurrences(monthly, after, new Date('2027-04-01T02:00:00Z'), 1000)).toBe(12);
-    expect(countOccurrences(monthly, after, new Date('2026-04-30T22:59:59Z'), 1000)).toBe(0);
-    expect(countOccurrences(monthly, after, new Date('2026-04-30T23:00:00Z'), 1000)).toBe(1);
-    expect(countOccurrences({ cronPattern: '0 * * * * *', offsetMinutes: 0 }, after, new Date('2027-04-01T02:00:00Z'), 1000)).toBe(1000);
+    expect(countRuns(monthly, after, new Date('2027-04-01T02:00:00Z'), 1000)).toBe(12);
+    expect(countRuns(monthly, after, new Date('2026-04-30T22:59:59Z'), 1000)).toBe(0);
+    expect(countRuns(monthly, after, new Date('2026-04-30T23:00:00Z'), 1000)).toBe(1);
+    expect(countRuns({ cronPattern: '0 * * * * *', offsetMinutes: 0, every: 1, anchorAt: null }, after, new Date('2027-04-01T02:00:00Z'), 1000)).toBe(1000);
+  });
+});
+
+describe('recurrence › every N occurrences, counted from the anchor', () => {
+  const iso = (d: Date | null) => d?.toISOString() ?? null;
+  /** The runs after `from`, each the next strictly after the one before. */
+  const runs = (c: ReturnType<typeof cadenceOf>, from: Date, n: number) => {
+    const out: (string | null)[] = [];
+    let at: Date | null = from;
+    for (let i = 0; i < n && at; i++) out.push(iso((at = nextRunAfter(c, at, at))));
+    return out;
+  };
+  const cadence = (cronPattern: string, every: number, anchor: string) => cadenceOf({ cronPattern, timeOffset: '+00:00', every, anchorAt: new Date(anchor) });
+  const nextRunAfter = (c: ReturnType<typeof cadenceOf>, after: Date, from?: Date | null) => nextRun(c, after, from);
+
+  it('every 2 weeks (UTC has no daylight saving): day 14 and 28, never 7', () => {
+    const c = cadence('0 30 9 * * 4', 2, '2026-01-01T09:30:00Z'); // Thursdays
+    expect(runs(c, new Date('2026-01-01T09:30:00Z'), 3)).toEqual(['2026-01-15T09:30:00.000Z', '2026-01-29T09:30:00.000Z', '2026-02-12T09:30:00.000Z']);
+    // From any moment, counted from the anchor, not from that moment: 8 January is not a run.
+    expect(iso(nextRunAfter(c, new Date('2026-01-05T00:00:00Z')))).toBe('2026-01-15T09:30:00.000Z');
+    expect(iso(nextRunAfter(c, new Date('2026-01-15T09:30:00Z')))).toBe('2026-01-29T09:30:00.000Z');
+    // Catch-up: the latest run at or before a time, on the count.
+    expect(iso(latestRunAtOrBefore(c, new Date('2026-01-28T00:00:00Z')))).toBe('2026-01-15T09:30:00.000Z');
+    expect(iso(latestRunAtOrBefore(c, new Date('2026-01-29T09:30:00Z'), new Date('2026-01-15T09:30:00Z')))).toBe('2026-01-29T09:30:00.000Z');
+    expect(latestRunAtOrBefore(c, new Date('2025-12-31T00:00:00Z'))).toBeNull();
+  });
+
+  it('every 5 months from 31 January: 30 June, 30 November, 30 April, 30 September (the last day)', () => {
+    const c = cadence('0 0 8 L * *', 5, '2026-01-31T08:00:00Z');
+    expect(runs(c, new Date('2026-01-31T08:00:00Z'), 4)).toEqual([
+      '2026-06-30T08:00:00.000Z',
+      '2026-11-30T08:00:00.000Z',
+      '2027-04-30T08:00:00.000Z',
+      '2027-09-30T08:00:00.000Z',
+    ]);
+  });
+
+  it('every 2 years from 29 February: 28 February 2030, 29 February 2032', () => {
+    const c = cadence('0 0 12 L 2 *', 2, '2028-02-29T12:00:00Z');
+    expect(runs(c, new Date('2028-02-29T12:00:00Z'), 2)).toEqual(['2030-02-28T12:00:00.000Z', '2032-02-29T12:00:00.000Z']);
+  });
+
+  it('counts the runs a cancellation stops with the period, and every 1 is every occurrence', () => {
+    const c = cadence('0 30 9 * * 4', 2, '2026-01-01T09:30:00Z');
+    expect(countRuns(c, new Date('2026-01-01T09:30:00Z'), new Date('2026-12-31T00:00:00Z'), 1000)).toBe(25); // 15 January … 17 December; 31 December falls after
+    const weekly = cadenceOf({ cronPattern: '0 30 9 * * 4', timeOffset: '+00:00', every: 1, anchorAt: null });
+    expect(iso(nextRunAfter(weekly, new Date('2026-01-01T09:30:00Z')))).toBe('2026-01-08T09:30:00.000Z');
   });
 });

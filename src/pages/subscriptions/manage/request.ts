@@ -1,10 +1,12 @@
 import type { APIRoute } from 'astro';
 import { clientIpOf } from '../../../api/endpoint.ts';
+import { requestLocale } from '../../../api/page-locale.ts';
 import { backToPage, readSubscriberForm } from '../../../api/subscriber-page.ts';
 import { DomainError } from '../../../domain/errors.ts';
 import { findActiveLink } from '../../../domain/links/service.ts';
 import { openSubscriberToken } from '../../../domain/subscriptions/access.ts';
 import { admitSubscriberLinkRequest, sendSubscriberLink } from '../../../domain/subscriptions/request.ts';
+import { isLocale } from '../../../i18n/index.ts';
 import { isEmailAddress } from '../../../schemas/email-rules.ts';
 
 /**
@@ -36,7 +38,9 @@ export const POST: APIRoute = async (context) => {
     if (error instanceof DomainError && error.code === 'ER.07.02') return back('too_many');
     throw error;
   }
-  void sendSubscriberLink(app, integratorId, email);
+  // The page's language (its form posts ?lang=), else the switcher's cookie or the browser's.
+  const locale = isLocale(posted.lang) ? posted.lang : requestLocale(request);
+  void sendSubscriberLink(app, integratorId, email, locale);
   return back('requested');
 };
 
