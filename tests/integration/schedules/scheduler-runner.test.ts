@@ -140,6 +140,9 @@ describe('scheduler › claims', () => {
         notifyUser: true,
         timeOffset: '+08:00',
         cronPattern: row.cronPattern,
+        // A signed schedule runs on every occurrence of its recurrence.
+        every: 1,
+        anchorAt: null,
         collection: 'saved_card',
       },
     ]);
