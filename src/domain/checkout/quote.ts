@@ -4,7 +4,9 @@ import { DomainError } from '../errors.ts';
 import { isDynamicOnly } from '../links/form.ts';
 import { findActiveLink, findLinkById } from '../links/service.ts';
 import { formatMoney } from '../money.ts';
+import { paymentMethodSchema } from '../../schemas/payment-method.ts';
 import { checkSale } from './sale.ts';
+import { saleMinimum } from './sale-minimum.ts';
 import { findSessionByToken } from './sessions.ts';
 
 /**
@@ -36,6 +38,9 @@ export async function quoteSale(
   const fields = typeof req.input.fields === 'object' && req.input.fields !== null ? (req.input.fields as Record<string, unknown>) : {};
   const email =
     typeof fields['customer.contact.email'] === 'string' ? fields['customer.contact.email'] : (session?.systemValues['customer.contact.email'] ?? null);
+  // The way to pay the page shows (a method's form sends `method`; the card's sends none).
+  const method = paymentMethodSchema.safeParse(req.input.method);
+  const minimumMinor = saleMinimum(await app.connectors.forIntegrator(found.link.integratorId), currency, method.success ? method.data : 'card');
   const ask = () =>
     checkSale(app, {
       link: found.link,
@@ -47,6 +52,7 @@ export async function quoteSale(
       locale: req.locale,
       answersAsked: false,
       ...(req.clientIp ? { clientIp: req.clientIp } : {}),
+      ...(minimumMinor !== undefined ? { minimumMinor } : {}),
     });
   let check: Awaited<ReturnType<typeof checkSale>>;
   try {
