@@ -16,6 +16,7 @@ import { recordCharge } from '../payments/record.ts';
 import { redeemPromotion, releaseRedemption } from '../promotions/redemptions.ts';
 import { closeRunPaid, runPaidThroughSession } from '../schedules/pay-links.ts';
 import { withSubscription } from '../subscriptions/checkout.ts';
+import { ensureSameCode } from './changed-order.ts';
 import { endOpenMethodAttempt } from './method-pay.ts';
 import { checkoutPath, findSessionByToken, insertSession, openStaticTicket, sessionState } from './sessions.ts';
 import { type ValidSubmission, validateSubmission } from './submission.ts';
@@ -241,8 +242,8 @@ export function claimAttempt(
       if (open?.method && open.method !== 'card' && open.attempt === row!.attempts && row!.providerPaymentId) throw inProgressError();
       // The previous attempt was interrupted (acquirer error, or the process died before tx2):
       // it is tried again under its own key, so if the acquirer did charge, it answers with that
-      // charge instead of making a second one.
-      await redeem(tx, row!.attempts);
+      // charge instead of making a second one; with the code it holds, never another.
+      await ensureSameCode(tx, attemptKey(session, { attempt: row!.attempts, resumed: true }), sale?.redemption);
       await tx.update(checkoutSessions).set({ processingAt: now }).where(eq(checkoutSessions.id, session.id));
       return { attempt: row!.attempts, resumed: true };
     }
