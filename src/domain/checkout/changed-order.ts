@@ -50,8 +50,8 @@ const waitingError = (amount: string) =>
   });
 
 /**
- * Before a provider card attempt (PayMongo's or Stripe's form): the session's current attempt, made
- * for another order and not yet paid, is ended so the claim starts a new one. An attempt the
+ * Before a provider card attempt (PayMongo's or Stripe's form), once the current attempt's lease has
+ * passed: that attempt, made for another order and not yet paid, is ended so the claim starts a new one. An attempt the
  * provider settled meanwhile is recorded (the claim then says it is paid); one still at the
  * provider's page (3-D Secure, PayMongo's hosted page) is left to finish or expire.
  */

@@ -23,7 +23,17 @@ import { settleProviderRefund } from '../refunds/recovery.ts';
 import { afterProviderPayment } from '../subscriptions/checkout.ts';
 import { endChangedProviderAttempt } from './changed-order.ts';
 import { endOpenMethodAttempt } from './method-pay.ts';
-import { type AttemptClaim, attemptKey, claimAttempt, ensurePayable, type PayRequest, recordAttempt, resolveSession, staticSession } from './pay.ts';
+import {
+  type AttemptClaim,
+  attemptKey,
+  claimAttempt,
+  ensurePayable,
+  PROCESSING_LEASE_MS,
+  type PayRequest,
+  recordAttempt,
+  resolveSession,
+  staticSession,
+} from './pay.ts';
 import { releaseAttempt, resumeOrCreatePayment } from './provider-attempt.ts';
 import { checkoutPath } from './sessions.ts';
 import { validateCustomer } from './submission.ts';
@@ -97,8 +107,10 @@ export async function startProviderAttempt(
   });
   // A QR code or an authorisation still waiting on this session is ended first (never two payable attempts).
   if (target.session) await endOpenMethodAttempt(app, target.session);
-  // A card attempt made for another order (the customer changed the code or a quantity since) is not resumed.
-  if (target.session)
+  // A card attempt made for another order (the customer changed the code or a quantity since) is
+  // not resumed once its lease has passed; within it, the browser may be paying it (the claim refuses).
+  const leasePassed = (at: Date | null) => at !== null && app.now().getTime() - at.getTime() >= PROCESSING_LEASE_MS;
+  if (target.session && leasePassed(target.session.processingAt))
     await endChangedProviderAttempt(app, connector, target.session, submission, (state) => settleProviderPayment(app, target.link.link.integratorId, state));
   const session = target.session ?? (await staticSession(app, target.link, target.token));
   const claim = await claimAttempt(app, session, target.token, undefined, submission);
