@@ -41,13 +41,13 @@ export async function quoteSale(
   // The way to pay the page shows (a method's form sends `method`; the card's sends none).
   const method = paymentMethodSchema.safeParse(req.input.method);
   const minimumMinor = saleMinimum(await app.connectors.forIntegrator(found.link.integratorId), currency, method.success ? method.data : 'card');
-  const ask = () =>
+  const ask = (raw: Record<string, unknown>) =>
     checkSale(app, {
       link: found.link,
       ...(session ? { session } : {}),
       currency,
       amountMinor: session ? session.amountMinor : found.link.amountMinor,
-      raw: req.input,
+      raw,
       email,
       locale: req.locale,
       answersAsked: false,
@@ -56,7 +56,12 @@ export async function quoteSale(
     });
   let check: Awaited<ReturnType<typeof checkSale>>;
   try {
-    check = await ask();
+    check = await ask(req.input);
+    // Only the code refused: the lines without it, so the total stays in view under its message.
+    if (!check.choice && check.codeRefusal && Object.keys(check.messages).every((field) => field === 'promo_code')) {
+      const without = await ask({ ...req.input, promo_code: '' });
+      if (without.choice) check = { ...without, messages: check.messages };
+    }
   } catch (error) {
     // Too many codes tried: said under the code, like any other word about it.
     if (error instanceof DomainError && error.code === 'ER.06.04') return { say: { promo_code: t(req.locale, 'sale.code.wait') } };

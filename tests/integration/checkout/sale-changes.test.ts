@@ -97,7 +97,12 @@ describe('sale › the smallest payment of the way to pay', () => {
     const small = await quoteSale(t.app, { slug: 'acme-shop', input: { method: 'qrph', quantity: { sticker: '2' } }, locale: 'en' });
     expect(small.say).toEqual({ total: 'The smallest payment taken here is ₱20.00: add to your order' });
     const code = await quoteSale(t.app, { slug: 'acme-shop', input: { method: 'qrph', quantity: { sticker: '10' }, promo_code: 'NINETY' }, locale: 'en' });
-    expect(code.say).toEqual({ promo_code: 'With this code the total would be below ₱20.00, the smallest payment taken here' });
+    // The order's lines stay in view without the code.
+    expect(code.say).toEqual({
+      promo_code: 'With this code the total would be below ₱20.00, the smallest payment taken here',
+      'sum.subtotal': '₱50.00',
+      'sum.total': '₱50.00',
+    });
     // The sandbox's card has no minimum: the same basket is quoted, and paid, by card.
     const card = await quoteSale(t.app, { slug: 'acme-shop', input: { quantity: { sticker: '2' } }, locale: 'en' });
     expect(card.say['sum.total']).toBe('₱10.00');
