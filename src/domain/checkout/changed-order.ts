@@ -60,10 +60,13 @@ export async function endChangedProviderAttempt(
   connector: Pick<Connector, 'syncPayment'>,
   session: CheckoutSession,
   order: Order,
+  leaseMs: number,
   settle: (state: Awaited<ReturnType<Connector['syncPayment']>>) => Promise<unknown>,
 ): Promise<void> {
   const attempt = session.providerAttempt;
   if (!session.processingAt || !session.providerPaymentId || !attempt || attempt.attempt !== session.attempts) return;
+  // Within its lease the browser may be paying it at this moment: the claim refuses the new order instead.
+  if (app.now().getTime() - session.processingAt.getTime() < leaseMs) return;
   if ((attempt.method && attempt.method !== 'card') || sameOrder(attempt, order)) return;
   const amount = formatMoney(BigInt(attempt.amountMinor), session.currency);
   // PayMongo's own page stays payable by its address: never left behind unwatched.

@@ -28,8 +28,8 @@ import {
   attemptKey,
   claimAttempt,
   ensurePayable,
-  PROCESSING_LEASE_MS,
   type PayRequest,
+  PROCESSING_LEASE_MS,
   recordAttempt,
   resolveSession,
   staticSession,
@@ -107,11 +107,9 @@ export async function startProviderAttempt(
   });
   // A QR code or an authorisation still waiting on this session is ended first (never two payable attempts).
   if (target.session) await endOpenMethodAttempt(app, target.session);
-  // A card attempt made for another order (the customer changed the code or a quantity since) is
-  // not resumed once its lease has passed; within it, the browser may be paying it (the claim refuses).
-  const leasePassed = (at: Date | null) => at !== null && app.now().getTime() - at.getTime() >= PROCESSING_LEASE_MS;
-  if (target.session && leasePassed(target.session.processingAt))
-    await endChangedProviderAttempt(app, connector, target.session, submission, (state) => settleProviderPayment(app, target.link.link.integratorId, state));
+  // A card attempt made for another order (the customer changed the code or a quantity since) is not resumed.
+  const settle = (state: PaymentState) => settleProviderPayment(app, target.link.link.integratorId, state);
+  if (target.session) await endChangedProviderAttempt(app, connector, target.session, submission, PROCESSING_LEASE_MS, settle);
   const session = target.session ?? (await staticSession(app, target.link, target.token));
   const claim = await claimAttempt(app, session, target.token, undefined, submission);
   const returnUrl = `${app.origin()}${checkoutPath(target.token)}/return`;

@@ -1,10 +1,10 @@
 import { intlLocale, type Locale, t } from '../../i18n/index.ts';
+import { paymentMethodSchema } from '../../schemas/payment-method.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { isDynamicOnly } from '../links/form.ts';
 import { findActiveLink, findLinkById } from '../links/service.ts';
 import { formatMoney } from '../money.ts';
-import { paymentMethodSchema } from '../../schemas/payment-method.ts';
 import { checkSale } from './sale.ts';
 import { saleMinimum } from './sale-minimum.ts';
 import { findSessionByToken } from './sessions.ts';

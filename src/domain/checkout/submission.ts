@@ -3,12 +3,12 @@ import type { CheckoutSubmission } from '../../schemas/checkout.ts';
 import { checkCustomerFields, checkoutCustomerSchema, checkoutSubmissionSchema } from '../../schemas/checkout.ts';
 import type { PaymentSale } from '../../schemas/link-sale.ts';
 import { emptyMessages, parseWith } from '../../schemas/parse.ts';
+import type { PaymentMethod } from '../../schemas/payment-method.ts';
 import type { DomainContext } from '../context.ts';
 import { invalidFields, type Messages } from '../errors.ts';
 import { askedFields } from '../links/form.ts';
 import { amountLocale, parseCustomerAmount } from './amount.ts';
 import type { ResolvedSession } from './pay.ts';
-import type { PaymentMethod } from '../../schemas/payment-method.ts';
 import { checkSale, codeRefusalError, itemsOf, type SaleChoice, saleFormInput, sellsMore } from './sale.ts';
 import { saleMinimum } from './sale-minimum.ts';
 

@@ -73,7 +73,11 @@ describe('sale › the smallest payment of the way to pay', () => {
     const before = await paymentsNow();
     const ticket = issueStaticTicket(t.app, linkId);
     const error = await qr(ticket, { quantity: { sticker: '1' }, amount_locale: 'fil-PH' }).catch(codeOf);
-    expect(error).toMatchObject({ code: 'ER.06.09', httpStatus: 422, messages: { total: ['₱20.00 ang pinakamaliit na bayad na tinatanggap dito: dagdagan ang iyong order'] } });
+    expect(error).toMatchObject({
+      code: 'ER.06.09',
+      httpStatus: 422,
+      messages: { total: ['₱20.00 ang pinakamaliit na bayad na tinatanggap dito: dagdagan ang iyong order'] },
+    });
     expect(await findSessionByToken(t.app.db, ticket.split('.')[0]!)).toBeUndefined();
     expect(await paymentsNow()).toBe(before);
     // Four stickers reach it.
@@ -108,7 +112,12 @@ describe('sale › the smallest payment of the way to pay', () => {
     expect(card.say['sum.total']).toBe('₱10.00');
     const outcome = await payCheckout(t.app, {
       slug: 'acme-shop',
-      input: { session: issueStaticTicket(t.app, linkId), fields: customer, quantity: { sticker: '2' }, card: { number: '4242424242424242', expiry: CARD_EXPIRY, cvc: '123', name: 'Ana Reyes' } },
+      input: {
+        session: issueStaticTicket(t.app, linkId),
+        fields: customer,
+        quantity: { sticker: '2' },
+        card: { number: '4242424242424242', expiry: CARD_EXPIRY, cvc: '123', name: 'Ana Reyes' },
+      },
       clientIp: '203.0.113.21',
     });
     expect(outcome).toMatchObject({ status: 'succeeded', payment: { amountMinor: 1000n } });
@@ -137,7 +146,9 @@ describe('sale › coming back to an attempt with another order', () => {
     const session = (await findSessionByToken(t.app.db, ticket.split('.')[0]!))!;
     expect(session.providerAttempt).toMatchObject({ amountMinor: '80000', sale: { discount: { code: 'TWENTY', amount_minor: '20000' } } });
     // The first code can no longer be paid; the new one pays what the page showed.
-    expect(await answerSimulatedPayment(t.app, idOf(first), 'approve', '203.0.113.20')).toMatchObject({ payment: { status: 'declined', declineCode: 'cancelled' } });
+    expect(await answerSimulatedPayment(t.app, idOf(first), 'approve', '203.0.113.20')).toMatchObject({
+      payment: { status: 'declined', declineCode: 'cancelled' },
+    });
     await answerSimulatedPayment(t.app, idOf(changed), 'approve', '203.0.113.20');
     const paid = await t.app.db.select().from(payments).where(eq(payments.checkoutSessionId, session.id));
     expect(paid.map((p) => [p.status, p.amountMinor, p.sale?.discount?.code ?? null])).toEqual([
@@ -173,7 +184,10 @@ describe('sale › coming back to an attempt with another order', () => {
     expect((await promotionOf('TWENTY')).redeemed).toBe(counts.twenty + 1);
     await answerSimulatedPayment(t.app, started[0]!, 'approve', '203.0.113.20');
     const session = (await findSessionByToken(t.app.db, ticket.split('.')[0]!))!;
-    const paid = await t.app.db.select().from(payments).where(and(eq(payments.checkoutSessionId, session.id), eq(payments.status, 'succeeded')));
+    const paid = await t.app.db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.checkoutSessionId, session.id), eq(payments.status, 'succeeded')));
     expect(paid.map((p) => [p.amountMinor, p.sale?.discount?.code])).toEqual([[40000n, 'TWENTY']]);
   });
 
@@ -182,11 +196,18 @@ describe('sale › coming back to an attempt with another order', () => {
     const token = ticket.split('.')[0]!;
     const card = { number: '4242424242424242', expiry: CARD_EXPIRY, cvc: '123', name: 'Ana Reyes' };
     const pay = (code: string) =>
-      payCheckout(t.app, { slug: 'acme-shop', input: { session: ticket, fields: customer, quantity: { sticker: '0', shirt: '1' }, promo_code: code, card }, clientIp: '203.0.113.22' });
+      payCheckout(t.app, {
+        slug: 'acme-shop',
+        input: { session: ticket, fields: customer, quantity: { sticker: '0', shirt: '1' }, promo_code: code, card },
+        clientIp: '203.0.113.22',
+      });
     // A QR attempt with TEN, then the session's attempt left interrupted (its answer unknown).
     await qr(ticket, { quantity: { sticker: '0', shirt: '1' }, promo_code: 'TEN' });
     const session = (await findSessionByToken(t.app.db, token))!;
-    await t.app.db.update(checkoutSessions).set({ providerAttempt: null, providerPaymentId: null, processingAt: new Date(0) }).where(eq(checkoutSessions.id, session.id));
+    await t.app.db
+      .update(checkoutSessions)
+      .set({ providerAttempt: null, providerPaymentId: null, processingAt: new Date(0) })
+      .where(eq(checkoutSessions.id, session.id));
     const before = (await promotionOf('TWENTY')).redeemed;
     expect(await pay('TWENTY').catch(codeOf)).toMatchObject({ code: 'ER.03.24', messages: { '(request)': [expect.stringContaining('same choices')] } });
     expect((await promotionOf('TWENTY')).redeemed).toBe(before);

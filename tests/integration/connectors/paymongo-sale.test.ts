@@ -33,11 +33,7 @@ const items = [
 
 beforeAll(async () => {
   ({ fake, t } = provider);
-  const [link] = await t.app.db
-    .update(links)
-    .set({ amountMinor: null, items, promotionCodes: true })
-    .where(eq(links.slug, 'acme-books'))
-    .returning();
+  const [link] = await t.app.db.update(links).set({ amountMinor: null, items, promotionCodes: true }).where(eq(links.slug, 'acme-books')).returning();
   linkId = link!.id;
   for (const [code, percent] of [
     ['TEN', 10],
@@ -62,7 +58,10 @@ describe('paymongo › a sale held to the smallest card payment', () => {
     const basket = await start(issueStaticTicket(t.app, linkId), { quantity: { sticker: '1' }, amount_locale: 'fil-PH' }).catch(codeOf);
     expect(basket).toMatchObject({ code: 'ER.06.09', messages: { total: ['₱20.00 ang pinakamaliit na bayad na tinatanggap dito: dagdagan ang iyong order'] } });
     const code = await start(issueStaticTicket(t.app, linkId), { quantity: { sticker: '10' }, promo_code: 'NINETY' }).catch(codeOf);
-    expect(code).toMatchObject({ code: 'ER.06.08', messages: { promo_code: ['With this code the total would be below ₱20.00, the smallest payment taken here'] } });
+    expect(code).toMatchObject({
+      code: 'ER.06.08',
+      messages: { promo_code: ['With this code the total would be below ₱20.00, the smallest payment taken here'] },
+    });
     expect(await redeemed('NINETY')).toBe(0);
     expect(fake.requests.filter((r) => r.path === '/v1/payment_intents').length).toBe(intents);
     // The card page's quote says it too (PayMongo's card: ₱20.00).
@@ -94,10 +93,15 @@ describe('paymongo › coming back to the card step with another code', () => {
     await browserPays(fake, changed, { number: '4343434343434345', cvc: '123', ...CARD_EXP }, changed.returnUrl);
     const res = await fetch(changed.returnUrl, { redirect: 'manual' });
     expect(res.status).toBe(303);
-    const paid = await t.app.db.select().from(payments).where(and(eq(payments.checkoutSessionId, session.id), eq(payments.status, 'succeeded')));
+    const paid = await t.app.db
+      .select()
+      .from(payments)
+      .where(and(eq(payments.checkoutSessionId, session.id), eq(payments.status, 'succeeded')));
     expect(paid.map((p) => [p.amountMinor, p.sale?.discount?.code])).toEqual([[80000n, 'TWENTY']]);
     // The first intent, were it ever paid, is not this session's attempt: nothing is recorded twice.
-    expect(await settleProviderPayment(t.app, session.integratorId, { status: 'requires_payment_method', providerPaymentId: first.providerPaymentId })).toBe('unchanged');
+    expect(await settleProviderPayment(t.app, session.integratorId, { status: 'requires_payment_method', providerPaymentId: first.providerPaymentId })).toBe(
+      'unchanged',
+    );
     const [after] = await t.app.db.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id));
     expect(after!.status).toBe('paid');
   });
