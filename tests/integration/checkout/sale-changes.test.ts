@@ -9,7 +9,7 @@ import { answerSimulatedPayment } from '../../../src/domain/checkout/simulated.t
 import { DomainError } from '../../../src/domain/errors.ts';
 import { createPromotion } from '../../../src/domain/promotions/service.ts';
 import { promotionCreateSchema } from '../../../src/schemas/promotion.ts';
-import { createTestApp, defaultSeed, provision, type TestApp } from '../../support/app.ts';
+import { createTestApp, defaultSeed, provision, startTestServer, type TestApp } from '../../support/app.ts';
 import { CARD_EXPIRY } from '../../support/cards.ts';
 import { recordStatusCode } from '../../support/status-codes-seen.ts';
 
@@ -212,5 +212,26 @@ describe('sale › coming back to an attempt with another order', () => {
     expect(await pay('TWENTY').catch(codeOf)).toMatchObject({ code: 'ER.03.24', messages: { '(request)': [expect.stringContaining('same choices')] } });
     expect((await promotionOf('TWENTY')).redeemed).toBe(before);
     expect(await pay('TEN')).toMatchObject({ status: 'succeeded', payment: { amountMinor: 45000n, sale: { discount: { code: 'TEN' } } } });
+  });
+
+  it('an expired QR code of an order offers no new code for the first choices: the customer chooses again on the page', async () => {
+    const ticket = issueStaticTicket(t.app, linkId);
+    const token = ticket.split('.')[0]!;
+    await qr(ticket, { quantity: { sticker: '0', shirt: '1' }, promo_code: 'TEN' });
+    const session = (await findSessionByToken(t.app.db, token))!;
+    const attempt = session.providerAttempt!;
+    await t.app.db
+      .update(checkoutSessions)
+      .set({ providerAttempt: { ...attempt, qr: { ...attempt.qr!, expiresAt: new Date(Date.now() - 60_000).toISOString() } } })
+      .where(eq(checkoutSessions.id, session.id));
+    const server = await startTestServer(t.app);
+    try {
+      const html = await (await fetch(`${server.url}/checkout/${token}`)).text();
+      expect(html).toContain('data-testid="qr-expired"');
+      expect(html).not.toContain(`action="/checkout/${token}/method"`);
+      expect(html).toContain(`href="/checkout/${token}?choose=1"`);
+    } finally {
+      await server.close();
+    }
   });
 });
