@@ -393,6 +393,16 @@ export const catalogue = {
     description: 'Too many promotion codes tried',
     when: 'Too many codes were tried on this payment page from the client network (guessing codes). Nothing was checked; try again after `Retry-After`.',
   },
+  'ER.06.08': {
+    http: 422,
+    description: 'The promotion code brings the total below the smallest payment',
+    when: 'With the code typed on a payment page, the total would be below the smallest amount the merchant’s acquirer takes for the way to pay (PayMongo’s ₱20.00, Stripe’s minimum for the currency); `messages.promo_code` says the minimum. Nothing was charged or redeemed; pay without the code, or buy more.',
+  },
+  'ER.06.09': {
+    http: 422,
+    description: 'The total is below the smallest payment',
+    when: 'The items chosen on a payment page (with their tip) come to less than the smallest amount the merchant’s acquirer takes for the way to pay; `messages.total` (or `messages.amount` for a typed amount) says the minimum. Nothing was charged; choose more.',
+  },
   'ER.06.20': {
     http: 409,
     description: 'The maximum is below the redemptions made',

@@ -39,6 +39,10 @@ const refusalWords: Record<string, MessageKey> = {
   'ER.03.24': 'refusal.method_waiting',
   'ER.03.31': 'refusal.method_declined',
   'ER.03.40': 'refusal.method_unavailable',
+  'ER.06.01': 'sale.code.used_up',
+  'ER.06.02': 'sale.code.already_used',
+  'ER.06.08': 'refusal.code_below_minimum',
+  'ER.06.09': 'refusal.below_minimum',
 };
 
 /**

@@ -95,6 +95,7 @@ test.beforeAll(async () => {
     })
     .where(eq(links.id, link!.id));
   await createPromotion(app, link!.integratorId, promotionCreateSchema.parse({ code: 'LAUNCH10', discount: { kind: 'percent', percent: 10 } }));
+  await createPromotion(app, link!.integratorId, promotionCreateSchema.parse({ code: 'ALMOST', discount: { kind: 'percent', percent: 99 } }));
   const build = realpathSync(join(process.cwd(), 'dist'));
   const { handler } = (await import(join(build, 'server/entry.mjs'))) as { handler: AstroHandler };
   server = createHttpServer(app, { astroHandler: handler, clientDir: join(build, 'client') });
@@ -197,3 +198,90 @@ test('sale › paying by QR Ph sends the chosen quantity and answers with the me
     sale: { lines: [{ id: 'pass', quantity: 3 }], answers: { class: 'vinyasa', waiver: true } },
   });
 });
+
+/** The QR Ph form's own fields (name, e-mail), filled as a customer would. */
+async function fillMethodFields(page: Page) {
+  const form = page.getByTestId('method-form-qrph');
+  for (const input of await form.locator('input:not([type=hidden]):not([readonly])').all()) {
+    const name = (await input.getAttribute('name')) ?? '';
+    await input.fill(name.includes('email') ? 'ana@example.com' : name.includes('mobile') ? '+639171234567' : 'Ana');
+  }
+}
+
+for (const size of [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+]) {
+  test(`sale › with JavaScript off, the QR Ph form pays the quantities, tip, code and answers chosen at ${size.width} px`, async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: size });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${base}/pay/yoga-passes?lang=fil&method=qrph`);
+      // Nothing that needs script is offered; the page says what is counted.
+      await expect(page.getByTestId('sale-nojs')).toBeVisible();
+      await expect(page.getByRole('button', { name: 'Gamitin' })).toBeHidden();
+      await expect(page.getByRole('button', { name: 'Dagdagan ng isa ang Pass sa klase' })).toBeHidden();
+      await page.getByRole('spinbutton', { name: /Pass sa klase/ }).fill('3');
+      await page.getByRole('spinbutton', { name: /Renta ng banig/ }).fill('1');
+      await page.getByLabel('15%').check();
+      await page.getByLabel('Promo code').fill('launch10');
+      await page.getByLabel('Aling klase?').selectOption('yin');
+      await page.getByLabel('Tinatanggap ko ang mga patakaran ng studio').check();
+      await fillMethodFields(page);
+      // axe needs script in the page: the same markup is checked with it on (the test below).
+      mkdirSync(shots, { recursive: true });
+      await page.screenshot({ path: join(shots, `sale-nojs-fil-${size.width}.png`), fullPage: true });
+      await page.getByTestId('method-form-qrph').locator('button').last().click();
+      await expect(page).toHaveURL(/\/checkout\//);
+      // 3 × ₱500.00 + ₱150.00 = ₱1,650.00; 10 % off: ₱1,485.00; a 15 % tip: ₱222.75; ₱1,707.75 shown with the code.
+      await expect(page.locator('body')).toContainText('₱1,707.75');
+      const token = new URL(page.url()).pathname.split('/')[2]!;
+      const { findSessionByToken } = await import('../../src/domain/checkout/sessions.ts');
+      const session = await findSessionByToken(app.db, token);
+      expect(session?.providerAttempt).toMatchObject({
+        amountMinor: '170775',
+        sale: {
+          lines: [
+            { id: 'pass', quantity: 3 },
+            { id: 'mat', quantity: 1 },
+          ],
+          discount: { code: 'LAUNCH10', amount_minor: '16500' },
+          tip_minor: '22275',
+          answers: { class: 'yin', waiver: true },
+        },
+      });
+    } finally {
+      await context.close();
+    }
+  });
+
+  test(`sale › with JavaScript on, a code leaving less than ₱20.00 is refused in Filipino before paying by QR Ph at ${size.width} px`, async ({ page }) => {
+    await page.setViewportSize(size);
+    await page.goto(`${base}/pay/yoga-passes?lang=fil&method=qrph`);
+    await expect(page.getByTestId('sale-nojs')).toBeHidden();
+    await page.getByLabel('Promo code').fill('almost');
+    await page.getByRole('button', { name: 'Gamitin' }).click();
+    const refusal = 'Sa code na ito, bababa ang kabuuan sa ₱20.00, ang pinakamaliit na bayad na tinatanggap dito';
+    await expect(page.getByText(refusal)).toBeVisible();
+    await page.getByLabel('Aling klase?').selectOption('vinyasa');
+    await page.getByLabel('Tinatanggap ko ang mga patakaran ng studio').check();
+    await fillMethodFields(page);
+    await expectNoAxeViolations(page);
+    await page.screenshot({ path: join(shots, `sale-minimum-fil-${size.width}.png`), fullPage: true });
+    // Paying anyway: refused, nothing started, the customer told why in Filipino.
+    const before = (await app.db.select().from(payments)).length;
+    await page.getByTestId('method-form-qrph').locator('button').last().click();
+    await expect(page.getByTestId('method-refused')).toContainText('Sa code na ito, bababa ang kabuuan');
+    expect((await app.db.select().from(payments)).length).toBe(before);
+    // Without the code the same basket pays ₱500.00 by QR Ph, the quantities sent with the form.
+    await page.getByLabel('Promo code').fill('');
+    await page.getByRole('spinbutton', { name: /Pass sa klase/ }).fill('2');
+    await page.getByLabel('Aling klase?').selectOption('vinyasa');
+    await page.getByLabel('Tinatanggap ko ang mga patakaran ng studio').check();
+    await fillMethodFields(page);
+    await expect(page.getByTestId('sale-total')).toHaveText('₱1,000.00');
+    await page.getByTestId('method-form-qrph').locator('button').last().click();
+    await expect(page).toHaveURL(/\/checkout\//);
+    await expect(page.locator('body')).toContainText('₱1,000.00');
+  });
+}

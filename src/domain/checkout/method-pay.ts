@@ -10,6 +10,7 @@ import { linkAvailability, linkUnavailableError } from '../links/lifecycle.ts';
 import { allowedMethods } from '../links/payment-methods.ts';
 import type { LinkWithMerchant } from '../links/service.ts';
 import { formatDecimal } from '../money.ts';
+import { sameOrder } from './changed-order.ts';
 import { claimAttempt, ensurePayable, type PayRequest, resolveSession, staticSession } from './pay.ts';
 import { releaseAttempt, resumeOrCreatePayment } from './provider-attempt.ts';
 import { settleProviderPayment, syncProviderSession } from './provider-pay.ts';
@@ -172,25 +173,11 @@ export async function startMethodAttempt(app: DomainContext, req: PayRequest): P
     throw methodError(`${paymentMethodNames[method]} takes only ${support.currencies.join(', ')}. Choose another way to pay.`);
   }
 
-  // An attempt already open: the same method answers it (the same code, the same authorisation
-  // page); another method or bank ends it first.
-  if (target.session) {
-    const open = openMethodAttempt(target.session);
-    if (open && open.method === method && (open.bank ?? '') === (typeof raw.bank === 'string' ? raw.bank : '')) {
-      const state = await syncProviderSession(app, target.session);
-      const same = state && answerOf(target.token, open, state);
-      if (same) return same;
-    } else if (open) {
-      const busy = await endOpenMethodAttempt(app, target.session);
-      if (busy) return answerOf(target.token, open, busy)!;
-    }
-  }
-
   const extra = (customerValues: Record<string, string>, amountMinor?: bigint) =>
     checkMethodInput(support, { bank: raw.bank, fields: isRecord(raw.fields) ? raw.fields : {}, customerValues, amountMinor, currency });
   let submission: Awaited<ReturnType<typeof validateCustomer>>;
   try {
-    submission = await validateCustomer(app, target, req.input, false, req.clientIp);
+    submission = await validateCustomer(app, target, req.input, false, req.clientIp, method);
   } catch (error) {
     // Every message at once: the form's and the method's.
     if (error instanceof DomainError && error.code === 'ER.02.30' && typeof error.messages === 'object') {
@@ -209,6 +196,22 @@ export async function startMethodAttempt(app: DomainContext, req: PayRequest): P
   }
   if (Object.keys(checked.messages).length > 0) throw invalidFields(checked.messages);
   const customerValues = { ...submission.customerValues, ...checked.values };
+
+  // An attempt already open: the same method and order answer it (the same code, the same
+  // authorisation page); another method, bank or order (a quantity, the tip or the code changed
+  // since) ends it first, so the customer never pays a total the page no longer shows.
+  if (target.session) {
+    const open = openMethodAttempt(target.session);
+    const sameBank = (open?.bank ?? '') === (checked.bank ?? '');
+    if (open && open.method === method && sameBank && sameOrder(open, submission)) {
+      const state = await syncProviderSession(app, target.session);
+      const same = state && answerOf(target.token, open, state);
+      if (same) return same;
+    } else if (open) {
+      const busy = await endOpenMethodAttempt(app, target.session);
+      if (busy) return answerOf(target.token, open, busy)!;
+    }
+  }
 
   await app.cardVelocity.beforeAttempt({
     clientIp: req.clientIp ?? 'unknown',

@@ -18,8 +18,9 @@ import { redeemPromotion, releaseRedemption } from '../promotions/redemptions.ts
 import { closeRunPaid, runPaidThroughSession } from '../schedules/pay-links.ts';
 import { withSubscription } from '../subscriptions/checkout.ts';
 import { startTrial, type TrialOutcome } from '../subscriptions/trial.ts';
+import { ensureSameCode } from './changed-order.ts';
 import { endOpenMethodAttempt } from './method-pay.ts';
-import { checkoutPath, findSessionByToken, insertSession, openStaticTicket, sessionState } from './sessions.ts';
+import { checkoutPath, findSessionByToken, insertSession, openStaticTicket, PROCESSING_LEASE_MS, sessionState } from './sessions.ts';
 import { type ValidSubmission, validateSubmission } from './submission.ts';
 import type { CardAttempt } from './velocity.ts';
 
@@ -36,9 +37,6 @@ import type { CardAttempt } from './velocity.ts';
  * An attempt whose answer was lost (acquirer error, or the process died between the charge and
  * tx2) is resumed by the next submit under the same key, never replaced by a new attempt.
  */
-
-/** How long an attempt may stay at the acquirer before another submit may try again. */
-export const PROCESSING_LEASE_MS = 120_000;
 
 export type PayOutcome =
   | { status: 'succeeded'; payment: Payment; receiptPath: string }
@@ -254,8 +252,8 @@ export function claimAttempt(
       if (open?.method && open.method !== 'card' && open.attempt === row!.attempts && row!.providerPaymentId) throw inProgressError();
       // The previous attempt was interrupted (acquirer error, or the process died before tx2):
       // it is tried again under its own key, so if the acquirer did charge, it answers with that
-      // charge instead of making a second one.
-      await redeem(tx, row!.attempts);
+      // charge instead of making a second one; with the code it holds, never another.
+      await ensureSameCode(tx, attemptKey(session, { attempt: row!.attempts, resumed: true }), sale?.redemption);
       await tx.update(checkoutSessions).set({ processingAt: now }).where(eq(checkoutSessions.id, session.id));
       return { attempt: row!.attempts, resumed: true };
     }

@@ -22,6 +22,7 @@ import { formatDecimal } from '../money.ts';
 import { releaseRedemption } from '../promotions/redemptions.ts';
 import { settleProviderRefund } from '../refunds/recovery.ts';
 import { afterProviderPayment } from '../subscriptions/checkout.ts';
+import { endChangedProviderAttempt } from './changed-order.ts';
 import { endOpenMethodAttempt } from './method-pay.ts';
 import { type AttemptClaim, attemptKey, claimAttempt, ensurePayable, type PayRequest, recordAttempt, resolveSession, staticSession } from './pay.ts';
 import { releaseAttempt, resumeOrCreatePayment } from './provider-attempt.ts';
@@ -99,6 +100,9 @@ export async function startProviderAttempt(
   });
   // A QR code or an authorisation still waiting on this session is ended first (never two payable attempts).
   if (target.session) await endOpenMethodAttempt(app, target.session);
+  // A card attempt made for another order (the customer changed the code or a quantity since) is not resumed.
+  const settle = (state: PaymentState) => settleProviderPayment(app, target.link.link.integratorId, state);
+  if (target.session) await endChangedProviderAttempt(app, connector, target.session, submission, settle);
   const session = target.session ?? (await staticSession(app, target.link, target.token));
   const claim = await claimAttempt(app, session, target.token, undefined, submission);
   const returnUrl = `${app.origin()}${checkoutPath(target.token)}/return`;

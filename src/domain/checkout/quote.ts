@@ -1,10 +1,12 @@
 import { intlLocale, type Locale, t } from '../../i18n/index.ts';
+import { paymentMethodSchema } from '../../schemas/payment-method.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError } from '../errors.ts';
 import { isDynamicOnly } from '../links/form.ts';
 import { findActiveLink, findLinkById } from '../links/service.ts';
 import { formatMoney } from '../money.ts';
 import { checkSale } from './sale.ts';
+import { saleMinimum } from './sale-minimum.ts';
 import { findSessionByToken } from './sessions.ts';
 
 /**
@@ -36,21 +38,30 @@ export async function quoteSale(
   const fields = typeof req.input.fields === 'object' && req.input.fields !== null ? (req.input.fields as Record<string, unknown>) : {};
   const email =
     typeof fields['customer.contact.email'] === 'string' ? fields['customer.contact.email'] : (session?.systemValues['customer.contact.email'] ?? null);
-  const ask = () =>
+  // The way to pay the page shows (a method's form sends `method`; the card's sends none).
+  const method = paymentMethodSchema.safeParse(req.input.method);
+  const minimumMinor = saleMinimum(await app.connectors.forIntegrator(found.link.integratorId), currency, method.success ? method.data : 'card');
+  const ask = (raw: Record<string, unknown>) =>
     checkSale(app, {
       link: found.link,
       ...(session ? { session } : {}),
       currency,
       amountMinor: session ? session.amountMinor : found.link.amountMinor,
-      raw: req.input,
+      raw,
       email,
       locale: req.locale,
       answersAsked: false,
       ...(req.clientIp ? { clientIp: req.clientIp } : {}),
+      ...(minimumMinor !== undefined ? { minimumMinor } : {}),
     });
   let check: Awaited<ReturnType<typeof checkSale>>;
   try {
-    check = await ask();
+    check = await ask(req.input);
+    // Only the code refused: the lines without it, so the total stays in view under its message.
+    if (!check.choice && check.codeRefusal && Object.keys(check.messages).every((field) => field === 'promo_code')) {
+      const without = await ask({ ...req.input, promo_code: '' });
+      if (without.choice) check = { ...without, messages: check.messages };
+    }
   } catch (error) {
     // Too many codes tried: said under the code, like any other word about it.
     if (error instanceof DomainError && error.code === 'ER.06.04') return { say: { promo_code: t(req.locale, 'sale.code.wait') } };

@@ -1,13 +1,13 @@
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, notLike, sql } from 'drizzle-orm';
 import { checkoutSessions, type Link, promotionRedemptions } from '../../db/schema.ts';
 import type { MessageKey } from '../../i18n/en.ts';
-import { type Locale, t } from '../../i18n/index.ts';
+import { intlLocale, type Locale, t } from '../../i18n/index.ts';
 import type { Item, PaymentSale, TipChoice } from '../../schemas/link-sale.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError, type Messages } from '../errors.ts';
 import { readAnswers } from '../links/answers.ts';
 import { type SaleRefusal, saleTotal } from '../links/sale-totals.ts';
-import { MoneyError, parseAmount } from '../money.ts';
+import { formatMoney, MoneyError, parseAmount } from '../money.ts';
 import { releaseRedemption } from '../promotions/redemptions.ts';
 import { CODE_PATTERN, normalizeCode, normalizeEmail, type Promotion, type PromotionRefusal, promotionRefusal } from '../promotions/rules.ts';
 import { findPromotion } from '../promotions/service.ts';
@@ -33,14 +33,19 @@ export interface SaleChoice {
   redemption?: { promotionId: string; oncePerEmail: boolean; discountMinor: bigint };
 }
 
-/** Why a typed code does not apply: the rules' reasons, plus a code that does not exist, a page that takes none, a free payment. */
-export type CodeRefusal = PromotionRefusal | 'unknown' | 'not_taken' | 'free';
+/**
+ * Why a typed code does not apply: the rules' reasons, plus a code that does not exist, a page that
+ * takes none, a free payment, a total it brings below the acquirer's smallest payment.
+ */
+export type CodeRefusal = PromotionRefusal | 'unknown' | 'not_taken' | 'free' | 'below_minimum';
 
 export interface SaleCheck {
   /** By field (`quantity.<id>`, `tip`, `tip_amount`, `promo_code`, `answers.<id>`), in the page's language. */
   messages: Messages;
   choice?: SaleChoice;
   codeRefusal?: CodeRefusal;
+  /** The items (or typed amount) come to less than the acquirer's smallest payment, whatever the code. */
+  belowMinimum?: true;
 }
 
 type SaleLink = Pick<Link, 'id' | 'integratorId' | 'questions' | 'items' | 'tip' | 'promotionCodes'>;
@@ -124,7 +129,7 @@ export async function checkSale(
   app: DomainContext,
   args: {
     link: SaleLink;
-    session?: { kind: string; items: readonly Item[] | null };
+    session?: { id?: string; kind: string; items: readonly Item[] | null };
     currency: string;
     amountMinor: bigint | null;
     raw: Record<string, unknown>;
@@ -133,6 +138,8 @@ export async function checkSale(
     clientIp?: string;
     /** false: the page's running total, before the customer answered the questions. */
     answersAsked?: boolean;
+    /** The smallest total the acquirer takes for the way to pay (saleMinimum); absent: none. */
+    minimumMinor?: bigint;
   },
 ): Promise<SaleCheck> {
   const { link, raw, currency, locale } = args;
@@ -167,7 +174,7 @@ export async function checkSale(
         codeRefusal = 'unknown';
       } else {
         const email = args.email?.trim() || null;
-        const usedByEmail = promotion.oncePerEmail && email ? await heldByEmail(app, promotion.id, email) : false;
+        const usedByEmail = promotion.oncePerEmail && email ? await heldByEmail(app, promotion.id, email, args.session?.id) : false;
         codeRefusal = promotionRefusal(promotion, { now: app.now(), linkId: link.id, currency, email, usedByEmail }) ?? undefined;
         // The running total comes before the e-mail is typed: the payment checks it.
         if (codeRefusal === 'email_needed' && args.answersAsked === false) codeRefusal = undefined;
@@ -178,15 +185,15 @@ export async function checkSale(
     messages.promo_code = say('sale.code.unknown');
   }
 
-  const total = saleTotal({
+  const undiscounted = {
     currency,
     items,
     quantities: isRecord(raw.quantity) ? raw.quantity : {},
     ...(items.length === 0 && args.amountMinor !== null ? { amountMinor: args.amountMinor } : {}),
     ...(link.tip ? { tip: link.tip } : {}),
     ...('choice' in tip ? { tipChoice: tip.choice } : {}),
-    ...(promotion && !codeRefusal ? { discount: promotion.discount } : {}),
-  });
+  };
+  const total = saleTotal({ ...undiscounted, ...(promotion && !codeRefusal ? { discount: promotion.discount } : {}) });
   if (!total.ok) {
     for (const r of total.refusals) {
       const item = items.find((i) => `quantity.${i.id}` === r.field);
@@ -196,7 +203,22 @@ export async function checkSale(
       messages[r.field] ??= [item ? `${item.name[locale] || item.name.en}: ${text}` : text];
     }
   }
-  if (Object.keys(messages).length > 0 || !total.ok || !answers.ok) return { messages, ...(codeRefusal ? { codeRefusal } : {}) };
+  let belowMinimum: true | undefined;
+  const minimum = args.minimumMinor;
+  if (total.ok && minimum !== undefined && total.total.totalMinor < minimum) {
+    const params = { minimum: formatMoney(minimum, currency, intlLocale(locale)) };
+    // The code is to blame when the order without it reaches the minimum (its tip counted again).
+    const without = total.total.discountMinor > 0n ? saleTotal(undiscounted) : undefined;
+    if (without?.ok && without.total.totalMinor >= minimum) {
+      codeRefusal = 'below_minimum';
+      messages.promo_code = say('sale.code.below_minimum', params);
+    } else {
+      belowMinimum = true;
+      messages[items.length > 0 ? 'total' : 'amount'] ??= say('sale.refusal.below_minimum', params);
+    }
+  }
+  if (Object.keys(messages).length > 0 || !total.ok || !answers.ok)
+    return { messages, ...(codeRefusal ? { codeRefusal } : {}), ...(belowMinimum ? { belowMinimum } : {}) };
 
   const { lines, subtotalMinor, discountMinor, tipMinor, totalMinor } = total.total;
   if (!sellsMore(link, args.session)) return { messages, choice: { totalMinor, sale: null } };
@@ -226,25 +248,44 @@ export async function checkSale(
 
 const codeKey = (refusal: CodeRefusal): MessageKey => (refusal === 'other_currency' ? 'sale.code.other_link' : `sale.code.${refusal}`);
 
-/** Whether this e-mail holds a redemption of the code now (advice: the redemption's unique index decides). */
-async function heldByEmail(app: DomainContext, promotionId: string, email: string): Promise<boolean> {
+/**
+ * Whether this e-mail holds a redemption of the code now (advice: the redemption's unique index
+ * decides). One held by an attempt of this same session does not count: coming back to it is not a second use.
+ */
+async function heldByEmail(app: DomainContext, promotionId: string, email: string, sessionId?: string): Promise<boolean> {
   const [held] = await app.db
     .select({ id: promotionRedemptions.id })
     .from(promotionRedemptions)
     .where(
-      and(eq(promotionRedemptions.promotionId, promotionId), eq(promotionRedemptions.email, normalizeEmail(email)), isNull(promotionRedemptions.releasedAt)),
+      and(
+        eq(promotionRedemptions.promotionId, promotionId),
+        eq(promotionRedemptions.email, normalizeEmail(email)),
+        isNull(promotionRedemptions.releasedAt),
+        sessionId ? notLike(promotionRedemptions.reference, `checkout:${sessionId}:%`) : undefined,
+      ),
     );
   return held !== undefined;
 }
 
 /**
  * The refusal for a sale whose only wrong field is the code: the promotion's own status code
- * (used up ER.06.01, used by this customer ER.06.02, any other reason ER.06.03), so a client
- * can tell a code problem from a form problem. Undefined when other fields are wrong too.
+ * (used up ER.06.01, used by this customer ER.06.02, below the acquirer's smallest payment
+ * ER.06.08, any other reason ER.06.03), so a client can tell a code problem from a form problem;
+ * or whose only fault is a total below that minimum (ER.06.09). Undefined when other fields are wrong too.
  */
 export function codeRefusalError(check: SaleCheck, messages: Messages): DomainError | undefined {
-  if (!check.codeRefusal || Object.keys(messages).some((field) => field !== 'promo_code')) return undefined;
+  const fields = Object.keys(messages);
+  if (check.belowMinimum && fields.length === 1 && (fields[0] === 'total' || fields[0] === 'amount')) {
+    return new DomainError('ER.06.09', 'The total is below the smallest payment', { messages, httpStatus: 422, say: 'refusal.below_minimum' });
+  }
+  if (!check.codeRefusal || fields.some((field) => field !== 'promo_code')) return undefined;
   const only = { promo_code: messages.promo_code ?? [] };
+  if (check.codeRefusal === 'below_minimum')
+    return new DomainError('ER.06.08', 'The promotion code brings the total below the smallest payment', {
+      messages: only,
+      httpStatus: 422,
+      say: 'refusal.code_below_minimum',
+    });
   if (check.codeRefusal === 'used_up') return new DomainError('ER.06.01', 'This promotion code is used up', { messages: only, httpStatus: 409 });
   if (check.codeRefusal === 'already_used')
     return new DomainError('ER.06.02', 'This promotion code was already used with this e-mail address', { messages: only });

@@ -10,6 +10,9 @@ import type { LinkWithMerchant } from '../links/service.ts';
 import { type ReceiptEmail, receiptEmailOf } from '../notifications/receipt-email.ts';
 import { sessionHash } from '../subscriptions/start.ts';
 
+/** How long an attempt may stay at the acquirer before another submit may try again. */
+export const PROCESSING_LEASE_MS = 120_000;
+
 export type { CheckoutSession } from '../../db/schema.ts';
 
 /**

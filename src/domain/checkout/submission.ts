@@ -3,12 +3,14 @@ import type { CheckoutSubmission } from '../../schemas/checkout.ts';
 import { checkCustomerFields, checkoutCustomerSchema, checkoutSubmissionSchema } from '../../schemas/checkout.ts';
 import type { PaymentSale } from '../../schemas/link-sale.ts';
 import { emptyMessages, parseWith } from '../../schemas/parse.ts';
+import type { PaymentMethod } from '../../schemas/payment-method.ts';
 import type { DomainContext } from '../context.ts';
 import { invalidFields, type Messages } from '../errors.ts';
 import { askedFields } from '../links/form.ts';
 import { amountLocale, parseCustomerAmount } from './amount.ts';
 import type { ResolvedSession } from './pay.ts';
 import { checkSale, codeRefusalError, itemsOf, type SaleChoice, saleFormInput, sellsMore } from './sale.ts';
+import { saleMinimum } from './sale-minimum.ts';
 
 /**
  * What a customer submitted on a payment page, checked all at once before a session is created or
@@ -43,7 +45,8 @@ export async function validateSubmission(app: DomainContext, target: ResolvedSes
  * The same checks; without the card when the card goes from the browser straight to the
  * acquirer (PayMongo, src/domain/checkout/provider-pay.ts): then `card` and `expiry` are absent.
  * The one place every pay path decides the amount: on a page that sells items, takes a tip or a
- * code, or asks questions, the total is the server's (src/domain/checkout/sale.ts).
+ * code, or asks questions, the total is the server's (src/domain/checkout/sale.ts), held to the
+ * acquirer's smallest payment for `method`.
  */
 export async function validateCustomer(
   app: DomainContext,
@@ -51,6 +54,7 @@ export async function validateCustomer(
   input: unknown,
   withCard: boolean,
   clientIp?: string,
+  method: PaymentMethod = 'card',
 ): Promise<Omit<ValidSubmission, 'card' | 'expiry'> & Partial<ValidSubmission>> {
   const sent = isRecord(input) ? input : {};
   // The card islands send the page's sale form as it would post (`sale`: form-encoded text).
@@ -76,6 +80,7 @@ export async function validateCustomer(
   const customerValues = { ...systemValues, ...customer.values };
   let choice: SaleChoice | undefined;
   if (selling) {
+    const minimumMinor = saleMinimum(await app.connectors.forIntegrator(link.link.integratorId), currency, method);
     const check = await checkSale(app, {
       link: link.link,
       ...(session ? { session } : {}),
@@ -85,6 +90,7 @@ export async function validateCustomer(
       email: customerValues['customer.contact.email'] ?? null,
       locale: amountLocale(raw.amount_locale),
       ...(clientIp ? { clientIp } : {}),
+      ...(minimumMinor !== undefined ? { minimumMinor } : {}),
     });
     for (const [path, list] of Object.entries(check.messages)) messages[path] ??= list;
     const codeOnly = codeRefusalError(check, messages);
