@@ -13,7 +13,15 @@ import pino, { type DestinationStream } from 'pino';
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 const SENSITIVE_KEY = /(pan|card_?number|number|cvc|cvv|security_?code|secret|token|password|authorization|cookie|key|payload|signature|master|e_?mail)/i;
-const PAN_LIKE = /\b(?:\d[ -]?){12,19}\b/g;
+/**
+ * 12 to 19 digits, spaced or dashed: a card number. A UUID (every paylink reference) comes first in
+ * the alternation so it is consumed whole and kept: its last group can be 12 digits, or its groups
+ * digits only, which alone would read as a card number (a reference masked in one log line in ~300).
+ */
+const UUID_SOURCE = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+const PAN_LIKE = new RegExp(`\\b${UUID_SOURCE}\\b|\\b(?:\\d[ -]?){12,19}\\b`, 'gi');
+const UUID = new RegExp(`^${UUID_SOURCE}$`, 'i');
+const maskPan = (match: string) => (UUID.test(match) ? match : '[redacted-number]');
 /** A customer's (or anyone's) address quoted in a message: an SMTP refusal, an error echoing input. */
 const EMAIL_LIKE = /[\w.%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
 /** `"cvc":"123"`, `cvc=123`, `'secret': 'x'` inside a string (an error message that quotes a request): the value is replaced. */
@@ -48,7 +56,7 @@ function redactError(error: Error, depth: number): Record<string, unknown> {
 export function redact(value: unknown, depth = 0): unknown {
   if (depth > 6) return '[…]';
   if (typeof value === 'string')
-    return value.replace(PAN_LIKE, '[redacted-number]').replace(EMAIL_LIKE, '[redacted-email]').replace(SENSITIVE_PAIR, '$1$2$1$3"[redacted]"');
+    return value.replace(PAN_LIKE, maskPan).replace(EMAIL_LIKE, '[redacted-email]').replace(SENSITIVE_PAIR, '$1$2$1$3"[redacted]"');
   if (typeof value === 'bigint') return value.toString();
   if (value instanceof Error) return redactError(value, depth);
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));

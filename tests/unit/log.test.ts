@@ -27,6 +27,15 @@ describe('log', () => {
     expect(JSON.parse(lines[0]!)).toMatchObject({ level: 'info', transaction_id: 'txn_1', card: { last4: '0002', brand: 'visa' } });
   });
 
+  it('keeps a reference (a UUID) whole even when its groups are digits that would read as a card number', () => {
+    // CI once masked `eba0d04d-65e4-49aa-8ac1-197272258058`: its last group alone is 12 digits.
+    for (const reference of ['eba0d04d-65e4-49aa-8ac1-197272258058', '12345678-1234-4123-8123-123456789012', 'ABCDEF01-2345-4678-9ABC-000000000000'])
+      expect(redact({ registration: reference, msg: `deleted ${reference} card` })).toEqual({ registration: reference, msg: `deleted ${reference} card` });
+    // A card number beside a reference, or dashed like one, is still masked.
+    expect(redact('eba0d04d-65e4-49aa-8ac1-197272258058 4111-1111-1111-1111')).toBe('eba0d04d-65e4-49aa-8ac1-197272258058 [redacted-number]');
+    expect(redact('41111111-1111-1111')).toBe('[redacted-number]');
+  });
+
   it('redacts a CVC, secret or token that a string quotes as a pair (an error message echoing a request)', () => {
     expect(redact('request was {"card":{"number":"x","cvc":"987","holderName":"Juan"}}')).toBe(
       'request was {"card":{"number":"x","cvc":"[redacted]","holderName":"Juan"}}',
