@@ -85,7 +85,8 @@ test('console › home lists recent and failed payments, offers New link and say
   const page = await signedIn(browser);
   await expect(page.getByTestId('console-test-mode')).toContainText('Test mode');
   const recent = page.getByRole('region', { name: 'Recent payments' });
-  await expect(recent.getByRole('link', { name: /UTC$/ }).first()).toHaveAttribute('href', `/console/payments/${txn}`);
+  // Listed by its time; not necessarily first: another spec's schedule may charge meanwhile.
+  await expect(recent.locator(`a[href="/console/payments/${txn}"]`)).toHaveAccessibleName(/UTC$/);
   await expect(page.getByRole('region', { name: 'Failed payments' })).toBeVisible();
   await expect(page.getByRole('region', { name: 'Schedules that need attention' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'New link' })).toHaveAttribute('href', '/console/links/new');
