@@ -22,8 +22,8 @@ const notSuspended = (detail: string) => new DomainError('ER.12.34', 'Schedule i
  * suspended (PAYLINK_SCHEDULE_MAX_FAILED_RUNS failed occurrences in a row) becomes active again.
  * Its next occurrence is the first one after now (the missed ones are not charged), and its count
  * of failed occurrences starts again from 0. Only a suspended schedule resumes: an active one has
- * nothing to resume, a cancelled one is never restarted, and a schedule whose card registration
- * was deleted stays as it is.
+ * nothing to resume, a cancelled one is never restarted, a plan whose last cycle has passed is
+ * over, and a schedule whose card registration was deleted stays as it is.
  */
 export async function resumeSchedule(
   app: DomainContext,
@@ -41,6 +41,7 @@ export async function resumeSchedule(
         timeOffset: schedules.timeOffset,
         every: schedules.every,
         anchorAt: schedules.anchorAt,
+        cyclesLeft: schedules.cyclesLeft,
         callbackUrl: schedules.callbackUrl,
         cardStatus: cardRegistrations.status,
       })
@@ -56,6 +57,9 @@ export async function resumeSchedule(
           : 'the schedule is active already; only a suspended schedule can be resumed',
       );
     }
+    // A plan of N cycles (a subscription's `cycles`) is over once its last one was claimed, paid or not.
+    if (row.cyclesLeft !== null && row.cyclesLeft <= 0)
+      throw notSuspended('its last cycle has passed: the plan is over; start a new subscription or schedule instead');
     if (row.cardStatus !== 'active') throw notSuspended('its card registration is no longer active; register the card again and create a new schedule');
     const offsetMinutes = parseTimeOffset(row.timeOffset) ?? 0;
     const nextRunAt = nextRunAfter(cadenceOf(row), now);

@@ -109,6 +109,21 @@ describe('subscriptions › every N periods', () => {
     expect(await scheduleOf('five-months')).toMatchObject({ cyclesLeft: 0, nextRunAt: null });
   });
 
+  it('a plan whose last cycle has passed is never resumed: suspended on its last cycle, it charges nothing more', async () => {
+    const schedule = await scheduleOf('five-months');
+    // Its last cycle failed for good and the scheduler suspended it: the plan of 3 is over all the same.
+    await t.app.db.update(schedules).set({ status: 'suspended', suspendedAt: clock.now(), consecutiveFailures: 3 }).where(eq(schedules.id, schedule.id));
+    clock.set('2027-12-01T00:00:00Z');
+    const integrator = { id: schedule.integratorId } as Parameters<typeof resumeSchedule>[1];
+    await expect(resumeSchedule(t.app, integrator, schedule.id)).rejects.toMatchObject({
+      code: 'ER.12.34',
+      messages: { reference: [expect.stringContaining('its last cycle')] },
+    });
+    await tickAt('2028-04-30T08:00:01Z');
+    expect(await runsOf(schedule.id)).toHaveLength(2);
+    expect(await scheduleOf('five-months')).toMatchObject({ status: 'suspended', cyclesLeft: 0, nextRunAt: null });
+  });
+
   it('monthly, paid on 30 March: the period counts from that month’s last day, so the next charge is 30 April, not 31 March', async () => {
     clock.set('2027-03-30T08:00:00.250Z');
     const schedule = await pay('monthly');
