@@ -264,9 +264,19 @@ export const checkoutSessions = pgTable(
     expiresAt: ts('expires_at').notNull(),
     paidAt: ts('paid_at'),
     lockedAt: ts('locked_at'),
+    /**
+     * A subscription link's payment recorded, its subscription not started yet: set with the payment,
+     * cleared once it started (or could not: no e-mail). A crash in between leaves it set, and the
+     * provider-reconcile loop starts it (src/domain/subscriptions/recovery.ts); also that loop's lease.
+     */
+    subscriptionPendingAt: ts('subscription_pending_at'),
     createdAt: createdAt(),
   },
-  (t) => [index('checkout_sessions_link_idx').on(t.linkId), index('checkout_sessions_provider_payment_idx').on(t.providerPaymentId)],
+  (t) => [
+    index('checkout_sessions_link_idx').on(t.linkId),
+    index('checkout_sessions_provider_payment_idx').on(t.providerPaymentId),
+    index('checkout_sessions_subscription_pending_idx').on(t.subscriptionPendingAt).where(sql`${t.subscriptionPendingAt} is not null`),
+  ],
 );
 export type CheckoutSession = typeof checkoutSessions.$inferSelect;
 

@@ -346,7 +346,14 @@ export function recordAttempt(
     if (result.status === 'succeeded') {
       await tx
         .update(checkoutSessions)
-        .set({ status: 'paid', paidAt: done, paymentId: payment.id, processingAt: null })
+        // A subscription link's payment: its subscription is owed from now on, even if the process stops before it starts.
+        .set({
+          status: 'paid',
+          paidAt: done,
+          paymentId: payment.id,
+          processingAt: null,
+          ...(target.link.link.subscription && !run ? { subscriptionPendingAt: done } : {}),
+        })
         .where(eq(checkoutSessions.id, session.id));
       return { status: 'succeeded', payment, receiptPath: checkoutPath(target.token) };
     }

@@ -1,16 +1,18 @@
+import { eq } from 'drizzle-orm';
 import type { SetupCard } from '../../acquirer/connector.ts';
-import type { CheckoutSession, Link } from '../../db/schema.ts';
+import { type CheckoutSession, checkoutSessions, type Link } from '../../db/schema.ts';
 import type { Locale } from '../../i18n/index.ts';
 import type { PaymentMethod } from '../../schemas/payment-method.ts';
 import type { PayOutcome } from '../checkout/pay.ts';
 import type { ValidSubmission } from '../checkout/submission.ts';
 import type { DomainContext } from '../context.ts';
-import { startLinkSubscription } from './start.ts';
+import { type SubscriptionStart, startLinkSubscription } from './start.ts';
 
 /**
  * After a card payment on a link's page: a subscription link's payment starts the subscription
  * (./start.ts) with the card just typed. The payment stands whatever happens here: a failure to
- * start is logged for the merchant to follow up, never shown to the customer as a failed payment.
+ * start is never shown to the customer as a failed payment; it is logged and started again by
+ * ./recovery.ts (without the typed card, which paylink never keeps: by a payment link each period).
  */
 export async function withSubscription(
   app: DomainContext,
@@ -22,20 +24,31 @@ export async function withSubscription(
 ): Promise<PayOutcome> {
   if (!link.subscription) return outcome;
   const { card, expiry } = submission;
-  try {
-    await startLinkSubscription(app, {
-      link,
-      session,
-      customerValues: submission.customerValues,
-      card: { number: card.number, expMonth: expiry.month, expYear: expiry.year, cvc: card.cvc, holderName: card.name },
-      at: outcome.payment.paidAt ?? app.now(),
-      paid: true,
-      locale: locale ?? null,
-    });
-  } catch (error) {
-    app.log.error('subscription: not started after its first payment', { sessionId: session.id, paymentId: outcome.payment.id, error });
-  }
+  await startOwedSubscription(app, session, {
+    link,
+    session,
+    customerValues: submission.customerValues,
+    card: { number: card.number, expMonth: expiry.month, expYear: expiry.year, cvc: card.cvc, holderName: card.name },
+    at: outcome.payment.paidAt ?? app.now(),
+    paid: true,
+    locale: locale ?? null,
+  });
   return outcome;
+}
+
+/**
+ * Starts the subscription a recorded payment owes and clears the session's mark (set with the
+ * payment: checkout_sessions.subscription_pending_at), also when it cannot start (no e-mail, as
+ * logged by startLinkSubscription). A failure leaves the mark, so ./recovery.ts starts it later.
+ */
+export async function startOwedSubscription(app: DomainContext, session: Pick<CheckoutSession, 'id'>, start: SubscriptionStart): Promise<void> {
+  try {
+    const started = await startLinkSubscription(app, start);
+    if ('skipped' in started) app.log.warn('subscription: not started after its first payment', { sessionId: session.id, reason: started.skipped });
+    await app.db.update(checkoutSessions).set({ subscriptionPendingAt: null }).where(eq(checkoutSessions.id, session.id));
+  } catch (error) {
+    app.log.error('subscription: not started after its first payment; will retry', { sessionId: session.id, error });
+  }
 }
 
 /** The provider's payment that paid (its method absent: a card). */
@@ -56,20 +69,22 @@ export async function afterProviderPayment(
   paid?: ProviderPaid,
 ): Promise<void> {
   if (!link.subscription) return;
+  let savedCard: SetupCard | undefined;
   try {
-    const savedCard = await cardKeptBy(app, link.integratorId, session.id, paid);
-    await startLinkSubscription(app, {
-      link,
-      session,
-      customerValues,
-      ...(savedCard ? { savedCard } : {}),
-      at: paidAt,
-      paid: true,
-      locale: session.locale as Locale | null,
-    });
+    savedCard = await cardKeptBy(app, link.integratorId, session.id, paid);
   } catch (error) {
-    app.log.error('subscription: not started after its first payment', { sessionId: session.id, error });
+    app.log.error('subscription: not started after its first payment; will retry', { sessionId: session.id, error });
+    return;
   }
+  await startOwedSubscription(app, session, {
+    link,
+    session,
+    customerValues,
+    ...(savedCard ? { savedCard } : {}),
+    at: paidAt,
+    paid: true,
+    locale: session.locale as Locale | null,
+  });
 }
 
 /** The card the acquirer kept with a card payment, for the next periods; undefined (and why, logged) when it kept none. */

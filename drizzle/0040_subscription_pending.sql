@@ -1,0 +1,2 @@
+ALTER TABLE "checkout_sessions" ADD COLUMN "subscription_pending_at" timestamp with time zone;--> statement-breakpoint
+CREATE INDEX "checkout_sessions_subscription_pending_idx" ON "checkout_sessions" USING btree ("subscription_pending_at") WHERE "checkout_sessions"."subscription_pending_at" is not null;
