@@ -1101,6 +1101,8 @@ export interface components {
             cycles_left: number | null;
             /** @description It runs on one occurrence of its recurrence in every `every` (a subscription every 2 weeks: 2; docs/schedules.md). Always 1 for a schedule the integrator signed. */
             every: number;
+            /** @description A subscription started with a free trial: when the trial ends, which is its first charge; null: no trial. */
+            trial_ends_at: string | null;
             /** @description A subscription the customer cancelled at the end of its period: when it ends (no charge then). */
             cancel_at: string | null;
             next_run_at: string | null;
@@ -1147,6 +1149,8 @@ export interface components {
             cycles_left: number | null;
             /** @description It runs on one occurrence of its recurrence in every `every` (a subscription every 2 weeks: 2; docs/schedules.md). Always 1 for a schedule the integrator signed. */
             every: number;
+            /** @description A subscription started with a free trial: when the trial ends, which is its first charge; null: no trial. */
+            trial_ends_at: string | null;
             /** @description A subscription the customer cancelled at the end of its period: when it ends (no charge then). */
             cancel_at: string | null;
             next_run_at: string | null;

@@ -95,6 +95,9 @@ export const scheduleViewSchema = z
       description:
         'It runs on one occurrence of its recurrence in every `every` (a subscription every 2 weeks: 2; docs/schedules.md). Always 1 for a schedule the integrator signed.',
     }),
+    trial_ends_at: isoTime.nullable().meta({
+      description: 'A subscription started with a free trial: when the trial ends, which is its first charge; null: no trial.',
+    }),
     cancel_at: isoTime.nullable().meta({ description: 'A subscription the customer cancelled at the end of its period: when it ends (no charge then).' }),
     next_run_at: isoTime.nullable(),
     consecutive_failures: z.number().int(),

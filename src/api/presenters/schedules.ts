@@ -40,6 +40,7 @@ export function scheduleListItemView({ schedule: row, customer, link }: Schedule
     link,
     cycles_left: row.cyclesLeft,
     every: row.every,
+    trial_ends_at: at(row.trialEndsAt),
     cancel_at: at(row.cancelAt),
     next_run_at: row.status === 'active' ? at(row.nextRunAt) : null,
     consecutive_failures: row.consecutiveFailures,

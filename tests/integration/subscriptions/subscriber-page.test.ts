@@ -64,7 +64,7 @@ describe('subscriptions › the customer page', () => {
     );
     expect(url).toMatch(/\/subscriptions\/manage\?token=/);
     const api = await call(served.server.url, 'GET', `/api/v1/schedules/${schedule!.id}`);
-    expect(api.json.data.schedule).toMatchObject({ link: 'club', cycles_left: null, every: 1, cancel_at: null, status: 'active' });
+    expect(api.json.data.schedule).toMatchObject({ link: 'club', cycles_left: null, every: 1, trial_ends_at: null, cancel_at: null, status: 'active' });
     const listed = await call(served.server.url, 'GET', '/api/v1/schedules');
     expect(listed.json.data.items.find((i: { reference: string }) => i.reference === schedule!.id)).toMatchObject({ link: 'club' });
     const fil = await get(`/subscriptions/manage?token=${token}&lang=fil`);
