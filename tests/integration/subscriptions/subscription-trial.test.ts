@@ -89,7 +89,11 @@ describe('subscriptions › a free trial from the payment page', () => {
     expect(schedule!.nextRunAt?.toISOString()).toBe('2026-12-10T09:15:00.000Z');
     // The integrator sees the trial through the API: it ends at the first charge.
     const api = await call(served.server.url, 'GET', `/api/v1/schedules/${schedule!.id}`);
-    expect(api.json.data.schedule).toMatchObject({ link: 'gym-trial', trial_ends_at: '2026-12-10T09:15:00.000+00:00', next_run_at: '2026-12-10T09:15:00.000+00:00' });
+    expect(api.json.data.schedule).toMatchObject({
+      link: 'gym-trial',
+      trial_ends_at: '2026-12-10T09:15:00.000+00:00',
+      next_run_at: '2026-12-10T09:15:00.000+00:00',
+    });
     const [registration] = await app.db.select().from(cardRegistrations).where(eq(cardRegistrations.reference, schedule!.cardRegistrationReference));
     expect(registration).toMatchObject({ status: 'active', collection: 'saved_card', last4: '4242', customerEmail: 'ana@example.com' });
     expect(await app.db.select().from(payments).where(eq(payments.linkId, schedule!.linkId!))).toHaveLength(0);
