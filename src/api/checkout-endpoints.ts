@@ -112,6 +112,7 @@ const presentProviderStart = (started: Awaited<ReturnType<typeof startProviderAt
             public_key: started.publicKey,
             api_base_url: started.apiBaseUrl,
             return_url: started.returnUrl,
+            ...(started.mode ? { mode: started.mode } : {}),
           },
         };
 

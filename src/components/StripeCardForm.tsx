@@ -47,6 +47,11 @@ export interface StripeCardFormProps {
   /** The payment keeps the card for a schedule: the Element says so, as the PaymentIntent (setup_future_usage) will. */
   saveCard?: boolean;
   /**
+   * A free trial: nothing is paid. The Element opens in setup mode; on submit paylink creates a
+   * SetupIntent (the start answers `mode: 'setup'`) and the button confirms it (stripe.confirmSetup).
+   */
+  trial?: boolean;
+  /**
    * Stripe's payment method types the PaymentIntent will allow (src/acquirer/stripe/methods.ts):
    * the Element offers those the merchant's Stripe account turns on, with Apple Pay and Google Pay
    * as cards. Absent: cards only.
@@ -82,7 +87,7 @@ interface StripeError {
 interface StripeJs {
   elements(options: Record<string, unknown>): StripeElements;
   confirmPayment(options: { elements: StripeElements; clientSecret: string; confirmParams: { return_url: string } }): Promise<{ error?: StripeError }>;
-  confirmSetup(options: { elements: StripeElements; confirmParams: { return_url: string } }): Promise<{ error?: StripeError }>;
+  confirmSetup(options: { elements: StripeElements; clientSecret?: string; confirmParams: { return_url: string } }): Promise<{ error?: StripeError }>;
 }
 type StripeFactory = (publishableKey: string) => StripeJs;
 
@@ -148,6 +153,8 @@ interface Started {
   provider_payment_id: string;
   client_key: string;
   return_url: string;
+  /** A free trial: the key is a SetupIntent's. */
+  mode?: 'setup';
 }
 
 const idFor = (name: string) => `f-${name.replace(/[^\w-]/g, '-')}`;
@@ -191,16 +198,25 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
       this.elements = this.stripe.elements(
         setup
           ? { clientSecret: setup.clientSecret, appearance: { theme: 'stripe' } }
-          : {
-              mode: 'payment',
-              // An open amount starts at the smallest positive one; the typed amount replaces it on submit.
-              amount: this.props.amountMinor ?? 100,
-              currency: this.props.currency,
-              // The same list the PaymentIntent is created with: Stripe.js requires that they match.
-              allowedPaymentMethodTypes: this.props.methodTypes ?? ['card'],
-              ...(this.props.saveCard ? { setupFutureUsage: 'off_session' } : {}),
-              appearance: { theme: 'stripe' },
-            },
+          : this.props.trial
+            ? // The card saved for its first charge at the trial's end, as the SetupIntent will be (usage off_session).
+              {
+                mode: 'setup',
+                currency: this.props.currency,
+                setupFutureUsage: 'off_session',
+                allowedPaymentMethodTypes: ['card'],
+                appearance: { theme: 'stripe' },
+              }
+            : {
+                mode: 'payment',
+                // An open amount starts at the smallest positive one; the typed amount replaces it on submit.
+                amount: this.props.amountMinor ?? 100,
+                currency: this.props.currency,
+                // The same list the PaymentIntent is created with: Stripe.js requires that they match.
+                allowedPaymentMethodTypes: this.props.methodTypes ?? ['card'],
+                ...(this.props.saveCard ? { setupFutureUsage: 'off_session' } : {}),
+                appearance: { theme: 'stripe' },
+              },
       );
       // Apple Pay, Google Pay and Link show wherever Stripe offers them for this account and device.
       this.element = this.elements.create('payment', { layout: 'tabs', wallets: { applePay: 'auto', googlePay: 'auto', link: 'auto' } });
@@ -271,7 +287,8 @@ export default class StripeCardForm extends Component<StripeCardFormProps, State
       if (checked.error) return this.fail(checked.error.type === 'validation_error' ? '' : (checked.error.message ?? this.words.failed));
       const started = await this.start();
       if (!started) return;
-      const { error } = await stripe.confirmPayment({ elements, clientSecret: started.client_key, confirmParams: { return_url: started.return_url } });
+      const confirm = { elements, clientSecret: started.client_key, confirmParams: { return_url: started.return_url } };
+      const { error } = started.mode === 'setup' ? await stripe.confirmSetup(confirm) : await stripe.confirmPayment(confirm);
       // Only a failure comes back here (success leaves for the return address): paylink records it there.
       await fetch(started.return_url, { redirect: 'manual' }).catch(() => undefined);
       this.fail(error?.message ?? this.words.failed);

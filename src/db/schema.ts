@@ -257,6 +257,8 @@ export const checkoutSessions = pgTable(
       redirectUrl?: string;
       /** What the attempt buys (items, tip, code, answers), stored on the payment when it is recorded. */
       sale?: PaymentSale | null;
+      /** A free trial's card setup at the acquirer (Stripe: the SetupIntent), in place of a payment (src/domain/subscriptions/trial-setup.ts). */
+      setupId?: string;
     }>(),
     paymentId: text('payment_id'),
     /** A schedule's occurrence this session collects (a payment link e-mailed each cycle): paying it settles that run. */

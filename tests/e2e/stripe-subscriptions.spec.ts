@@ -14,8 +14,9 @@ import { shoot } from '../support/screenshots.ts';
  * writes as files can be read) against the in-repo fake of Stripe's API: the customer pays the
  * subscription link in Stripe's form (the stand-in for Stripe.js, tests/e2e/fixtures/fake-stripe.js),
  * opens the subscriptions page from the receipt e-mail, and replaces the card in Stripe's form in
- * setup mode: a declined card is said so and changes nothing, another is saved. The page at 390 and
- * 1280 px, in en, fil and es; axe finds nothing. With PAYLINK_E2E_DB=postgres on a database of its own.
+ * setup mode: a declined card is said so and changes nothing, another is saved. A free trial link
+ * saves the card in Stripe's form in setup mode and charges nothing. The pages at 390 and 1280 px,
+ * the replacement in en, fil and es; axe finds nothing. With PAYLINK_E2E_DB=postgres on a database of its own.
  */
 const stripeJs = readFileSync(join(process.cwd(), 'tests/e2e/fixtures/fake-stripe.js'), 'utf8');
 const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'authorization, content-type' };
@@ -73,6 +74,13 @@ test('stripe subscriptions › paid in Stripe’s form, the card kept; the custo
             currency: 'USD',
             amount: '12.00',
             subscription: { interval: 'month', every: 1, cancel: 'period_end' },
+          },
+          {
+            slug: 'tala-trial',
+            title: 'Yoga membership',
+            currency: 'USD',
+            amount: '12.00',
+            subscription: { interval: 'month', every: 1, cancel: 'period_end', trial_days: 14 },
           },
         ],
       },
@@ -157,6 +165,35 @@ test('stripe subscriptions › paid in Stripe’s form, the card kept; the custo
     await expectNoAxeViolations(page);
     await shoot(page, 'stripe-subscription-replaced');
     await context.close();
+
+    // 4. A free trial on Stripe: Stripe's form saves the card (setup mode) and nothing is charged.
+    const trial = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const customer = await trial.newPage();
+    await standInForStripe(customer, fake);
+    await customer.goto(`${base}/pay/tala-trial`);
+    await expect(customer.getByTestId('trial-offer')).toHaveText('Free for 14 days, then $12.00 every month');
+    await expect(customer.getByRole('button', { name: 'Start free trial' })).toBeEnabled();
+    const setupAsked = await customer.evaluate(() => (window as unknown as { __stripeElementsOptions: Record<string, unknown> }).__stripeElementsOptions);
+    expect(setupAsked).toMatchObject({ mode: 'setup', setupFutureUsage: 'off_session', allowedPaymentMethodTypes: ['card'] });
+    await customer.getByLabel('First name').fill('Mara');
+    await customer.getByLabel('Last name').fill('Santos');
+    await customer.getByLabel('Email').fill('mara@example.com');
+    await expectNoAxeViolations(customer);
+    await shoot(customer, 'stripe-trial');
+    // A declined card is said in the form; nothing starts.
+    await customer.getByLabel('Stripe card number').fill('4000 0000 0000 0002');
+    await customer.getByRole('button', { name: 'Start free trial' }).click();
+    await expect(customer.getByRole('alert')).toContainText(/declined/i);
+    await customer.getByLabel('Stripe card number').fill('4242 4242 4242 4242');
+    await customer.getByRole('button', { name: 'Start free trial' }).click();
+    await expect(customer.getByRole('heading', { name: 'Your free trial has started' })).toBeVisible({ timeout: 10_000 });
+    await expect(customer.getByText('Nothing was charged.', { exact: false })).toBeVisible();
+    await expect(customer.getByText('•••• 4242')).toBeVisible();
+    await expectNoAxeViolations(customer);
+    await shoot(customer, 'stripe-trial-started');
+    // Stripe was asked for a SetupIntent, never a payment, for the trial.
+    expect(fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/setup_intents').length).toBeGreaterThan(0);
+    await trial.close();
   } finally {
     running?.child.kill('SIGTERM');
     await running?.exited;

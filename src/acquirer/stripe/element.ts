@@ -80,6 +80,8 @@ export function stripeCardFormProps(input: {
   amount?: StripeCardFormProps['amount'];
   extraBody?: Record<string, unknown>;
   saveCard?: boolean;
+  /** A free trial's page: the card is saved by a SetupIntent, nothing is paid. */
+  trial?: boolean;
 }): StripeCardFormProps {
   const checked = propsSchema.parse({
     publishableKey: input.publishableKey,
@@ -95,7 +97,8 @@ export function stripeCardFormProps(input: {
     ...(input.amount ? { amount: input.amount } : {}),
     ...(input.extraBody ? { extraBody: input.extraBody } : {}),
     ...(input.saveCard ? { saveCard: true } : {}),
-    methodTypes: [...stripeAllowedTypes(input.saveCard === true)],
+    ...(input.trial ? { trial: true } : {}),
+    methodTypes: input.trial ? ['card'] : [...stripeAllowedTypes(input.saveCard === true)],
   };
 }
 

@@ -126,11 +126,18 @@ export async function syncRegistrationSetup(app: DomainContext, row: CardRegistr
 
 /**
  * Step 3 from a verified webhook about a setup: only a success is acted on, after reading the setup
- * again (an event carries no card details). A failure or a late event changes nothing.
+ * again (an event carries no card details). A failure or a late event changes nothing. The state
+ * read is returned: a setup that was no registration's may be a free trial's.
  */
-export async function settleCardSetupEvent(app: DomainContext, integratorId: string, connector: Connector, setupId: string): Promise<void> {
+export async function settleCardSetupEvent(
+  app: DomainContext,
+  integratorId: string,
+  connector: Connector,
+  setupId: string,
+): Promise<CardSetupState | undefined> {
   const setup = setupConnector(connector);
-  if (!setup) return;
+  if (!setup) return undefined;
   const state = await setup.syncCardSetup(setupId);
   if (state.status === 'succeeded') await activateCardSetup(app, integratorId, state);
+  return state;
 }

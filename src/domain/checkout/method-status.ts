@@ -3,6 +3,7 @@ import { payments } from '../../db/schema.ts';
 import type { PaymentMethod } from '../../schemas/payment-method.ts';
 import type { DomainContext } from '../context.ts';
 import { checkoutQrCode, type QrCode, type QrFormat } from '../links/qr.ts';
+import { syncSetupTrial } from '../subscriptions/trial-setup.ts';
 import { endOpenMethodAttempt, openMethodAttempt } from './method-pay.ts';
 import { syncProviderSession } from './provider-pay.ts';
 import { checkoutPath, findSessionByToken, sessionState } from './sessions.ts';
@@ -91,6 +92,11 @@ export async function returnFromProvider(app: DomainContext, token: string): Pro
   if (!session) return checkoutPath(token);
   const open = openMethodAttempt(session);
   try {
+    // A free trial's card setup (src/domain/subscriptions/trial-setup.ts): started once it succeeded.
+    if (session.providerAttempt?.setupId) {
+      await syncSetupTrial(app, session);
+      return checkoutPath(token);
+    }
     let state = await syncProviderSession(app, session);
     // Right after the provider's page it may still say "processing" (or, for a moment, still wait): ask again for a few seconds.
     for (let i = 0; i < 6 && (state?.status === 'processing' || (open && state?.status === 'requires_action')); i++) {

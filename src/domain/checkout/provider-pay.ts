@@ -1,27 +1,18 @@
 import { and, asc, eq, isNotNull, lt } from 'drizzle-orm';
 import { type ChargeResult, declineMessages } from '../../acquirer/acquirer.ts';
-import {
-  type AcceptedBrand,
-  amountAccepted,
-  type Connector,
-  finalPaymentStatuses,
-  isWebhookVerificationError,
-  methodSupport,
-  type PaymentState,
-} from '../../acquirer/connector.ts';
-import { type CheckoutSession, checkoutSessions, providerWebhookEvents } from '../../db/schema.ts';
-import { settleCardSetupEvent } from '../cards/setup.ts';
+import { type AcceptedBrand, amountAccepted, type Connector, finalPaymentStatuses, methodSupport, type PaymentState } from '../../acquirer/connector.ts';
+import { type CheckoutSession, checkoutSessions } from '../../db/schema.ts';
+import { setupConnector } from '../cards/setup.ts';
 import type { DomainContext } from '../context.ts';
 import { DomainError, invalidFields } from '../errors.ts';
-import { acquirerByWebhookId } from '../integrators/acquirer.ts';
 import { acquirerMinimum } from '../links/acquirer-fit.ts';
 import { linkAvailability, linkUnavailableError } from '../links/lifecycle.ts';
 import { findLinkById } from '../links/service.ts';
 import { isTrialLink } from '../links/subscription.ts';
 import { formatDecimal } from '../money.ts';
 import { releaseRedemption } from '../promotions/redemptions.ts';
-import { settleProviderRefund } from '../refunds/recovery.ts';
 import { afterProviderPayment } from '../subscriptions/checkout.ts';
+import { startSetupTrial } from '../subscriptions/trial-setup.ts';
 import { endChangedProviderAttempt } from './changed-order.ts';
 import { endOpenMethodAttempt } from './method-pay.ts';
 import { type AttemptClaim, attemptKey, claimAttempt, ensurePayable, type PayRequest, recordAttempt, resolveSession, staticSession } from './pay.ts';
@@ -48,6 +39,8 @@ export interface ProviderAttempt {
   publicKey: string;
   apiBaseUrl: string;
   returnUrl: string;
+  /** A free trial: the key confirms a card setup (Stripe: a SetupIntent), nothing is charged. */
+  mode?: 'setup';
 }
 
 const wrongModeError = () =>
@@ -76,8 +69,8 @@ export async function startProviderAttempt(
   if (
     (connector.capabilities.cardCollection !== 'paymongo_client' && connector.capabilities.cardCollection !== 'stripe_element') ||
     !('publicKey' in connector) ||
-    // A free trial charges nothing: an acquirer's card form would charge (the editor refuses such links; docs/subscriptions.md).
-    isTrialLink(target.link.link)
+    // A free trial charges nothing: only an acquirer that saves a card without a payment takes one (docs/subscriptions.md).
+    (isTrialLink(target.link.link) && !setupConnector(connector))
   )
     throw wrongModeError();
   const submission = await validateCustomer(app, target, req.input, false, req.clientIp);
@@ -106,6 +99,17 @@ export async function startProviderAttempt(
   const session = target.session ?? (await staticSession(app, target.link, target.token));
   const claim = await claimAttempt(app, session, target.token, undefined, submission);
   const returnUrl = `${app.origin()}${checkoutPath(target.token)}/return`;
+  if (isTrialLink(target.link.link)) {
+    const setup = await startSetupTrial(app, session, claim, submission, returnUrl);
+    return {
+      providerPaymentId: setup.setupId,
+      clientKey: setup.clientSecret,
+      publicKey: (connector as unknown as { publicKey: string }).publicKey,
+      apiBaseUrl: (connector as unknown as { apiBaseUrl: string }).apiBaseUrl,
+      returnUrl,
+      mode: 'setup',
+    };
+  }
   const attemptFor = {
     attempt: claim.attempt,
     amountMinor: submission.amountMinor.toString(),
@@ -303,61 +307,6 @@ export async function reconcileProviderPayments(app: DomainContext, opts: { olde
     }
   }
   return stuck.length;
-}
-
-/**
- * A provider webhook at /webhooks/{provider}/{webhook id}: verified with the integrator's webhook
- * secret, applied once (a duplicate event id changes nothing; a late or out-of-order event never
- * moves a payment or refund backwards, because only a still-open attempt or pending refund is settled).
- */
-export async function receiveProviderWebhook(
-  app: DomainContext,
-  req: { provider: string; webhookId: string; rawBody: string; headers: Headers },
-): Promise<'applied' | 'duplicate' | 'ignored'> {
-  const found = await acquirerByWebhookId(app, req.provider, req.webhookId);
-  if (!found || found.settings.provider === 'sandbox') throw new DomainError('ER.02.34', 'Resource not found', { messages: { path: ['does not exist'] } });
-  const connector = app.connectors.forSettings(found.integratorId, found.settings);
-  let event: ReturnType<typeof connector.parseWebhook>;
-  try {
-    event = connector.parseWebhook({
-      rawBody: req.rawBody,
-      headers: req.headers,
-      now: app.now(),
-      toleranceSeconds: app.config.providerWebhookToleranceSeconds,
-    });
-  } catch (error) {
-    if (isWebhookVerificationError(error)) {
-      // Each provider's refusal names its own header (Stripe-Signature, Paymongo-Signature).
-      const messages = { [error.header]: [error.message] };
-      if (error.stale) throw new DomainError('ER.01.21', 'Provider webhook outside the time tolerance', { messages });
-      throw new DomainError('ER.01.20', 'Provider webhook not verified', { messages });
-    }
-    throw error;
-  }
-  // Per integrator: two integrators may be sent the same event (one provider account behind both).
-  const key = and(
-    eq(providerWebhookEvents.provider, req.provider),
-    eq(providerWebhookEvents.integratorId, found.integratorId),
-    eq(providerWebhookEvents.eventId, event.eventId),
-  );
-  const [seen] = await app.db.select().from(providerWebhookEvents).where(key);
-  if (seen) return 'duplicate';
-  if (event.kind === 'payment') await settleProviderPayment(app, found.integratorId, event.payment);
-  if (event.kind === 'refund') await settleProviderRefund(app, found.integratorId, event.refund);
-  // Every refund the event names: those still pending at paylink settle, the rest change nothing.
-  if (event.kind === 'refunds') for (const refund of event.refunds) await settleProviderRefund(app, found.integratorId, refund);
-  if (event.kind === 'card_setup' && event.status === 'succeeded') await settleCardSetupEvent(app, found.integratorId, connector, event.setupId);
-  await app.db
-    .insert(providerWebhookEvents)
-    .values({
-      provider: req.provider,
-      eventId: event.eventId,
-      integratorId: found.integratorId,
-      type: event.kind === 'ignored' ? event.type : event.kind,
-      receivedAt: app.now(),
-    })
-    .onConflictDoNothing();
-  return event.kind === 'ignored' ? 'ignored' : 'applied';
 }
 
 /** For a payment or registration page: the card brands the merchant's acquirer takes (the accepted-cards strip). */

@@ -7,9 +7,9 @@ import type { LinkSettings } from './editor.ts';
  * charges the same amount, so the link has a fixed amount, not a range the customer picks from.
  * Its `max_payments` still applies: it counts the customers who subscribe through the page.
  * A free trial needs a card kept for the first charge at its end, taken on paylink's own card
- * form into the acquirer's vault (the sandbox); an acquirer that takes the card in the browser
- * (Stripe, PayMongo) is refused rather than charging customers who were promised a trial
- * (docs/subscriptions.md §2, "Trials").
+ * form into the acquirer's vault (the sandbox) or saved by a setup in the acquirer's own form
+ * (Stripe); an acquirer that cannot keep a card uncharged (PayMongo) is refused rather than
+ * charging customers who were promised a trial (docs/subscriptions.md §2, "Trials").
  */
 export function subscriptionProblems(
   s: Pick<LinkSettings, 'subscription' | 'amount' | 'paymentMethods' | 'tip' | 'promotionCodes'>,
@@ -31,8 +31,13 @@ export function subscriptionProblems(
   return problems;
 }
 
-/** The acquirer keeps a card typed on paylink's own form without charging it, and charges it later itself. */
-export const takesTrials = (acquirer: LinkAcquirer) => acquirer.capabilities.offSession === 'native' && acquirer.capabilities.cardCollection === 'server_vault';
+/**
+ * The acquirer keeps a card without charging it and charges it later itself: typed on paylink's
+ * own form into its vault (the sandbox), or saved by a setup in its own form (Stripe's Element).
+ */
+export const takesTrials = (acquirer: LinkAcquirer) =>
+  acquirer.capabilities.offSession === 'native' &&
+  (acquirer.capabilities.cardCollection === 'server_vault' || acquirer.capabilities.cardCollection === 'stripe_element');
 
 /** A link whose customers start a free trial: nothing charged on its page. */
 export const isTrialLink = (link: { subscription: { trial_days?: number | undefined } | null }) => link.subscription?.trial_days !== undefined;

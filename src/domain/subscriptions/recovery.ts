@@ -1,6 +1,7 @@
 import { and, eq, inArray, isNotNull, lte } from 'drizzle-orm';
 import { type CheckoutSession, checkoutSessions, payments } from '../../db/schema.ts';
 import type { Locale } from '../../i18n/index.ts';
+import { setupConnector } from '../cards/setup.ts';
 import type { DomainContext } from '../context.ts';
 import { findLinkById } from '../links/service.ts';
 import { afterProviderPayment, startOwedSubscription } from './checkout.ts';
@@ -54,7 +55,8 @@ async function recoverOne(app: DomainContext, session: CheckoutSession, now: Dat
   const [payment] = session.paymentId ? await app.db.select().from(payments).where(eq(payments.id, session.paymentId)) : [];
   const link = await findLinkById(app.db, session.linkId);
   const paidAt = payment?.paidAt ?? session.paidAt;
-  if (!payment || !link?.link.subscription || !paidAt) {
+  const setupId = session.providerAttempt?.setupId;
+  if ((!payment && !setupId) || !link?.link.subscription || !paidAt) {
     await clear();
     return;
   }
@@ -62,11 +64,27 @@ async function recoverOne(app: DomainContext, session: CheckoutSession, now: Dat
     await clear();
     app.log.error('subscription: not started after its first payment; given up, the merchant must follow up', {
       sessionId: session.id,
-      paymentId: payment.id,
+      ...(payment ? { paymentId: payment.id } : {}),
     });
     return;
   }
-  app.log.warn('subscription: starting one its payment left unstarted', { sessionId: session.id, paymentId: payment.id });
+  app.log.warn('subscription: starting one its payment left unstarted', { sessionId: session.id, ...(payment ? { paymentId: payment.id } : {}) });
+  if (!payment) {
+    // A free trial whose card the acquirer saved (./trial-setup.ts): the setup read again for its card.
+    const connector = setupConnector(await app.connectors.forIntegrator(session.integratorId));
+    const state = connector ? await connector.syncCardSetup(setupId!).catch(() => undefined) : undefined;
+    if (state?.status !== 'succeeded') return; // asked again on the next pass (the mark is its lease)
+    await startOwedSubscription(app, session, {
+      link: link.link,
+      session,
+      customerValues: session.providerAttempt!.customerValues,
+      savedCard: state,
+      at: paidAt,
+      paid: false,
+      locale: session.locale as Locale | null,
+    });
+    return;
+  }
   if (session.providerPaymentId) {
     await afterProviderPayment(app, link.link, session, payment.customer, paidAt, {
       providerPaymentId: session.providerPaymentId,

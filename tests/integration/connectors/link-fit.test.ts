@@ -44,6 +44,19 @@ async function linkFromBefore(slug: string, values: { currency: string; amountMi
 }
 
 describe("links › the merchant's acquirer must take their money", () => {
+  it('a free trial is refused on PayMongo, which cannot keep a card without charging it; nothing is written', async () => {
+    const res = await api('POST', '/api/v1/links', {
+      slug: 'fit-trial',
+      title: 'Gym',
+      currency: 'PHP',
+      amount: '1500.00',
+      subscription: { interval: 'month', trial_days: 7 },
+    });
+    expect(res.status, res.text).toBe(422);
+    expect(res.json.messages['subscription.trial_days'][0]).toMatch(/not available with PayMongo/);
+    expect((await api('GET', '/api/v1/links/fit-trial')).status).toBe(404);
+  });
+
   it('the API refuses a currency PayMongo does not take and amounts under its minimum, naming each field; nothing is written', async () => {
     const currency = await api('POST', '/api/v1/links', { slug: 'fit-usd', title: 'Dollars', currency: 'USD', amount: '50.00' });
     expect(currency.status, currency.text).toBe(422);

@@ -1,6 +1,6 @@
 import { readTextBody } from '../../../api/body.ts';
 import { apiEndpoint, methodNotAllowed } from '../../../api/endpoint.ts';
-import { receiveProviderWebhook } from '../../../domain/checkout/provider-pay.ts';
+import { receiveProviderWebhook } from '../../../domain/checkout/provider-webhook.ts';
 
 /** Largest provider event read (PayMongo's events are a few KiB). */
 const MAX_BODY = 256 * 1024;
