@@ -99,16 +99,15 @@ export async function startProviderAttempt(
   const session = target.session ?? (await staticSession(app, target.link, target.token));
   const claim = await claimAttempt(app, session, target.token, undefined, submission);
   const returnUrl = `${app.origin()}${checkoutPath(target.token)}/return`;
+  // What the browser's form needs besides the attempt's key: the provider's public key and API, and where to come back.
+  const forBrowser = {
+    publicKey: (connector as unknown as { publicKey: string }).publicKey,
+    apiBaseUrl: (connector as unknown as { apiBaseUrl: string }).apiBaseUrl,
+    returnUrl,
+  };
   if (isTrialLink(target.link.link)) {
     const setup = await startSetupTrial(app, session, claim, submission, returnUrl);
-    return {
-      providerPaymentId: setup.setupId,
-      clientKey: setup.clientSecret,
-      publicKey: (connector as unknown as { publicKey: string }).publicKey,
-      apiBaseUrl: (connector as unknown as { apiBaseUrl: string }).apiBaseUrl,
-      returnUrl,
-      mode: 'setup',
-    };
+    return { providerPaymentId: setup.setupId, clientKey: setup.clientSecret, ...forBrowser, mode: 'setup' };
   }
   const attemptFor = {
     attempt: claim.attempt,
@@ -175,13 +174,7 @@ export async function startProviderAttempt(
   // one would leave the first payable but no longer watched).
   if (earlierCheckout && state.status === 'requires_payment_method') return { nextActionUrl: earlierCheckout };
   if (state.status === 'requires_payment_method' && state.clientKey) {
-    return {
-      providerPaymentId: state.providerPaymentId,
-      clientKey: state.clientKey,
-      publicKey: (connector as unknown as { publicKey: string }).publicKey,
-      apiBaseUrl: (connector as unknown as { apiBaseUrl: string }).apiBaseUrl,
-      returnUrl,
-    };
+    return { providerPaymentId: state.providerPaymentId, clientKey: state.clientKey, ...forBrowser };
   }
   // A resumed attempt whose customer left during 3-D Secure: back to the provider's page.
   if (state.status === 'requires_action') return { nextActionUrl: state.redirectUrl };

@@ -63,6 +63,10 @@ async function start(email: string) {
   return { started, sessionId: sessionIdOf(started.provider_payment_id) };
 }
 
+/** Stripe.js confirms the setup with a test card, in the browser. */
+const confirm = (started: { provider_payment_id: string; client_key: string; return_url: string }, paymentMethod: string) =>
+  browserConfirmsSetup(fake, { setupId: started.provider_payment_id, clientSecret: started.client_key }, paymentMethod, started.return_url);
+
 /** The checkout session a setup was made for: its reference, kept by Stripe in the setup's metadata. */
 const sessionIdOf = (setupId: string) => String((fake.setupIntent(setupId)!.metadata as Record<string, string>).paylink_registration);
 
@@ -83,12 +87,7 @@ describe('subscriptions › a free trial with Stripe', () => {
     expect(fake.requests.slice(before).some((r) => r.path.startsWith('/v1/payment_intents'))).toBe(false);
     const [session] = await t.app.db.select().from(checkoutSessions).where(eq(checkoutSessions.providerPaymentId, started.provider_payment_id));
     expect(session).toBeUndefined(); // a setup is no payment: the payment reconciler never asks about it
-    const confirmed = await browserConfirmsSetup(
-      fake,
-      { setupId: started.provider_payment_id, clientSecret: started.client_key },
-      'pm_card_visa',
-      started.return_url,
-    );
+    const confirmed = await confirm(started, 'pm_card_visa');
     expect(confirmed.json.status).toBe('succeeded');
     const back = await fetch(started.return_url, { redirect: 'manual' });
     expect(back.status).toBe(303);
@@ -119,7 +118,7 @@ describe('subscriptions › a free trial with Stripe', () => {
 
   it('started by the webhook when the customer never comes back from Stripe’s form', async () => {
     const { started, sessionId } = await start('ben@example.com');
-    await browserConfirmsSetup(fake, { setupId: started.provider_payment_id, clientSecret: started.client_key }, 'pm_card_mastercard', started.return_url);
+    await confirm(started, 'pm_card_mastercard');
     const event = fake.event('setup_intent.succeeded', fake.setupIntent(started.provider_payment_id)!, { eventId: `evt_trial_${started.provider_payment_id}` });
     expect((await sendEvent(event)).json.data.outcome).toBe('applied');
     expect(await trialSchedule(sessionId)).toBeDefined();
@@ -128,12 +127,7 @@ describe('subscriptions › a free trial with Stripe', () => {
 
   it('a declined card starts nothing; the same page then takes another card', async () => {
     const { started, sessionId } = await start('cai@example.com');
-    const refused = await browserConfirmsSetup(
-      fake,
-      { setupId: started.provider_payment_id, clientSecret: started.client_key },
-      'pm_card_chargeDeclined',
-      started.return_url,
-    );
+    const refused = await confirm(started, 'pm_card_chargeDeclined');
     expect(refused.json.status).toBe('requires_payment_method');
     expect((await fetch(started.return_url, { redirect: 'manual' })).status).toBe(303);
     expect(await trialSchedule(sessionId)).toBeUndefined();
@@ -143,7 +137,7 @@ describe('subscriptions › a free trial with Stripe', () => {
 
   it('a process stopped between closing the session and starting the trial: the loop starts it from the setup', async () => {
     const { started, sessionId } = await start('dee@example.com');
-    await browserConfirmsSetup(fake, { setupId: started.provider_payment_id, clientSecret: started.client_key }, 'pm_card_visa', started.return_url);
+    await confirm(started, 'pm_card_visa');
     // What the return's first step leaves when the process stops right after it: closed, the trial owed.
     await t.app.db
       .update(checkoutSessions)
