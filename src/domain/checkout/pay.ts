@@ -307,6 +307,13 @@ async function chargeAttempt(
   }
 }
 
+/**
+ * The session's columns once an attempt ended declined (a payment, or a free trial's card): free
+ * for the next attempt, or locked once every attempt is used.
+ */
+export const declinedAttemptEnd = (app: DomainContext, attempts: number, at: Date) =>
+  attempts >= app.config.checkoutMaxAttempts ? { processingAt: null, status: 'locked' as const, lockedAt: at } : { processingAt: null };
+
 /** tx2: record the outcome and its event together; mark the session paid, or count the decline. */
 export function recordAttempt(
   app: DomainContext,
@@ -359,10 +366,9 @@ export function recordAttempt(
     }
     // The attempt ended unpaid: its promotion code is free for another payment.
     await releaseRedemption(tx, attemptKey(session, claim), done);
-    const exhausted = row!.attempts >= app.config.checkoutMaxAttempts;
     await tx
       .update(checkoutSessions)
-      .set(exhausted ? { processingAt: null, status: 'locked', lockedAt: done } : { processingAt: null })
+      .set(declinedAttemptEnd(app, row!.attempts, done))
       .where(eq(checkoutSessions.id, session.id));
     return { status: 'declined', payment, code: result.code, message: result.message, attemptsLeft: app.config.checkoutMaxAttempts - row!.attempts };
   });

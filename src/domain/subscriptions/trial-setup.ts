@@ -3,8 +3,8 @@ import type { CardSetupState } from '../../acquirer/connector.ts';
 import { type CheckoutSession, checkoutSessions } from '../../db/schema.ts';
 import type { Locale } from '../../i18n/index.ts';
 import { setupConnector } from '../cards/setup.ts';
-import type { AttemptClaim } from '../checkout/pay.ts';
-import { attemptKey } from '../checkout/pay.ts';
+import { type AttemptClaim, attemptKey, declinedAttemptEnd } from '../checkout/pay.ts';
+import { releaseAttempt } from '../checkout/provider-attempt.ts';
 import type { ValidSubmission } from '../checkout/submission.ts';
 import type { DomainContext } from '../context.ts';
 import { findLinkById } from '../links/service.ts';
@@ -47,10 +47,7 @@ export async function startSetupTrial(
     );
   } catch (error) {
     // No answer: the attempt is free to be tried again at once.
-    await app.db
-      .update(checkoutSessions)
-      .set({ processingAt: new Date(0) })
-      .where(eq(checkoutSessions.id, session.id));
+    await releaseAttempt(app, session.id);
     throw error;
   }
   await app.db
@@ -88,10 +85,9 @@ export async function settleSetupTrial(app: DomainContext, integratorId: string,
     await app.db.transaction(async (tx) => {
       const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id)).for('update');
       if (row?.status !== 'open' || row.providerAttempt?.setupId !== state.setupId || !row.processingAt) return;
-      const exhausted = row.attempts >= app.config.checkoutMaxAttempts;
       await tx
         .update(checkoutSessions)
-        .set(exhausted ? { processingAt: null, status: 'locked', lockedAt: app.now() } : { processingAt: null })
+        .set(declinedAttemptEnd(app, row.attempts, app.now()))
         .where(eq(checkoutSessions.id, session.id));
     });
     return 'declined';

@@ -5,7 +5,8 @@ import type { CheckoutSession, Schedule } from '../../db/schema.ts';
 import { checkoutSessions } from '../../db/schema.ts';
 import type { Locale } from '../../i18n/index.ts';
 import type { AttemptClaim, ResolvedSession } from '../checkout/pay.ts';
-import { attemptKey } from '../checkout/pay.ts';
+import { attemptKey, declinedAttemptEnd } from '../checkout/pay.ts';
+import { releaseAttempt } from '../checkout/provider-attempt.ts';
 import { checkoutPath } from '../checkout/sessions.ts';
 import type { ValidSubmission } from '../checkout/submission.ts';
 import type { DomainContext } from '../context.ts';
@@ -40,7 +41,7 @@ export async function startTrial(
     verified = await vault.verifyCard(input, { idempotencyKey: `trial:${attemptKey(session, claim)}` });
   } catch (error) {
     // No answer: the attempt is free to be tried again at once, under the same key.
-    await release(app, session.id);
+    await releaseAttempt(app, session.id);
     throw error;
   }
   if (verified.status !== 'verified') return declined(app, session, verified.code, verified.message);
@@ -63,26 +64,19 @@ export async function startTrial(
       .where(eq(checkoutSessions.id, session.id));
     return { status: 'trial_started', schedule: started.schedule, receiptPath: checkoutPath(target.token) };
   } catch (error) {
-    await release(app, session.id);
+    await releaseAttempt(app, session.id);
     throw error;
   }
 }
-
-const release = (app: DomainContext, sessionId: string) =>
-  app.db
-    .update(checkoutSessions)
-    .set({ processingAt: new Date(0) })
-    .where(eq(checkoutSessions.id, sessionId));
 
 /** The card was refused: the attempt counts, and the session locks at the limit, as a declined payment's would. */
 async function declined(app: DomainContext, session: CheckoutSession, code: string, message: string): Promise<TrialOutcome> {
   const done = app.now();
   return app.db.transaction(async (tx) => {
     const [row] = await tx.select().from(checkoutSessions).where(eq(checkoutSessions.id, session.id)).for('update');
-    const exhausted = row!.attempts >= app.config.checkoutMaxAttempts;
     await tx
       .update(checkoutSessions)
-      .set(exhausted ? { processingAt: null, status: 'locked', lockedAt: done } : { processingAt: null })
+      .set(declinedAttemptEnd(app, row!.attempts, done))
       .where(eq(checkoutSessions.id, session.id));
     return { status: 'trial_declined', code, message, attemptsLeft: app.config.checkoutMaxAttempts - row!.attempts };
   });
